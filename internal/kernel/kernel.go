@@ -1,0 +1,112 @@
+package kernel
+
+import "math"
+
+const badLength = "kernel: length mismatch"
+
+// SqDist returns ‖x − y‖². It panics if len(x) != len(y).
+func SqDist(x, y []float64) float64 {
+	if len(x) != len(y) {
+		panic(badLength)
+	}
+	y = y[:len(x)]
+	var s float64
+	for i, v := range x {
+		t := v - y[i]
+		s += t * t
+	}
+	return s
+}
+
+// Eval returns k(x, y) = exp(−γ‖x − y‖²).
+func Eval(x, y []float64, gamma float64) float64 {
+	return math.Exp(-gamma * SqDist(x, y))
+}
+
+// rows returns the number of d-vectors in svs and panics unless len(svs) is
+// a multiple of d.
+func rows(svs []float64, d int) int {
+	if d == 0 {
+		if len(svs) != 0 {
+			panic(badLength)
+		}
+		return 0
+	}
+	if len(svs)%d != 0 {
+		panic(badLength)
+	}
+	return len(svs) / d
+}
+
+// SqDistRowTo sets dst[i] = ‖x − sv_i‖² for every row sv_i of svs.
+// It panics if len(svs) is not a multiple of len(x) or dst has the wrong length.
+func SqDistRowTo(dst, x, svs []float64) []float64 {
+	d := len(x)
+	n := rows(svs, d)
+	if dst == nil {
+		dst = make([]float64, n)
+	}
+	if len(dst) != n {
+		panic(badLength)
+	}
+	for i := range dst {
+		dst[i] = SqDist(x, svs[i*d:i*d+d])
+	}
+	return dst
+}
+
+// RowTo sets dst[i] = exp(−γ‖x − sv_i‖²) for every row sv_i of svs.
+// It panics if len(svs) is not a multiple of len(x) or dst has the wrong length.
+func RowTo(dst, x, svs []float64, gamma float64) []float64 {
+	dst = SqDistRowTo(dst, x, svs)
+	for i, v := range dst {
+		dst[i] = math.Exp(-gamma * v)
+	}
+	return dst
+}
+
+// Sum returns the kernel expansion Σᵢ a[i]·exp(−γ‖x − sv_i‖²) without
+// allocating. It panics if len(a) is not the number of rows of svs.
+func Sum(x, svs, a []float64, gamma float64) float64 {
+	d := len(x)
+	if rows(svs, d) != len(a) {
+		panic(badLength)
+	}
+	var s float64
+	for i, ai := range a {
+		s += ai * math.Exp(-gamma*SqDist(x, svs[i*d:i*d+d]))
+	}
+	return s
+}
+
+// MeanShiftTo performs one step of the fixed-point map of the paper's
+// Section 4,
+//
+//	P(x) = Σᵢ aᵢ k(x, svᵢ) svᵢ / Σᵢ aᵢ k(x, svᵢ),
+//
+// writing the numerator Σᵢ aᵢ k(x, svᵢ) svᵢ into dst and returning it with
+// the denominator den = Σᵢ aᵢ k(x, svᵢ), which is also f(x) + 1. The caller
+// divides; den may be zero or negative when coefficients are negative.
+// dst must not alias x. It panics on a length mismatch.
+func MeanShiftTo(dst, x, svs, a []float64, gamma float64) (num []float64, den float64) {
+	d := len(x)
+	if rows(svs, d) != len(a) {
+		panic(badLength)
+	}
+	if dst == nil {
+		dst = make([]float64, d)
+	}
+	if len(dst) != d {
+		panic(badLength)
+	}
+	clear(dst)
+	for i, ai := range a {
+		sv := svs[i*d : i*d+d]
+		w := ai * math.Exp(-gamma*SqDist(x, sv))
+		den += w
+		for j, v := range sv {
+			dst[j] += w * v
+		}
+	}
+	return dst, den
+}
