@@ -1,0 +1,145 @@
+package metrics
+
+import "slices"
+
+// labelCodes sets codes[i] to the dense index of labels[i] and returns the
+// number k of distinct labels. Indices 0, …, k−1 are given in order of
+// first appearance. Every sum over groups therefore runs in the same order
+// under any relabelling of the values, so relabelled partitions get
+// identical scores, bit for bit.
+func labelCodes(codes, labels []int) int {
+	if len(labels) == 0 {
+		return 0
+	}
+	lo, hi := labels[0], labels[0]
+	for _, l := range labels[1:] {
+		lo = min(lo, l)
+		hi = max(hi, l)
+	}
+	// The unsigned difference cannot overflow, even for lo = MinInt and hi = MaxInt.
+	span := uint64(hi) - uint64(lo)
+	if span <= uint64(2*len(labels)+64) {
+		// The labels are close to 0, …, k−1 (as clusterers produce them),
+		// so a slice lookup does the job without a map.
+		idx := make([]int, span+1) // code+1, or 0 for a label not yet seen
+		k := 0
+		for i, l := range labels {
+			p := &idx[uint64(l)-uint64(lo)]
+			if *p == 0 {
+				k++
+				*p = k
+			}
+			codes[i] = *p - 1
+		}
+		return k
+	}
+	idx := make(map[int]int)
+	for i, l := range labels {
+		c, ok := idx[l]
+		if !ok {
+			c = len(idx)
+			idx[l] = c
+		}
+		codes[i] = c
+	}
+	return len(idx)
+}
+
+// Table layouts for newContingency.
+const (
+	auto   = iota // dense when that is cheap, else sparse
+	dense         // always a k₁×k₂ array
+	sparse        // always sorted cell codes
+)
+
+// denseMin is the table size up to which a dense table is always used.
+// Below it, a k₁×k₂ array costs less than sorting the N cell codes.
+const denseMin = 1 << 12
+
+// contingency is the table of counts N_ij of points in class i of truth
+// and cluster j of pred, with its margins.
+type contingency struct {
+	n    int
+	rows []int // rows[i] = size of class i
+	cols []int // cols[j] = size of cluster j
+
+	// Exactly one of dense and cells is non-nil.
+	dense []int // dense[i*len(cols)+j] = N_ij
+	cells []int // i*len(cols)+j for each point, sorted
+}
+
+// newContingency returns the contingency table of truth against pred in
+// the given layout. With the auto layout it uses a dense array when
+// k₁k₂ ≤ max(4N, denseMin), which takes O(N + k₁k₂) time, and otherwise
+// sorts the cell codes in O(N log N) time, since a dense table would then
+// be mostly empty.
+func newContingency(truth, pred []int, layout int) contingency {
+	n := len(truth)
+	tc := make([]int, 2*n)
+	tc, pc := tc[:n:n], tc[n:]
+	k1 := labelCodes(tc, truth)
+	k2 := labelCodes(pc, pred)
+	c := contingency{n: n, rows: make([]int, k1), cols: make([]int, k2)}
+	for i := range n {
+		c.rows[tc[i]]++
+		c.cols[pc[i]]++
+	}
+	if layout == dense || (layout == auto && k1*k2 <= max(4*n, denseMin)) {
+		c.dense = make([]int, k1*k2)
+		for i := range n {
+			c.dense[tc[i]*k2+pc[i]]++
+		}
+		return c
+	}
+	// Reuse tc for the cell codes. Row-major codes sort into the same
+	// order in which the dense layout visits its cells, so both layouts
+	// give the same sums.
+	for i := range n {
+		tc[i] = tc[i]*k2 + pc[i]
+	}
+	slices.Sort(tc)
+	c.cells = tc
+	return c
+}
+
+// each calls fn(i, j, N_ij) for every non-zero cell in row-major order.
+func (c *contingency) each(fn func(i, j, nij int)) {
+	k2 := len(c.cols)
+	if c.dense != nil {
+		for i := range c.rows {
+			for j, v := range c.dense[i*k2 : (i+1)*k2] {
+				if v != 0 {
+					fn(i, j, v)
+				}
+			}
+		}
+		return
+	}
+	for s := 0; s < len(c.cells); {
+		code := c.cells[s]
+		e := s + 1
+		for e < len(c.cells) && c.cells[e] == code {
+			e++
+		}
+		fn(code/k2, code%k2, e-s)
+		s = e
+	}
+}
+
+// comb2 returns m choose 2, the number of pairs among m points.
+func comb2(m int) int { return m * (m - 1) / 2 }
+
+// pairs returns the pair counts of the table: same is the number of pairs
+// in the same class and the same cluster (TP), and a and b are the numbers
+// of pairs in the same class and in the same cluster, Σ_i C(rows_i, 2) and
+// Σ_j C(cols_j, 2).
+func (c *contingency) pairs() (same, a, b int) {
+	c.each(func(_, _, nij int) { same += comb2(nij) })
+	for _, r := range c.rows {
+		a += comb2(r)
+	}
+	for _, v := range c.cols {
+		b += comb2(v)
+	}
+	return same, a, b
+}

@@ -1,0 +1,123 @@
+package metrics
+
+import (
+	"encoding/json"
+	"math"
+)
+
+// Scores holds every index of one clustering, as returned by [Evaluate].
+// An index that is undefined or was not computed is NaN.
+//
+// encoding/json cannot encode NaN or ±Inf, so Scores has its own
+// [Scores.MarshalJSON] and [Scores.UnmarshalJSON], which write such a
+// value as null and read null back as NaN.
+type Scores struct {
+	Purity      float64 `json:"purity"`      // see Purity; larger is better
+	Rand        float64 `json:"rand"`        // see Rand; larger is better
+	ARI         float64 `json:"ari"`         // see AdjustedRand; larger is better
+	NMI         float64 `json:"nmi"`         // see NMI; larger is better
+	DB          float64 `json:"db"`          // see DaviesBouldin; smaller is better
+	Compactness float64 `json:"compactness"` // see Compactness; smaller is better
+	Clusters    int     `json:"clusters"`    // see NumClusters
+}
+
+// Evaluate returns all the indices of the clustering pred of the n×d data
+// x against the classes truth. The four external indices share one
+// contingency table.
+//
+// If truth is nil, Purity, Rand, ARI and NMI are NaN. If x is nil, DB
+// and Compactness are NaN and d is ignored. Evaluate panics if truth is
+// not nil and its length differs from len(pred), and, if x is not nil,
+// when d ≤ 0 or len(x) != len(pred)*d.
+func Evaluate(x []float64, d int, truth, pred []int) Scores {
+	nan := math.NaN()
+	s := Scores{
+		Purity: nan, Rand: nan, ARI: nan, NMI: nan, DB: nan, Compactness: nan,
+		Clusters: NumClusters(pred),
+	}
+	if truth != nil {
+		checkLabels(truth, pred)
+		if len(truth) > 0 {
+			c := newContingency(truth, pred, auto)
+			s.Purity = purity(&c)
+			s.Rand = randIndex(&c)
+			s.ARI = adjustedRand(&c)
+			s.NMI = nmi(&c)
+		}
+	}
+	if x != nil {
+		s.DB = DaviesBouldin(x, d, pred)
+		s.Compactness = Compactness(x, d, pred)
+	}
+	return s
+}
+
+// scoresJSON is the JSON form of Scores, in which nil stands for null.
+type scoresJSON struct {
+	Purity      *float64 `json:"purity"`
+	Rand        *float64 `json:"rand"`
+	ARI         *float64 `json:"ari"`
+	NMI         *float64 `json:"nmi"`
+	DB          *float64 `json:"db"`
+	Compactness *float64 `json:"compactness"`
+	Clusters    int      `json:"clusters"`
+}
+
+// finite returns &v, or nil if v is NaN or ±Inf.
+func finite(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+// MarshalJSON implements [json.Marshaler]. It writes each NaN or ±Inf
+// field as null. Inf therefore reads back as NaN.
+func (s Scores) MarshalJSON() ([]byte, error) {
+	return json.Marshal(scoresJSON{
+		Purity:      finite(s.Purity),
+		Rand:        finite(s.Rand),
+		ARI:         finite(s.ARI),
+		NMI:         finite(s.NMI),
+		DB:          finite(s.DB),
+		Compactness: finite(s.Compactness),
+		Clusters:    s.Clusters,
+	})
+}
+
+// UnmarshalJSON implements [json.Unmarshaler]. It reads null as NaN. As
+// with encoding/json in general, a field missing from data keeps its value.
+func (s *Scores) UnmarshalJSON(data []byte) error {
+	// The pointers start at the fields of s, so numbers are decoded into s
+	// directly, a missing field leaves its pointer (and s) alone, and null
+	// sets its pointer to nil.
+	aux := scoresJSON{
+		Purity:      &s.Purity,
+		Rand:        &s.Rand,
+		ARI:         &s.ARI,
+		NMI:         &s.NMI,
+		DB:          &s.DB,
+		Compactness: &s.Compactness,
+		Clusters:    s.Clusters,
+	}
+	if err := json.Unmarshal(data, &aux); err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		p   *float64
+		dst *float64
+	}{
+		{aux.Purity, &s.Purity},
+		{aux.Rand, &s.Rand},
+		{aux.ARI, &s.ARI},
+		{aux.NMI, &s.NMI},
+		{aux.DB, &s.DB},
+		{aux.Compactness, &s.Compactness},
+	} {
+		if f.p == nil {
+			*f.dst = math.NaN()
+		}
+	}
+	s.Clusters = aux.Clusters
+	return nil
+}
