@@ -1,5 +1,5 @@
 module github.com/svclust/svclust
 
-go 1.24
+go 1.24.0
 
-require gonum.org/v1/gonum v0.17.0 // indirect
+require gonum.org/v1/gonum v0.17.0

@@ -1,0 +1,315 @@
+package svclust
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"sync"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust/internal/assign"
+	"github.com/svclust/svclust/internal/parallel"
+)
+
+// Defaults and tolerances of the cluster assignment. Lengths are in units of
+// the kernel's length scale ℓ = 1/√γ, the distance over which k falls by e.
+const (
+	// DefaultM is the number of points of the segment test (the paper's
+	// m = 20, after Ben-Hur et al. 2001).
+	DefaultM = 20
+	// DefaultStripQuantile sets ε when ClusterConfig.Eps is 0: ε is this
+	// quantile of |f(xᵢ)| over the data, so that this fraction of the points
+	// (those nearest the boundary f = 0) forms the strip B_ε. The paper never
+	// gives ε; a quantile adapts to the scale of f, which varies with γ and
+	// C by orders of magnitude, and fixes the cost of the trajectories.
+	DefaultStripQuantile = 0.25
+	// trajectoryTol stops a trajectory when a step is shorter than this
+	// many ℓ, and trajectoryMaxIter caps its steps; near a non-degenerate
+	// equilibrium the fixed-point map converges linearly, so the cap is
+	// reached only on plateaus, whose end points are still inside the
+	// domain and linked by the segment test.
+	trajectoryTol     = 1e-4
+	trajectoryMaxIter = 500
+	// mergeTol: equilibria closer than this many ℓ are one equilibrium.
+	// Trajectories stopped by trajectoryTol end within a few 1e-4·ℓ of
+	// their limit, and two genuine local maxima of f closer than 0.1·ℓ
+	// cannot be separated by a region of f < 0 unless f ≈ 0 at both.
+	mergeTol = 0.1
+)
+
+// ErrEmptyStrip is returned by Cluster when no point satisfies |f(x)| ≤ ε
+// for an explicit ε.
+var ErrEmptyStrip = errors.New("svclust: the strip |f(x)| ≤ ε holds no point: increase ε")
+
+// ErrNotClustered is returned by Predict for a model without a Partition.
+var ErrNotClustered = errors.New("svclust: model has no partition: run Cluster first")
+
+// ClusterConfig holds the settings of [Model.Cluster]. The zero value
+// selects the defaults.
+type ClusterConfig struct {
+	// Eps is the half-width ε of the strip B_ε = {xᵢ : |f(xᵢ)| ≤ ε} whose
+	// points follow trajectories. 0 selects the DefaultStripQuantile of
+	// |f(xᵢ)|; it must not be negative.
+	Eps float64
+	// All runs a trajectory from every point instead of the strip only.
+	All bool
+	// Outliers labels points with f(x) < 0 as −1. By default, as in the
+	// paper, every point gets a cluster.
+	Outliers bool
+	// M is the number of points of the segment test; 0 selects DefaultM. It
+	// must be ≥ 2.
+	M int
+	// Workers is the number of goroutines; 0 means GOMAXPROCS. Labels do
+	// not depend on it.
+	Workers int
+}
+
+// Validate reports the first invalid field of c as a *ConfigError, or nil.
+func (c *ClusterConfig) Validate() error {
+	if math.IsNaN(c.Eps) || math.IsInf(c.Eps, 0) || c.Eps < 0 {
+		return &ConfigError{"Eps", c.Eps, "must be ≥ 0 and finite (0 selects the default)"}
+	}
+	if c.M != 0 && c.M < 2 {
+		return &ConfigError{"M", c.M, "must be ≥ 2 (0 selects the default)"}
+	}
+	if c.Workers < 0 {
+		return &ConfigError{"Workers", c.Workers, "must be ≥ 0 (0 means GOMAXPROCS)"}
+	}
+	return nil
+}
+
+// Partition is the clustering a Model applies to any point x:
+//
+//   - if All is set or |f(x)| ≤ Eps, x follows its trajectory to an
+//     equilibrium e and takes the cluster of the stored equilibrium nearest
+//     to e;
+//   - otherwise x takes the cluster of the nearest strip point;
+//   - with Outliers, x is labelled −1 when f(x) < 0.
+//
+// On the training data this reproduces the labels of Cluster exactly.
+type Partition struct {
+	Eps      float64
+	All      bool
+	Outliers bool
+	M        int
+	// Clusters is the number of clusters, numbered 0 … Clusters−1.
+	Clusters int
+	// Equilibria are the distinct equilibrium points, one per row, and
+	// EquilibriumCluster their clusters.
+	Equilibria         *mat.Dense
+	EquilibriumCluster []int
+	// Strip holds the points of the strip, one per row, and StripCluster
+	// their clusters; both are empty when All is set.
+	Strip        *mat.Dense
+	StripCluster []int
+
+	once      sync.Once
+	eqTree    *assign.Tree
+	stripTree *assign.Tree
+}
+
+// Clustering is the result of [Model.Cluster].
+type Clustering struct {
+	// Labels holds the cluster of each row of the data, −1 for outliers
+	// when ClusterConfig.Outliers is set.
+	Labels []int
+	// Scores holds f(xᵢ) for each row.
+	Scores []float64
+	// Clusters is the number of clusters (outliers excluded).
+	Clusters int
+	// StripSize is the number of points that followed a trajectory.
+	StripSize int
+	// Equilibria is the number of distinct equilibrium points M.
+	Equilibria int
+	// Eps is the strip half-width used.
+	Eps float64
+	// Runtime is the wall time of Cluster.
+	Runtime time.Duration
+}
+
+func (m *Model) field() *assign.Field {
+	return &assign.Field{SV: m.svData(), Alpha: m.Alpha, Gamma: m.Gamma, D: m.Dim()}
+}
+
+// Cluster assigns the rows of x, normally the training data, to clusters by
+// the paper's Algorithm 3 with the settings of cfg (nil means defaults), and
+// stores the resulting Partition in m so that Predict can label new points.
+// It returns a *ConfigError for an invalid cfg, ErrNotFinite for NaN or Inf
+// in x and ErrEmptyStrip when an explicit ε selects no point. It panics if x
+// does not have the model's dimension.
+func (m *Model) Cluster(x mat.Matrix, cfg *ClusterConfig) (*Clustering, error) {
+	start := time.Now()
+	if cfg == nil {
+		cfg = &ClusterConfig{}
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	data, n, d, err := flatten(x)
+	if err != nil {
+		return nil, err
+	}
+	if d != m.Dim() {
+		panic(badDim)
+	}
+	w := numWorkers(cfg.Workers)
+	mm := cfg.M
+	if mm == 0 {
+		mm = DefaultM
+	}
+	f := m.field()
+	scores := m.Score(nil, mat.NewDense(n, d, data), w)
+
+	eps := cfg.Eps
+	if eps == 0 {
+		eps = quantileAbs(scores, DefaultStripQuantile)
+	}
+	var strip []int
+	for i, v := range scores {
+		if cfg.All || math.Abs(v) <= eps {
+			strip = append(strip, i)
+		}
+	}
+	if len(strip) == 0 {
+		return nil, ErrEmptyStrip
+	}
+
+	// Trajectories from the strip points, each written to its own slot.
+	eq := make([]float64, len(strip)*d)
+	scale := f.Scale()
+	parallel.For(len(strip), 64, w, func(_, lo, hi int) {
+		num := make([]float64, d)
+		for k := lo; k < hi; k++ {
+			e := eq[k*d : k*d+d]
+			copy(e, data[strip[k]*d:strip[k]*d+d])
+			f.Equilibrium(e, num, trajectoryTol*scale, trajectoryMaxIter)
+		}
+	})
+	reps := assign.Merge(eq, d, mergeTol*scale)
+	nrep := len(reps) / d
+	valid := make([]bool, nrep)
+	for r := range valid {
+		valid[r] = f.Value(reps[r*d:r*d+d]) >= 0
+	}
+	eqCluster, k := assign.Link(f, reps, valid, mm, w)
+
+	p := &Partition{
+		Eps: eps, All: cfg.All, Outliers: cfg.Outliers, M: mm, Clusters: k,
+		Equilibria:         mat.NewDense(nrep, d, reps),
+		EquilibriumCluster: eqCluster,
+	}
+	p.eqTree = assign.NewTree(reps, d)
+	labels := make([]int, n)
+	stripCluster := make([]int, len(strip))
+	for k, i := range strip {
+		r, _ := p.eqTree.Nearest(eq[k*d : k*d+d])
+		stripCluster[k] = eqCluster[r]
+		labels[i] = eqCluster[r]
+	}
+	if !cfg.All {
+		pts := make([]float64, 0, len(strip)*d)
+		for _, i := range strip {
+			pts = append(pts, data[i*d:i*d+d]...)
+		}
+		p.Strip = mat.NewDense(len(strip), d, pts)
+		p.StripCluster = stripCluster
+		p.stripTree = assign.NewTree(pts, d)
+		inStrip := make([]bool, n)
+		for _, i := range strip {
+			inStrip[i] = true
+		}
+		parallel.For(n, scoreChunk, w, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				if !inStrip[i] {
+					s, _ := p.stripTree.Nearest(data[i*d : i*d+d])
+					labels[i] = stripCluster[s]
+				}
+			}
+		})
+	}
+	p.once.Do(func() {}) // trees are built
+	if cfg.Outliers {
+		for i, v := range scores {
+			if v < 0 {
+				labels[i] = -1
+			}
+		}
+	}
+	m.Partition = p
+	return &Clustering{
+		Labels: labels, Scores: scores, Clusters: k,
+		StripSize: len(strip), Equilibria: nrep, Eps: eps,
+		Runtime: time.Since(start),
+	}, nil
+}
+
+// quantileAbs returns the q-quantile of |v| (the smallest value with at
+// least a fraction q of the values at or below it).
+func quantileAbs(v []float64, q float64) float64 {
+	a := make([]float64, len(v))
+	for i, x := range v {
+		a[i] = math.Abs(x)
+	}
+	slices.Sort(a)
+	k := int(math.Ceil(q*float64(len(a)))) - 1
+	return a[max(0, min(k, len(a)-1))]
+}
+
+func (p *Partition) trees() {
+	p.once.Do(func() {
+		p.eqTree = assign.NewTree(p.Equilibria.RawMatrix().Data, p.Equilibria.RawMatrix().Cols)
+		if p.Strip != nil {
+			p.stripTree = assign.NewTree(p.Strip.RawMatrix().Data, p.Strip.RawMatrix().Cols)
+		}
+	})
+}
+
+// Predict sets dst[i] to the cluster of row i of x by the rule of
+// [Partition] and returns dst; a nil dst is allocated. It runs on workers
+// goroutines (0 means GOMAXPROCS) and returns ErrNotClustered if Cluster has
+// not run. It panics if x has the wrong number of columns or dst the wrong
+// length. On the data given to Cluster it returns Cluster's labels.
+func (m *Model) Predict(dst []int, x mat.Matrix, workers int) ([]int, error) {
+	p := m.Partition
+	if p == nil {
+		return nil, ErrNotClustered
+	}
+	n, d := x.Dims()
+	if d != m.Dim() {
+		panic(badDim)
+	}
+	if dst == nil {
+		dst = make([]int, n)
+	}
+	if len(dst) != n {
+		panic(badDim)
+	}
+	p.trees()
+	f := m.field()
+	scale := f.Scale()
+	rows := rowSource(x)
+	parallel.For(n, scoreChunk, numWorkers(workers), func(_, lo, hi int) {
+		buf := make([]float64, d)
+		e := make([]float64, d)
+		num := make([]float64, d)
+		for i := lo; i < hi; i++ {
+			xi := rows(i, buf)
+			v := f.Value(xi)
+			switch {
+			case p.Outliers && v < 0:
+				dst[i] = -1
+			case p.All || math.Abs(v) <= p.Eps:
+				copy(e, xi)
+				f.Equilibrium(e, num, trajectoryTol*scale, trajectoryMaxIter)
+				r, _ := p.eqTree.Nearest(e)
+				dst[i] = p.EquilibriumCluster[r]
+			default:
+				s, _ := p.stripTree.Nearest(xi)
+				dst[i] = p.StripCluster[s]
+			}
+		}
+	})
+	return dst, nil
+}

@@ -1,0 +1,145 @@
+package svclust
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+)
+
+// Defaults used where a [Config] or [ClusterConfig] field is zero.
+const (
+	// DefaultTol is the paper's stopping threshold θ = 0.01 (Section 5,
+	// "Hyperparameter Setting").
+	DefaultTol = 0.01
+	// DefaultMaxIter caps the number of SGD steps when Config.MaxIter is 0.
+	// The paper's stopping rule usually ends training long before: with
+	// ηₜ = 1/t, ‖w_{t+1} − w_t‖ shrinks like ‖w‖/t.
+	DefaultMaxIter = 1_000_000
+	// DefaultC is the trade-off used when Config.C is 0, the top of the
+	// paper's grid {2⁻⁵, …, 2⁵}; it gave the best default clustering on the
+	// generated sets of package dataset. The domain f ≥ 0
+	// is empty unless C > 1 (f ≤ Σαᵢ − 1 ≤ C − 1), and larger C makes the
+	// domain hug the data more tightly.
+	DefaultC = 32
+	// DefaultK is the number of support vectors a Projection projects onto
+	// when its K is 0: the paper's k = 5.
+	DefaultK = 5
+)
+
+// Config holds the settings of [Train]. The zero value is usable: every zero
+// field selects the documented default.
+type Config struct {
+	// Gamma is the kernel width γ in exp(−γ‖x − y‖²). It must be > 0 and
+	// finite; 0 selects [AutoGamma].
+	Gamma float64
+
+	// C is the trade-off parameter of the objective J. It must be > 0 and
+	// finite; 0 selects DefaultC. With C ≤ 1 the domain f ≥ 0 is empty and
+	// every point is an outlier.
+	C float64
+
+	// Budget is the largest number of support vectors kept (the paper's B).
+	// 0 means no budget: the paper's unbudgeted SGD-LMOC baseline, whose
+	// model grows with the data. It must be ≥ 0.
+	Budget int
+
+	// Maintainer restores the budget when the support set exceeds it; nil
+	// means Removal{}. It is not used when Budget is 0.
+	Maintainer Maintainer
+
+	// Tol is the stopping threshold θ: training stops at the first step with
+	// ‖w_{t+1} − w_t‖ ≤ Tol. 0 selects DefaultTol; a negative value disables
+	// the rule, so training runs MaxIter steps. NaN is an error.
+	Tol float64
+
+	// MaxIter caps the number of SGD steps. 0 selects DefaultMaxIter; it must
+	// not be negative.
+	MaxIter int
+
+	// Seed seeds every random choice of training: the sampling order, the
+	// random support vectors of Projection{Pick: Random} and the sample used
+	// by AutoGamma. The same Seed gives the same Model.
+	Seed uint64
+
+	// Workers is the number of goroutines used for the passes over the data
+	// (objective, scores, cluster assignment). 0 means GOMAXPROCS. Results
+	// do not depend on it. It must not be negative.
+	Workers int
+}
+
+// ConfigError reports an invalid setting. Field names the Config (or
+// ClusterConfig) field, so that a command line can name its flag.
+type ConfigError struct {
+	Field  string
+	Value  any
+	Reason string
+}
+
+func (e *ConfigError) Error() string {
+	return fmt.Sprintf("svclust: %s = %v: %s", e.Field, e.Value, e.Reason)
+}
+
+func positiveOrZero(field string, v float64) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+		return &ConfigError{field, v, "must be > 0 and finite (0 selects the default)"}
+	}
+	return nil
+}
+
+// Validate reports the first invalid field of c as a *ConfigError, or nil.
+func (c *Config) Validate() error {
+	if err := positiveOrZero("Gamma", c.Gamma); err != nil {
+		return err
+	}
+	if err := positiveOrZero("C", c.C); err != nil {
+		return err
+	}
+	if c.Budget < 0 {
+		return &ConfigError{"Budget", c.Budget, "must be ≥ 0 (0 means no budget)"}
+	}
+	if math.IsNaN(c.Tol) {
+		return &ConfigError{"Tol", c.Tol, "must be a number"}
+	}
+	if c.MaxIter < 0 {
+		return &ConfigError{"MaxIter", c.MaxIter, "must be ≥ 0 (0 selects the default)"}
+	}
+	if c.Workers < 0 {
+		return &ConfigError{"Workers", c.Workers, "must be ≥ 0 (0 means GOMAXPROCS)"}
+	}
+	if p, ok := c.Maintainer.(Projection); ok {
+		if p.K < 0 {
+			return &ConfigError{"Maintainer.K", p.K, "must be ≥ 1 (0 selects the default)"}
+		}
+		if c.Budget > 0 && p.k() > c.Budget {
+			return &ConfigError{"Maintainer.K", p.k(), fmt.Sprintf("must not exceed the budget %d", c.Budget)}
+		}
+	}
+	return nil
+}
+
+// withDefaults returns a copy of c with every zero field replaced by its
+// default, except Gamma, which needs the data.
+func (c Config) withDefaults() Config {
+	if c.C == 0 {
+		c.C = DefaultC
+	}
+	if c.Maintainer == nil {
+		c.Maintainer = Removal{}
+	}
+	if c.Tol == 0 {
+		c.Tol = DefaultTol
+	}
+	if c.MaxIter == 0 {
+		c.MaxIter = DefaultMaxIter
+	}
+	c.Workers = numWorkers(c.Workers)
+	return c
+}
+
+// numWorkers resolves a Workers setting.
+func numWorkers(w int) int {
+	if w <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return w
+}

@@ -1,0 +1,73 @@
+package assign
+
+import (
+	"math"
+
+	"github.com/svclust/svclust/internal/kernel"
+)
+
+// Field is the decision function f(x) = Σᵢ Alpha[i]·exp(−Gamma‖x − svᵢ‖²) − 1
+// with the support vectors svᵢ stored row-major in SV.
+type Field struct {
+	SV    []float64
+	Alpha []float64
+	Gamma float64
+	D     int
+}
+
+// Value returns f(x).
+func (f *Field) Value(x []float64) float64 {
+	return kernel.Sum(x, f.SV, f.Alpha, f.Gamma) - 1
+}
+
+// Scale returns the length scale 1/√γ of the kernel, the unit of the
+// tolerances of this package.
+func (f *Field) Scale() float64 { return 1 / math.Sqrt(f.Gamma) }
+
+// Equilibrium moves x in place along the trajectory x ← P(x) of the paper's
+// Section 4,
+//
+//	P(x) = Σᵢ αᵢ k(x, svᵢ) svᵢ / Σᵢ αᵢ k(x, svᵢ),
+//
+// until a step is shorter than tol or maxIter steps were taken, and returns
+// the number of steps. The trajectory also stops, where it is, when the
+// denominator Σᵢ αᵢ k(x, svᵢ) = f(x) + 1 is not positive and finite: with
+// negative coefficients (after projection) or far from every support vector
+// the map is undefined there, and such a point lies outside the domain
+// (f ≤ −1). num is scratch space of length D.
+func (f *Field) Equilibrium(x, num []float64, tol float64, maxIter int) int {
+	tol2 := tol * tol
+	for it := 0; it < maxIter; it++ {
+		num, den := kernel.MeanShiftTo(num, x, f.SV, f.Alpha, f.Gamma)
+		if !(den > 0) || math.IsInf(den, 0) {
+			return it
+		}
+		var step float64
+		for j, v := range num {
+			nx := v / den
+			step += (nx - x[j]) * (nx - x[j])
+			x[j] = nx
+		}
+		if step <= tol2 {
+			return it + 1
+		}
+	}
+	return maxIter
+}
+
+// Segment reports whether f ≥ 0 at each of the m equally spaced points
+// a + λ(b − a), λ = j/(m−1), j = 0, …, m−1, of the segment from a to b (the
+// sample-point test of Ben-Hur et al. 2001 used by Algorithm 3). The end
+// points are included. buf is scratch space of length D.
+func (f *Field) Segment(a, b, buf []float64, m int) bool {
+	for j := 0; j < m; j++ {
+		lam := float64(j) / float64(m-1)
+		for k := range buf {
+			buf[k] = a[k] + lam*(b[k]-a[k])
+		}
+		if f.Value(buf) < 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,124 @@
+package assign
+
+import (
+	"slices"
+
+	"github.com/svclust/svclust/internal/kernel"
+)
+
+// leafSize is the largest number of points a k-d tree leaf holds; small
+// leaves cost more nodes, large ones more distance computations.
+const leafSize = 8
+
+// Tree is a k-d tree over a fixed set of points for exact nearest-neighbour
+// queries. It is safe for concurrent queries.
+type Tree struct {
+	pts   []float64
+	d     int
+	idx   []int // permutation of point indices; nodes own ranges of it
+	nodes []node
+}
+
+type node struct {
+	lo, hi      int // range of idx
+	dim         int // split dimension, −1 for a leaf
+	split       float64
+	left, right int // child nodes
+}
+
+// NewTree builds a k-d tree over the n = len(pts)/d points of pts, which it
+// keeps (not copies). It panics if len(pts) is not a multiple of d.
+func NewTree(pts []float64, d int) *Tree {
+	if d < 1 || len(pts)%d != 0 {
+		panic("assign: bad point set")
+	}
+	n := len(pts) / d
+	t := &Tree{pts: pts, d: d, idx: make([]int, n)}
+	for i := range t.idx {
+		t.idx[i] = i
+	}
+	if n > 0 {
+		t.build(0, n)
+	}
+	return t
+}
+
+// Len returns the number of points.
+func (t *Tree) Len() int { return len(t.idx) }
+
+func (t *Tree) build(lo, hi int) int {
+	id := len(t.nodes)
+	t.nodes = append(t.nodes, node{lo: lo, hi: hi, dim: -1})
+	if hi-lo <= leafSize {
+		return id
+	}
+	// Split the widest dimension at the median.
+	dim, width := 0, -1.0
+	for j := 0; j < t.d; j++ {
+		mn, mx := t.pts[t.idx[lo]*t.d+j], t.pts[t.idx[lo]*t.d+j]
+		for _, i := range t.idx[lo:hi] {
+			v := t.pts[i*t.d+j]
+			mn, mx = min(mn, v), max(mx, v)
+		}
+		if mx-mn > width {
+			dim, width = j, mx-mn
+		}
+	}
+	if width <= 0 {
+		return id // all points equal: keep one leaf
+	}
+	sub := t.idx[lo:hi]
+	slices.SortFunc(sub, func(a, b int) int {
+		va, vb := t.pts[a*t.d+dim], t.pts[b*t.d+dim]
+		switch {
+		case va < vb:
+			return -1
+		case va > vb:
+			return 1
+		}
+		return a - b
+	})
+	mid := lo + (hi-lo)/2
+	split := t.pts[t.idx[mid]*t.d+dim]
+	left := t.build(lo, mid)
+	right := t.build(mid, hi)
+	t.nodes[id].dim, t.nodes[id].split = dim, split
+	t.nodes[id].left, t.nodes[id].right = left, right
+	return id
+}
+
+// Nearest returns the index of the point nearest to q in Euclidean
+// distance, and the squared distance; among equally near points the lowest
+// index. It returns −1 for an empty tree.
+func (t *Tree) Nearest(q []float64) (int, float64) {
+	best, bestD := -1, 0.0
+	if len(t.idx) == 0 {
+		return best, bestD
+	}
+	var visit func(id int)
+	visit = func(id int) {
+		nd := &t.nodes[id]
+		if nd.dim < 0 {
+			for _, i := range t.idx[nd.lo:nd.hi] {
+				dd := kernel.SqDist(q, t.pts[i*t.d:i*t.d+t.d])
+				if best < 0 || dd < bestD || (dd == bestD && i < best) {
+					best, bestD = i, dd
+				}
+			}
+			return
+		}
+		diff := q[nd.dim] - nd.split
+		near, far := nd.left, nd.right
+		if diff >= 0 {
+			near, far = far, near
+		}
+		visit(near)
+		// Points on the far side are at least |diff| away; visit it on
+		// equality too, for the tie-break.
+		if diff*diff <= bestD {
+			visit(far)
+		}
+	}
+	visit(0)
+	return best, bestD
+}

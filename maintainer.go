@@ -1,0 +1,134 @@
+package svclust
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/svclust/svclust/internal/kernel"
+)
+
+// Maintainer is a budget-maintenance strategy (the paper's BM in
+// Algorithm 2). Maintain is called when the support set holds one support
+// vector more than the budget; it must leave at most the budget, by calling
+// [SupportSet.Remove] and, if it redistributes weight, [SupportSet.AddCoef].
+// Train records every change, so the stopping rule stays exact for any
+// strategy.
+type Maintainer interface {
+	Maintain(s *SupportSet)
+}
+
+// SupportSet is the model under training as a [Maintainer] sees it:
+// w = c·Σᵢ aᵢ φ(svᵢ) for a positive factor c common to all support vectors,
+// so strategies that are invariant to scaling w (as the paper's are) can
+// work on the coefficients aᵢ directly. Indices run from 0 to Len()−1 and
+// stay valid until Maintain returns: removals take effect afterwards.
+type SupportSet struct {
+	d     int
+	gamma float64
+	x     []float64 // support vectors, row-major, slot i at x[i*d:]
+	a     []float64 // unscaled coefficients
+	id    []int     // data index of each slot
+	stamp []int     // step at which each slot entered, for tie-breaking
+	rng   *rand.Rand
+
+	// Squared distances between slots, stride cap; kept only with a budget.
+	d2  []float64
+	cap int
+
+	// Changes made during the current step: every slot whose coefficient
+	// changed, with its coefficient at the start of the step, and the slots
+	// to remove.
+	touched []int
+	before  []float64
+	removed []int
+}
+
+// Len returns the number of support vectors.
+func (s *SupportSet) Len() int { return len(s.a) }
+
+// Dim returns the dimension of the support vectors.
+func (s *SupportSet) Dim() int { return s.d }
+
+// Gamma returns the kernel width γ.
+func (s *SupportSet) Gamma() float64 { return s.gamma }
+
+// Vector returns support vector i. The caller must not modify it.
+func (s *SupportSet) Vector(i int) []float64 { return s.x[i*s.d : i*s.d+s.d] }
+
+// Coef returns the coefficient of support vector i, up to the common
+// positive factor.
+func (s *SupportSet) Coef(i int) float64 { return s.a[i] }
+
+// SqDist returns ‖svᵢ − svⱼ‖².
+func (s *SupportSet) SqDist(i, j int) float64 {
+	if s.d2 != nil {
+		return s.d2[i*s.cap+j]
+	}
+	return kernel.SqDist(s.Vector(i), s.Vector(j))
+}
+
+// Kernel returns k(svᵢ, svⱼ) = exp(−γ‖svᵢ − svⱼ‖²).
+func (s *SupportSet) Kernel(i, j int) float64 { return math.Exp(-s.gamma * s.SqDist(i, j)) }
+
+// Rand returns the seeded source of training, for strategies that choose at
+// random.
+func (s *SupportSet) Rand() *rand.Rand { return s.rng }
+
+// Smallest returns the most redundant support vector of the paper's
+// Section 3.3, p = argminᵢ |αᵢ| k(xᵢ, xᵢ), among those not already removed.
+// k(x, x) = 1 for the Gaussian kernel. Ties, which are common because every
+// SGD update adds the same amount, go to the support vector that entered
+// first, so that the support set keeps being renewed; the paper does not say.
+func (s *SupportSet) Smallest() int {
+	best := -1
+	for i, ai := range s.a {
+		if s.isRemoved(i) {
+			continue
+		}
+		if best < 0 {
+			best = i
+			continue
+		}
+		v, bv := math.Abs(ai), math.Abs(s.a[best])
+		if v < bv || (v == bv && s.stamp[i] < s.stamp[best]) {
+			best = i
+		}
+	}
+	return best
+}
+
+// AddCoef adds delta to the coefficient of support vector i.
+func (s *SupportSet) AddCoef(i int, delta float64) {
+	s.touch(i)
+	s.a[i] += delta
+}
+
+// Remove drops support vector i from the model (its weight is lost unless
+// the strategy moved it elsewhere with AddCoef first).
+func (s *SupportSet) Remove(i int) {
+	if s.isRemoved(i) {
+		return
+	}
+	s.touch(i)
+	s.a[i] = 0
+	s.removed = append(s.removed, i)
+}
+
+func (s *SupportSet) isRemoved(i int) bool {
+	for _, r := range s.removed {
+		if r == i {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *SupportSet) touch(i int) {
+	for _, t := range s.touched {
+		if t == i {
+			return
+		}
+	}
+	s.touched = append(s.touched, i)
+	s.before = append(s.before, s.a[i])
+}

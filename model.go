@@ -1,0 +1,91 @@
+package svclust
+
+import (
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust/internal/kernel"
+	"github.com/svclust/svclust/internal/parallel"
+)
+
+const badDim = "svclust: dimension mismatch"
+
+// Model is a trained domain of novelty, f(x) = Σᵢ Alpha[i]·k(svᵢ, x) − 1
+// with k(x, y) = exp(−Gamma‖x − y‖²), and, once [Model.Cluster] has run, the
+// partition that [Model.Predict] applies to new points.
+//
+// A Model is safe for concurrent use by Score, Decision and Predict;
+// Cluster modifies it.
+type Model struct {
+	// Gamma is the kernel width γ.
+	Gamma float64
+	// C is the trade-off the model was trained with.
+	C float64
+	// SV holds the support vectors, one per row, ordered by their index in
+	// the training data.
+	SV *mat.Dense
+	// Alpha holds the coefficients αᵢ of the support vectors.
+	Alpha []float64
+	// Status tells why training stopped.
+	Status Status
+	// Stats describes the training run.
+	Stats Stats
+	// Partition is the clustering found by Cluster, nil before.
+	Partition *Partition
+}
+
+// Dim returns the dimension of the input space.
+func (m *Model) Dim() int {
+	_, d := m.SV.Dims()
+	return d
+}
+
+// svData returns the support vectors as one row-major slice.
+func (m *Model) svData() []float64 {
+	return m.SV.RawMatrix().Data[:len(m.Alpha)*m.Dim()]
+}
+
+// Decision returns f(x) = Σᵢ αᵢ k(svᵢ, x) − 1. It panics if len(x) is not
+// the model's dimension.
+func (m *Model) Decision(x []float64) float64 {
+	if len(x) != m.Dim() {
+		panic(badDim)
+	}
+	return kernel.Sum(x, m.svData(), m.Alpha, m.Gamma) - 1
+}
+
+// scoreChunk is the number of rows a worker scores at a time.
+const scoreChunk = 256
+
+// Score sets dst[i] = f(xᵢ) for each row xᵢ of x, on workers goroutines
+// (0 means GOMAXPROCS), and returns dst; a nil dst is allocated. f is the
+// novelty score: negative outside the domain of novelty. It panics if x has
+// the wrong number of columns or dst the wrong length.
+func (m *Model) Score(dst []float64, x mat.Matrix, workers int) []float64 {
+	n, d := x.Dims()
+	if d != m.Dim() {
+		panic(badDim)
+	}
+	if dst == nil {
+		dst = make([]float64, n)
+	}
+	if len(dst) != n {
+		panic(badDim)
+	}
+	rows := rowSource(x)
+	parallel.For(n, scoreChunk, numWorkers(workers), func(_, lo, hi int) {
+		buf := make([]float64, d)
+		for i := lo; i < hi; i++ {
+			dst[i] = m.Decision(rows(i, buf))
+		}
+	})
+	return dst
+}
+
+// rowSource returns a function giving row i of x, as a view when x is a
+// *mat.Dense and otherwise copied into the caller's buffer.
+func rowSource(x mat.Matrix) func(i int, buf []float64) []float64 {
+	if dense, ok := x.(*mat.Dense); ok {
+		return func(i int, _ []float64) []float64 { return dense.RawRowView(i) }
+	}
+	return func(i int, buf []float64) []float64 { return mat.Row(buf, i, x) }
+}

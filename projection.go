@@ -1,0 +1,154 @@
+package svclust
+
+import (
+	"math"
+	"sort"
+)
+
+// Pick selects the support vectors a [Projection] projects onto.
+type Pick int
+
+const (
+	// Nearest picks the K support vectors nearest in input space (the
+	// paper's kNN, variant BSGD-PNN).
+	Nearest Pick = iota
+	// Random picks K support vectors uniformly at random, from the training
+	// seed (the paper's kRD, variant BSGD-PRN).
+	Random
+)
+
+// projectionJitter is added to the diagonal of the K×K Gram matrix before
+// its Cholesky factorisation. Gaussian Gram matrices of nearby points are
+// nearly singular; 1e-10 relative to the unit diagonal keeps the factor
+// finite while changing the projection by far less than the stopping
+// threshold. If the factorisation still fails the jitter grows tenfold, at
+// most to 1e-2.
+const projectionJitter = 1e-10
+
+// Projection is the paper's projection strategy (Section 3.3.2): the most
+// redundant support vector φ(x_p) is replaced by its orthogonal projection
+// onto the span of K other support vectors in feature space,
+//
+//	w ← w − α_p φ(x_p) + α_p Σⱼ dⱼ φ(xⱼ),  with  K_S d = k_p,
+//
+// where K_S is the Gram matrix of the chosen support vectors and k_p their
+// kernel values with x_p. The zero value projects onto the DefaultK = 5
+// nearest. A Projection holds no state and is safe for concurrent use.
+type Projection struct {
+	// K is the number of support vectors projected onto; 0 selects DefaultK.
+	// When fewer than K others exist, all of them are used.
+	K int
+	// Pick chooses them: Nearest (the default) or Random.
+	Pick Pick
+}
+
+var _ Maintainer = Projection{}
+
+func (p Projection) k() int {
+	if p.K == 0 {
+		return DefaultK
+	}
+	return p.K
+}
+
+// Maintain projects the smallest support vector onto K others and removes it.
+func (p Projection) Maintain(s *SupportSet) {
+	q := s.Smallest()
+	k := min(p.k(), s.Len()-1)
+	if k <= 0 {
+		s.Remove(q)
+		return
+	}
+	idx := make([]int, 0, s.Len()-1)
+	for i := 0; i < s.Len(); i++ {
+		if i != q {
+			idx = append(idx, i)
+		}
+	}
+	switch p.Pick {
+	case Random:
+		// Partial Fisher–Yates: the first k entries become a uniform sample.
+		rng := s.Rand()
+		for i := 0; i < k; i++ {
+			j := i + rng.IntN(len(idx)-i)
+			idx[i], idx[j] = idx[j], idx[i]
+		}
+	default:
+		// Stable: equal distances keep slot order, so the choice is
+		// deterministic.
+		sort.SliceStable(idx, func(a, b int) bool { return s.SqDist(q, idx[a]) < s.SqDist(q, idx[b]) })
+	}
+	idx = idx[:k]
+
+	g := make([]float64, k*k)
+	d := make([]float64, k)
+	for i, a := range idx {
+		d[i] = s.Kernel(q, a)
+		for j, b := range idx[:i+1] {
+			g[i*k+j] = s.Kernel(a, b)
+		}
+	}
+	if solveSPD(g, d, k) {
+		ap := s.Coef(q)
+		for i, a := range idx {
+			s.AddCoef(a, ap*d[i])
+		}
+	}
+	s.Remove(q)
+}
+
+// solveSPD solves G x = b in place (x overwrites b) for the symmetric
+// positive semi-definite k×k matrix G, of which only the lower triangle is
+// read, by Cholesky factorisation with the diagonal jitter described at
+// projectionJitter. g is overwritten. It reports false, leaving b
+// unspecified, if no jitter up to 1e-2 makes G positive definite.
+func solveSPD(g, b []float64, k int) bool {
+	orig := make([]float64, len(g))
+	copy(orig, g)
+	for jitter := projectionJitter; jitter <= 1e-2; jitter *= 10 {
+		copy(g, orig)
+		if cholesky(g, k, jitter) {
+			// Forward then back substitution with L and Lᵀ.
+			for i := 0; i < k; i++ {
+				v := b[i]
+				for j := 0; j < i; j++ {
+					v -= g[i*k+j] * b[j]
+				}
+				b[i] = v / g[i*k+i]
+			}
+			for i := k - 1; i >= 0; i-- {
+				v := b[i]
+				for j := i + 1; j < k; j++ {
+					v -= g[j*k+i] * b[j]
+				}
+				b[i] = v / g[i*k+i]
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// cholesky overwrites the lower triangle of g + jitter·I with its Cholesky
+// factor L and reports whether the matrix was positive definite.
+func cholesky(g []float64, k int, jitter float64) bool {
+	for j := 0; j < k; j++ {
+		v := g[j*k+j] + jitter
+		for m := 0; m < j; m++ {
+			v -= g[j*k+m] * g[j*k+m]
+		}
+		if !(v > 0) {
+			return false
+		}
+		ljj := math.Sqrt(v)
+		g[j*k+j] = ljj
+		for i := j + 1; i < k; i++ {
+			v := g[i*k+j]
+			for m := 0; m < j; m++ {
+				v -= g[i*k+m] * g[j*k+m]
+			}
+			g[i*k+j] = v / ljj
+		}
+	}
+	return true
+}

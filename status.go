@@ -1,0 +1,26 @@
+package svclust
+
+// Status tells why training stopped. Neither status is an error.
+type Status int
+
+const (
+	// NotTrained is the status of a Model that Train did not produce.
+	NotTrained Status = iota
+	// Converged means the paper's stopping rule ‖w_{t+1} − w_t‖ ≤ θ held.
+	Converged
+	// IterationLimit means Config.MaxIter steps ran without the rule holding.
+	IterationLimit
+)
+
+var statusNames = [...]string{"not trained", "converged", "iteration limit"}
+
+func (s Status) String() string {
+	if s < 0 || int(s) >= len(statusNames) {
+		return "unknown status"
+	}
+	return statusNames[s]
+}
+
+// Early reports whether training stopped for a reason other than the
+// stopping rule.
+func (s Status) Early() bool { return s != Converged }

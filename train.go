@@ -1,0 +1,341 @@
+package svclust
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust/internal/kernel"
+	"github.com/svclust/svclust/internal/parallel"
+)
+
+// Errors returned for unusable training data.
+var (
+	ErrNoData    = errors.New("svclust: no data: need at least one row and one column")
+	ErrNotFinite = errors.New("svclust: data contain NaN or Inf")
+)
+
+// Stats describes a training run.
+type Stats struct {
+	// Iterations is the number of SGD steps T taken.
+	Iterations int
+	// Updates counts the steps whose sample violated the margin
+	// (wₜᵀφ(x) < 1), i.e. that changed the support set.
+	Updates int
+	// Maintenance counts the calls of the budget maintenance.
+	Maintenance int
+	// Objective is J(w) of the returned model on the training data.
+	Objective float64
+	// Runtime is the wall time of Train, including the objective pass.
+	Runtime time.Duration
+}
+
+// Train fits the large-margin one-class SVM of the paper's Section 2 to the
+// rows of x by budgeted SGD (Algorithm 2), with the settings of cfg (nil
+// means all defaults). It returns an error for an invalid Config
+// (*ConfigError), for empty x (ErrNoData) and for NaN or Inf in x
+// (ErrNotFinite, wrapped with the row and column).
+//
+// Step t samples n uniformly (from cfg.Seed). If wₜᵀφ(xₙ) < 1 then
+// αₜ = C/t, else 0, and
+//
+//	w_{t+1} = ((t−1)/t) wₜ + αₜ φ(xₙ).
+//
+// w is stored as Σᵢ aᵢ φ(svᵢ)/t, so the decay costs nothing and a step costs
+// one kernel row over the support set. A sample already in the support set
+// adds to its own coefficient. With a budget, when the support set exceeds
+// it the Maintainer restores it. After each step ‖w_{t+1} − wₜ‖ is computed
+// exactly from ‖wₜ‖², wₜᵀφ(xₙ) and the coefficients the step changed, and
+// training stops when it is at most Tol.
+func Train(x mat.Matrix, cfg *Config) (*Model, error) {
+	start := time.Now()
+	if cfg == nil {
+		cfg = &Config{}
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	c := cfg.withDefaults()
+	data, n, d, err := flatten(x)
+	if err != nil {
+		return nil, err
+	}
+	if c.Gamma == 0 {
+		c.Gamma = autoGamma(data, n, d, c.Budget, c.Seed)
+	}
+
+	tr := newTrainer(data, n, d, &c)
+	tr.run()
+
+	m := &Model{
+		Gamma:  c.Gamma,
+		C:      c.C,
+		SV:     mat.NewDense(max(tr.s.Len(), 1), d, nil),
+		Alpha:  make([]float64, tr.s.Len()),
+		Status: tr.status,
+	}
+	if tr.s.Len() == 0 {
+		// Unreachable: the first step always violates (w₁ = 0).
+		panic("svclust: empty support set")
+	}
+	// Order the support vectors by data index so that the model does not
+	// depend on the history of slot reuse.
+	order := make([]int, tr.s.Len())
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return tr.s.id[a] - tr.s.id[b] })
+	for k, i := range order {
+		m.SV.SetRow(k, tr.s.Vector(i))
+		m.Alpha[k] = tr.s.a[i] / float64(tr.t)
+	}
+	m.Stats = Stats{
+		Iterations:  tr.t,
+		Updates:     tr.updates,
+		Maintenance: tr.maint,
+	}
+	m.Stats.Objective = m.objective(data, d, c.Workers)
+	m.Stats.Runtime = time.Since(start)
+	return m, nil
+}
+
+// flatten returns the rows of x as one row-major slice, without copying
+// when x is a compact *mat.Dense, and checks that every value is finite.
+func flatten(x mat.Matrix) (data []float64, n, d int, err error) {
+	if x == nil {
+		return nil, 0, 0, ErrNoData
+	}
+	n, d = x.Dims()
+	if n == 0 || d == 0 {
+		return nil, 0, 0, ErrNoData
+	}
+	if dense, ok := x.(*mat.Dense); ok && dense.RawMatrix().Stride == d {
+		data = dense.RawMatrix().Data[:n*d]
+	} else {
+		data = make([]float64, n*d)
+		for i := 0; i < n; i++ {
+			for j := 0; j < d; j++ {
+				data[i*d+j] = x.At(i, j)
+			}
+		}
+	}
+	for k, v := range data {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, 0, 0, fmt.Errorf("%w: row %d, column %d", ErrNotFinite, k/d+1, k%d+1)
+		}
+	}
+	return data, n, d, nil
+}
+
+// trainer is the state of one run of Algorithm 2.
+type trainer struct {
+	data []float64
+	n, d int
+	cfg  *Config
+	s    SupportSet
+	pos  []int32 // slot of each data index in s, or −1
+
+	// ‖u‖² for u = Σ aᵢ φ(svᵢ), so that w_{t+1} = u/t.
+	uu float64
+
+	t, updates, maint int
+	status            Status
+
+	d2row []float64 // squared distances of the current sample to the slots
+}
+
+func newTrainer(data []float64, n, d int, c *Config) *trainer {
+	tr := &trainer{data: data, n: n, d: d, cfg: c, pos: make([]int32, n)}
+	for i := range tr.pos {
+		tr.pos[i] = -1
+	}
+	tr.s = SupportSet{d: d, gamma: c.Gamma, rng: rand.New(rand.NewPCG(c.Seed, c.Seed))}
+	if c.Budget > 0 {
+		// Room for the budget, the sample that overflows it, and one vector
+		// a strategy may create before removing others.
+		tr.s.cap = c.Budget + 2
+		tr.s.d2 = make([]float64, tr.s.cap*tr.s.cap)
+		tr.d2row = make([]float64, 0, tr.s.cap)
+	}
+	return tr
+}
+
+func (tr *trainer) run() {
+	c := tr.cfg
+	s := &tr.s
+	tol2 := c.Tol * c.Tol
+	tr.status = IterationLimit
+	for t := 1; t <= c.MaxIter; t++ {
+		tr.t = t
+		nt := s.rng.IntN(tr.n)
+		xn := tr.data[nt*tr.d : nt*tr.d+tr.d]
+
+		// r = uᵀφ(xₙ), so wₜᵀφ(xₙ) = r/(t−1); w₁ = 0.
+		b := s.Len()
+		var r float64
+		if s.d2 != nil {
+			tr.d2row = kernel.SqDistRowTo(tr.d2row[:b], xn, s.x)
+			for i, v := range tr.d2row {
+				r += s.a[i] * math.Exp(-c.Gamma*v)
+			}
+		} else {
+			r = kernel.Sum(xn, s.x, s.a, c.Gamma)
+		}
+		var vu, vv float64 // v = u' − u: vᵀu and ‖v‖²
+		if t == 1 || r/float64(t-1) < 1 {
+			tr.updates++
+			s.touched, s.before, s.removed = s.touched[:0], s.before[:0], s.removed[:0]
+			slot := int(tr.pos[nt])
+			if slot < 0 {
+				slot = tr.add(nt, xn)
+			}
+			s.AddCoef(slot, c.C)
+			if c.Budget > 0 && s.Len() > c.Budget {
+				c.Maintainer.Maintain(s)
+				tr.maint++
+			}
+			if len(s.touched) == 1 {
+				vu, vv = c.C*r, c.C*c.C
+			} else {
+				vu, vv = tr.changeTerms()
+			}
+			tr.compact()
+		}
+		// w_{t+1} − wₜ = v/t − u/(t(t−1)).
+		var diff2 float64
+		if t == 1 {
+			diff2 = vv
+		} else {
+			tm := float64(t - 1)
+			diff2 = (vv - 2*vu/tm + tr.uu/(tm*tm)) / float64(t) / float64(t)
+		}
+		tr.uu += 2*vu + vv
+		if c.Tol >= 0 && diff2 <= tol2 {
+			tr.status = Converged
+			break
+		}
+	}
+}
+
+// add appends data point nt as a new support vector with coefficient 0 and
+// returns its slot.
+func (tr *trainer) add(nt int, xn []float64) int {
+	s := &tr.s
+	slot := s.Len()
+	s.x = append(s.x, xn...)
+	s.a = append(s.a, 0)
+	s.id = append(s.id, nt)
+	s.stamp = append(s.stamp, tr.t)
+	tr.pos[nt] = int32(slot)
+	if s.d2 != nil {
+		if slot >= s.cap {
+			panic("svclust: support set exceeds its budget") // a Maintainer left too many
+		}
+		for i, v := range tr.d2row[:slot] {
+			s.d2[i*s.cap+slot] = v
+			s.d2[slot*s.cap+i] = v
+		}
+		s.d2[slot*s.cap+slot] = 0
+	}
+	return slot
+}
+
+// changeTerms returns vᵀu and ‖v‖² for the change v = Σ δₛ φ(svₛ) made in
+// this step, where u is the model at the start of the step.
+func (tr *trainer) changeTerms() (vu, vv float64) {
+	s := &tr.s
+	for k, i := range s.touched {
+		di := s.a[i] - s.before[k]
+		// gᵢ = uᵀφ(svᵢ) = Σⱼ aⱼ k(svⱼ, svᵢ) − Σ_{touched j} δⱼ k(svⱼ, svᵢ).
+		var g float64
+		for j, aj := range s.a {
+			if aj != 0 {
+				g += aj * s.Kernel(j, i)
+			}
+		}
+		for l, j := range s.touched {
+			dj := s.a[j] - s.before[l]
+			kij := s.Kernel(i, j)
+			g -= dj * kij
+			vv += di * dj * kij
+		}
+		vu += di * g
+	}
+	return vu, vv
+}
+
+// compact physically removes the support vectors a Maintainer removed.
+func (tr *trainer) compact() {
+	s := &tr.s
+	if len(s.removed) == 0 {
+		return
+	}
+	slices.Sort(s.removed)
+	for k := len(s.removed) - 1; k >= 0; k-- {
+		r := s.removed[k]
+		last := s.Len() - 1
+		if s.id[r] >= 0 {
+			tr.pos[s.id[r]] = -1
+		}
+		if r != last {
+			copy(s.x[r*s.d:r*s.d+s.d], s.x[last*s.d:last*s.d+s.d])
+			s.a[r], s.id[r], s.stamp[r] = s.a[last], s.id[last], s.stamp[last]
+			if s.id[r] >= 0 {
+				tr.pos[s.id[r]] = int32(r)
+			}
+			if s.d2 != nil {
+				for i := 0; i < last; i++ {
+					v := s.d2[i*s.cap+last]
+					s.d2[i*s.cap+r] = v
+					s.d2[r*s.cap+i] = v
+				}
+				s.d2[r*s.cap+r] = 0
+			}
+		}
+		s.x = s.x[:last*s.d]
+		s.a, s.id, s.stamp = s.a[:last], s.id[:last], s.stamp[:last]
+	}
+	s.removed = s.removed[:0]
+}
+
+// objectiveChunk is the fixed chunk size of the data passes; fixed chunks
+// make the floating-point sums independent of the number of workers.
+const objectiveChunk = 256
+
+// objective returns J(w) = ½‖w‖² + (C/N) Σᵢ max(0, 1 − wᵀφ(xᵢ)) on the n
+// rows of data. ‖w‖² = Σᵢⱼ αᵢαⱼ k(svᵢ, svⱼ) is computed exactly; it costs
+// no more than the hinge pass because there are at most N support vectors.
+func (m *Model) objective(data []float64, d, workers int) float64 {
+	n := len(data) / d
+	sv := m.SV.RawMatrix().Data[:len(m.Alpha)*d]
+	s := len(m.Alpha)
+	hinge := make([]float64, parallel.Chunks(n, objectiveChunk))
+	parallel.For(n, objectiveChunk, workers, func(c, lo, hi int) {
+		var h float64
+		for i := lo; i < hi; i++ {
+			h += max(0, 1-kernel.Sum(data[i*d:i*d+d], sv, m.Alpha, m.Gamma))
+		}
+		hinge[c] = h
+	})
+	norm := make([]float64, parallel.Chunks(s, objectiveChunk))
+	parallel.For(s, objectiveChunk, workers, func(c, lo, hi int) {
+		var v float64
+		for i := lo; i < hi; i++ {
+			v += m.Alpha[i] * kernel.Sum(sv[i*d:i*d+d], sv, m.Alpha, m.Gamma)
+		}
+		norm[c] = v
+	})
+	var h, ww float64
+	for _, v := range hinge {
+		h += v
+	}
+	for _, v := range norm {
+		ww += v
+	}
+	return 0.5*ww + m.C/float64(n)*h
+}
