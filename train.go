@@ -147,10 +147,18 @@ type trainer struct {
 	status            Status
 
 	d2row []float64 // squared distances of the current sample to the slots
+
+	// diff2 is ‖w_{t+1} − wₜ‖² of the last step, and afterStep, when not
+	// nil, is called after every step; both serve the tests.
+	diff2     float64
+	afterStep func(*trainer)
 }
 
+// testHook, when set by a test, is installed as afterStep of every trainer.
+var testHook func(*trainer)
+
 func newTrainer(data []float64, n, d int, c *Config) *trainer {
-	tr := &trainer{data: data, n: n, d: d, cfg: c, pos: make([]int32, n)}
+	tr := &trainer{data: data, n: n, d: d, cfg: c, pos: make([]int32, n), afterStep: testHook}
 	for i := range tr.pos {
 		tr.pos[i] = -1
 	}
@@ -199,7 +207,7 @@ func (tr *trainer) run() {
 				c.Maintainer.Maintain(s)
 				tr.maint++
 			}
-			if len(s.touched) == 1 {
+			if len(s.touched) == 1 && len(s.removed) == 0 {
 				vu, vv = c.C*r, c.C*c.C
 			} else {
 				vu, vv = tr.changeTerms()
@@ -215,6 +223,10 @@ func (tr *trainer) run() {
 			diff2 = (vv - 2*vu/tm + tr.uu/(tm*tm)) / float64(t) / float64(t)
 		}
 		tr.uu += 2*vu + vv
+		tr.diff2 = diff2
+		if tr.afterStep != nil {
+			tr.afterStep(tr)
+		}
 		if c.Tol >= 0 && diff2 <= tol2 {
 			tr.status = Converged
 			break

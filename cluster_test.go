@@ -1,0 +1,111 @@
+package svclust
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/svclust/svclust/dataset"
+	"github.com/svclust/svclust/metrics"
+)
+
+// TestGaussiansFound: three well-separated Gaussians (package dataset) are
+// the easy case of the paper's Fig. 3; with every default, including
+// AutoGamma, the three must be found. 0.95 is the ARI threshold.
+func TestGaussiansFound(t *testing.T) {
+	for _, kind := range []dataset.Kind{dataset.Gauss3, dataset.Gauss4} {
+		ds := generated(t, kind, 1000)
+		m, err := Train(ds.X, &Config{Budget: 50, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cl, err := m.Cluster(ds.X, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ari := metrics.AdjustedRand(ds.Labels, cl.Labels)
+		if want := len(ds.Classes); cl.Clusters != want || ari < 0.95 {
+			t.Errorf("%s: %d clusters (want %d), ARI %.3f", kind, cl.Clusters, want, ari)
+		}
+	}
+}
+
+// TestPredictReproducesCluster: the Partition applies to any point the rule
+// Cluster applied to the training data, so Predict on the training data
+// must return Cluster's labels exactly, in every mode and for any number of
+// workers.
+func TestPredictReproducesCluster(t *testing.T) {
+	ds := generated(t, dataset.Moons, 500)
+	for _, st := range strategies {
+		for _, cc := range []ClusterConfig{{}, {All: true}, {Outliers: true}, {Eps: 0.5}} {
+			m, err := Train(ds.X, &Config{Gamma: 4, Budget: 30, Maintainer: st.m, Seed: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := cc
+			cfg.Workers = 2
+			cl, err := m.Cluster(ds.X, &cfg)
+			if err != nil {
+				t.Fatalf("%s %+v: %v", st.name, cc, err)
+			}
+			cfg.Workers = 1
+			one, _ := m.Cluster(ds.X, &cfg)
+			if !slices.Equal(cl.Labels, one.Labels) {
+				t.Errorf("%s %+v: labels depend on the number of workers", st.name, cc)
+			}
+			for _, w := range []int{1, 3} {
+				got, err := m.Predict(nil, ds.X, w)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(got, cl.Labels) {
+					t.Errorf("%s %+v workers=%d: Predict differs from Cluster", st.name, cc, w)
+				}
+			}
+			for i, v := range cl.Scores {
+				if l := cl.Labels[i]; l < -1 || l >= cl.Clusters || (l == -1) != (cc.Outliers && v < 0) {
+					t.Fatalf("%s %+v: point %d has label %d with f = %v", st.name, cc, i, l, v)
+				}
+			}
+		}
+	}
+}
+
+func TestClusterErrors(t *testing.T) {
+	ds := generated(t, dataset.Gauss3, 100)
+	m, err := Train(ds.X, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Predict(nil, ds.X, 0); !errors.Is(err, ErrNotClustered) {
+		t.Errorf("Predict before Cluster: %v", err)
+	}
+	var ce *ConfigError
+	for _, cfg := range []ClusterConfig{{Eps: -1}, {M: 1}, {Workers: -1}} {
+		if _, err := m.Cluster(ds.X, &cfg); !errors.As(err, &ce) {
+			t.Errorf("%+v: got %v, want a ConfigError", cfg, err)
+		}
+	}
+	if _, err := m.Cluster(ds.X, &ClusterConfig{Eps: 1e-300}); !errors.Is(err, ErrEmptyStrip) {
+		t.Errorf("tiny eps: got %v", err)
+	}
+}
+
+// TestEmptyDomain: with C ≤ 1 the domain f ≥ 0 is empty (f ≤ C − 1), so no
+// equilibrium is valid and everything is one cluster, or outliers.
+func TestEmptyDomain(t *testing.T) {
+	ds := generated(t, dataset.Gauss3, 200)
+	m, err := Train(ds.X, &Config{C: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := m.Cluster(ds.X, &ClusterConfig{Outliers: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range cl.Labels {
+		if l != -1 || cl.Scores[i] >= 0 {
+			t.Fatalf("point %d: label %d, f = %v; want an outlier", i, l, cl.Scores[i])
+		}
+	}
+}

@@ -1,0 +1,62 @@
+package svclust_test
+
+import (
+	"fmt"
+
+	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/dataset"
+	"github.com/svclust/svclust/metrics"
+)
+
+// Train the domain of novelty with a budget of 50 support vectors, then
+// assign clusters (the paper's two phases).
+func ExampleTrain() {
+	ds, _ := dataset.Generate(dataset.Gauss3, 600, 1)
+	dataset.FitScaler(ds.X, dataset.ScaleZScore).Transform(ds.X)
+
+	model, err := svclust.Train(ds.X, &svclust.Config{Budget: 50, Maintainer: svclust.Projection{}, Seed: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	cl, err := model.Cluster(ds.X, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("support vectors ≤ 50:", len(model.Alpha) <= 50)
+	fmt.Println("clusters:", cl.Clusters)
+	fmt.Printf("ARI: %.4g\n", metrics.AdjustedRand(ds.Labels, cl.Labels))
+	// Output:
+	// support vectors ≤ 50: true
+	// clusters: 3
+	// ARI: 1
+}
+
+// Predict labels new points with the partition found by Cluster; Score
+// gives the novelty score f(x), negative outside the domain.
+func ExampleModel_Predict() {
+	train, _ := dataset.Generate(dataset.Gauss4, 800, 1)
+	sc := dataset.FitScaler(train.X, dataset.ScaleZScore)
+	sc.Transform(train.X)
+	model, _ := svclust.Train(train.X, &svclust.Config{Budget: 50, Seed: 1})
+	if _, err := model.Cluster(train.X, nil); err != nil {
+		fmt.Println(err)
+		return
+	}
+	test, _ := dataset.Generate(dataset.Gauss4, 200, 2)
+	sc.Transform(test.X)
+	labels, _ := model.Predict(nil, test.X, 0)
+	fmt.Printf("ARI on new points: %.2f\n", metrics.AdjustedRand(test.Labels, labels))
+	scores := model.Score(nil, test.X, 0)
+	inside := 0
+	for _, f := range scores {
+		if f >= 0 {
+			inside++
+		}
+	}
+	fmt.Println("most new points inside the domain:", inside > len(scores)/2)
+	// Output:
+	// ARI on new points: 1.00
+	// most new points inside the domain: true
+}

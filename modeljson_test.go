@@ -1,0 +1,196 @@
+package svclust_test
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/dataset"
+)
+
+// trainGauss3 trains and clusters a small model on the Gauss3 set.
+func trainGauss3(t *testing.T, cc *svclust.ClusterConfig) (*svclust.Model, *dataset.Dataset) {
+	t.Helper()
+	ds, err := dataset.Generate(dataset.Gauss3, 300, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := svclust.Train(ds.X, &svclust.Config{Budget: 30, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cc != nil {
+		if _, err := m.Cluster(ds.X, cc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return m, ds
+}
+
+func TestModelJSONRoundTrip(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cc   *svclust.ClusterConfig
+	}{
+		{"unclustered", nil},
+		{"strip", &svclust.ClusterConfig{}},
+		{"all", &svclust.ClusterConfig{All: true}},
+		{"outliers", &svclust.ClusterConfig{Outliers: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, ds := trainGauss3(t, tc.cc)
+			b, err := json.Marshal(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got svclust.Model
+			if err := json.Unmarshal(b, &got); err != nil {
+				t.Fatal(err)
+			}
+			// Same inputs through the same computation: compare with ==.
+			want := m.Score(nil, ds.X, 1)
+			have := got.Score(nil, ds.X, 1)
+			for i := range want {
+				if math.Float64bits(want[i]) != math.Float64bits(have[i]) {
+					t.Fatalf("score %d: got %v, want %v", i, have[i], want[i])
+				}
+			}
+			if got.Gamma != m.Gamma || got.C != m.C || got.Status != m.Status ||
+				got.Stats.Iterations != m.Stats.Iterations || got.Stats.Objective != m.Stats.Objective {
+				t.Errorf("header differs: got %+v, want %+v", got, m)
+			}
+			if tc.cc == nil {
+				if got.Partition != nil {
+					t.Fatal("partition appeared")
+				}
+				if !strings.Contains(string(b), `"partition":null`) {
+					t.Errorf("partition not null in %s", b)
+				}
+				return
+			}
+			pw, err := m.Predict(nil, ds.X, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ph, err := got.Predict(nil, ds.X, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range pw {
+				if pw[i] != ph[i] {
+					t.Fatalf("label %d: got %d, want %d", i, ph[i], pw[i])
+				}
+			}
+			// A second round trip gives the same bytes.
+			b2, err := json.Marshal(&got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(b) != string(b2) {
+				t.Error("second round trip changed the file")
+			}
+		})
+	}
+}
+
+func TestModelJSONMarshalInvalid(t *testing.T) {
+	for name, m := range map[string]*svclust.Model{
+		"empty": {},
+		"nan":   func() *svclust.Model { m, _ := trainGauss3(t, nil); m.Alpha[0] = math.NaN(); return m }(),
+	} {
+		if _, err := json.Marshal(m); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+func TestModelJSONCorrupt(t *testing.T) {
+	m, _ := trainGauss3(t, &svclust.ClusterConfig{})
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := string(b)
+	// edit decodes the good file, applies f and encodes it again.
+	edit := func(f func(map[string]any)) string {
+		var v map[string]any
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatal(err)
+		}
+		f(v)
+		out, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(out)
+	}
+	part := func(v map[string]any) map[string]any { return v["partition"].(map[string]any) }
+	tests := []struct {
+		name, in string
+	}{
+		{"empty", ""},
+		{"null", "null"},
+		{"truncated", good[:len(good)/2]},
+		{"trailing", good + "{}"},
+		{"array", "[]"},
+		{"wrong format", edit(func(v map[string]any) { v["format"] = "other" })},
+		{"no format", edit(func(v map[string]any) { delete(v, "format") })},
+		{"wrong version", edit(func(v map[string]any) { v["version"] = 2 })},
+		{"unknown key", edit(func(v map[string]any) { v["extra"] = 1 })},
+		{"gamma zero", edit(func(v map[string]any) { v["gamma"] = 0 })},
+		{"gamma negative", edit(func(v map[string]any) { v["gamma"] = -1 })},
+		{"gamma NaN string", edit(func(v map[string]any) { v["gamma"] = "NaN" })},
+		{"gamma overflow", strings.Replace(good, `"gamma":`, `"gamma":1e999,"x":`, 1)},
+		{"C zero", edit(func(v map[string]any) { v["c"] = 0 })},
+		{"dim zero", edit(func(v map[string]any) { v["dim"] = 0 })},
+		{"huge dim", edit(func(v map[string]any) { v["dim"] = 1 << 40; v["sv"] = []any{[]any{1.0}}; v["alpha"] = []any{1.0} })},
+		{"huge dim overflow", edit(func(v map[string]any) { v["dim"] = 1e30 })},
+		{"ragged sv", edit(func(v map[string]any) { v["sv"].([]any)[1] = []any{1.0} })},
+		{"no sv", edit(func(v map[string]any) { v["sv"] = []any{}; v["alpha"] = []any{} })},
+		{"null sv", edit(func(v map[string]any) { v["sv"] = nil })},
+		{"alpha short", edit(func(v map[string]any) { a := v["alpha"].([]any); v["alpha"] = a[1:] })},
+		{"alpha string", edit(func(v map[string]any) { v["alpha"].([]any)[0] = "Inf" })},
+		{"sv NaN", edit(func(v map[string]any) { v["sv"].([]any)[0].([]any)[0] = "NaN" })},
+		{"bad status", edit(func(v map[string]any) { v["status"] = "done" })},
+		{"no stats", edit(func(v map[string]any) { delete(v, "stats") })},
+		{"negative iterations", edit(func(v map[string]any) { v["stats"].(map[string]any)["iterations"] = -1 })},
+		{"negative updates", edit(func(v map[string]any) { v["stats"].(map[string]any)["updates"] = -5 })},
+		{"negative eps", edit(func(v map[string]any) { part(v)["eps"] = -1 })},
+		{"m one", edit(func(v map[string]any) { part(v)["m"] = 1 })},
+		{"clusters zero", edit(func(v map[string]any) { part(v)["clusters"] = 0 })},
+		{"negative clusters", edit(func(v map[string]any) { part(v)["clusters"] = -3 })},
+		{"no equilibria", edit(func(v map[string]any) { delete(part(v), "equilibria") })},
+		{"empty equilibria", edit(func(v map[string]any) { part(v)["equilibria"] = []any{}; part(v)["equilibrium_cluster"] = []any{} })},
+		{"ragged equilibria", edit(func(v map[string]any) { part(v)["equilibria"].([]any)[0] = []any{1.0, 2.0, 3.0} })},
+		{"equilibrium cluster short", edit(func(v map[string]any) { part(v)["equilibrium_cluster"] = []any{} })},
+		{"equilibrium cluster out of range", edit(func(v map[string]any) { part(v)["equilibrium_cluster"].([]any)[0] = 99 })},
+		{"strip cluster negative", edit(func(v map[string]any) { part(v)["strip_cluster"].([]any)[0] = -1 })},
+		{"strip mismatch", edit(func(v map[string]any) { s := part(v)["strip_cluster"].([]any); part(v)["strip_cluster"] = s[1:] })},
+		{"no strip", edit(func(v map[string]any) { part(v)["strip"] = []any{}; part(v)["strip_cluster"] = []any{} })},
+		{"strip with all", edit(func(v map[string]any) { part(v)["all"] = true })},
+		{"ragged strip", edit(func(v map[string]any) { part(v)["strip"].([]any)[0] = []any{} })},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var got svclust.Model
+			err := json.Unmarshal([]byte(tc.in), &got)
+			if err == nil {
+				err = got.UnmarshalJSON([]byte(tc.in))
+			}
+			if err == nil {
+				t.Fatalf("no error for %.200s", tc.in)
+			}
+			if got.SV != nil {
+				t.Error("model changed on error")
+			}
+		})
+	}
+	// Direct calls report the format sentinel.
+	var x svclust.Model
+	if err := x.UnmarshalJSON([]byte(`{"format":"svclust-model","version":9}`)); !errors.Is(err, svclust.ErrModelFormat) {
+		t.Errorf("got %v, want ErrModelFormat", err)
+	}
+}

@@ -1,0 +1,308 @@
+package svclust
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust/dataset"
+	"github.com/svclust/svclust/internal/kernel"
+)
+
+// generated returns a z-scored generated data set.
+func generated(t testing.TB, kind dataset.Kind, n int) *dataset.Dataset {
+	t.Helper()
+	ds, err := dataset.Generate(kind, n, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dataset.FitScaler(ds.X, dataset.ScaleZScore).Transform(ds.X)
+	return ds
+}
+
+var strategies = []struct {
+	name string
+	m    Maintainer
+}{
+	{"removal", Removal{}},
+	{"project-knn", Projection{}},
+	{"project-random", Projection{K: 3, Pick: Random}},
+}
+
+// snapshot is w = Σ αᵢ φ(svᵢ) held independently of the trainer.
+type snapshot struct {
+	sv    []float64
+	alpha []float64
+}
+
+func (tr *trainer) snapshot() snapshot {
+	s := snapshot{sv: append([]float64(nil), tr.s.x...), alpha: make([]float64, len(tr.s.a))}
+	for i, a := range tr.s.a {
+		s.alpha[i] = a / float64(tr.t)
+	}
+	return s
+}
+
+// inner returns ⟨w₁, w₂⟩ in feature space by direct kernel sums.
+func inner(a, b snapshot, d int, gamma float64) float64 {
+	var s float64
+	for i, ai := range a.alpha {
+		s += ai * kernel.Sum(a.sv[i*d:i*d+d], b.sv, b.alpha, gamma)
+	}
+	return s
+}
+
+// TestStepInvariants checks after every SGD step, for each strategy, that
+// the support set is within the budget and that the incrementally computed
+// ‖w_{t+1} − wₜ‖ of the stopping rule equals a direct computation in
+// feature space.
+func TestStepInvariants(t *testing.T) {
+	ds := generated(t, dataset.Moons, 200)
+	const budget = 10
+	for _, st := range strategies {
+		t.Run(st.name, func(t *testing.T) {
+			var prev snapshot
+			steps, checked := 0, 0
+			testHook = func(tr *trainer) {
+				steps++
+				if tr.s.Len() > budget {
+					t.Fatalf("step %d: %d support vectors, budget %d", tr.t, tr.s.Len(), budget)
+				}
+				cur := tr.snapshot()
+				if tr.t > 1 {
+					d, g := tr.d, tr.cfg.Gamma
+					want := inner(cur, cur, d, g) + inner(prev, prev, d, g) - 2*inner(cur, prev, d, g)
+					// The direct form cancels terms of size ‖w‖² ≈ C²·O(1):
+					// allow 1e-9 of that, far below θ² = 1e-4.
+					if math.Abs(tr.diff2-want) > 1e-9*(1+inner(cur, cur, d, g)) {
+						t.Fatalf("step %d: ‖Δw‖² = %v, direct %v", tr.t, tr.diff2, want)
+					}
+					checked++
+				}
+				prev = cur
+			}
+			defer func() { testHook = nil }()
+			m, err := Train(ds.X, &Config{Gamma: 2, C: 8, Budget: budget, Maintainer: st.m, Tol: -1, MaxIter: 3000, Seed: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if steps != 3000 || checked != 2999 || m.Status != IterationLimit {
+				t.Errorf("steps = %d, checked = %d, status %v", steps, checked, m.Status)
+			}
+			if m.Stats.Maintenance == 0 {
+				t.Errorf("budget maintenance never ran")
+			}
+			if len(m.Alpha) > budget {
+				t.Errorf("%d support vectors > budget %d", len(m.Alpha), budget)
+			}
+		})
+	}
+}
+
+// dualOptimum maximises the dual of the paper's problem (Section 2),
+// max Σβᵢ − ½βᵀKβ subject to 0 ≤ βᵢ ≤ C/N, by exact coordinate ascent, and
+// returns the optimal value, which equals min J by strong duality, with the
+// primal value J(Σβᵢφ(xᵢ)) at the final β as a certificate.
+func dualOptimum(x []float64, n, d int, gamma, c float64) (dual, primal float64) {
+	k := make([]float64, n*n)
+	for i := 0; i < n; i++ {
+		kernel.RowTo(k[i*n:i*n+n], x[i*d:i*d+d], x, gamma)
+	}
+	beta := make([]float64, n)
+	g := make([]float64, n) // Kβ
+	ub := c / float64(n)
+	for sweep := 0; sweep < 20000; sweep++ {
+		moved := 0.0
+		for i := 0; i < n; i++ {
+			// ∂/∂βᵢ = 1 − (Kβ)ᵢ and Kᵢᵢ = 1.
+			nb := math.Min(ub, math.Max(0, beta[i]+1-g[i]))
+			if delta := nb - beta[i]; delta != 0 {
+				for j := 0; j < n; j++ {
+					g[j] += delta * k[i*n+j]
+				}
+				beta[i] = nb
+				moved = math.Max(moved, math.Abs(delta))
+			}
+		}
+		if moved < 1e-15 {
+			break
+		}
+	}
+	var sb, ww, hinge float64
+	for i := range beta {
+		sb += beta[i]
+		ww += beta[i] * g[i]
+		hinge += math.Max(0, 1-g[i])
+	}
+	return sb - ww/2, ww/2 + c/float64(n)*hinge
+}
+
+// TestUnbudgetedReachesDualOptimum is the check of the solver: SGD
+// without a budget, run long with the stopping rule off, must come within
+// 2 % of the exact optimum J* of the same problem.
+func TestUnbudgetedReachesDualOptimum(t *testing.T) {
+	ds := generated(t, dataset.Gauss3, 60)
+	data := ds.X.RawMatrix().Data
+	const gamma, c = 1.0, 8.0
+	dual, primal := dualOptimum(data, 60, 2, gamma, c)
+	// Duality gap of the certificate: coordinate ascent to 1e-15 moves must
+	// close it to rounding (1e-9 relative is generous for n = 60).
+	if primal-dual > 1e-9*math.Abs(dual) {
+		t.Fatalf("reference not optimal: primal %v, dual %v", primal, dual)
+	}
+	m, err := Train(ds.X, &Config{Gamma: gamma, C: c, Tol: -1, MaxIter: 400000, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := m.Stats.Objective
+	t.Logf("J(SGD) = %.6f, J* = %.6f, ratio %.5f", j, dual, j/dual)
+	if j < dual*(1-1e-9) {
+		t.Errorf("J(SGD) = %v below the optimum %v: the objective is wrong", j, dual)
+	}
+	if j > 1.02*dual {
+		t.Errorf("J(SGD) = %v, more than 2%% above J* = %v", j, dual)
+	}
+}
+
+func TestTrainDeterministic(t *testing.T) {
+	ds := generated(t, dataset.Moons, 300)
+	for _, st := range strategies {
+		cfg := Config{Budget: 20, Maintainer: st.m, Seed: 7, MaxIter: 2000, Tol: -1}
+		a, err := Train(ds.X, &cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Workers = 1
+		b, _ := Train(ds.X, &cfg)
+		if !mat.Equal(a.SV, b.SV) || !equalFloats(a.Alpha, b.Alpha) || a.Stats.Objective != b.Stats.Objective {
+			t.Errorf("%s: models differ between runs with the same seed", st.name)
+		}
+		cfg.Seed = 8
+		c, _ := Train(ds.X, &cfg)
+		if mat.Equal(a.SV, c.SV) && equalFloats(a.Alpha, c.Alpha) {
+			t.Errorf("%s: seeds 7 and 8 gave the same model", st.name)
+		}
+	}
+}
+
+func equalFloats(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestConfigValidate(t *testing.T) {
+	for _, tc := range []struct {
+		cfg   Config
+		field string
+	}{
+		{Config{Gamma: -1}, "Gamma"},
+		{Config{Gamma: math.NaN()}, "Gamma"},
+		{Config{Gamma: math.Inf(1)}, "Gamma"},
+		{Config{C: -2}, "C"},
+		{Config{Budget: -1}, "Budget"},
+		{Config{Tol: math.NaN()}, "Tol"},
+		{Config{MaxIter: -5}, "MaxIter"},
+		{Config{Workers: -1}, "Workers"},
+		{Config{Maintainer: Projection{K: -1}}, "Maintainer.K"},
+		{Config{Budget: 4, Maintainer: Projection{K: 5}}, "Maintainer.K"},
+		{Config{Budget: 4, Maintainer: Projection{}}, "Maintainer.K"}, // default K = 5
+	} {
+		err := tc.cfg.Validate()
+		var ce *ConfigError
+		if !errors.As(err, &ce) || ce.Field != tc.field {
+			t.Errorf("%+v: got %v, want a ConfigError for %s", tc.cfg, err, tc.field)
+		}
+		if _, err := Train(mat.NewDense(1, 1, []float64{0}), &tc.cfg); !errors.As(err, &ce) {
+			t.Errorf("Train(%+v) = %v, want the same ConfigError", tc.cfg, err)
+		}
+	}
+	if err := (&Config{}).Validate(); err != nil {
+		t.Errorf("zero Config: %v", err)
+	}
+}
+
+func TestTrainBadData(t *testing.T) {
+	if _, err := Train(mat.NewDense(2, 2, []float64{0, 1, math.NaN(), 2}), nil); !errors.Is(err, ErrNotFinite) {
+		t.Errorf("NaN: got %v", err)
+	}
+	if _, err := Train(mat.NewDense(1, 2, []float64{math.Inf(1), 2}), nil); !errors.Is(err, ErrNotFinite) {
+		t.Errorf("Inf: got %v", err)
+	}
+	if _, err := Train(nil, nil); !errors.Is(err, ErrNoData) {
+		t.Errorf("nil: got %v", err)
+	}
+}
+
+// TestDegenerateData: one row, or identical rows, are legitimate data.
+func TestDegenerateData(t *testing.T) {
+	for name, x := range map[string]*mat.Dense{
+		"one row":   mat.NewDense(1, 3, []float64{1, 2, 3}),
+		"identical": mat.NewDense(4, 2, []float64{1, 1, 1, 1, 1, 1, 1, 1}),
+	} {
+		m, err := Train(x, &Config{Budget: 2})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		cl, err := m.Cluster(x, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if cl.Clusters != 1 {
+			t.Errorf("%s: %d clusters, want 1", name, cl.Clusters)
+		}
+	}
+}
+
+// TestSolveSPD checks the projection's linear solve against a system with
+// a known solution, and that the projection residual is orthogonal to the
+// span it projects on (the defining property in the paper's Section 3.3.2).
+func TestSolveSPD(t *testing.T) {
+	// G = [[4,2],[2,3]], x = [1,−1] ⇒ b = Gx = [2,−1].
+	g := []float64{4, 0, 2, 3} // lower triangle is read
+	b := []float64{2, -1}
+	if !solveSPD(g, b, 2) {
+		t.Fatal("factorisation failed")
+	}
+	// The jitter 1e-10 perturbs the solution by about 1e-10·‖G⁻¹‖ ≈ 1e-10.
+	if math.Abs(b[0]-1) > 1e-9 || math.Abs(b[1]+1) > 1e-9 {
+		t.Errorf("x = %v, want [1 -1]", b)
+	}
+
+	ds := generated(t, dataset.Gauss3, 40)
+	s := &SupportSet{d: 2, gamma: 0.5, x: ds.X.RawMatrix().Data[:20], a: []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, stamp: make([]int, 10)}
+	Projection{K: 4}.Maintain(s)
+	if len(s.removed) != 1 || s.removed[0] != 0 {
+		t.Fatalf("removed %v, want [0] (smallest coefficient)", s.removed)
+	}
+	// Residual r = φ₀ − Σ dⱼφⱼ with dⱼ = (new aⱼ − old aⱼ)/a₀ must satisfy
+	// ⟨r, φⱼ⟩ = 0 for the chosen j.
+	old := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	var chosen []int
+	for k, i := range s.touched {
+		if i != 0 && s.a[i] != s.before[k] {
+			chosen = append(chosen, i)
+		}
+	}
+	if len(chosen) != 4 {
+		t.Fatalf("projected onto %v, want 4 support vectors", chosen)
+	}
+	for _, j := range chosen {
+		r := s.Kernel(0, j)
+		for _, i := range chosen {
+			r -= (s.a[i] - old[i]) / old[0] * s.Kernel(i, j)
+		}
+		// Orthogonality up to the jitter's effect (≈1e-10) on a unit Gram.
+		if math.Abs(r) > 1e-8 {
+			t.Errorf("⟨r, φ_%d⟩ = %v, want 0", j, r)
+		}
+	}
+}
