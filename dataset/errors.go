@@ -1,0 +1,58 @@
+package dataset
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Errors returned by [Read], wrapped in a [*ParseError] that gives the
+// position.
+var (
+	// ErrEmpty means that the input has no header line: it is empty, or its
+	// first line is blank.
+	ErrEmpty = errors.New("dataset: no header line")
+	// ErrNoRows means that the input has a header but no data rows.
+	ErrNoRows = errors.New("dataset: no data rows")
+	// ErrRagged means that a row has a different number of fields from the
+	// header. A blank line is a row with no fields.
+	ErrRagged = errors.New("dataset: wrong number of fields")
+	// ErrNotNumber means that a feature field is not a number.
+	ErrNotNumber = errors.New("dataset: not a number")
+	// ErrNotFinite means that a feature field is NaN or infinite, or is a
+	// number too large for a float64 (such as 1e400).
+	ErrNotFinite = errors.New("dataset: not a finite number")
+	// ErrDuplicateColumn means that the label column's name occurs more than
+	// once in the header.
+	ErrDuplicateColumn = errors.New("dataset: duplicate label column")
+	// ErrNoFeatures means that the header has no column besides the label.
+	ErrNoFeatures = errors.New("dataset: no feature columns")
+	// ErrNoLabel means that the label column is absent although
+	// [ReadOptions.RequireLabel] is set.
+	ErrNoLabel = errors.New("dataset: no label column")
+)
+
+// ParseError reports where [Read] found an error in its input. Like
+// [encoding/csv.ParseError] it wraps the cause, which is one of the package's
+// sentinel errors or the error of the underlying reader.
+type ParseError struct {
+	File   string // file name, "<stdin>" or "<input>"; see [ReadOptions.Name]
+	Line   int    // 1-based line of the error
+	Column int    // 1-based field (CSV column) of the error, or 0 if the whole line is at fault
+	Err    error  // the cause
+}
+
+// Error returns the error in the form "file:line:column: message", leaving out
+// the column when it is 0. The "dataset: " prefix of the cause is dropped,
+// since the position already names the source.
+func (e *ParseError) Error() string {
+	msg := strings.TrimPrefix(e.Err.Error(), "dataset: ")
+	if e.Column > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, msg)
+	}
+	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, msg)
+}
+
+// Unwrap returns the cause, so that errors.Is(err, ErrRagged) and similar
+// tests work through a *ParseError.
+func (e *ParseError) Unwrap() error { return e.Err }

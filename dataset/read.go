@@ -1,0 +1,473 @@
+package dataset
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Dataset is a set of samples with optional ground-truth labels.
+type Dataset struct {
+	// X holds the n samples as the rows of an n×d matrix. Take a sample
+	// with X.RawRowView(i).
+	X *mat.Dense
+
+	// Labels holds the ground-truth class 0..k-1 of each row, or is nil when
+	// the data have no label column.
+	Labels []int
+
+	// Names holds the d feature column names, in the order of the columns
+	// of X.
+	Names []string
+
+	// Classes[k] is the original text of label value k. It is nil when
+	// Labels is nil.
+	Classes []string
+}
+
+// ReadOptions configure [Read] and [ReadFile]. The zero value reads a CSV file
+// whose label column, if there is one, is named "label".
+type ReadOptions struct {
+	// Name is the file name used in error messages. "" is shown as
+	// "<input>" and "-" as "<stdin>".
+	Name string
+
+	// Label is the header name of the ground-truth column; "" means
+	// "label". If no column has this name, the data have no labels and
+	// Dataset.Labels is nil, unless RequireLabel is set.
+	Label string
+
+	// RequireLabel makes a missing label column an error (ErrNoLabel).
+	RequireLabel bool
+
+	// NoLabel makes every column a feature column. Label and RequireLabel
+	// are then ignored.
+	NoLabel bool
+}
+
+// minChunk and chunkSize are the least and greatest number of values in a
+// chunk of parsed data.
+const (
+	minChunk  = 1 << 8
+	chunkSize = 1 << 16
+)
+
+// bufSize is the size of the bufio.Reader used by Read. Longer lines are
+// assembled in a growing buffer, so it is not a limit on the line length.
+const bufSize = 64 << 10
+
+// ReadFile reads a data set from the named CSV file, as [Read] does. The path
+// "-" means standard input. If opt.Name is empty it is set to path.
+func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
+	if opt.Name == "" {
+		opt.Name = path
+	}
+	if path == "-" {
+		return Read(os.Stdin, opt)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	defer f.Close()
+	return Read(f, opt)
+}
+
+// Read reads a data set in CSV form from r. The format is described in the
+// package documentation. Errors in the input are returned as a *ParseError
+// wrapping one of the Err sentinels; errors of r are wrapped in a *ParseError
+// too.
+//
+// The label texts are numbered 0..k-1 as follows: if every distinct text is
+// a base-10 integer they are ordered by value (so "10" comes after "9"),
+// otherwise in byte-wise string order. Distinct texts stay distinct classes
+// even when they denote the same integer (as "1" and "01" do). Classes
+// records the text of each class.
+//
+// Read streams its input one line at a time and keeps only the parsed
+// values, so its memory use is about 8 bytes per feature value (twice that
+// for a moment while X is assembled) plus the longest line.
+func Read(r io.Reader, opt ReadOptions) (*Dataset, error) {
+	p := parser{
+		br:   bufio.NewReaderSize(r, bufSize),
+		name: displayName(opt.Name),
+	}
+	return p.read(opt)
+}
+
+// displayName returns the name of the input as shown in error messages.
+func displayName(name string) string {
+	switch name {
+	case "":
+		return "<input>"
+	case "-":
+		return "<stdin>"
+	}
+	return name
+}
+
+// parser holds the state of one call to Read.
+type parser struct {
+	br   *bufio.Reader
+	long []byte // holds lines longer than the bufio.Reader's buffer
+	line int    // number of the last line returned by next
+	name string
+}
+
+// next returns the next line without its line ending, or io.EOF when the
+// input is exhausted. A final newline does not start another line. The
+// returned slice is valid until the next call.
+func (p *parser) next() ([]byte, error) {
+	s, err := p.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		p.long = append(p.long[:0], s...)
+		for err == bufio.ErrBufferFull {
+			s, err = p.br.ReadSlice('\n')
+			p.long = append(p.long, s...)
+		}
+		s = p.long
+	}
+	switch {
+	case err == io.EOF && len(s) == 0:
+		return nil, io.EOF
+	case err != nil && err != io.EOF:
+		return nil, p.errorf(p.line+1, 0, "%w", err)
+	}
+	p.line++
+	if n := len(s); n > 0 && s[n-1] == '\n' {
+		s = s[:n-1]
+	}
+	if n := len(s); n > 0 && s[n-1] == '\r' {
+		s = s[:n-1]
+	}
+	return s, nil
+}
+
+// errorf returns a *ParseError at the given position.
+func (p *parser) errorf(line, col int, format string, args ...any) error {
+	return &ParseError{File: p.name, Line: line, Column: col, Err: fmt.Errorf(format, args...)}
+}
+
+func (p *parser) read(opt ReadOptions) (*Dataset, error) {
+	head, err := p.next()
+	if err == io.EOF {
+		return nil, p.errorf(1, 0, "%w: empty input", ErrEmpty)
+	}
+	if err != nil {
+		return nil, err
+	}
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	if len(trimSpace(head)) == 0 {
+		return nil, p.errorf(1, 0, "%w: line 1 is blank", ErrEmpty)
+	}
+
+	var cols []string
+	for f := range bytes.SplitSeq(head, []byte(",")) {
+		cols = append(cols, string(trimSpace(f)))
+	}
+	ncol := len(cols)
+
+	// Find the label column: labelCol is its 0-based index, or -1.
+	labelCol := -1
+	if !opt.NoLabel {
+		want := opt.Label
+		if want == "" {
+			want = "label"
+		}
+		for j, c := range cols {
+			if c != want {
+				continue
+			}
+			if labelCol >= 0 {
+				return nil, p.errorf(1, j+1, "%w %q (columns %d and %d)", ErrDuplicateColumn, want, labelCol+1, j+1)
+			}
+			labelCol = j
+		}
+		if labelCol < 0 && opt.RequireLabel {
+			return nil, p.errorf(1, 0, "%w: no column is named %q", ErrNoLabel, want)
+		}
+	}
+	names := cols
+	if labelCol >= 0 {
+		names = slices.Delete(slices.Clone(cols), labelCol, labelCol+1)
+	}
+	d := len(names)
+	if d == 0 {
+		return nil, p.errorf(1, 0, "%w: the header has only the label column", ErrNoFeatures)
+	}
+
+	// The values are collected in chunks and copied once into the matrix
+	// at the end, which moves less memory than growing one slice.
+	var (
+		chunks [][]float64    // full chunks
+		stored int            // values in chunks
+		data   []float64      // the chunk being filled
+		labels []int          // provisional labels, numbered in order of first appearance
+		ids    map[string]int // provisional label of each label text
+		texts  []string       // texts[id] is the text of provisional label id
+	)
+	if labelCol >= 0 {
+		ids = make(map[string]int)
+	}
+	rows := 0
+	for {
+		line, err := p.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		got := bytes.Count(line, []byte(",")) + 1
+		if len(trimSpace(line)) == 0 {
+			got = 0 // A blank line has no fields rather than one empty one.
+		}
+		if got != ncol {
+			return nil, p.errorf(p.line, min(got, ncol)+1, "%w: expected %d, got %d", ErrRagged, ncol, got)
+		}
+		for j := 0; j < ncol; j++ {
+			var f []byte
+			if i := bytes.IndexByte(line, ','); i >= 0 {
+				f, line = line[:i], line[i+1:]
+			} else {
+				f, line = line, nil
+			}
+			f = trimSpace(f)
+			if j == labelCol {
+				id, ok := ids[string(f)]
+				if !ok {
+					id = len(texts)
+					t := string(f)
+					ids[t] = id
+					texts = append(texts, t)
+				}
+				labels = append(labels, id)
+				continue
+			}
+			v, err := parseFloat(f)
+			if err != nil {
+				return nil, p.errorf(p.line, j+1, "%w", err)
+			}
+			if len(data) == cap(data) {
+				// Chunks start small so that small files stay cheap,
+				// and double up to chunkSize.
+				stored += len(data)
+				if data != nil {
+					chunks = append(chunks, data)
+				}
+				data = make([]float64, 0, min(chunkSize, max(minChunk, stored)))
+			}
+			data = append(data, v)
+		}
+		rows++
+	}
+	if rows == 0 {
+		return nil, p.errorf(p.line+1, 0, "%w: the input has only a header", ErrNoRows)
+	}
+
+	if len(chunks) > 0 {
+		all := make([]float64, 0, stored+len(data))
+		for _, c := range chunks {
+			all = append(all, c...)
+		}
+		data = append(all, data...)
+	}
+	ds := &Dataset{
+		X:     mat.NewDense(rows, d, data),
+		Names: names,
+	}
+	if labelCol >= 0 {
+		ds.Labels, ds.Classes = numberClasses(labels, texts)
+	}
+	return ds, nil
+}
+
+// parseFloat parses a feature field, which must be a finite number.
+func parseFloat(f []byte) (float64, error) {
+	if v, ok := parseSimple(f); ok {
+		return v, nil
+	}
+	// The conversion does not allocate for short fields because strconv
+	// does not retain its argument.
+	v, err := strconv.ParseFloat(string(f), 64)
+	if err != nil {
+		if errors.Is(err, strconv.ErrRange) {
+			if math.IsInf(v, 0) {
+				return 0, fmt.Errorf("%w: %s is out of range", ErrNotFinite, quote(f))
+			}
+			// Underflow: v is the nearest float, 0 or subnormal, which is
+			// a fine value.
+			return v, nil
+		}
+		return 0, fmt.Errorf("%w: %s", ErrNotNumber, quote(f))
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%w: %s", ErrNotFinite, quote(f))
+	}
+	return v, nil
+}
+
+// pow10 holds the powers of ten that are exact in a float64.
+var pow10 = [...]float64{
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+}
+
+// parseSimple parses the common case of a decimal number, [+-]ddd.ddd[e[+-]dd],
+// that has at most 19 significant digits, a mantissa of at most 2^53 and a
+// power of ten within ±22. Then the mantissa and the power are exact
+// float64s, and one multiplication or division rounds correctly, so the
+// result equals strconv.ParseFloat's (this is Clinger's fast path, which
+// strconv itself takes). For other input ok is false and the caller falls
+// back to strconv.
+func parseSimple(s []byte) (v float64, ok bool) {
+	i := 0
+	neg := false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	var mant uint64
+	nd := 0  // significant digits in mant
+	exp := 0 // power of ten to apply to mant
+	digits := false
+	dot := false
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c == '.' && !dot {
+			dot = true
+			continue
+		}
+		if c < '0' || c > '9' {
+			break
+		}
+		digits = true
+		if mant != 0 || c != '0' {
+			if nd == 19 {
+				return 0, false
+			}
+			nd++
+			mant = mant*10 + uint64(c-'0')
+		}
+		if dot {
+			exp--
+		}
+	}
+	if !digits {
+		return 0, false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		eneg := false
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			eneg = s[i] == '-'
+			i++
+		}
+		start := i
+		e := 0
+		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			if e < 1000 {
+				e = e*10 + int(s[i]-'0')
+			}
+		}
+		if i == start {
+			return 0, false
+		}
+		if eneg {
+			e = -e
+		}
+		exp += e
+	}
+	if i != len(s) || mant > 1<<53 {
+		return 0, false
+	}
+	v = float64(mant)
+	switch {
+	case mant == 0 || exp == 0:
+	case exp > 0 && exp < len(pow10):
+		v *= pow10[exp]
+	case exp < 0 && -exp < len(pow10):
+		v /= pow10[-exp]
+	default:
+		return 0, false
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+// maxQuote is the number of bytes of a bad field quoted in an error message.
+const maxQuote = 40
+
+// quote returns f as a quoted Go string, shortened to about maxQuote bytes.
+func quote(f []byte) string {
+	if len(f) <= maxQuote {
+		return strconv.Quote(string(f))
+	}
+	n := maxQuote
+	for n > 0 && !utf8.RuneStart(f[n]) {
+		n--
+	}
+	return strconv.Quote(string(f[:n])) + "..."
+}
+
+// trimSpace returns f without leading and trailing spaces and tabs.
+func trimSpace(f []byte) []byte {
+	for len(f) > 0 && (f[0] == ' ' || f[0] == '\t') {
+		f = f[1:]
+	}
+	for len(f) > 0 && (f[len(f)-1] == ' ' || f[len(f)-1] == '\t') {
+		f = f[:len(f)-1]
+	}
+	return f
+}
+
+// numberClasses renumbers the provisional labels, which count label texts in
+// order of first appearance, into the order documented at Read. It returns
+// the new labels (in place of labels) and the text of each class.
+func numberClasses(labels []int, texts []string) ([]int, []string) {
+	order := make([]int, len(texts)) // order[k] is the provisional label of class k
+	for i := range order {
+		order[i] = i
+	}
+	values := make([]int64, len(texts))
+	numeric := true
+	for i, t := range texts {
+		v, err := strconv.ParseInt(t, 10, 64)
+		if err != nil {
+			numeric = false
+			break
+		}
+		values[i] = v
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		if numeric {
+			if c := cmp.Compare(values[a], values[b]); c != 0 {
+				return c
+			}
+		}
+		return cmp.Compare(texts[a], texts[b])
+	})
+
+	class := make([]int, len(texts)) // class[id] is the final label of provisional label id
+	classes := make([]string, len(texts))
+	for k, id := range order {
+		class[id] = k
+		classes[k] = texts[id]
+	}
+	for i, id := range labels {
+		labels[i] = class[id]
+	}
+	return labels, classes
+}

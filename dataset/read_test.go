@@ -1,0 +1,647 @@
+package dataset
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// readTests are the cases of TestRead. A case expects an error when err is
+// not nil, and then the position line:col of the *ParseError.
+var readTests = []struct {
+	name string
+	in   string
+	opt  ReadOptions
+
+	x       [][]float64
+	labels  []int
+	names   []string
+	classes []string
+
+	err       error
+	line, col int
+	msg       string // substring of the error message, if not ""
+}{
+	{
+		name:    "good",
+		in:      "x1,x2,label\n1,2,0\n3.5,-4e2,1\n",
+		x:       [][]float64{{1, 2}, {3.5, -400}},
+		labels:  []int{0, 1},
+		names:   []string{"x1", "x2"},
+		classes: []string{"0", "1"},
+	},
+	{
+		name:    "CRLF",
+		in:      "x1,x2,label\r\n1,2,0\r\n3,4,1\r\n",
+		x:       [][]float64{{1, 2}, {3, 4}},
+		labels:  []int{0, 1},
+		names:   []string{"x1", "x2"},
+		classes: []string{"0", "1"},
+	},
+	{
+		name:    "CRLF without final newline",
+		in:      "x1,x2,label\r\n1,2,0\r\n3,4,1",
+		x:       [][]float64{{1, 2}, {3, 4}},
+		labels:  []int{0, 1},
+		names:   []string{"x1", "x2"},
+		classes: []string{"0", "1"},
+	},
+	{
+		name:    "BOM",
+		in:      "\ufeffx1,x2,label\n1,2,0\n",
+		x:       [][]float64{{1, 2}},
+		labels:  []int{0},
+		names:   []string{"x1", "x2"},
+		classes: []string{"0"},
+	},
+	{
+		name:    "no trailing newline",
+		in:      "x1,x2,label\n1,2,0\n3,4,1",
+		x:       [][]float64{{1, 2}, {3, 4}},
+		labels:  []int{0, 1},
+		names:   []string{"x1", "x2"},
+		classes: []string{"0", "1"},
+	},
+	{
+		name: "two trailing newlines",
+		in:   "x1,x2,label\n1,2,0\n\n",
+		err:  ErrRagged, line: 3, col: 1,
+		msg: "expected 3, got 0",
+	},
+	{
+		name: "blank line between rows",
+		in:   "x1,x2,label\n1,2,0\n\n3,4,1\n",
+		err:  ErrRagged, line: 3, col: 1,
+	},
+	{
+		name: "blank line of spaces",
+		in:   "x1,x2,label\n1,2,0\n  \t\n",
+		err:  ErrRagged, line: 3, col: 1,
+	},
+	{
+		name: "empty file",
+		in:   "",
+		err:  ErrEmpty, line: 1,
+	},
+	{
+		name: "only BOM",
+		in:   "\ufeff",
+		err:  ErrEmpty, line: 1,
+	},
+	{
+		name: "blank header",
+		in:   "\n1,2\n",
+		err:  ErrEmpty, line: 1,
+	},
+	{
+		name: "header only",
+		in:   "x1,x2,label\n",
+		err:  ErrNoRows, line: 2,
+	},
+	{
+		name: "header only without newline",
+		in:   "x1,x2,label",
+		err:  ErrNoRows, line: 2,
+	},
+	{
+		name: "too many fields",
+		in:   "x1,x2,label\n1,2,0\n1,2,3,4\n",
+		err:  ErrRagged, line: 3, col: 4,
+		msg: "expected 3, got 4",
+	},
+	{
+		name: "too few fields",
+		in:   "x1,x2,label\n1,2,0\n3,4,1\n1,2\n",
+		err:  ErrRagged, line: 4, col: 3,
+		msg: "expected 3, got 2",
+	},
+	{
+		name: "not a number",
+		in:   "x1,x2,label\n1,2,0\n1,abc,0\n",
+		err:  ErrNotNumber, line: 3, col: 2,
+		msg: `"abc"`,
+	},
+	{
+		name: "not a number after CRLF header",
+		in:   "x1,x2,label\r\n1,2,0\r\n1,2x,0\r\n",
+		err:  ErrNotNumber, line: 3, col: 2,
+		msg: `"2x"`,
+	},
+	{
+		name: "empty field",
+		in:   "x1,x2,label\n1,,0\n",
+		err:  ErrNotNumber, line: 2, col: 2,
+		msg: `""`,
+	},
+	{
+		name: "quoted field",
+		in:   "x1,x2,label\n\"1\",2,0\n",
+		err:  ErrNotNumber, line: 2, col: 1,
+	},
+	{
+		name: "comma in quotes",
+		in:   "x1,x2,label\n\"1,5\",0\n",
+		err:  ErrNotNumber, line: 2, col: 1,
+	},
+	{
+		name: "NaN",
+		in:   "x1,x2,label\n1,NaN,0\n",
+		err:  ErrNotFinite, line: 2, col: 2,
+	},
+	{
+		name: "lower-case nan",
+		in:   "x1,x2,label\nnan,1,0\n",
+		err:  ErrNotFinite, line: 2, col: 1,
+	},
+	{
+		name: "Inf",
+		in:   "x1,x2,label\n1,2,0\n1,Inf,0\n",
+		err:  ErrNotFinite, line: 3, col: 2,
+	},
+	{
+		name: "minus infinity",
+		in:   "x1,x2,label\n-infinity,2,0\n",
+		err:  ErrNotFinite, line: 2, col: 1,
+	},
+	{
+		name: "overflow",
+		in:   "x1,x2,label\n1,1e400,0\n",
+		err:  ErrNotFinite, line: 2, col: 2,
+		msg: "out of range",
+	},
+	{
+		name: "negative overflow",
+		in:   "x1,x2,label\n-1e400,1,0\n",
+		err:  ErrNotFinite, line: 2, col: 1,
+	},
+	{
+		name:    "underflow is zero",
+		in:      "x1,x2,label\n1e-400,-1e-400,0\n",
+		x:       [][]float64{{0, math.Copysign(0, -1)}},
+		labels:  []int{0},
+		names:   []string{"x1", "x2"},
+		classes: []string{"0"},
+	},
+	{
+		name: "duplicate label column",
+		in:   "label,x1,label\n0,1,0\n",
+		err:  ErrDuplicateColumn, line: 1, col: 3,
+	},
+	{
+		name: "duplicate custom label column",
+		in:   "y,x1,y\n0,1,0\n",
+		opt:  ReadOptions{Label: "y"},
+		err:  ErrDuplicateColumn, line: 1, col: 3,
+	},
+	{
+		name:  "missing label column",
+		in:    "x1,x2\n1,2\n3,4\n",
+		x:     [][]float64{{1, 2}, {3, 4}},
+		names: []string{"x1", "x2"},
+	},
+	{
+		name: "missing required label column",
+		in:   "x1,x2\n1,2\n",
+		opt:  ReadOptions{RequireLabel: true},
+		err:  ErrNoLabel, line: 1,
+	},
+	{
+		name:  "NoLabel",
+		in:    "x1,label\n1,2\n3,4\n",
+		opt:   ReadOptions{NoLabel: true, RequireLabel: true},
+		x:     [][]float64{{1, 2}, {3, 4}},
+		names: []string{"x1", "label"},
+	},
+	{
+		name: "NoLabel ignores duplicate label columns",
+		in:   "label,label\n1,2\n",
+		opt:  ReadOptions{NoLabel: true},
+		x:    [][]float64{{1, 2}},
+		names: []string{
+			"label", "label",
+		},
+	},
+	{
+		name: "only a label column",
+		in:   "label\n0\n",
+		err:  ErrNoFeatures, line: 1,
+	},
+	{
+		name:    "custom label column in the middle",
+		in:      "a,class,label\n1,x,2\n3,y,4\n",
+		opt:     ReadOptions{Label: "class"},
+		x:       [][]float64{{1, 2}, {3, 4}},
+		labels:  []int{0, 1},
+		names:   []string{"a", "label"},
+		classes: []string{"x", "y"},
+	},
+	{
+		name:    "text labels in string order",
+		in:      "x1,label\n1,Iris-virginica\n2,Iris-setosa\n3,Iris-versicolor\n4,Iris-setosa\n",
+		x:       [][]float64{{1}, {2}, {3}, {4}},
+		labels:  []int{2, 0, 1, 0},
+		names:   []string{"x1"},
+		classes: []string{"Iris-setosa", "Iris-versicolor", "Iris-virginica"},
+	},
+	{
+		name:    "integer labels by value",
+		in:      "x1,label\n1,10\n2,9\n3,2\n4,10\n5,-1\n",
+		x:       [][]float64{{1}, {2}, {3}, {4}, {5}},
+		labels:  []int{3, 2, 1, 3, 0},
+		names:   []string{"x1"},
+		classes: []string{"-1", "2", "9", "10"},
+	},
+	{
+		name:    "mixed labels by string",
+		in:      "x1,label\n1,10\n2,9\n3,b\n",
+		x:       [][]float64{{1}, {2}, {3}},
+		labels:  []int{0, 1, 2},
+		names:   []string{"x1"},
+		classes: []string{"10", "9", "b"},
+	},
+	{
+		name:    "equal integers with different text",
+		in:      "x1,label\n1,01\n2,1\n3,0\n",
+		x:       [][]float64{{1}, {2}, {3}},
+		labels:  []int{1, 2, 0},
+		names:   []string{"x1"},
+		classes: []string{"0", "01", "1"},
+	},
+	{
+		name:    "spaces around fields",
+		in:      " x1 ,\tx2, label \n 1 , 2\t, a \n\t3,  4 ,b\n",
+		x:       [][]float64{{1, 2}, {3, 4}},
+		labels:  []int{0, 1},
+		names:   []string{"x1", "x2"},
+		classes: []string{"a", "b"},
+	},
+}
+
+func TestRead(t *testing.T) {
+	for _, tc := range readTests {
+		t.Run(tc.name, func(t *testing.T) {
+			opt := tc.opt
+			opt.Name = "t.csv"
+			ds, err := Read(strings.NewReader(tc.in), opt)
+			if tc.err != nil {
+				checkParseError(t, err, tc.err, "t.csv", tc.line, tc.col, tc.msg)
+				return
+			}
+			if err != nil {
+				t.Fatalf("unexpected error: %v", err)
+			}
+			checkDataset(t, ds, tc.x, tc.labels, tc.names, tc.classes)
+		})
+	}
+}
+
+// checkParseError fails t unless err is a *ParseError at file:line:col that
+// wraps want and whose message contains msg.
+func checkParseError(t *testing.T, err, want error, file string, line, col int, msg string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("got no error, want %v", want)
+	}
+	if !errors.Is(err, want) {
+		t.Errorf("errors.Is(%v, %v) = false", err, want)
+	}
+	var pe *ParseError
+	if !errors.As(err, &pe) {
+		t.Fatalf("error %v (%T) is not a *ParseError", err, err)
+	}
+	if pe.File != file || pe.Line != line || pe.Column != col {
+		t.Errorf("error at %s:%d:%d, want %s:%d:%d: %v", pe.File, pe.Line, pe.Column, file, line, col, err)
+	}
+	prefix := fmt.Sprintf("%s:%d:%d: ", file, line, col)
+	if col == 0 {
+		prefix = fmt.Sprintf("%s:%d: ", file, line)
+	}
+	if s := err.Error(); !strings.HasPrefix(s, prefix) || !strings.Contains(s, msg) {
+		t.Errorf("message %q, want prefix %q and %q in it", s, prefix, msg)
+	}
+}
+
+// checkDataset fails t unless ds has the given contents. A nil labels means
+// that ds must have no labels.
+func checkDataset(t *testing.T, ds *Dataset, x [][]float64, labels []int, names, classes []string) {
+	t.Helper()
+	r, c := ds.X.Dims()
+	if r != len(x) || c != len(x[0]) {
+		t.Fatalf("X is %d×%d, want %d×%d", r, c, len(x), len(x[0]))
+	}
+	for i, want := range x {
+		got := ds.X.RawRowView(i)
+		for j := range want {
+			// Exact: the text is parsed once, the same way.
+			if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
+				t.Errorf("row %d = %v, want %v", i, got, want)
+				break
+			}
+		}
+	}
+	if (ds.Labels == nil) != (labels == nil) || !slices.Equal(ds.Labels, labels) {
+		t.Errorf("Labels = %v, want %v", ds.Labels, labels)
+	}
+	if !slices.Equal(ds.Names, names) {
+		t.Errorf("Names = %q, want %q", ds.Names, names)
+	}
+	if (ds.Classes == nil) != (classes == nil) || !slices.Equal(ds.Classes, classes) {
+		t.Errorf("Classes = %q, want %q", ds.Classes, classes)
+	}
+}
+
+func TestParseErrorMessage(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   string
+		want string
+	}{
+		{"default", "", "<input>:1: no header line: empty input"},
+		{"-", "x,label\n1,a\n2\n", "<stdin>:3:2: wrong number of fields: expected 2, got 1"},
+		{"data.csv", "x,label\n1,2\nabc,3\n", `data.csv:3:1: not a number: "abc"`},
+		{"long.csv", "x\n" + strings.Repeat("é", 30) + "\n", `long.csv:2:1: not a number: "` + strings.Repeat("é", 20) + `"...`},
+	} {
+		if tc.name == "default" {
+			tc.name = ""
+		}
+		_, err := Read(strings.NewReader(tc.in), ReadOptions{Name: tc.name})
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("Name %q: got error %v, want %s", tc.name, err, tc.want)
+		}
+	}
+}
+
+// errReader returns data and then err.
+type errReader struct {
+	data []byte
+	err  error
+}
+
+func (r *errReader) Read(p []byte) (int, error) {
+	if len(r.data) == 0 {
+		return 0, r.err
+	}
+	n := copy(p, r.data)
+	r.data = r.data[n:]
+	return n, nil
+}
+
+func TestReadIOError(t *testing.T) {
+	errBroken := errors.New("broken pipe")
+	_, err := Read(&errReader{data: []byte("x1,label\n1,0\n2,"), err: errBroken}, ReadOptions{Name: "pipe"})
+	checkParseError(t, err, errBroken, "pipe", 3, 0, "broken pipe")
+}
+
+func TestReadLongLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping 10 MB line in short mode")
+	}
+	// 1<<20 columns of 10 bytes each make a data line of 10 MiB, far
+	// beyond any buffer size in the reader.
+	const cols = 1 << 20
+	var buf bytes.Buffer
+	for j := range cols {
+		if j > 0 {
+			buf.WriteByte(',')
+		}
+		fmt.Fprintf(&buf, "x%d", j+1)
+	}
+	buf.WriteString(",label\n")
+	start := buf.Len()
+	for j := range cols {
+		fmt.Fprintf(&buf, "%09d,", j)
+	}
+	buf.WriteString("7\n")
+	if n := buf.Len() - start; n < 10<<20 {
+		t.Fatalf("data line has %d bytes, want ≥ 10 MiB", n)
+	}
+
+	ds, err := Read(&buf, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, c := ds.X.Dims(); r != 1 || c != cols {
+		t.Fatalf("X is %d×%d, want 1×%d", r, c, cols)
+	}
+	for j, v := range ds.X.RawRowView(0) {
+		if v != float64(j) {
+			t.Fatalf("x[%d] = %v, want %d", j, v, j)
+		}
+	}
+	if len(ds.Names) != cols || ds.Names[cols-1] != "x"+strconv.Itoa(cols) {
+		t.Errorf("got %d names ending %q", len(ds.Names), ds.Names[len(ds.Names)-1])
+	}
+	if !slices.Equal(ds.Labels, []int{0}) || !slices.Equal(ds.Classes, []string{"7"}) {
+		t.Errorf("Labels %v Classes %q, want [0] [7]", ds.Labels, ds.Classes)
+	}
+}
+
+func TestReadFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.csv")
+	if err := os.WriteFile(path, []byte("x1,label\n1,a\nz,b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ReadFile(path, ReadOptions{})
+	checkParseError(t, err, ErrNotNumber, path, 3, 1, `"z"`)
+
+	_, err = ReadFile(path, ReadOptions{Name: "other"})
+	checkParseError(t, err, ErrNotNumber, "other", 3, 1, `"z"`)
+
+	_, err = ReadFile(filepath.Join(dir, "missing.csv"), ReadOptions{})
+	if !errors.Is(err, os.ErrNotExist) || !strings.HasPrefix(err.Error(), "dataset: ") {
+		t.Errorf("missing file: got %v, want a dataset: error wrapping os.ErrNotExist", err)
+	}
+}
+
+func TestWriteReadRoundTrip(t *testing.T) {
+	// Values whose shortest text is unusual: extremes, subnormals,
+	// negative zero, exponents and many digits.
+	special := []float64{
+		0, math.Copysign(0, -1), 1, -1, math.Pi, 1e21, 1e-7, 123456789012345678,
+		math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64, 2.2250738585072014e-308,
+		0.1, 1.0 / 3, -2.5e-300,
+	}
+	rnd := rand.New(rand.NewPCG(1, 1))
+	const rows, cols = 50, 3
+	data := make([]float64, rows*cols)
+	for i := range data {
+		if i < len(special) {
+			data[i] = special[i]
+		} else {
+			data[i] = math.Float64frombits(rnd.Uint64())
+			for math.IsNaN(data[i]) || math.IsInf(data[i], 0) {
+				data[i] = math.Float64frombits(rnd.Uint64())
+			}
+		}
+	}
+	labels := make([]int, rows)
+	for i := range labels {
+		labels[i] = rnd.IntN(3)
+	}
+	labels[0], labels[1], labels[2] = 0, 1, 2 // Every class occurs.
+
+	for _, tc := range []struct {
+		name string
+		ds   *Dataset
+	}{
+		{"labelled", &Dataset{
+			X:       mat.NewDense(rows, cols, data),
+			Labels:  labels,
+			Names:   []string{"a", "b", "c"},
+			Classes: []string{"Iris-setosa", "Iris-versicolor", "Iris-virginica"},
+		}},
+		{"unlabelled", &Dataset{
+			X:     mat.NewDense(rows, cols, data),
+			Names: []string{"a", "b", "c"},
+		}},
+		{"generated", mustGenerate(t, Nested, 40000, 3)}, // 80000 values span several chunks
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := tc.ds.WriteCSV(&buf); err != nil {
+				t.Fatal(err)
+			}
+			got, err := Read(&buf, ReadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, c := tc.ds.X.Dims()
+			x := make([][]float64, r)
+			for i := range x {
+				x[i] = tc.ds.X.RawRowView(i)[:c]
+			}
+			checkDataset(t, got, x, tc.ds.Labels, tc.ds.Names, tc.ds.Classes)
+		})
+	}
+}
+
+func TestWriteCSV(t *testing.T) {
+	ds := &Dataset{
+		X:      mat.NewDense(2, 2, []float64{1.5, -0.25, 1e21, 3}),
+		Labels: []int{1, 0},
+	}
+	var buf bytes.Buffer
+	if err := ds.WriteCSV(&buf); err != nil {
+		t.Fatal(err)
+	}
+	const want = "x1,x2,label\n1.5,-0.25,1\n1e+21,3,0\n"
+	if got := buf.String(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+
+	for _, bad := range []*Dataset{
+		{X: ds.X, Names: []string{"a,b", "c"}},
+		{X: ds.X, Labels: ds.Labels, Classes: []string{"x", "y\n"}},
+		{X: ds.X, Names: []string{" a", "c"}},
+	} {
+		if err := bad.WriteCSV(io.Discard); err == nil {
+			t.Errorf("WriteCSV with names %q classes %q: no error", bad.Names, bad.Classes)
+		}
+	}
+}
+
+// benchCSV returns a CSV of rows random rows with cols features, each with
+// four decimals as is typical of measured data, and a label column.
+func benchCSV(rows, cols int) []byte {
+	rnd := rand.New(rand.NewPCG(1, 1))
+	var buf []byte
+	for j := range cols {
+		buf = fmt.Appendf(buf, "x%d,", j+1)
+	}
+	buf = append(buf, "label\n"...)
+	for range rows {
+		for range cols {
+			buf = strconv.AppendFloat(buf, 100*rnd.NormFloat64(), 'f', 4, 64)
+			buf = append(buf, ',')
+		}
+		buf = strconv.AppendInt(buf, int64(rnd.IntN(7)), 10)
+		buf = append(buf, '\n')
+	}
+	return buf
+}
+
+func benchmarkRead(b *testing.B, rows, cols int) {
+	in := benchCSV(rows, cols)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Read(bytes.NewReader(in), ReadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkRead(b *testing.B) {
+	b.Run("rows=100000/cols=9", func(b *testing.B) { benchmarkRead(b, 100000, 9) })
+}
+
+// parseSimpleTests are inputs at the edges of parseSimple's fast path.
+var parseSimpleTests = []string{
+	"0", "-0", "+0", "0.", ".5", "-.5e-3", "1.", ".", "+", "-", "", "e5", "1e", "1e+", "1e-x", "1.2.3",
+	"9007199254740992", "9007199254740993", "9007199254740992e22", "1e22", "1e23", "1e-22", "1e-23",
+	"1234567890123456789", "12345678901234567890", "0.1234567890123456789", "0.000000000000000000000000001",
+	"123456789012345678901234567890e-20", "0e400", "-0e-400", "1e400", "1E5", "1_0", "0x10", "Inf", "nan",
+	"3.14159265358979323846", "00000000000000000000000000001.5", "4.9406564584124654e-324", "1.7976931348623157e308",
+	"-123.4567", "5.1", "1e0000000000000000000000005", "1e-0000000000000000000000005",
+}
+
+func checkParseSimple(t *testing.T, s string) {
+	t.Helper()
+	got, ok := parseSimple([]byte(s))
+	if !ok {
+		return
+	}
+	want, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.Float64bits(got) != math.Float64bits(want) {
+		t.Errorf("parseSimple(%q) = %v (%#x); strconv gives %v (%#x), %v",
+			s, got, math.Float64bits(got), want, math.Float64bits(want), err)
+	}
+}
+
+func TestParseSimple(t *testing.T) {
+	for _, s := range parseSimpleTests {
+		checkParseSimple(t, s)
+	}
+	// Random decimals of the kind found in data files, many of them on
+	// the fast path.
+	rnd := rand.New(rand.NewPCG(1, 1))
+	accepted := 0
+	for range 100000 {
+		var b []byte
+		if rnd.IntN(2) == 0 {
+			b = append(b, '-')
+		}
+		for range 1 + rnd.IntN(10) {
+			b = append(b, byte('0'+rnd.IntN(10)))
+		}
+		if rnd.IntN(2) == 0 {
+			b = append(b, '.')
+			for range rnd.IntN(12) {
+				b = append(b, byte('0'+rnd.IntN(10)))
+			}
+		}
+		if rnd.IntN(4) == 0 {
+			b = fmt.Appendf(b, "e%d", rnd.IntN(61)-30)
+		}
+		if _, ok := parseSimple(b); ok {
+			accepted++
+		}
+		checkParseSimple(t, string(b))
+	}
+	// Most of these inputs have ≤ 19 digits and a small exponent.
+	if accepted < 50000 {
+		t.Errorf("fast path took only %d of 100000 inputs", accepted)
+	}
+}

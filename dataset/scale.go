@@ -1,0 +1,184 @@
+package dataset
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Scale is a per-column scaling of the features, fitted by [FitScaler].
+type Scale int
+
+// The scalings.
+const (
+	// ScaleNone leaves the features unchanged.
+	ScaleNone Scale = iota
+	// ScaleZScore subtracts each column's mean and divides by its
+	// (population) standard deviation.
+	ScaleZScore
+	// ScaleMinMax maps each column's range [min, max] onto [0, 1].
+	ScaleMinMax
+)
+
+var scaleNames = [...]string{
+	ScaleNone:   "none",
+	ScaleZScore: "zscore",
+	ScaleMinMax: "minmax",
+}
+
+// String returns the name of s as accepted by [ParseScale].
+func (s Scale) String() string {
+	if s >= 0 && int(s) < len(scaleNames) {
+		return scaleNames[s]
+	}
+	return fmt.Sprintf("Scale(%d)", int(s))
+}
+
+// ParseScale returns the Scale with the given name: "none", "zscore" or
+// "minmax". Case is ignored.
+func ParseScale(s string) (Scale, error) {
+	for i, name := range scaleNames {
+		if strings.EqualFold(s, name) {
+			return Scale(i), nil
+		}
+	}
+	return 0, fmt.Errorf("dataset: unknown scale %q (valid: %s)", s, strings.Join(scaleNames[:], ", "))
+}
+
+// Scaler is a per-column affine map x'[j] = (x[j] - Shift[j]) * Mul[j]. Its
+// fields are exported so that a model file can store the scaling fitted on
+// the training data and apply it to new data.
+type Scaler struct {
+	Shift []float64 `json:"shift"`
+	Mul   []float64 `json:"mul"`
+}
+
+// FitScaler returns the Scaler that applies s to the columns of x:
+//
+//   - ScaleNone: Shift 0 and Mul 1.
+//   - ScaleZScore: Shift is the column mean and Mul the reciprocal of the
+//     population standard deviation (divisor n), giving mean 0 and standard
+//     deviation 1.
+//   - ScaleMinMax: Shift is the column minimum and Mul the reciprocal of the
+//     range max−min, mapping the column onto [0, 1].
+//
+// A constant column, whose standard deviation and range are 0, gets its value
+// as Shift and Mul = 1, so that ScaleZScore and ScaleMinMax map it to all
+// zeros rather than NaN. Mul is also 1 for a spread so small that its
+// reciprocal overflows.
+//
+// FitScaler panics if s is not one of the Scale constants.
+func FitScaler(x *mat.Dense, s Scale) *Scaler {
+	r, c := x.Dims()
+	sc := &Scaler{Shift: make([]float64, c), Mul: make([]float64, c)}
+	for j := range sc.Mul {
+		sc.Mul[j] = 1
+	}
+	if s != ScaleNone && s != ScaleZScore && s != ScaleMinMax {
+		panic("dataset: unknown Scale " + s.String())
+	}
+	if r == 0 || s == ScaleNone {
+		return sc
+	}
+
+	// The extremes serve ScaleMinMax and detect constant columns exactly:
+	// the computed mean of a constant column need not equal its value.
+	lo := make([]float64, c)
+	hi := make([]float64, c)
+	copy(lo, x.RawRowView(0))
+	copy(hi, lo)
+	for i := 1; i < r; i++ {
+		for j, v := range x.RawRowView(i) {
+			lo[j] = math.Min(lo[j], v)
+			hi[j] = math.Max(hi[j], v)
+		}
+	}
+
+	switch s {
+	case ScaleZScore:
+		mean := sc.Shift
+		for i := range r {
+			for j, v := range x.RawRowView(i) {
+				mean[j] += v
+			}
+		}
+		for j := range mean {
+			mean[j] /= float64(r)
+		}
+		// Two-pass variance with the compensation term, as in gonum's
+		// stat.MeanVariance, so that a large common offset does not
+		// swamp a small spread.
+		ss := make([]float64, c)
+		comp := make([]float64, c)
+		for i := range r {
+			for j, v := range x.RawRowView(i) {
+				dv := v - mean[j]
+				ss[j] += dv * dv
+				comp[j] += dv
+			}
+		}
+		for j := range ss {
+			variance := (ss[j] - comp[j]*comp[j]/float64(r)) / float64(r)
+			sc.Mul[j] = reciprocal(math.Sqrt(variance))
+		}
+	case ScaleMinMax:
+		copy(sc.Shift, lo)
+		for j := range hi {
+			sc.Mul[j] = reciprocal(hi[j] - lo[j])
+		}
+	}
+	for j := range lo {
+		if lo[j] == hi[j] {
+			sc.Shift[j], sc.Mul[j] = lo[j], 1
+		}
+	}
+	return sc
+}
+
+// reciprocal returns 1/v, or 1 if v is not positive or 1/v is infinite.
+func reciprocal(v float64) float64 {
+	m := 1 / v
+	if !(v > 0) || math.IsInf(m, 0) {
+		return 1
+	}
+	return m
+}
+
+// Transform applies the scaling to each row of x in place. It panics if the
+// number of columns of x is not len(s.Shift), or if len(s.Mul) != len(s.Shift).
+func (s *Scaler) Transform(x *mat.Dense) {
+	r, c := x.Dims()
+	s.check(c)
+	for i := range r {
+		s.TransformRow(x.RawRowView(i), x.RawRowView(i))
+	}
+}
+
+// TransformRow sets dst to the scaled row and returns dst. dst may be row
+// itself; if dst is nil a new slice is allocated. It panics if len(row) is
+// not len(s.Shift), or if dst is not nil and len(dst) != len(row).
+func (s *Scaler) TransformRow(dst, row []float64) []float64 {
+	s.check(len(row))
+	if dst == nil {
+		dst = make([]float64, len(row))
+	}
+	if len(dst) != len(row) {
+		panic("dataset: len(dst) != len(row)")
+	}
+	for j, v := range row {
+		dst[j] = (v - s.Shift[j]) * s.Mul[j]
+	}
+	return dst
+}
+
+// check panics unless the scaler has c columns.
+func (s *Scaler) check(c int) {
+	if len(s.Mul) != len(s.Shift) {
+		panic("dataset: len(Scaler.Mul) != len(Scaler.Shift)")
+	}
+	if c != len(s.Shift) {
+		panic("dataset: column count does not match Scaler")
+	}
+}

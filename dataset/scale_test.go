@@ -1,0 +1,150 @@
+package dataset
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
+	"gonum.org/v1/gonum/mat"
+)
+
+func TestParseScale(t *testing.T) {
+	for _, s := range []Scale{ScaleNone, ScaleZScore, ScaleMinMax} {
+		got, err := ParseScale(s.String())
+		if err != nil || got != s {
+			t.Errorf("ParseScale(%q) = %v, %v; want %v", s.String(), got, err, s)
+		}
+	}
+	if got, err := ParseScale("ZScore"); err != nil || got != ScaleZScore {
+		t.Errorf("ParseScale(ZScore) = %v, %v", got, err)
+	}
+	_, err := ParseScale("std")
+	if err == nil || err.Error() != `dataset: unknown scale "std" (valid: none, zscore, minmax)` {
+		t.Errorf("ParseScale(std) error = %v", err)
+	}
+	if s := Scale(7).String(); s != "Scale(7)" {
+		t.Errorf("Scale(7).String() = %q", s)
+	}
+}
+
+// scaleData returns a 200×3 matrix whose columns have different locations
+// and spreads, and whose last column is constant.
+func scaleData() *mat.Dense {
+	rnd := rand.New(rand.NewPCG(1, 1))
+	const rows = 200
+	x := mat.NewDense(rows, 3, nil)
+	for i := range rows {
+		// 0.1 is not exact in binary, so the computed mean of the
+		// constant column differs from 0.1.
+		x.SetRow(i, []float64{1e6 + 3*rnd.NormFloat64(), -5 + 0.01*rnd.ExpFloat64(), 0.1})
+	}
+	return x
+}
+
+func TestFitScaler(t *testing.T) {
+	// Tolerance for sums of 200 rounded terms of order 1.
+	const tol = 1e-9
+	for _, tc := range []struct {
+		scale Scale
+		check func(t *testing.T, j int, col []float64)
+	}{
+		{ScaleNone, func(t *testing.T, j int, col []float64) {
+			x := scaleData()
+			if !mat.Equal(mat.NewVecDense(len(col), col), x.ColView(j)) {
+				t.Errorf("column %d changed", j)
+			}
+		}},
+		{ScaleZScore, func(t *testing.T, j int, col []float64) {
+			var mean, ss float64
+			for _, v := range col {
+				mean += v
+			}
+			mean /= float64(len(col))
+			for _, v := range col {
+				ss += (v - mean) * (v - mean)
+			}
+			std := math.Sqrt(ss / float64(len(col)))
+			wantStd := 1.0
+			if j == 2 {
+				wantStd = 0
+			}
+			if !scalar.EqualWithinAbs(mean, 0, tol) || !scalar.EqualWithinAbs(std, wantStd, tol) {
+				t.Errorf("column %d: mean %g std %g, want 0 and %g", j, mean, std, wantStd)
+			}
+		}},
+		{ScaleMinMax, func(t *testing.T, j int, col []float64) {
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, v := range col {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+			wantHi := 1.0
+			if j == 2 {
+				wantHi = 0
+			}
+			// The minimum maps to exactly 0; the maximum to 1 up to rounding.
+			if lo != 0 || !scalar.EqualWithinAbs(hi, wantHi, tol) || hi > 1 {
+				t.Errorf("column %d: range [%g, %g], want [0, %g]", j, lo, hi, wantHi)
+			}
+		}},
+	} {
+		t.Run(tc.scale.String(), func(t *testing.T) {
+			x := scaleData()
+			s := FitScaler(x, tc.scale)
+			s.Transform(x)
+			r, c := x.Dims()
+			for j := range c {
+				col := mat.Col(nil, j, x)
+				for i, v := range col {
+					if math.IsNaN(v) || math.IsInf(v, 0) {
+						t.Fatalf("x[%d,%d] = %v", i, j, v)
+					}
+				}
+				tc.check(t, j, col)
+			}
+			if tc.scale != ScaleNone {
+				for i := range r {
+					if v := x.At(i, 2); v != 0 {
+						t.Fatalf("constant column: x[%d,2] = %v, want 0", i, v)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestScalerTransformRow(t *testing.T) {
+	x := scaleData()
+	s := FitScaler(x, ScaleZScore)
+	row := mat.Row(nil, 5, x)
+	got := s.TransformRow(nil, row)
+	s.Transform(x)
+	// Same computation on the same inputs, so equal exactly.
+	if !mat.Equal(mat.NewVecDense(3, got), x.RowView(5)) {
+		t.Errorf("TransformRow = %v, Transform gives %v", got, x.RawRowView(5))
+	}
+	// In place.
+	if s.TransformRow(row, row); !mat.Equal(mat.NewVecDense(3, row), x.RowView(5)) {
+		t.Errorf("in place TransformRow = %v, want %v", row, x.RawRowView(5))
+	}
+	if n := testing.AllocsPerRun(10, func() { s.TransformRow(row, row) }); n != 0 {
+		t.Errorf("TransformRow with dst allocates %v times", n)
+	}
+
+	for name, f := range map[string]func(){
+		"short row":  func() { s.TransformRow(nil, []float64{1, 2}) },
+		"short dst":  func() { s.TransformRow(make([]float64, 2), row) },
+		"wrong cols": func() { s.Transform(mat.NewDense(2, 2, nil)) },
+		"bad scale":  func() { FitScaler(x, Scale(9)) },
+	} {
+		if !panics(f) {
+			t.Errorf("%s: no panic", name)
+		}
+	}
+}
+
+func panics(f func()) (panicked bool) {
+	defer func() { panicked = recover() != nil }()
+	f()
+	return false
+}
