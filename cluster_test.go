@@ -37,7 +37,7 @@ func TestGaussiansFound(t *testing.T) {
 func TestPredictReproducesCluster(t *testing.T) {
 	ds := generated(t, dataset.Moons, 500)
 	for _, st := range strategies {
-		for _, cc := range []ClusterConfig{{}, {All: true}, {Outliers: true}, {Eps: 0.5}} {
+		for _, cc := range []ClusterConfig{{}, {All: true}, {Outliers: true}, {Eps: 1}} {
 			m, err := Train(ds.X, &Config{Gamma: 4, Budget: 30, Maintainer: st.m, Seed: 2})
 			if err != nil {
 				t.Fatal(err)
