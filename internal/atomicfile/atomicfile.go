@@ -1,0 +1,71 @@
+// Package atomicfile implements writing a file so that readers see either
+// its old content or the complete new content, never a partial write.
+package atomicfile
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// WriteFile calls write with a buffered writer and stores what it writes in
+// the file path. The data go to a temporary file in the same directory,
+// which is flushed, synced to disk, closed and then renamed over path, so
+// path holds either its old content or all of the new. If write or any step
+// fails, the temporary file is removed, path is left untouched and the
+// first error is returned. A new file gets mode 0644 (os.CreateTemp would
+// leave 0600, and reading the umask is racy); an existing file keeps its
+// permission bits.
+//
+// The path "-" means standard output: write's output goes to os.Stdout
+// directly, with no atomicity.
+func WriteFile(path string, write func(io.Writer) error) (err error) {
+	if path == "-" {
+		bw := bufio.NewWriter(os.Stdout)
+		if err := write(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		if !fi.Mode().IsRegular() {
+			return &os.PathError{Op: "write", Path: path, Err: errors.New("not a regular file")}
+		}
+		mode = fi.Mode().Perm()
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	bw := bufio.NewWriter(f)
+	if err := write(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if err := f.Chmod(mode); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
