@@ -1,0 +1,438 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/dataset"
+	"github.com/svclust/svclust/metrics"
+)
+
+// autoFloat is a flag value that is a number or the word "auto".
+type autoFloat struct {
+	auto bool
+	v    float64
+}
+
+func (a *autoFloat) String() string {
+	if a == nil || a.auto {
+		return "auto"
+	}
+	return strconv.FormatFloat(a.v, 'g', -1, 64)
+}
+
+func (a *autoFloat) Set(s string) error {
+	if strings.EqualFold(s, "auto") {
+		*a = autoFloat{auto: true}
+		return nil
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return fmt.Errorf(`not a number or "auto"`)
+	}
+	*a = autoFloat{v: v}
+	return nil
+}
+
+// fitFlags are the settings shared by fit, tune and demo.
+type fitFlags struct {
+	gamma    autoFloat
+	C        float64
+	budget   int
+	maintain string
+	k        int
+	eps      autoFloat
+	tol      float64
+	maxIter  int
+	m        int
+	scale    string
+	seed     uint64
+	workers  int
+	label    string
+	all      bool
+	outliers bool
+	out      string
+	model    string
+	json     bool
+}
+
+// defaultFit returns the defaults of the fit flags.
+func defaultFit() *fitFlags {
+	return &fitFlags{
+		gamma:    autoFloat{auto: true},
+		C:        svclust.DefaultC,
+		budget:   50,
+		maintain: "project-knn",
+		k:        svclust.DefaultK,
+		eps:      autoFloat{auto: true},
+		tol:      svclust.DefaultTol,
+		m:        svclust.DefaultM,
+		scale:    "zscore",
+		seed:     1,
+		label:    "label",
+	}
+}
+
+// register defines the flags on fs; tune leaves out -gamma and -C, which
+// its grids replace.
+func (o *fitFlags) register(fs *flag.FlagSet, gammaC bool) {
+	if gammaC {
+		fs.Var(&o.gamma, "gamma", "kernel width γ in exp(-γ‖x-y‖²): a `number` > 0, or auto")
+		fs.Float64Var(&o.C, "C", o.C, "trade-off C of the objective; the domain f ≥ 0 is empty unless C > 1")
+	}
+	fs.IntVar(&o.budget, "budget", o.budget, "largest number of support vectors; 0 means no budget")
+	fs.StringVar(&o.maintain, "maintain", o.maintain, "budget maintenance: removal, project-knn or project-random")
+	fs.IntVar(&o.k, "k", o.k, "number of support vectors a projection projects onto")
+	fs.Var(&o.eps, "eps", "half-width ε of the strip |f| ≤ ε whose points follow trajectories: a `number` > 0, or auto (a quantile of |f|)")
+	fs.Float64Var(&o.tol, "tol", o.tol, "stopping threshold θ on ‖w_{t+1} − w_t‖; 0 runs -max-iter steps")
+	fs.IntVar(&o.maxIter, "max-iter", o.maxIter, "largest number of SGD steps; 0 means 1,000,000")
+	fs.IntVar(&o.m, "m", o.m, "number of points of the segment test")
+	fs.StringVar(&o.scale, "scale", o.scale, "feature scaling fitted on the data: none, zscore or minmax")
+	fs.Uint64Var(&o.seed, "seed", o.seed, "random `seed` of training")
+	fs.IntVar(&o.workers, "workers", o.workers, "number of goroutines; 0 means all cores")
+	fs.StringVar(&o.label, "label", o.label, "`name` of the ground-truth column, which is never a feature; without it no metrics are computed")
+	fs.BoolVar(&o.all, "all", o.all, "run a trajectory from every point instead of the strip only")
+	fs.BoolVar(&o.outliers, "outliers", o.outliers, "label points with f < 0 as -1")
+	fs.StringVar(&o.out, "o", "", "write the cluster of each row to `file` as CSV (- for standard output)")
+	fs.StringVar(&o.model, "model", "", "write the model to `file` as JSON (- for standard output)")
+	fs.BoolVar(&o.json, "json", false, "print the result as JSON")
+}
+
+// setup is a validated fit configuration.
+type setup struct {
+	train   svclust.Config
+	cluster svclust.ClusterConfig
+	scale   dataset.Scale
+}
+
+// validate checks the flag values, naming the flag at fault, and returns
+// the library configuration they describe.
+func (o *fitFlags) validate() (*setup, error) {
+	s := &setup{}
+	if !o.gamma.auto {
+		if !(o.gamma.v > 0) || math.IsInf(o.gamma.v, 0) {
+			return nil, usagef(`-gamma must be > 0 or "auto"`)
+		}
+		s.train.Gamma = o.gamma.v
+	}
+	if !(o.C > 0) || math.IsInf(o.C, 0) {
+		return nil, usagef("-C must be > 0 and finite")
+	}
+	s.train.C = o.C
+	if o.budget < 0 {
+		return nil, usagef("-budget must be ≥ 0 (0 means no budget)")
+	}
+	s.train.Budget = o.budget
+	if o.k < 1 {
+		return nil, usagef("-k must be ≥ 1")
+	}
+	switch o.maintain {
+	case "removal":
+		s.train.Maintainer = svclust.Removal{}
+	case "project-knn":
+		s.train.Maintainer = svclust.Projection{K: o.k, Pick: svclust.Nearest}
+	case "project-random":
+		s.train.Maintainer = svclust.Projection{K: o.k, Pick: svclust.Random}
+	default:
+		return nil, usagef("-maintain must be removal, project-knn or project-random, not %q", o.maintain)
+	}
+	if !o.eps.auto {
+		if !(o.eps.v > 0) || math.IsInf(o.eps.v, 0) {
+			return nil, usagef(`-eps must be > 0 or "auto"`)
+		}
+		s.cluster.Eps = o.eps.v
+	}
+	switch {
+	case !(o.tol >= 0) || math.IsInf(o.tol, 0):
+		return nil, usagef("-tol must be ≥ 0 and finite (0 runs -max-iter steps)")
+	case o.tol == 0:
+		s.train.Tol = -1 // the library's "no stopping rule"
+	default:
+		s.train.Tol = o.tol
+	}
+	if o.maxIter < 0 {
+		return nil, usagef("-max-iter must be ≥ 0 (0 means the default)")
+	}
+	s.train.MaxIter = o.maxIter
+	if o.m < 2 {
+		return nil, usagef("-m must be ≥ 2")
+	}
+	s.cluster.M = o.m
+	sc, err := dataset.ParseScale(o.scale)
+	if err != nil {
+		return nil, usagef("-scale must be none, zscore or minmax, not %q", o.scale)
+	}
+	s.scale = sc
+	if o.workers < 0 {
+		return nil, usagef("-workers must be ≥ 0 (0 means all cores)")
+	}
+	s.train.Seed = o.seed
+	s.train.Workers = o.workers
+	s.cluster.All = o.all
+	s.cluster.Outliers = o.outliers
+	s.cluster.Workers = o.workers
+	if o.out != "" && o.out == o.model {
+		return nil, usagef("-o and -model name the same file %q", o.out)
+	}
+	// Let the library check what is left (such as -k against -budget).
+	if err := s.train.Validate(); err != nil {
+		return nil, configError(err)
+	}
+	if err := s.cluster.Validate(); err != nil {
+		return nil, configError(err)
+	}
+	return s, nil
+}
+
+// data is a loaded and scaled data set.
+type data struct {
+	ds     *dataset.Dataset
+	scaler *dataset.Scaler
+	n, d   int
+}
+
+// load reads the CSV file path and scales it in place with a scaler fitted
+// on it.
+func load(path, label string, sc dataset.Scale) (*data, error) {
+	ds, err := dataset.ReadFile(path, dataset.ReadOptions{Label: label})
+	if err != nil {
+		return nil, err
+	}
+	return prepare(ds, sc), nil
+}
+
+func prepare(ds *dataset.Dataset, sc dataset.Scale) *data {
+	scaler := dataset.FitScaler(ds.X, sc)
+	scaler.Transform(ds.X)
+	n, d := ds.X.Dims()
+	return &data{ds: ds, scaler: scaler, n: n, d: d}
+}
+
+// flat returns the rows of x as one row-major slice.
+func flat(x *mat.Dense) []float64 {
+	r, c := x.Dims()
+	raw := x.RawMatrix()
+	if raw.Stride == c {
+		return raw.Data[:r*c]
+	}
+	out := make([]float64, 0, r*c)
+	for i := range r {
+		out = append(out, x.RawRowView(i)...)
+	}
+	return out
+}
+
+// result is one fit and cluster run.
+type result struct {
+	model *svclust.Model
+	cl    *svclust.Clustering
+	// scores holds the metrics against the true labels (NaN without them)
+	// and the internal indices on the scaled data.
+	scores metrics.Scores
+}
+
+// fitCluster trains and clusters the scaled data with the settings s.
+func fitCluster(dt *data, s *setup) (*result, error) {
+	model, err := svclust.Train(dt.ds.X, &s.train)
+	if err != nil {
+		return nil, configError(err)
+	}
+	cl, err := model.Cluster(dt.ds.X, &s.cluster)
+	if err != nil {
+		return nil, configError(err)
+	}
+	r := &result{model: model, cl: cl}
+	r.scores = metrics.Evaluate(flat(dt.ds.X), dt.d, dt.ds.Labels, cl.Labels)
+	return r, nil
+}
+
+func newFit() *Command {
+	o := defaultFit()
+	c := &Command{
+		UsageLine: "fit [flags] DATA.csv",
+		Short:     "train a model and cluster its data",
+		Long: `
+Fit scales the data of DATA.csv (- for standard input), trains a
+budgeted one-class SVM on it and clusters its rows. It prints a summary
+(with -json, one JSON object), writes the cluster of each row with -o and
+the model, with its scaling, with -model. With a ground-truth column
+(-label) it also prints the external indices against it.`,
+		Flag: flag.NewFlagSet("fit", flag.ContinueOnError),
+	}
+	o.register(c.Flag, true)
+	c.Run = func(ctx context.Context, e *env, args []string) error { return runFit(e, o, args) }
+	return c
+}
+
+func runFit(e *env, o *fitFlags, args []string) error {
+	s, err := o.validate()
+	if err != nil {
+		return err
+	}
+	path, err := oneArg(args)
+	if err != nil {
+		return err
+	}
+	warnC(e, o.C)
+	dt, err := load(path, o.label, s.scale)
+	if err != nil {
+		return err
+	}
+	r, err := fitCluster(dt, s)
+	if err != nil {
+		return err
+	}
+	if err := writeResults(e, o, dt, r); err != nil {
+		return err
+	}
+	summary := e.stdout
+	if o.out == "-" || o.model == "-" {
+		summary = e.stderr // standard output carries the labels or the model
+	}
+	if o.json {
+		return writeJSON(summary, fitReport(o, dt, r))
+	}
+	printSummary(summary, path, o, dt, r)
+	return nil
+}
+
+// warnC warns when C leaves the domain empty.
+func warnC(e *env, C float64) {
+	if C <= 1 {
+		fmt.Fprintf(e.stderr, "svclust: warning: -C %v: the domain f ≥ 0 is empty for C ≤ 1: every point is an outlier\n", C)
+	}
+}
+
+// writeResults writes the labels and the model files requested by o.
+func writeResults(e *env, o *fitFlags, dt *data, r *result) error {
+	if o.out != "" {
+		if err := e.writeOutput(o.out, func(w io.Writer) error { return writeLabels(w, r.cl.Labels) }); err != nil {
+			return err
+		}
+	}
+	if o.model != "" {
+		mf := &modelFile{
+			Format:   cliFormat,
+			Version:  cliVersion,
+			Scale:    o.scale,
+			Scaler:   dt.scaler,
+			Features: dt.ds.Names,
+			Label:    o.label,
+			Model:    r.model,
+		}
+		if err := e.writeOutput(o.model, mf.write); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeLabels writes labels as CSV with the header "cluster".
+func writeLabels(w io.Writer, labels []int) error {
+	buf := []byte("cluster\n")
+	for _, l := range labels {
+		buf = strconv.AppendInt(buf, int64(l), 10)
+		buf = append(buf, '\n')
+	}
+	_, err := w.Write(buf)
+	return err
+}
+
+// fitJSON is the report of fit -json.
+type fitJSON struct {
+	N              int             `json:"n"`
+	D              int             `json:"d"`
+	Clusters       int             `json:"clusters"`
+	SupportVectors int             `json:"support_vectors"`
+	Iterations     int             `json:"iterations"`
+	Status         string          `json:"status"`
+	Objective      float64         `json:"objective"`
+	StripSize      int             `json:"strip_size"`
+	Equilibria     int             `json:"equilibria"`
+	Eps            float64         `json:"eps"`
+	TrainSeconds   float64         `json:"train_seconds"`
+	AssignSeconds  float64         `json:"assign_seconds"`
+	Gamma          float64         `json:"gamma"`
+	C              float64         `json:"C"`
+	Budget         int             `json:"budget"`
+	Strategy       string          `json:"strategy"`
+	Scale          string          `json:"scale"`
+	Seed           uint64          `json:"seed"`
+	Metrics        *metrics.Scores `json:"metrics,omitempty"`
+}
+
+func fitReport(o *fitFlags, dt *data, r *result) *fitJSON {
+	j := &fitJSON{
+		N:              dt.n,
+		D:              dt.d,
+		Clusters:       r.cl.Clusters,
+		SupportVectors: len(r.model.Alpha),
+		Iterations:     r.model.Stats.Iterations,
+		Status:         r.model.Status.String(),
+		Objective:      r.model.Stats.Objective,
+		StripSize:      r.cl.StripSize,
+		Equilibria:     r.cl.Equilibria,
+		Eps:            r.cl.Eps,
+		TrainSeconds:   r.model.Stats.Runtime.Seconds(),
+		AssignSeconds:  r.cl.Runtime.Seconds(),
+		Gamma:          r.model.Gamma,
+		C:              r.model.C,
+		Budget:         o.budget,
+		Strategy:       o.maintain,
+		Scale:          o.scale,
+		Seed:           o.seed,
+	}
+	if dt.ds.Labels != nil {
+		j.Metrics = &r.scores
+	}
+	return j
+}
+
+func writeJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+func printSummary(w io.Writer, path string, o *fitFlags, dt *data, r *result) {
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	m := r.model
+	fmt.Fprintf(tw, "data\t%s: n = %d, d = %d, scale %s\n", path, dt.n, dt.d, o.scale)
+	g := "auto"
+	if !o.gamma.auto {
+		g = "set"
+	}
+	strategy := o.maintain
+	if o.maintain != "removal" {
+		strategy = fmt.Sprintf("%s (k = %d)", o.maintain, o.k)
+	}
+	if o.budget == 0 {
+		strategy = "none (no budget)"
+	}
+	fmt.Fprintf(tw, "model\tγ = %.6g (%s), C = %g, budget %d, maintenance %s, seed %d\n", m.Gamma, g, m.C, o.budget, strategy, o.seed)
+	fmt.Fprintf(tw, "training\t%s after %d iterations (%d updates, %d maintenance calls), objective %.6g, %d support vectors, %s\n",
+		m.Status, m.Stats.Iterations, m.Stats.Updates, m.Stats.Maintenance, m.Stats.Objective, len(m.Alpha), ms(m.Stats.Runtime.Seconds()))
+	fmt.Fprintf(tw, "clustering\t%d clusters from %d equilibria, strip of %d points (ε = %.4g), %s\n",
+		r.cl.Clusters, r.cl.Equilibria, r.cl.StripSize, r.cl.Eps, ms(r.cl.Runtime.Seconds()))
+	if dt.ds.Labels != nil {
+		s := r.scores
+		fmt.Fprintf(tw, "metrics\t%d true classes: ARI %.4f, NMI %.4f, purity %.4f, Rand %.4f, Davies–Bouldin %.4g\n",
+			len(dt.ds.Classes), s.ARI, s.NMI, s.Purity, s.Rand, s.DB)
+	}
+	tw.Flush()
+}
+
+func ms(sec float64) string { return fmt.Sprintf("%.1f ms", sec*1000) }

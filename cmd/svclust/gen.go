@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"io"
+	"strings"
+
+	"github.com/svclust/svclust/dataset"
+)
+
+func kindNames() string {
+	var names []string
+	for _, k := range dataset.Kinds() {
+		names = append(names, string(k))
+	}
+	return strings.Join(names, ", ")
+}
+
+func newGen() *Command {
+	var (
+		kind = "moons"
+		n    = 1000
+		seed = uint64(1)
+		out  = "-"
+	)
+	c := &Command{
+		UsageLine: "gen [-kind KIND] [-n N] [-seed S] [-o FILE]",
+		Short:     "generate a synthetic data set",
+		Long: `
+Gen writes n points of a synthetic 2-D data set as CSV with the columns
+x1, x2 and label: moons (two interleaved half circles), nested (a blob in
+two rings), gauss3 or gauss4 (three or four Gaussians). The same seed gives
+the same data.`,
+		Flag: flag.NewFlagSet("gen", flag.ContinueOnError),
+	}
+	c.Flag.StringVar(&kind, "kind", kind, "data set: "+kindNames())
+	c.Flag.IntVar(&n, "n", n, "number of points")
+	c.Flag.Uint64Var(&seed, "seed", seed, "random `seed`")
+	c.Flag.StringVar(&out, "o", out, "write the data to `file` (- for standard output)")
+	c.Run = func(ctx context.Context, e *env, args []string) error {
+		k, err := dataset.ParseKind(kind)
+		if err != nil {
+			return usagef("-kind must be one of %s, not %q", kindNames(), kind)
+		}
+		if n < 1 {
+			return usagef("-n must be ≥ 1")
+		}
+		if len(args) > 0 {
+			return usagef("unexpected arguments: %s", strings.Join(args, " "))
+		}
+		ds, err := dataset.Generate(k, n, seed)
+		if err != nil {
+			return err
+		}
+		return e.writeOutput(out, func(w io.Writer) error { return ds.WriteCSV(w) })
+	}
+	return c
+}

@@ -1,0 +1,224 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/internal/atomicfile"
+)
+
+// A Command is one subcommand, after cmd/go's base.Command.
+type Command struct {
+	// Run runs the command with the arguments left after the flags. An
+	// error of type *usageError exits with status 2, any other with 1.
+	Run func(ctx context.Context, e *env, args []string) error
+
+	// UsageLine is the one-line synopsis; its first word is the name.
+	UsageLine string
+	// Short is the description shown in the command list.
+	Short string
+	// Long is the description shown by 'svclust help cmd'.
+	Long string
+	// Flag holds the command's flags. It is built afresh for every run,
+	// so that run can be called more than once in a process (the tests do).
+	Flag *flag.FlagSet
+}
+
+// Name returns the command's name, the first word of UsageLine.
+func (c *Command) Name() string {
+	name, _, _ := strings.Cut(c.UsageLine, " ")
+	return name
+}
+
+// env is what a command may touch of its surroundings.
+type env struct {
+	stdout, stderr io.Writer
+	cmd            *Command
+}
+
+// usageError is a bad command line: exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
+
+// commands returns the command table, with new flag sets.
+func commands() []*Command {
+	return []*Command{newFit(), newPredict(), newScore(), newTune(), newGen(), newDemo()}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Stdout, os.Stderr, os.Args[1:])
+	stop()
+	os.Exit(code)
+}
+
+// run runs the command line args (without the program name) and returns
+// the exit status: 0 on success, 1 on an error, 2 on a usage error. A panic
+// is reported as an internal error with status 1, never as a stack trace.
+func run(ctx context.Context, stdout, stderr io.Writer, args []string) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "svclust: internal error: %v\n", r)
+			if os.Getenv("SVCLUST_TRACEBACK") != "" {
+				stderr.Write(debug.Stack())
+			}
+			code = 1
+		}
+	}()
+	cmds := commands()
+	if len(args) == 0 {
+		printCommands(stderr, cmds)
+		return 2
+	}
+	switch args[0] {
+	case "-h", "-help", "--help":
+		printCommands(stdout, cmds)
+		return 0
+	case "help":
+		return help(stdout, stderr, cmds, args[1:])
+	}
+	for _, c := range cmds {
+		if c.Name() != args[0] {
+			continue
+		}
+		e := &env{stdout: stdout, stderr: stderr, cmd: c}
+		c.Flag.SetOutput(stderr)
+		c.Flag.Usage = func() { printUsage(stderr, c) }
+		if err := c.Flag.Parse(args[1:]); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
+			// The flag package has printed the message and the usage.
+			return 2
+		}
+		err := c.Run(ctx, e, c.Flag.Args())
+		if err == nil {
+			return 0
+		}
+		fmt.Fprintf(stderr, "svclust %s: %v\n", c.Name(), err)
+		var ue *usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintf(stderr, "usage: svclust %s\nRun 'svclust help %s' for details.\n", c.UsageLine, c.Name())
+			return 2
+		}
+		return 1
+	}
+	fmt.Fprintf(stderr, "svclust: unknown command %q\nRun 'svclust help' for usage.\n", args[0])
+	return 2
+}
+
+func help(stdout, stderr io.Writer, cmds []*Command, args []string) int {
+	if len(args) == 0 {
+		printCommands(stdout, cmds)
+		return 0
+	}
+	if len(args) > 1 {
+		fmt.Fprintf(stderr, "usage: svclust help [command]\n")
+		return 2
+	}
+	for _, c := range cmds {
+		if c.Name() == args[0] {
+			printUsage(stdout, c)
+			fmt.Fprintf(stdout, "\n%s\n", strings.TrimSpace(c.Long))
+			return 0
+		}
+	}
+	fmt.Fprintf(stderr, "svclust help %s: unknown command\nRun 'svclust help' for usage.\n", args[0])
+	return 2
+}
+
+func printCommands(w io.Writer, cmds []*Command) {
+	fmt.Fprintf(w, "Svclust clusters data by support vector clustering with a budget.\n\n")
+	fmt.Fprintf(w, "Usage:\n\n\tsvclust <command> [flags] [arguments]\n\nThe commands are:\n\n")
+	for _, c := range cmds {
+		fmt.Fprintf(w, "\t%-8s %s\n", c.Name(), c.Short)
+	}
+	fmt.Fprintf(w, "\nRun 'svclust help <command>' for more about a command.\n")
+}
+
+// printUsage prints the synopsis and the flags of c.
+func printUsage(w io.Writer, c *Command) {
+	fmt.Fprintf(w, "usage: svclust %s\n", c.UsageLine)
+	if hasFlags(c.Flag) {
+		fmt.Fprintf(w, "\nFlags:\n")
+		out := c.Flag.Output()
+		c.Flag.SetOutput(w)
+		c.Flag.PrintDefaults()
+		c.Flag.SetOutput(out)
+	}
+}
+
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
+}
+
+// flagOf maps the Field of a *svclust.ConfigError to the flag that sets it.
+var flagOf = map[string]string{
+	"Gamma":        "-gamma",
+	"C":            "-C",
+	"Budget":       "-budget",
+	"Maintainer.K": "-k",
+	"Tol":          "-tol",
+	"MaxIter":      "-max-iter",
+	"Eps":          "-eps",
+	"M":            "-m",
+	"Workers":      "-workers",
+}
+
+// configError turns a *svclust.ConfigError in err into a usage error that
+// names the flag, and returns other errors unchanged.
+func configError(err error) error {
+	var ce *svclust.ConfigError
+	if !errors.As(err, &ce) {
+		return err
+	}
+	name, ok := flagOf[ce.Field]
+	if !ok {
+		return &usageError{err.Error()}
+	}
+	return usagef("%s %v: %s", name, ce.Value, ce.Reason)
+}
+
+// oneArg returns the single DATA argument.
+func oneArg(args []string) (string, error) {
+	switch len(args) {
+	case 0:
+		return "", usagef("missing DATA argument (a CSV file, or - for standard input)")
+	case 1:
+		return args[0], nil
+	}
+	return "", usagef("want one DATA argument, got %d: %s", len(args), strings.Join(args, " "))
+}
+
+// writeOutput writes through write to the file path atomically, or to the
+// command's standard output when path is "-".
+func (e *env) writeOutput(path string, write func(io.Writer) error) error {
+	if path == "-" {
+		return write(e.stdout)
+	}
+	return atomicfile.WriteFile(path, write)
+}
+
+// flagNames returns the names of the flags of fs, sorted.
+func flagNames(fs *flag.FlagSet) []string {
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	sort.Strings(names)
+	return names
+}

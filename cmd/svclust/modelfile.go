@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/dataset"
+)
+
+// The CLI model file wraps the library's model file with the scaling of
+// the training data.
+const (
+	cliFormat  = "svclust-cli-model"
+	cliVersion = 1
+)
+
+// modelFile is the JSON form of the file written by fit -model:
+//
+//	{"format":"svclust-cli-model","version":1,"scale":"zscore",
+//	 "scaler":{"shift":[…],"mul":[…]},"features":[names],"label":"label",
+//	 "model":<svclust.Model JSON>}
+type modelFile struct {
+	Format   string          `json:"format"`
+	Version  int             `json:"version"`
+	Scale    string          `json:"scale"`
+	Scaler   *dataset.Scaler `json:"scaler"`
+	Features []string        `json:"features"`
+	Label    string          `json:"label"`
+	Model    *svclust.Model  `json:"model"`
+}
+
+func (mf *modelFile) write(w io.Writer) error {
+	b, err := json.Marshal(mf)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// readModel reads and validates the model file path.
+func readModel(path string) (*modelFile, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	mf, err := parseModel(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return mf, nil
+}
+
+func parseModel(b []byte) (*modelFile, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var mf modelFile
+	if err := dec.Decode(&mf); err != nil {
+		return nil, fmt.Errorf("not a model file: %w", err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("not a model file: data after the model")
+	}
+	if mf.Format != cliFormat {
+		return nil, fmt.Errorf("format is %q, want %q", mf.Format, cliFormat)
+	}
+	if mf.Version != cliVersion {
+		return nil, fmt.Errorf("version %d, want %d", mf.Version, cliVersion)
+	}
+	if _, err := dataset.ParseScale(mf.Scale); err != nil {
+		return nil, fmt.Errorf("unknown scale %q", mf.Scale)
+	}
+	if mf.Model == nil {
+		return nil, fmt.Errorf("no model")
+	}
+	d := mf.Model.Dim()
+	if mf.Scaler == nil {
+		return nil, fmt.Errorf("no scaler")
+	}
+	if len(mf.Scaler.Shift) != d || len(mf.Scaler.Mul) != d {
+		return nil, fmt.Errorf("scaler has %d shifts and %d multipliers for a model of dimension %d",
+			len(mf.Scaler.Shift), len(mf.Scaler.Mul), d)
+	}
+	for j := range d {
+		if !finite(mf.Scaler.Shift[j]) || !finite(mf.Scaler.Mul[j]) {
+			return nil, fmt.Errorf("scaler column %d is not finite", j+1)
+		}
+	}
+	if mf.Features != nil && len(mf.Features) != d {
+		return nil, fmt.Errorf("%d feature names for a model of dimension %d", len(mf.Features), d)
+	}
+	return &mf, nil
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// loadFor reads the data of path for the model mf: the model's label
+// column is dropped, the feature count checked and the stored scaling
+// applied.
+func loadFor(e *env, mf *modelFile, path string) (*mat.Dense, error) {
+	ds, err := dataset.ReadFile(path, dataset.ReadOptions{Label: mf.Label})
+	if err != nil {
+		return nil, err
+	}
+	_, d := ds.X.Dims()
+	if want := mf.Model.Dim(); d != want {
+		return nil, fmt.Errorf("%s has %d features, but the model was trained on %d", path, d, want)
+	}
+	if mf.Features != nil {
+		for j, name := range ds.Names {
+			if name != mf.Features[j] {
+				fmt.Fprintf(e.stderr, "svclust: warning: feature %d of %s is %q, the model's is %q\n", j+1, path, name, mf.Features[j])
+				break
+			}
+		}
+	}
+	mf.Scaler.Transform(ds.X)
+	// Scaling finite data by finite factors can still overflow.
+	for _, v := range flat(ds.X) {
+		if !finite(v) {
+			return nil, fmt.Errorf("%s: a value overflows when scaled", path)
+		}
+	}
+	return ds.X, nil
+}
