@@ -1,4 +1,281 @@
 package main
 
-func newTune() *Command { return &Command{UsageLine: "tune", Flag: nil} }
-func newDemo() *Command { return &Command{UsageLine: "demo", Flag: nil} }
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"text/tabwriter"
+
+	"github.com/svclust/svclust/metrics"
+)
+
+// defaultGrid is the paper's grid 2⁻⁵, 2⁻³, …, 2⁵ for γ and C.
+const defaultGrid = "0.03125,0.125,0.5,2,8,32"
+
+// gridFlag is a comma-separated list of positive numbers.
+type gridFlag []float64
+
+func (g *gridFlag) String() string {
+	if g == nil {
+		return ""
+	}
+	s := make([]string, len(*g))
+	for i, v := range *g {
+		s[i] = strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return strings.Join(s, ",")
+}
+
+func (g *gridFlag) Set(s string) error {
+	var out gridFlag
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || !(v > 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("%q is not a number > 0", f)
+		}
+		out = append(out, v)
+	}
+	*g = out
+	return nil
+}
+
+// metricOf returns the external index named by -metric.
+var metricOf = map[string]func(metrics.Scores) float64{
+	"nmi":    func(s metrics.Scores) float64 { return s.NMI },
+	"ari":    func(s metrics.Scores) float64 { return s.ARI },
+	"purity": func(s metrics.Scores) float64 { return s.Purity },
+	"rand":   func(s metrics.Scores) float64 { return s.Rand },
+}
+
+// gridPoint is one setting of the grid and its outcome.
+type gridPoint struct {
+	Gamma    float64         `json:"gamma"`
+	C        float64         `json:"C"`
+	Clusters int             `json:"clusters"`
+	Metrics  *metrics.Scores `json:"metrics,omitempty"`
+	Error    string          `json:"error,omitempty"`
+}
+
+type tuneJSON struct {
+	Criterion string       `json:"criterion"`
+	Best      *gridPoint   `json:"best"`
+	Grid      []*gridPoint `json:"grid"`
+}
+
+func newTune() *Command {
+	o := defaultFit()
+	var (
+		metric = "nmi"
+		gammas gridFlag
+		cs     gridFlag
+	)
+	gammas.Set(defaultGrid)
+	cs.Set(defaultGrid)
+	c := &Command{
+		UsageLine: "tune [fit flags] [-metric nmi|ari|purity|rand] [-gamma-grid LIST] [-C-grid LIST] [-json] DATA.csv",
+		Short:     "choose γ and C by a grid search",
+		Long: `
+Tune fits and clusters DATA.csv for every pair (γ, C) of the grids, in
+parallel over the grid points (-workers of them at a time, each fit on
+one goroutine), and reports the best. The result does not depend on
+-workers.
+
+With a ground-truth column (-label) the best setting has the largest
+-metric. Without one it has the lowest Davies–Bouldin index on the scaled
+data among the settings that find at least 2 clusters; if none does, the
+best is the first grid point. Ties go to the earlier grid point, in
+γ-major order. Grid points whose fit fails are reported with their error
+and skipped.
+
+Tune takes the flags of fit except -gamma and -C, which the grids
+replace; -o and -model write the labels and the model of the best setting.`,
+		Flag: flag.NewFlagSet("tune", flag.ContinueOnError),
+	}
+	o.register(c.Flag, false)
+	c.Flag.StringVar(&metric, "metric", metric, "external index that picks the best setting: nmi, ari, purity or rand")
+	c.Flag.Var(&gammas, "gamma-grid", "comma-separated `list` of γ values")
+	c.Flag.Var(&cs, "C-grid", "comma-separated `list` of C values")
+	c.Run = func(ctx context.Context, e *env, args []string) error {
+		return runTune(ctx, e, o, metric, gammas, cs, args)
+	}
+	return c
+}
+
+func runTune(ctx context.Context, e *env, o *fitFlags, metric string, gammas, cs []float64, args []string) error {
+	score, ok := metricOf[metric]
+	if !ok {
+		return usagef("-metric must be nmi, ari, purity or rand, not %q", metric)
+	}
+	s, err := o.validate()
+	if err != nil {
+		return err
+	}
+	path, err := oneArg(args)
+	if err != nil {
+		return err
+	}
+	dt, err := load(path, o.label, s.scale)
+	if err != nil {
+		return err
+	}
+
+	grid := make([]*gridPoint, 0, len(gammas)*len(cs))
+	for _, g := range gammas {
+		for _, c := range cs {
+			grid = append(grid, &gridPoint{Gamma: g, C: c})
+		}
+	}
+	// Each grid point is fitted on one goroutine and written to its own
+	// slot, so the result does not depend on the number of workers.
+	workers := o.workers
+	if workers == 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	jobs := make(chan *gridPoint)
+	var wg sync.WaitGroup
+	for range min(workers, len(grid)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range jobs {
+				evalPoint(dt, s, p)
+			}
+		}()
+	}
+feed:
+	for _, p := range grid {
+		select {
+		case jobs <- p:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+
+	best, criterion := pickBest(grid, dt.ds.Labels != nil, metric, score)
+	if best == nil {
+		return fmt.Errorf("every grid point failed; the first: %s", grid[0].Error)
+	}
+	if o.out != "" || o.model != "" {
+		bs := *s
+		bs.train.Gamma, bs.train.C = best.Gamma, best.C
+		r, err := fitCluster(dt, &bs)
+		if err != nil {
+			return err
+		}
+		if err := writeResults(e, o, dt, r); err != nil {
+			return err
+		}
+	}
+	out := e.stdout
+	if o.out == "-" || o.model == "-" {
+		out = e.stderr
+	}
+	if o.json {
+		return writeJSON(out, &tuneJSON{Criterion: criterion, Best: best, Grid: grid})
+	}
+	printGrid(out, grid, best, criterion, dt.ds.Labels != nil)
+	return nil
+}
+
+// evalPoint fits and clusters the data at the grid point p on one
+// goroutine and records the outcome in p.
+func evalPoint(dt *data, s *setup, p *gridPoint) {
+	defer func() {
+		if r := recover(); r != nil {
+			p.Error = fmt.Sprintf("internal error: %v", r)
+		}
+	}()
+	ps := *s
+	ps.train.Gamma, ps.train.C = p.Gamma, p.C
+	ps.train.Workers, ps.cluster.Workers = 1, 1
+	r, err := fitCluster(dt, &ps)
+	if err != nil {
+		p.Error = err.Error()
+		return
+	}
+	p.Clusters = r.cl.Clusters
+	sc := r.scores
+	if dt.ds.Labels == nil {
+		// Evaluate reports no external index without labels.
+		sc.Purity, sc.Rand, sc.ARI, sc.NMI = math.NaN(), math.NaN(), math.NaN(), math.NaN()
+	}
+	p.Metrics = &sc
+}
+
+// pickBest returns the best grid point and the name of the criterion, or
+// nil if every point failed. See the Long help of tune.
+func pickBest(grid []*gridPoint, labelled bool, metric string, score func(metrics.Scores) float64) (*gridPoint, string) {
+	var best, first *gridPoint
+	var bestV float64
+	for _, p := range grid {
+		if p.Error != "" {
+			continue
+		}
+		if first == nil {
+			first = p
+		}
+		if labelled {
+			v := score(*p.Metrics)
+			if !math.IsNaN(v) && (best == nil || v > bestV) {
+				best, bestV = p, v
+			}
+			continue
+		}
+		v := p.Metrics.DB
+		if p.Clusters >= 2 && !math.IsNaN(v) && (best == nil || v < bestV) {
+			best, bestV = p, v
+		}
+	}
+	criterion := metric
+	if !labelled {
+		criterion = "db"
+	}
+	if best == nil {
+		best = first
+	}
+	return best, criterion
+}
+
+func printGrid(w io.Writer, grid []*gridPoint, best *gridPoint, criterion string, labelled bool) {
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', tabwriter.AlignRight)
+	if labelled {
+		fmt.Fprintf(tw, "γ\tC\tclusters\tpurity\tRand\tARI\tNMI\tDB\t\t\n")
+	} else {
+		fmt.Fprintf(tw, "γ\tC\tclusters\tDB\t\t\n")
+	}
+	f := func(v float64) string {
+		if math.IsNaN(v) {
+			return "-"
+		}
+		return fmt.Sprintf("%.4f", v)
+	}
+	for _, p := range grid {
+		mark := ""
+		if p == best {
+			mark = "*"
+		}
+		if p.Error != "" {
+			fmt.Fprintf(tw, "%g\t%g\t\t\t\t%s\t\n", p.Gamma, p.C, "error: "+p.Error)
+			continue
+		}
+		s := p.Metrics
+		if labelled {
+			fmt.Fprintf(tw, "%g\t%g\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.Gamma, p.C, p.Clusters, f(s.Purity), f(s.Rand), f(s.ARI), f(s.NMI), f(s.DB), mark)
+		} else {
+			fmt.Fprintf(tw, "%g\t%g\t%d\t%s\t%s\t\n", p.Gamma, p.C, p.Clusters, f(s.DB), mark)
+		}
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "best (by %s): γ = %g, C = %g, %d clusters\n", criterion, best.Gamma, best.C, best.Clusters)
+}
