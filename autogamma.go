@@ -18,9 +18,10 @@ const autoGammaSample = 2000
 
 // autoGammaWidth is the ratio c of the kernel's length scale to the
 // covering radius ρ in AutoGamma. It was calibrated on the generated data
-// sets of package dataset (n = 1000, z-scored, budget 50), where clustering
-// quality peaks for ℓ between about 4ρ and 8ρ.
-var autoGammaWidth = 6.0
+// sets of package dataset (n = 1000, z-scored, budget 50, k-NN projection),
+// where moons and nested are clustered best for ℓ between 2ρ and 3ρ; a wider
+// kernel merges the moons, a narrower one breaks the rings apart.
+const autoGammaWidth = 2.5
 
 // AutoGamma returns a kernel width γ for the rows of x chosen without
 // labels, as used by [Train] when Config.Gamma is 0. A model with B support
@@ -28,7 +29,7 @@ var autoGammaWidth = 6.0
 // scale ℓ = 1/√γ must let B centres cover the data: AutoGamma draws
 // B = budget rows (50 when budget is 0) at random from seed as centres,
 // takes the median distance ρ from a row (of a sample of at most 2,000) to
-// its nearest centre, and returns γ = 1/(c·ρ)² with c = 6. It returns 1 when
+// its nearest centre, and returns γ = 1/(c·ρ)² with c = 2.5. It returns 1 when
 // x is empty or all its rows coincide.
 func AutoGamma(x mat.Matrix, budget int, seed uint64) float64 {
 	data, n, d, err := flatten(x)
@@ -65,4 +66,46 @@ func autoGamma(data []float64, n, d, budget int, seed uint64) float64 {
 	slices.Sort(rho)
 	rho2 := rho[len(rho)/2] // a squared distance
 	return 1 / (autoGammaWidth * autoGammaWidth * rho2)
+}
+
+// autoCLevel is the level a of AutoC.
+const autoCLevel = 16
+
+// AutoC returns the trade-off C used by [Train] when Config.C is 0, for the
+// rows of x and kernel width gamma: C = a/κ with a = 8, where κ is the median
+// over rows of the kernel density κ(x) = (1/N) Σⱼ k(x, xⱼ), both estimated on
+// a seeded sample of at most 2,000 rows.
+//
+// The paper searches C on a fixed grid, but the C that places the boundary
+// f = 0 at a given density level depends on γ: with every coefficient at its
+// bound C/N the decision function is f(x) ≈ C·κ(x) − 1, so C·κ is what
+// matters. C = a/κ puts the typical point well inside the domain (a > 1)
+// whatever γ, data size and scale are.
+func AutoC(x mat.Matrix, gamma float64, seed uint64) float64 {
+	data, n, d, err := flatten(x)
+	if err != nil || !(gamma > 0) {
+		return DefaultC
+	}
+	return autoC(data, n, d, gamma, seed)
+}
+
+func autoC(data []float64, n, d int, gamma float64, seed uint64) float64 {
+	rng := rand.New(rand.NewPCG(seed, seed^0x3c6ef372fe94f82b))
+	m := min(n, autoGammaSample)
+	sample := make([]float64, 0, m*d)
+	for _, i := range rng.Perm(n)[:m] {
+		sample = append(sample, data[i*d:i*d+d]...)
+	}
+	dens := make([]float64, m)
+	row := make([]float64, m)
+	for i := range dens {
+		kernel.RowTo(row, sample[i*d:i*d+d], sample, gamma)
+		var s float64
+		for _, v := range row {
+			s += v
+		}
+		dens[i] = s / float64(m)
+	}
+	slices.Sort(dens)
+	return autoCLevel / dens[m/2]
 }

@@ -68,6 +68,9 @@ func Train(x mat.Matrix, cfg *Config) (*Model, error) {
 	if c.Gamma == 0 {
 		c.Gamma = autoGamma(data, n, d, c.Budget, c.Seed)
 	}
+	if c.C == 0 {
+		c.C = autoC(data, n, d, c.Gamma, c.Seed)
+	}
 
 	tr := newTrainer(data, n, d, &c)
 	tr.run()
@@ -227,7 +230,7 @@ func (tr *trainer) run() {
 		if tr.afterStep != nil {
 			tr.afterStep(tr)
 		}
-		if c.Tol >= 0 && diff2 <= tol2 {
+		if c.Tol >= 0 && t >= c.MinIter && diff2 <= tol2 {
 			tr.status = Converged
 			break
 		}

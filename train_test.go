@@ -214,7 +214,6 @@ func TestConfigValidate(t *testing.T) {
 		{Config{Workers: -1}, "Workers"},
 		{Config{Maintainer: Projection{K: -1}}, "Maintainer.K"},
 		{Config{Budget: 4, Maintainer: Projection{K: 5}}, "Maintainer.K"},
-		{Config{Budget: 4, Maintainer: Projection{}}, "Maintainer.K"}, // default K = 5
 	} {
 		err := tc.cfg.Validate()
 		var ce *ConfigError
@@ -225,8 +224,10 @@ func TestConfigValidate(t *testing.T) {
 			t.Errorf("Train(%+v) = %v, want the same ConfigError", tc.cfg, err)
 		}
 	}
-	if err := (&Config{}).Validate(); err != nil {
-		t.Errorf("zero Config: %v", err)
+	for _, ok := range []Config{{}, {Budget: 4, Maintainer: Projection{}}, {Budget: 5, Maintainer: Projection{K: 5}}} {
+		if err := ok.Validate(); err != nil {
+			t.Errorf("%+v: %v", ok, err)
+		}
 	}
 }
 
