@@ -39,7 +39,7 @@ vectors and the training and assignment times.`,
 		Flag: flag.NewFlagSet("demo", flag.ContinueOnError),
 	}
 	c.Flag.IntVar(&n, "n", n, "number of points of each data set")
-	c.Flag.Uint64Var(&seed, "seed", seed, "random `seed` of the data and of training")
+	c.Flag.Uint64Var(&seed, "seed", seed, "random seed of the data and of training")
 	c.Flag.BoolVar(&jsonOut, "json", false, "print the table as JSON")
 	c.Run = func(ctx context.Context, e *env, args []string) error {
 		if n < 2 {

@@ -98,7 +98,7 @@ func (o *fitFlags) register(fs *flag.FlagSet, gammaC bool) {
 	fs.IntVar(&o.maxIter, "max-iter", o.maxIter, "largest number of SGD steps; 0 means 1,000,000")
 	fs.IntVar(&o.m, "m", o.m, "number of points of the segment test")
 	fs.StringVar(&o.scale, "scale", o.scale, "feature scaling fitted on the data: none, zscore or minmax")
-	fs.Uint64Var(&o.seed, "seed", o.seed, "random `seed` of training")
+	fs.Uint64Var(&o.seed, "seed", o.seed, "random seed of training")
 	fs.IntVar(&o.workers, "workers", o.workers, "number of goroutines; 0 means all cores")
 	fs.StringVar(&o.label, "label", o.label, "`name` of the ground-truth column, which is never a feature; without it no metrics are computed")
 	fs.BoolVar(&o.all, "all", o.all, "run a trajectory from every point instead of the strip only")

@@ -36,7 +36,7 @@ the same data.`,
 	}
 	c.Flag.StringVar(&kind, "kind", kind, "data set: "+kindNames())
 	c.Flag.IntVar(&n, "n", n, "number of points")
-	c.Flag.Uint64Var(&seed, "seed", seed, "random `seed`")
+	c.Flag.Uint64Var(&seed, "seed", seed, "random seed")
 	c.Flag.StringVar(&out, "o", out, "write the data to `file` (- for standard output)")
 	c.Run = func(ctx context.Context, e *env, args []string) error {
 		k, err := dataset.ParseKind(kind)

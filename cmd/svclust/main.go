@@ -109,7 +109,10 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) (code int
 		if err == nil {
 			return 0
 		}
-		fmt.Fprintf(stderr, "svclust %s: %v\n", c.Name(), err)
+		// Library errors carry their package prefix; the command name
+		// replaces it.
+		msg := strings.TrimPrefix(err.Error(), "svclust: ")
+		fmt.Fprintf(stderr, "svclust %s: %s\n", c.Name(), msg)
 		var ue *usageError
 		if errors.As(err, &ue) {
 			fmt.Fprintf(stderr, "usage: svclust %s\nRun 'svclust help %s' for details.\n", c.UsageLine, c.Name())

@@ -1,0 +1,534 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/svclust/svclust/dataset"
+	"github.com/svclust/svclust/metrics"
+)
+
+// cli runs the command line args in-process and returns the exit status
+// and the outputs.
+func cli(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), &out, &errb, args)
+	return code, out.String(), errb.String()
+}
+
+// mustCLI runs args and fails the test unless they succeed.
+func mustCLI(t *testing.T, args ...string) string {
+	t.Helper()
+	code, out, errs := cli(t, args...)
+	if code != 0 {
+		t.Fatalf("svclust %s: exit %d\n%s", strings.Join(args, " "), code, errs)
+	}
+	return out
+}
+
+// genFile writes n points of kind to a new file with gen -o.
+func genFile(t *testing.T, kind string, n int) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), kind+".csv")
+	mustCLI(t, "gen", "-kind", kind, "-n", strconv.Itoa(n), "-seed", "3", "-o", path)
+	return path
+}
+
+// unlabelled writes n points of Gauss3 without the label column.
+func unlabelled(t *testing.T, n int) string {
+	t.Helper()
+	ds, err := dataset.Generate(dataset.Gauss3, n, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds.Labels, ds.Classes = nil, nil
+	var b bytes.Buffer
+	if err := ds.WriteCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	return writeFile(t, "nolabel.csv", b.String())
+}
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestHelp(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+		want string // in stdout or stderr
+	}{
+		{nil, 2, "The commands are"},
+		{[]string{"-h"}, 0, "The commands are"},
+		{[]string{"help"}, 0, "tune"},
+		{[]string{"help", "fit"}, 0, "-max-iter"},
+		{[]string{"help", "tune"}, 0, "Davies–Bouldin"},
+		{[]string{"help", "nope"}, 2, "unknown command"},
+		{[]string{"nope"}, 2, `unknown command "nope"`},
+		{[]string{"fit", "-h"}, 0, "usage: svclust fit"},
+	}
+	for _, tc := range tests {
+		code, out, errs := cli(t, tc.args...)
+		if code != tc.code || !strings.Contains(out+errs, tc.want) {
+			t.Errorf("svclust %q: exit %d, want %d; output lacks %q?\n%s%s", tc.args, code, tc.code, tc.want, out, errs)
+		}
+	}
+	// Help goes to stdout, the list for a bare svclust to stderr.
+	if _, out, _ := cli(t, "help"); out == "" {
+		t.Error("help printed nothing on stdout")
+	}
+}
+
+func TestGen(t *testing.T) {
+	for _, k := range dataset.Kinds() {
+		out := mustCLI(t, "gen", "-kind", string(k), "-n", "50")
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if len(lines) != 51 || lines[0] != "x1,x2,label" {
+			t.Errorf("%s: %d lines, header %q", k, len(lines), lines[0])
+		}
+		ds, err := dataset.Read(strings.NewReader(out), dataset.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r, _ := ds.X.Dims(); r != 50 {
+			t.Errorf("%s: read back %d rows", k, r)
+		}
+	}
+	// -o and stdout hold the same data.
+	path := filepath.Join(t.TempDir(), "m.csv")
+	mustCLI(t, "gen", "-n", "20", "-o", path)
+	if got, want := readFile(t, path), mustCLI(t, "gen", "-n", "20"); got != want {
+		t.Error("gen -o differs from standard output")
+	}
+}
+
+// TestFitPredict checks that predict on the training data reproduces the
+// labels of fit -o exactly, for every labelling rule and scaling.
+func TestFitPredict(t *testing.T) {
+	data := genFile(t, "gauss3", 300)
+	moons := genFile(t, "moons", 300)
+	for _, tc := range []struct {
+		name string
+		data string
+		args []string
+	}{
+		{"default", data, nil},
+		{"all", data, []string{"-all"}},
+		{"outliers", data, []string{"-outliers"}},
+		{"all outliers", data, []string{"-all", "-outliers"}},
+		{"removal minmax", data, []string{"-maintain", "removal", "-scale", "minmax"}},
+		{"random none", moons, []string{"-maintain", "project-random", "-scale", "none", "-gamma", "2"}},
+		{"no budget eps", moons, []string{"-budget", "0", "-eps", "EPS", "-C", "8"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			labels := filepath.Join(dir, "labels.csv")
+			model := filepath.Join(dir, "model.json")
+			args := append([]string{"fit", "-o", labels, "-model", model}, tc.args...)
+			for i, a := range args {
+				if a == "EPS" {
+					// An explicit ε: twice the automatic one, so that the
+					// strip is not empty whatever the model.
+					var v struct{ Eps float64 }
+					json.Unmarshal([]byte(mustCLI(t, "fit", "-json", "-budget", "0", "-C", "8", tc.data)), &v)
+					args[i] = strconv.FormatFloat(2*v.Eps, 'g', -1, 64)
+				}
+			}
+			mustCLI(t, append(args, tc.data)...)
+			want := readFile(t, labels)
+			if n := strings.Count(want, "\n"); n != 301 || !strings.HasPrefix(want, "cluster\n") {
+				t.Fatalf("labels file has %d lines", n)
+			}
+			got := mustCLI(t, "predict", "-model", model, tc.data)
+			if got != want {
+				t.Errorf("predict differs from fit -o")
+			}
+			pred := filepath.Join(dir, "pred.csv")
+			mustCLI(t, "predict", "-model", model, "-workers", "3", "-o", pred, tc.data)
+			if readFile(t, pred) != want {
+				t.Errorf("predict -o -workers 3 differs from fit -o")
+			}
+			if strings.Contains(strings.Join(tc.args, " "), "-outliers") != strings.Contains(want, "\n-1\n") &&
+				strings.Contains(want, "\n-1\n") {
+				t.Errorf("outlier labels without -outliers")
+			}
+		})
+	}
+}
+
+func TestScore(t *testing.T) {
+	data := genFile(t, "gauss4", 200)
+	model := filepath.Join(t.TempDir(), "model.json")
+	mustCLI(t, "fit", "-model", model, data)
+	out := mustCLI(t, "score", "-model", model, data)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 201 || lines[0] != "score" {
+		t.Fatalf("%d lines, header %q", len(lines), lines[0])
+	}
+	pos := 0
+	for _, l := range lines[1:] {
+		v, err := strconv.ParseFloat(l, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v >= 0 {
+			pos++
+		}
+	}
+	// Most training points lie inside the domain of novelty.
+	if pos < 100 {
+		t.Errorf("only %d of 200 training points have f ≥ 0", pos)
+	}
+	// A data file without the label column gives the same scores.
+	ds, _ := dataset.ReadFile(data, dataset.ReadOptions{})
+	ds.Labels, ds.Classes = nil, nil
+	var b bytes.Buffer
+	ds.WriteCSV(&b)
+	if got := mustCLI(t, "score", "-model", model, writeFile(t, "x.csv", b.String())); got != out {
+		t.Error("scores change without the label column")
+	}
+}
+
+func TestFitJSON(t *testing.T) {
+	data := genFile(t, "gauss3", 200)
+	keys := []string{"n", "d", "clusters", "support_vectors", "iterations", "status", "objective",
+		"strip_size", "equilibria", "eps", "train_seconds", "assign_seconds", "gamma", "C",
+		"budget", "strategy", "scale", "seed"}
+	for _, tc := range []struct {
+		data    string
+		metrics bool
+	}{{data, true}, {unlabelled(t, 200), false}} {
+		out := mustCLI(t, "fit", "-json", tc.data)
+		var v map[string]any
+		dec := json.NewDecoder(strings.NewReader(out))
+		if err := dec.Decode(&v); err != nil {
+			t.Fatal(err)
+		}
+		if dec.More() {
+			t.Error("more than one JSON value")
+		}
+		for _, k := range keys {
+			if _, ok := v[k]; !ok {
+				t.Errorf("key %q missing", k)
+			}
+		}
+		m, ok := v["metrics"].(map[string]any)
+		if ok != tc.metrics {
+			t.Fatalf("metrics present = %v, want %v", ok, tc.metrics)
+		}
+		if ok {
+			for _, k := range []string{"ari", "nmi", "purity", "rand", "db"} {
+				if _, ok := m[k]; !ok {
+					t.Errorf("metric %q missing", k)
+				}
+			}
+		}
+		if v["n"] != 200.0 || v["d"] != 2.0 || v["status"] != "converged" || v["strategy"] != "project-knn" {
+			t.Errorf("unexpected values: %v", v)
+		}
+		if g := v["gamma"].(float64); !(g > 0) {
+			t.Errorf("auto gamma %v not reported", g)
+		}
+	}
+	// The human summary names the chosen γ.
+	if out := mustCLI(t, "fit", data); !strings.Contains(out, "(auto)") || !strings.Contains(out, "ARI") {
+		t.Errorf("summary:\n%s", out)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	data := genFile(t, "gauss3", 50)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"fit", "-nope", data}, "-nope"},
+		{[]string{"fit", "-gamma", "-1", data}, "-gamma"},
+		{[]string{"fit", "-gamma", "abc", data}, "-gamma"},
+		{[]string{"fit", "-gamma", "NaN", data}, "-gamma"},
+		{[]string{"fit", "-gamma", "Inf", data}, "-gamma"},
+		{[]string{"fit", "-C", "0", data}, "-C"},
+		{[]string{"fit", "-C", "x", data}, "-C"},
+		{[]string{"fit", "-budget", "-1", data}, "-budget"},
+		{[]string{"fit", "-k", "0", data}, "-k"},
+		{[]string{"fit", "-k", "60", data}, "-k"},
+		{[]string{"fit", "-m", "1", data}, "-m"},
+		{[]string{"fit", "-eps", "-1", data}, "-eps"},
+		{[]string{"fit", "-eps", "NaN", data}, "-eps"},
+		{[]string{"fit", "-tol", "-1", data}, "-tol"},
+		{[]string{"fit", "-tol", "NaN", data}, "-tol"},
+		{[]string{"fit", "-max-iter", "-5", data}, "-max-iter"},
+		{[]string{"fit", "-workers", "-1", data}, "-workers"},
+		{[]string{"fit", "-maintain", "foo", data}, "-maintain"},
+		{[]string{"fit", "-scale", "foo", data}, "-scale"},
+		{[]string{"fit", "-seed", "-1", data}, "-seed"},
+		{[]string{"fit"}, "missing DATA"},
+		{[]string{"fit", data, data}, "one DATA"},
+		{[]string{"predict", data}, "-model"},
+		{[]string{"predict", "-model", "m.json"}, "missing DATA"},
+		{[]string{"score", "-model", "m.json", "-workers", "-2", data}, "-workers"},
+		{[]string{"gen", "-kind", "spiral"}, "-kind"},
+		{[]string{"gen", "-n", "0"}, "-n"},
+		{[]string{"tune", "-metric", "f1", data}, "-metric"},
+		{[]string{"tune", "-gamma-grid", "1,x", data}, "-gamma-grid"},
+		{[]string{"tune", "-C-grid", "0", data}, "-C-grid"},
+		{[]string{"tune", "-gamma", "1", data}, "-gamma"},
+		{[]string{"demo", "-n", "1"}, "-n"},
+	}
+	for _, tc := range tests {
+		code, out, errs := cli(t, tc.args...)
+		if code != 2 || !strings.Contains(errs, tc.want) {
+			t.Errorf("svclust %q: exit %d, want 2, with %q in stderr:\n%s", tc.args, code, tc.want, errs)
+		}
+		if out != "" {
+			t.Errorf("svclust %q wrote to stdout: %q", tc.args, out)
+		}
+	}
+	// The validation message follows the documented form.
+	_, _, errs := cli(t, "fit", "-gamma", "-1", data)
+	if !strings.HasPrefix(errs, `svclust fit: -gamma must be > 0 or "auto"`) {
+		t.Errorf("message: %q", errs)
+	}
+}
+
+func TestDataErrors(t *testing.T) {
+	bad := writeFile(t, "bad.csv", "x1,x2,label\n1,2,a\n3,oops,b\n")
+	code, _, errs := cli(t, "fit", bad)
+	if code != 1 || !strings.Contains(errs, "svclust fit: "+bad+":3:2") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	code, _, errs = cli(t, "fit", filepath.Join(t.TempDir(), "missing.csv"))
+	if code != 1 || !strings.Contains(errs, "missing.csv") {
+		t.Errorf("missing file: exit %d, stderr %q", code, errs)
+	}
+	code, _, _ = cli(t, "predict", "-model", filepath.Join(t.TempDir(), "missing.json"), bad)
+	if code != 1 {
+		t.Errorf("missing model: exit %d", code)
+	}
+}
+
+func TestOutputErrors(t *testing.T) {
+	data := genFile(t, "gauss3", 100)
+	dir := t.TempDir()
+
+	// An output in a missing directory fails and creates nothing.
+	out := filepath.Join(dir, "no", "such", "labels.csv")
+	code, _, errs := cli(t, "fit", "-o", out, data)
+	if code != 1 || !strings.Contains(errs, "labels.csv") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "no")); !os.IsNotExist(err) {
+		t.Errorf("something was created: %v", err)
+	}
+
+	// When fit fails, existing outputs are left unchanged.
+	labels := writeFile(t, "labels.csv", "old labels\n")
+	model := writeFile(t, "model.json", "old model\n")
+	bad := writeFile(t, "bad.csv", "x1,x2\n1,2\n1\n")
+	for _, args := range [][]string{
+		{"fit", "-o", labels, "-model", model, bad},
+		{"fit", "-o", labels, "-model", model, "-eps", "1e-300", data}, // an empty strip
+		{"fit", "-o", labels, "-model", model, "-C", "-1", data},
+	} {
+		if code, _, _ := cli(t, args...); code == 0 {
+			t.Errorf("svclust %q succeeded", args)
+		}
+		if readFile(t, labels) != "old labels\n" || readFile(t, model) != "old model\n" {
+			t.Errorf("svclust %q changed its outputs", args)
+		}
+	}
+	for _, p := range []string{labels, model} {
+		ents, _ := os.ReadDir(filepath.Dir(p))
+		if len(ents) != 1 {
+			t.Errorf("temporary files left: %v", ents)
+		}
+	}
+}
+
+func TestModelFileErrors(t *testing.T) {
+	data := genFile(t, "gauss3", 100)
+	model := filepath.Join(t.TempDir(), "model.json")
+	mustCLI(t, "fit", "-model", model, data)
+	good := readFile(t, model)
+	var v map[string]any
+	if err := json.Unmarshal([]byte(good), &v); err != nil {
+		t.Fatal(err)
+	}
+	edit := func(f func(map[string]any)) string {
+		var w map[string]any
+		json.Unmarshal([]byte(good), &w)
+		f(w)
+		b, _ := json.Marshal(w)
+		return string(b)
+	}
+	for name, content := range map[string]string{
+		"truncated":     good[:len(good)/2],
+		"format":        edit(func(w map[string]any) { w["format"] = "svclust-model" }),
+		"version":       edit(func(w map[string]any) { w["version"] = 2 }),
+		"scale":         edit(func(w map[string]any) { w["scale"] = "log" }),
+		"no scaler":     edit(func(w map[string]any) { delete(w, "scaler") }),
+		"short shift":   edit(func(w map[string]any) { w["scaler"].(map[string]any)["shift"] = []any{1.0} }),
+		"NaN mul":       edit(func(w map[string]any) { w["scaler"].(map[string]any)["mul"] = []any{"NaN", 1.0} }),
+		"features":      edit(func(w map[string]any) { w["features"] = []any{"a"} }),
+		"no model":      edit(func(w map[string]any) { delete(w, "model") }),
+		"bad model":     edit(func(w map[string]any) { w["model"].(map[string]any)["gamma"] = -1 }),
+		"unknown field": edit(func(w map[string]any) { w["extra"] = true }),
+	} {
+		path := writeFile(t, "m.json", content)
+		code, _, errs := cli(t, "predict", "-model", path, data)
+		if code != 1 || !strings.Contains(errs, "m.json") {
+			t.Errorf("%s: exit %d, stderr %q", name, code, errs)
+		}
+	}
+
+	// Data with another number of features.
+	three := writeFile(t, "three.csv", "a,b,c\n1,2,3\n4,5,6\n")
+	code, _, errs := cli(t, "predict", "-model", model, three)
+	if code != 1 || !strings.Contains(errs, "3 features") || !strings.Contains(errs, "trained on 2") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestWarnSmallC(t *testing.T) {
+	data := genFile(t, "gauss3", 100)
+	code, _, errs := cli(t, "fit", "-C", "0.5", data)
+	if code != 0 || !strings.Contains(errs, "every point is an outlier") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestTune(t *testing.T) {
+	data := genFile(t, "gauss3", 300)
+	grid := []string{"-gamma-grid", "0.5,2", "-C-grid", "8,32"}
+	var first string
+	for _, w := range []string{"1", "4"} {
+		out := mustCLI(t, append(append([]string{"tune", "-json", "-workers", w}, grid...), data)...)
+		if first == "" {
+			first = out
+		} else if out != first {
+			t.Errorf("-workers %s changed the result:\n%s\n%s", w, out, first)
+		}
+	}
+	var res struct {
+		Criterion string
+		Best      *gridPoint
+		Grid      []*gridPoint
+	}
+	if err := json.Unmarshal([]byte(first), &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Grid) != 4 || res.Best == nil || res.Criterion != "nmi" {
+		t.Fatalf("result %s", first)
+	}
+	if res.Grid[0].Gamma != 0.5 || res.Grid[1].C != 32 || res.Grid[2].Gamma != 2 {
+		t.Errorf("grid is not γ-major: %s", first)
+	}
+	for _, p := range res.Grid {
+		if p.Metrics.NMI > res.Best.Metrics.NMI {
+			t.Errorf("best NMI %v < %v", res.Best.Metrics.NMI, p.Metrics.NMI)
+		}
+	}
+
+	// -o and -model of the best setting agree with predict.
+	dir := t.TempDir()
+	labels, model := filepath.Join(dir, "l.csv"), filepath.Join(dir, "m.json")
+	out := mustCLI(t, append(append([]string{"tune", "-metric", "ari", "-o", labels, "-model", model}, grid...), data)...)
+	if !strings.Contains(out, "best (by ari)") {
+		t.Errorf("table:\n%s", out)
+	}
+	if got := mustCLI(t, "predict", "-model", model, data); got != readFile(t, labels) {
+		t.Error("predict differs from tune -o")
+	}
+
+	// Without labels the criterion is Davies–Bouldin.
+	out = mustCLI(t, append(append([]string{"tune", "-json"}, grid...), unlabelled(t, 200))...)
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Criterion != "db" || res.Best == nil || res.Best.Metrics.NMI == res.Best.Metrics.NMI {
+		t.Errorf("unlabelled result %s", out)
+	}
+
+	// A grid where every fit fails is an error.
+	code, _, errs := cli(t, "tune", "-eps", "1e-300", "-gamma-grid", "1", "-C-grid", "8", data)
+	if code != 1 || !strings.Contains(errs, "every grid point failed") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestPickBest(t *testing.T) {
+	s := func(nmi, db float64) *metrics.Scores { return &metrics.Scores{NMI: nmi, DB: db} }
+	nan := func() float64 { var z float64; return z / z }()
+	grid := []*gridPoint{
+		{Gamma: 1, Error: "failed"},
+		{Gamma: 2, Clusters: 1, Metrics: s(0.5, nan)},
+		{Gamma: 3, Clusters: 2, Metrics: s(0.9, 0.8)},
+		{Gamma: 4, Clusters: 3, Metrics: s(0.9, 0.4)},
+		{Gamma: 5, Clusters: 2, Metrics: s(nan, 0.4)},
+	}
+	if b, c := pickBest(grid, true, "nmi", metricOf["nmi"]); b.Gamma != 3 || c != "nmi" {
+		t.Errorf("labelled: best γ %v by %s, want 3 (the earlier of a tie)", b.Gamma, c)
+	}
+	if b, c := pickBest(grid, false, "nmi", metricOf["nmi"]); b.Gamma != 4 || c != "db" {
+		t.Errorf("unlabelled: best γ %v by %s, want 4", b.Gamma, c)
+	}
+	if b, _ := pickBest(grid[:2], false, "nmi", metricOf["nmi"]); b.Gamma != 2 {
+		t.Errorf("no 2 clusters: best γ %v, want the first that ran", b.Gamma)
+	}
+	if b, _ := pickBest(grid[:1], true, "nmi", metricOf["nmi"]); b != nil {
+		t.Errorf("all failed: best %v", b)
+	}
+}
+
+func TestDemo(t *testing.T) {
+	out := mustCLI(t, "demo", "-n", "200")
+	for _, k := range dataset.Kinds() {
+		if !strings.Contains(out, string(k)) {
+			t.Errorf("demo lacks %s:\n%s", k, out)
+		}
+	}
+	var rows []demoRow
+	if err := json.Unmarshal([]byte(mustCLI(t, "demo", "-n", "200", "-json")), &rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 4 || rows[2].Kind != "gauss3" || rows[2].TrueClusters != 3 {
+		t.Errorf("rows %+v", rows)
+	}
+}
+
+// TestDoc checks that the manual in doc.go names every command and flag.
+func TestDoc(t *testing.T) {
+	doc := readFile(t, "doc.go")
+	for _, c := range commands() {
+		if !strings.Contains(doc, "svclust "+c.UsageLine) {
+			t.Errorf("doc.go lacks the usage line of %s", c.Name())
+		}
+		for _, f := range flagNames(c.Flag) {
+			if !strings.Contains(doc, "\t-"+f+" ") && !strings.Contains(doc, "-"+f+"\n") {
+				t.Errorf("doc.go does not describe %s -%s", c.Name(), f)
+			}
+		}
+	}
+}
