@@ -120,6 +120,11 @@ The flags are:
 		"label", "model":<the svclust model file>}.
 	-json
 		Print the result as one JSON object.
+	-cpuprofile file
+		Write a CPU profile of the run to file.
+
+Above 20,000 points the metrics leave out the compactness index (null in
+JSON), whose cost grows with the square of the cluster sizes.
 
 # Predict
 

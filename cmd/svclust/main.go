@@ -54,8 +54,9 @@ func usagef(format string, args ...any) error {
 	return &usageError{fmt.Sprintf(format, args...)}
 }
 
-// commands returns the command table, with new flag sets.
-func commands() []*Command {
+// commands returns the command table, with new flag sets. It is a
+// variable so that a test can add a command.
+var commands = func() []*Command {
 	return []*Command{newFit(), newPredict(), newScore(), newTune(), newGen(), newDemo()}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -530,5 +531,29 @@ func TestDoc(t *testing.T) {
 				t.Errorf("doc.go does not describe %s -%s", c.Name(), f)
 			}
 		}
+	}
+}
+
+// TestInternalError checks that a panic is reported, not shown as a trace.
+func TestInternalError(t *testing.T) {
+	saved := commands
+	defer func() { commands = saved }()
+	commands = func() []*Command {
+		c := &Command{UsageLine: "boom", Flag: flag.NewFlagSet("boom", flag.ContinueOnError)}
+		c.Run = func(context.Context, *env, []string) error { panic("kaboom") }
+		return append(saved(), c)
+	}
+	code, _, errs := cli(t, "boom")
+	if code != 1 || errs != "svclust: internal error: kaboom\n" {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestCPUProfile(t *testing.T) {
+	data := genFile(t, "gauss3", 100)
+	prof := filepath.Join(t.TempDir(), "cpu.prof")
+	mustCLI(t, "fit", "-cpuprofile", prof, data)
+	if fi, err := os.Stat(prof); err != nil || fi.Size() == 0 {
+		t.Errorf("no profile: %v", err)
 	}
 }

@@ -120,6 +120,11 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, gammas, cs
 	if err != nil {
 		return err
 	}
+	stop, err := o.startProfile()
+	if err != nil {
+		return err
+	}
+	defer stop()
 	dt, err := load(path, o.label, s.scale)
 	if err != nil {
 		return err
