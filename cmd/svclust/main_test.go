@@ -386,6 +386,7 @@ func TestModelFileErrors(t *testing.T) {
 	}
 	for name, content := range map[string]string{
 		"truncated":     good[:len(good)/2],
+		"trailing":      good + "}",
 		"format":        edit(func(w map[string]any) { w["format"] = "svclust-model" }),
 		"version":       edit(func(w map[string]any) { w["version"] = 2 }),
 		"scale":         edit(func(w map[string]any) { w["scale"] = "log" }),

@@ -65,7 +65,7 @@ func parseModel(b []byte) (*modelFile, error) {
 	if err := dec.Decode(&mf); err != nil {
 		return nil, fmt.Errorf("not a model file: %w", err)
 	}
-	if dec.More() {
+	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("not a model file: data after the model")
 	}
 	if mf.Format != cliFormat {
