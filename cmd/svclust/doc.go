@@ -73,9 +73,11 @@ The flags are:
 	-gamma number|auto
 		Kernel width γ in exp(−γ‖x−y‖²). auto (the default) chooses γ
 		from the data (svclust.AutoGamma) and reports it.
-	-C number
-		Trade-off C of the objective (default 32). The domain f ≥ 0 is
-		empty for C ≤ 1, so every point is an outlier; fit warns.
+	-C number|auto
+		Trade-off C of the objective (default 32). auto lets the library
+		choose C from the data (svclust.Config.C = 0) and reports it. The
+		domain f ≥ 0 is empty for C ≤ 1, so every point is an outlier; fit
+		warns.
 	-budget n
 		Largest number of support vectors (default 50); 0 means no budget.
 	-maintain removal|project-knn|project-random

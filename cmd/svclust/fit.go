@@ -49,7 +49,7 @@ func (a *autoFloat) Set(s string) error {
 // fitFlags are the settings shared by fit, tune and demo.
 type fitFlags struct {
 	gamma    autoFloat
-	C        float64
+	C        autoFloat
 	budget   int
 	maintain string
 	k        int
@@ -73,7 +73,7 @@ type fitFlags struct {
 func defaultFit() *fitFlags {
 	return &fitFlags{
 		gamma:    autoFloat{auto: true},
-		C:        svclust.DefaultC,
+		C:        autoFloat{v: svclust.DefaultC},
 		budget:   50,
 		maintain: "project-knn",
 		k:        svclust.DefaultK,
@@ -91,7 +91,7 @@ func defaultFit() *fitFlags {
 func (o *fitFlags) register(fs *flag.FlagSet, gammaC bool) {
 	if gammaC {
 		fs.Var(&o.gamma, "gamma", "kernel width γ in exp(-γ‖x-y‖²): a `number` > 0, or auto")
-		fs.Float64Var(&o.C, "C", o.C, "trade-off C of the objective; the domain f ≥ 0 is empty unless C > 1")
+		fs.Var(&o.C, "C", "trade-off C of the objective: a `number` > 0, or auto (chosen from the data); the domain f ≥ 0 is empty unless C > 1")
 	}
 	fs.IntVar(&o.budget, "budget", o.budget, "largest number of support vectors; 0 means no budget")
 	fs.StringVar(&o.maintain, "maintain", o.maintain, "budget maintenance: removal, project-knn or project-random")
@@ -149,10 +149,12 @@ func (o *fitFlags) validate() (*setup, error) {
 		}
 		s.train.Gamma = o.gamma.v
 	}
-	if !(o.C > 0) || math.IsInf(o.C, 0) {
-		return nil, usagef("-C must be > 0 and finite")
+	if !o.C.auto {
+		if !(o.C.v > 0) || math.IsInf(o.C.v, 0) {
+			return nil, usagef(`-C must be > 0 or "auto"`)
+		}
+		s.train.C = o.C.v
 	}
-	s.train.C = o.C
 	if o.budget < 0 {
 		return nil, usagef("-budget must be ≥ 0 (0 means no budget)")
 	}
@@ -324,7 +326,9 @@ func runFit(e *env, o *fitFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	warnC(e, o.C)
+	if !o.C.auto {
+		warnC(e, o.C.v)
+	}
 	stop, err := o.startProfile()
 	if err != nil {
 		return err
@@ -457,9 +461,12 @@ func printSummary(w io.Writer, path string, o *fitFlags, dt *data, r *result) {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	m := r.model
 	fmt.Fprintf(tw, "data\t%s: n = %d, d = %d, scale %s\n", path, dt.n, dt.d, o.scale)
-	g := "auto"
+	g, c := "auto", ""
 	if !o.gamma.auto {
 		g = "set"
+	}
+	if o.C.auto {
+		c = " (auto)"
 	}
 	strategy := o.maintain
 	if o.maintain != "removal" {
@@ -468,7 +475,7 @@ func printSummary(w io.Writer, path string, o *fitFlags, dt *data, r *result) {
 	if o.budget == 0 {
 		strategy = "none (no budget)"
 	}
-	fmt.Fprintf(tw, "model\tγ = %.6g (%s), C = %g, budget %d, maintenance %s, seed %d\n", m.Gamma, g, m.C, o.budget, strategy, o.seed)
+	fmt.Fprintf(tw, "model\tγ = %.6g (%s), C = %.6g%s, budget %d, maintenance %s, seed %d\n", m.Gamma, g, m.C, c, o.budget, strategy, o.seed)
 	fmt.Fprintf(tw, "training\t%s after %d iterations (%d updates, %d maintenance calls), objective %.6g, %d support vectors, %s\n",
 		m.Status, m.Stats.Iterations, m.Stats.Updates, m.Stats.Maintenance, m.Stats.Objective, len(m.Alpha), ms(m.Stats.Runtime.Seconds()))
 	fmt.Fprintf(tw, "clustering\t%d clusters from %d equilibria, strip of %d points (ε = %.4g), %s\n",

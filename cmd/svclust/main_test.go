@@ -253,6 +253,11 @@ func TestFitJSON(t *testing.T) {
 			t.Errorf("auto gamma %v not reported", g)
 		}
 	}
+	// -C auto reports the C the library chose.
+	var v struct{ C float64 }
+	if err := json.Unmarshal([]byte(mustCLI(t, "fit", "-json", "-C", "auto", data)), &v); err != nil || !(v.C > 0) {
+		t.Errorf("-C auto: C = %v, %v", v.C, err)
+	}
 	// The human summary names the chosen γ.
 	if out := mustCLI(t, "fit", data); !strings.Contains(out, "(auto)") || !strings.Contains(out, "ARI") {
 		t.Errorf("summary:\n%s", out)
