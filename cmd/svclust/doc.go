@@ -74,8 +74,9 @@ The flags are:
 		Kernel width γ in exp(−γ‖x−y‖²). auto (the default) chooses γ
 		from the data (svclust.AutoGamma) and reports it.
 	-C number|auto
-		Trade-off C of the objective (default 32). auto lets the library
-		choose C from the data (svclust.Config.C = 0) and reports it. The
+		Trade-off C of the objective. auto (the default) chooses C from
+		the data and γ (svclust.AutoC: 16 over the median kernel density)
+		and reports it. The
 		domain f ≥ 0 is empty for C ≤ 1, so every point is an outlier; fit
 		warns.
 	-budget n
@@ -95,6 +96,11 @@ The flags are:
 		the rule, so training runs -max-iter steps.
 	-max-iter n
 		Largest number of SGD steps; 0 (the default) means 1,000,000.
+	-min-iter n
+		Number of SGD steps before the stopping rule is first checked;
+		0 (the default) means 10,000. -1 checks it from the first step,
+		which is the paper's Algorithm 2 exactly (it then stops after a
+		few hundred steps; see the README).
 	-m n
 		Number of points of the segment test between equilibria
 		(default 20, at least 2).

@@ -67,13 +67,14 @@ type fitFlags struct {
 	model    string
 	json     bool
 	cpuprof  string
+	minIter  int
 }
 
 // defaultFit returns the defaults of the fit flags.
 func defaultFit() *fitFlags {
 	return &fitFlags{
 		gamma:    autoFloat{auto: true},
-		C:        autoFloat{v: svclust.DefaultC},
+		C:        autoFloat{auto: true},
 		budget:   50,
 		maintain: "project-knn",
 		k:        svclust.DefaultK,
@@ -99,6 +100,7 @@ func (o *fitFlags) register(fs *flag.FlagSet, gammaC bool) {
 	fs.Var(&o.eps, "eps", "half-width ε of the strip |f| ≤ ε whose points follow trajectories: a `number` > 0, or auto (a quantile of |f|)")
 	fs.Float64Var(&o.tol, "tol", o.tol, "stopping threshold θ on ‖w_{t+1} − w_t‖; 0 runs -max-iter steps")
 	fs.IntVar(&o.maxIter, "max-iter", o.maxIter, "largest number of SGD steps; 0 means 1,000,000")
+	fs.IntVar(&o.minIter, "min-iter", o.minIter, "SGD steps before the stopping rule is checked; 0 means 10,000, -1 checks it from the first step as the paper does")
 	fs.IntVar(&o.m, "m", o.m, "number of points of the segment test")
 	fs.StringVar(&o.scale, "scale", o.scale, "feature scaling fitted on the data: none, zscore or minmax")
 	fs.Uint64Var(&o.seed, "seed", o.seed, "random seed of training")
@@ -190,6 +192,10 @@ func (o *fitFlags) validate() (*setup, error) {
 		return nil, usagef("-max-iter must be ≥ 0 (0 means the default)")
 	}
 	s.train.MaxIter = o.maxIter
+	if o.minIter < -1 {
+		return nil, usagef("-min-iter must be ≥ -1 (0 means the default, -1 the paper's rule)")
+	}
+	s.train.MinIter = o.minIter
 	if o.m < 2 {
 		return nil, usagef("-m must be ≥ 2")
 	}
