@@ -43,7 +43,8 @@ const (
 // for an explicit ε.
 var ErrEmptyStrip = errors.New("svclust: the strip |f(x)| ≤ ε holds no point: increase ε")
 
-// ErrNotClustered is returned by Predict for a model without a Partition.
+// ErrNotClustered is returned by Predict for a model without a Partition,
+// or with one that lacks its equilibria or (unless All) its strip.
 var ErrNotClustered = errors.New("svclust: model has no partition: run Cluster first")
 
 // ClusterConfig holds the settings of [Model.Cluster]. The zero value
@@ -273,7 +274,7 @@ func (p *Partition) trees() {
 // length. On the data given to Cluster it returns Cluster's labels.
 func (m *Model) Predict(dst []int, x mat.Matrix, workers int) ([]int, error) {
 	p := m.Partition
-	if p == nil {
+	if p == nil || p.Equilibria == nil || (!p.All && p.Strip == nil) {
 		return nil, ErrNotClustered
 	}
 	n, d := x.Dims()

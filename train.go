@@ -75,16 +75,13 @@ func Train(x mat.Matrix, cfg *Config) (*Model, error) {
 	tr := newTrainer(data, n, d, &c)
 	tr.run()
 
+	// The support set is never empty: w₁ = 0, so the first step updates.
 	m := &Model{
 		Gamma:  c.Gamma,
 		C:      c.C,
-		SV:     mat.NewDense(max(tr.s.Len(), 1), d, nil),
+		SV:     mat.NewDense(tr.s.Len(), d, nil),
 		Alpha:  make([]float64, tr.s.Len()),
 		Status: tr.status,
-	}
-	if tr.s.Len() == 0 {
-		// Unreachable: the first step always violates (w₁ = 0).
-		panic("svclust: empty support set")
 	}
 	// Order the support vectors by data index so that the model does not
 	// depend on the history of slot reuse.
