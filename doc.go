@@ -18,7 +18,8 @@
 // (Algorithm 2): [Removal], or [Projection] onto the k nearest or k random
 // support vectors (Section 3.3). Training stops when ‖w_{t+1} − w_t‖ ≤ θ
 // ([Config.Tol]), computed exactly in feature space and checked from step
-// [Config.MinIter] on, or after [Config.MaxIter] steps. The result is a [Model] with decision function
+// [Config.MinIter] on, or after [Config.MaxIter] steps. The result is a
+// [Model] with decision function
 //
 //	f(x) = Σᵢ αᵢ k(svᵢ, x) − 1,
 //
