@@ -1,0 +1,145 @@
+package svclust
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust/dataset"
+)
+
+// fuzzModel returns the JSON of a small clustered model, the seed of the
+// model-file fuzz target.
+func fuzzModel(f *testing.F, all bool) []byte {
+	ds, err := dataset.Generate(dataset.Gauss3, 60, 1)
+	if err != nil {
+		f.Fatal(err)
+	}
+	m, err := Train(ds.X, &Config{Budget: 6, MaxIter: 300})
+	if err != nil {
+		f.Fatal(err)
+	}
+	if _, err := m.Cluster(ds.X, &ClusterConfig{All: all}); err != nil {
+		f.Fatal(err)
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		f.Fatal(err)
+	}
+	return b
+}
+
+// FuzzModelJSON: loading any bytes as a model never panics, and a model
+// that loads scores finite values, predicts labels in range and saves to
+// the same JSON.
+func FuzzModelJSON(f *testing.F) {
+	for _, all := range []bool{false, true} {
+		good := fuzzModel(f, all)
+		f.Add(good)
+		f.Add(good[:len(good)/2])
+		f.Add(bytes.Replace(good, []byte(`"version":1`), []byte(`"version":2`), 1))
+		f.Add(bytes.Replace(good, []byte(`"dim":2`), []byte(`"dim":1000000000`), 1))
+	}
+	f.Add([]byte(`{}`))
+	f.Add([]byte(`null`))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		var m Model
+		if err := json.Unmarshal(in, &m); err != nil {
+			return
+		}
+		d := m.Dim()
+		x := mat.NewDense(3, d, nil)
+		for i := 0; i < 3; i++ {
+			for j := 0; j < d; j++ {
+				x.Set(i, j, float64(i-j))
+			}
+		}
+		for _, v := range m.Score(nil, x, 1) {
+			if math.IsNaN(v) {
+				t.Fatalf("score NaN")
+			}
+		}
+		if m.Partition != nil {
+			labels, err := m.Predict(nil, x, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range labels {
+				if l < -1 || l >= m.Partition.Clusters {
+					t.Fatalf("label %d outside [-1, %d)", l, m.Partition.Clusters)
+				}
+			}
+		}
+		out, err := json.Marshal(&m)
+		if err != nil {
+			t.Fatalf("a loaded model does not save: %v", err)
+		}
+		var again Model
+		if err := json.Unmarshal(out, &again); err != nil {
+			t.Fatalf("a saved model does not load: %v", err)
+		}
+		if out2, _ := json.Marshal(&again); !bytes.Equal(out, out2) {
+			t.Fatalf("save, load, save is not stable")
+		}
+	})
+}
+
+// FuzzPipeline runs Train, Cluster and Predict on tiny data and settings
+// decoded from the input: no panic, one label per row, labels in range, and
+// Predict reproduces Cluster.
+func FuzzPipeline(f *testing.F) {
+	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, uint8(3), uint8(2), uint8(0))
+	f.Add([]byte{0, 0, 0, 0, 0, 0}, uint8(0), uint8(1), uint8(1))
+	f.Add([]byte{255, 0, 255, 0, 1, 1, 128, 3}, uint8(1), uint8(2), uint8(2))
+	f.Fuzz(func(t *testing.T, vals []byte, budget, dim, strat uint8) {
+		d := int(dim%3) + 1
+		n := min(len(vals)/d, 16)
+		if n < 1 {
+			return
+		}
+		x := mat.NewDense(n, d, nil)
+		for i := 0; i < n; i++ {
+			for j := 0; j < d; j++ {
+				x.Set(i, j, float64(int(vals[i*d+j])-128)/16)
+			}
+		}
+		cfg := &Config{Budget: int(budget % 6), MaxIter: 500, Seed: uint64(strat), Workers: 2}
+		switch strat % 3 {
+		case 0:
+			cfg.Maintainer = Removal{}
+		case 1:
+			cfg.Maintainer = Projection{K: 2}
+			if cfg.Budget == 1 {
+				cfg.Budget = 2
+			}
+		case 2:
+			cfg.Maintainer = Projection{Pick: Random}
+		}
+		m, err := Train(x, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cc := range []*ClusterConfig{nil, {All: true, Outliers: true}} {
+			cl, err := m.Cluster(x, cc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(cl.Labels) != n {
+				t.Fatalf("%d labels for %d rows", len(cl.Labels), n)
+			}
+			for _, l := range cl.Labels {
+				if l < -1 || l >= cl.Clusters {
+					t.Fatalf("label %d outside [-1, %d)", l, cl.Clusters)
+				}
+			}
+			p, err := m.Predict(nil, x, 1)
+			if err != nil || !slices.Equal(p, cl.Labels) {
+				t.Fatalf("Predict %v (%v) differs from Cluster %v", p, err, cl.Labels)
+			}
+		}
+	})
+}
