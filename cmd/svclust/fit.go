@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -52,7 +53,7 @@ type fitFlags struct {
 	C        autoFloat
 	budget   int
 	maintain string
-	k        int
+	k        setInt
 	eps      autoFloat
 	tol      float64
 	maxIter  int
@@ -70,6 +71,32 @@ type fitFlags struct {
 	minIter  int
 }
 
+// setInt is an int flag that remembers whether it was given.
+type setInt struct {
+	v   int
+	set bool
+}
+
+func (s *setInt) String() string { return strconv.Itoa(s.v) }
+
+func (s *setInt) Set(v string) error {
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return errors.New("not an integer")
+	}
+	s.v, s.set = n, true
+	return nil
+}
+
+// given returns the value if it was given and 0 (the library default,
+// capped by the budget) otherwise.
+func (s *setInt) given() int {
+	if s.set {
+		return s.v
+	}
+	return 0
+}
+
 // defaultFit returns the defaults of the fit flags.
 func defaultFit() *fitFlags {
 	return &fitFlags{
@@ -77,7 +104,7 @@ func defaultFit() *fitFlags {
 		C:        autoFloat{auto: true},
 		budget:   50,
 		maintain: "project-knn",
-		k:        svclust.DefaultK,
+		k:        setInt{v: svclust.DefaultK},
 		eps:      autoFloat{auto: true},
 		tol:      svclust.DefaultTol,
 		m:        svclust.DefaultM,
@@ -96,7 +123,7 @@ func (o *fitFlags) register(fs *flag.FlagSet, gammaC bool) {
 	}
 	fs.IntVar(&o.budget, "budget", o.budget, "largest number of support vectors; 0 means no budget")
 	fs.StringVar(&o.maintain, "maintain", o.maintain, "budget maintenance: removal, project-knn or project-random")
-	fs.IntVar(&o.k, "k", o.k, "number of support vectors a projection projects onto")
+	fs.Var(&o.k, "k", "number of support vectors a projection projects onto; at most -budget when given")
 	fs.Var(&o.eps, "eps", "half-width ε of the strip |f| ≤ ε whose points follow trajectories: a `number` > 0, or auto (a quantile of |f|)")
 	fs.Float64Var(&o.tol, "tol", o.tol, "stopping threshold θ on ‖w_{t+1} − w_t‖; 0 runs -max-iter steps")
 	fs.IntVar(&o.maxIter, "max-iter", o.maxIter, "largest number of SGD steps; 0 means 1,000,000")
@@ -161,16 +188,16 @@ func (o *fitFlags) validate() (*setup, error) {
 		return nil, usagef("-budget must be ≥ 0 (0 means no budget)")
 	}
 	s.train.Budget = o.budget
-	if o.k < 1 {
+	if o.k.v < 1 {
 		return nil, usagef("-k must be ≥ 1")
 	}
 	switch o.maintain {
 	case "removal":
 		s.train.Maintainer = svclust.Removal{}
 	case "project-knn":
-		s.train.Maintainer = svclust.Projection{K: o.k, Pick: svclust.Nearest}
+		s.train.Maintainer = svclust.Projection{K: o.k.given(), Pick: svclust.Nearest}
 	case "project-random":
-		s.train.Maintainer = svclust.Projection{K: o.k, Pick: svclust.Random}
+		s.train.Maintainer = svclust.Projection{K: o.k.given(), Pick: svclust.Random}
 	default:
 		return nil, usagef("-maintain must be removal, project-knn or project-random, not %q", o.maintain)
 	}
@@ -476,7 +503,7 @@ func printSummary(w io.Writer, path string, o *fitFlags, dt *data, r *result) {
 	}
 	strategy := o.maintain
 	if o.maintain != "removal" {
-		strategy = fmt.Sprintf("%s (k = %d)", o.maintain, o.k)
+		strategy = fmt.Sprintf("%s (k = %d)", o.maintain, o.k.v)
 	}
 	if o.budget == 0 {
 		strategy = "none (no budget)"
