@@ -41,6 +41,18 @@ type SupportSet struct {
 	touched []int
 	before  []float64
 	removed []int
+
+	// Scratch space of the package's own strategies, reused across calls.
+	idx []int
+	buf []float64
+}
+
+// scratch returns s.buf resized to n values, keeping its capacity.
+func (s *SupportSet) scratch(n int) []float64 {
+	if cap(s.buf) < n {
+		s.buf = make([]float64, n)
+	}
+	return s.buf[:n]
 }
 
 // Len returns the number of support vectors.

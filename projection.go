@@ -2,7 +2,6 @@ package svclust
 
 import (
 	"math"
-	"sort"
 )
 
 // Pick selects the support vectors a [Projection] projects onto.
@@ -59,14 +58,15 @@ func (p Projection) Maintain(s *SupportSet) {
 		s.Remove(q)
 		return
 	}
-	idx := make([]int, 0, s.Len()-1)
-	for i := 0; i < s.Len(); i++ {
-		if i != q {
-			idx = append(idx, i)
-		}
-	}
+	var idx []int
 	switch p.Pick {
 	case Random:
+		idx = s.idx[:0]
+		for i := 0; i < s.Len(); i++ {
+			if i != q {
+				idx = append(idx, i)
+			}
+		}
 		// Partial Fisher–Yates: the first k entries become a uniform sample.
 		rng := s.Rand()
 		for i := 0; i < k; i++ {
@@ -74,21 +74,20 @@ func (p Projection) Maintain(s *SupportSet) {
 			idx[i], idx[j] = idx[j], idx[i]
 		}
 	default:
-		// Stable: equal distances keep slot order, so the choice is
-		// deterministic.
-		sort.SliceStable(idx, func(a, b int) bool { return s.SqDist(q, idx[a]) < s.SqDist(q, idx[b]) })
+		idx = nearest(s, q, k)
 	}
+	s.idx = idx[:0]
 	idx = idx[:k]
 
-	g := make([]float64, k*k)
-	d := make([]float64, k)
+	buf := s.scratch(2*k*k + k)
+	g, orig, d := buf[:k*k], buf[k*k:2*k*k], buf[2*k*k:]
 	for i, a := range idx {
 		d[i] = s.Kernel(q, a)
 		for j, b := range idx[:i+1] {
 			g[i*k+j] = s.Kernel(a, b)
 		}
 	}
-	if solveSPD(g, d, k) {
+	if solveSPD(g, d, orig, k) {
 		ap := s.Coef(q)
 		for i, a := range idx {
 			s.AddCoef(a, ap*d[i])
@@ -100,10 +99,10 @@ func (p Projection) Maintain(s *SupportSet) {
 // solveSPD solves G x = b in place (x overwrites b) for the symmetric
 // positive semi-definite k×k matrix G, of which only the lower triangle is
 // read, by Cholesky factorisation with the diagonal jitter described at
-// projectionJitter. g is overwritten. It reports false, leaving b
-// unspecified, if no jitter up to 1e-2 makes G positive definite.
-func solveSPD(g, b []float64, k int) bool {
-	orig := make([]float64, len(g))
+// projectionJitter. g is overwritten and orig, of the same length, is
+// scratch space. It reports false, leaving b unspecified, if no jitter up to
+// 1e-2 makes G positive definite.
+func solveSPD(g, b, orig []float64, k int) bool {
 	copy(orig, g)
 	for jitter := projectionJitter; jitter <= 1e-2; jitter *= 10 {
 		copy(g, orig)
@@ -127,6 +126,32 @@ func solveSPD(g, b []float64, k int) bool {
 		}
 	}
 	return false
+}
+
+// nearest returns the k support vectors other than q nearest to it in input
+// space, nearest first, ties to the lower slot, in s's scratch space. It
+// costs O(Len·k), where sorting all support vectors would cost O(Len·log Len).
+func nearest(s *SupportSet, q, k int) []int {
+	idx := s.idx[:0]
+	for i := 0; i < s.Len(); i++ {
+		if i == q {
+			continue
+		}
+		di := s.SqDist(q, i)
+		if len(idx) == k && di >= s.SqDist(q, idx[k-1]) {
+			continue // slots ascend, so an equal distance loses the tie
+		}
+		if len(idx) < k {
+			idx = append(idx, i)
+		}
+		// Insert i, shifting farther entries right.
+		j := len(idx) - 1
+		for ; j > 0 && s.SqDist(q, idx[j-1]) > di; j-- {
+			idx[j] = idx[j-1]
+		}
+		idx[j] = i
+	}
+	return idx
 }
 
 // cholesky overwrites the lower triangle of g + jitter·I with its Cholesky

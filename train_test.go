@@ -3,6 +3,9 @@ package svclust
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -270,7 +273,7 @@ func TestSolveSPD(t *testing.T) {
 	// G = [[4,2],[2,3]], x = [1,−1] ⇒ b = Gx = [2,−1].
 	g := []float64{4, 0, 2, 3} // lower triangle is read
 	b := []float64{2, -1}
-	if !solveSPD(g, b, 2) {
+	if !solveSPD(g, b, make([]float64, 4), 2) {
 		t.Fatal("factorisation failed")
 	}
 	// The jitter 1e-10 perturbs the solution by about 1e-10·‖G⁻¹‖ ≈ 1e-10.
@@ -304,6 +307,33 @@ func TestSolveSPD(t *testing.T) {
 		// Orthogonality up to the jitter's effect (≈1e-10) on a unit Gram.
 		if math.Abs(r) > 1e-8 {
 			t.Errorf("⟨r, φ_%d⟩ = %v, want 0", j, r)
+		}
+	}
+}
+
+// TestNearest compares the k-nearest selection of Projection with the
+// definition it implements: a stable sort of the other slots by distance.
+// Coordinates on a coarse grid make equal distances common.
+func TestNearest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	for trial := 0; trial < 200; trial++ {
+		n := 2 + rng.IntN(30)
+		x := make([]float64, 2*n)
+		for i := range x {
+			x[i] = float64(rng.IntN(4))
+		}
+		s := &SupportSet{d: 2, gamma: 1, x: x, a: make([]float64, n)}
+		q := rng.IntN(n)
+		k := 1 + rng.IntN(n-1)
+		var want []int
+		for i := 0; i < n; i++ {
+			if i != q {
+				want = append(want, i)
+			}
+		}
+		sort.SliceStable(want, func(a, b int) bool { return s.SqDist(q, want[a]) < s.SqDist(q, want[b]) })
+		if got := nearest(s, q, k); !slices.Equal(got, want[:k]) {
+			t.Fatalf("n=%d q=%d k=%d: nearest = %v, want %v", n, q, k, got, want[:k])
 		}
 	}
 }
