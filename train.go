@@ -148,17 +148,15 @@ type trainer struct {
 
 	d2row []float64 // squared distances of the current sample to the slots
 
-	// diff2 is ‖w_{t+1} − wₜ‖² of the last step, and afterStep, when not
-	// nil, is called after every step; both serve the tests.
-	diff2     float64
-	afterStep func(*trainer)
+	// diff2 is ‖w_{t+1} − wₜ‖² of the last step, for the tests.
+	diff2 float64
 }
 
-// testHook, when set by a test, is installed as afterStep of every trainer.
+// testHook, when set by a test, is called after every step of every trainer.
 var testHook func(*trainer)
 
 func newTrainer(data []float64, n, d int, c *Config) *trainer {
-	tr := &trainer{data: data, n: n, d: d, cfg: c, pos: make([]int32, n), afterStep: testHook}
+	tr := &trainer{data: data, n: n, d: d, cfg: c, pos: make([]int32, n)}
 	for i := range tr.pos {
 		tr.pos[i] = -1
 	}
@@ -224,8 +222,8 @@ func (tr *trainer) run() {
 		}
 		tr.uu += 2*vu + vv
 		tr.diff2 = diff2
-		if tr.afterStep != nil {
-			tr.afterStep(tr)
+		if testHook != nil {
+			testHook(tr)
 		}
 		if c.Tol >= 0 && t >= c.MinIter && diff2 <= tol2 {
 			tr.status = Converged
@@ -324,30 +322,31 @@ const objectiveChunk = 256
 // no more than the hinge pass because there are at most N support vectors.
 func (m *Model) objective(data []float64, d, workers int) float64 {
 	n := len(data) / d
-	sv := m.SV.RawMatrix().Data[:len(m.Alpha)*d]
-	s := len(m.Alpha)
-	hinge := make([]float64, parallel.Chunks(n, objectiveChunk))
-	parallel.For(n, objectiveChunk, workers, func(c, lo, hi int) {
-		var h float64
-		for i := lo; i < hi; i++ {
-			h += max(0, 1-kernel.Sum(data[i*d:i*d+d], sv, m.Alpha, m.Gamma))
-		}
-		hinge[c] = h
+	sv := m.svData()
+	hinge := chunkSum(n, workers, func(i int) float64 {
+		return max(0, 1-kernel.Sum(data[i*d:i*d+d], sv, m.Alpha, m.Gamma))
 	})
-	norm := make([]float64, parallel.Chunks(s, objectiveChunk))
-	parallel.For(s, objectiveChunk, workers, func(c, lo, hi int) {
+	ww := chunkSum(len(m.Alpha), workers, func(i int) float64 {
+		return m.Alpha[i] * kernel.Sum(sv[i*d:i*d+d], sv, m.Alpha, m.Gamma)
+	})
+	return 0.5*ww + m.C/float64(n)*hinge
+}
+
+// chunkSum returns Σ_{i<n} term(i), computed on workers goroutines in fixed
+// chunks whose partial sums are added in chunk order, so that the result
+// does not depend on the number of workers.
+func chunkSum(n, workers int, term func(i int) float64) float64 {
+	part := make([]float64, parallel.Chunks(n, objectiveChunk))
+	parallel.For(n, objectiveChunk, workers, func(c, lo, hi int) {
 		var v float64
 		for i := lo; i < hi; i++ {
-			v += m.Alpha[i] * kernel.Sum(sv[i*d:i*d+d], sv, m.Alpha, m.Gamma)
+			v += term(i)
 		}
-		norm[c] = v
+		part[c] = v
 	})
-	var h, ww float64
-	for _, v := range hinge {
-		h += v
+	var sum float64
+	for _, v := range part {
+		sum += v
 	}
-	for _, v := range norm {
-		ww += v
-	}
-	return 0.5*ww + m.C/float64(n)*h
+	return sum
 }
