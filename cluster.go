@@ -201,7 +201,14 @@ func (m *Model) Cluster(x mat.Matrix, cfg *ClusterConfig) (*Clustering, error) {
 		Equilibria:         mat.NewDense(nrep, d, reps),
 		EquilibriumCluster: eqCluster,
 	}
-	p.eqTree = assign.NewTree(reps, d)
+	if !cfg.All {
+		pts := make([]float64, 0, len(strip)*d)
+		for _, i := range strip {
+			pts = append(pts, data[i*d:i*d+d]...)
+		}
+		p.Strip = mat.NewDense(len(strip), d, pts)
+	}
+	p.trees()
 	labels := make([]int, n)
 	stripCluster := make([]int, len(strip))
 	for k, i := range strip {
@@ -210,13 +217,7 @@ func (m *Model) Cluster(x mat.Matrix, cfg *ClusterConfig) (*Clustering, error) {
 		labels[i] = eqCluster[r]
 	}
 	if !cfg.All {
-		pts := make([]float64, 0, len(strip)*d)
-		for _, i := range strip {
-			pts = append(pts, data[i*d:i*d+d]...)
-		}
-		p.Strip = mat.NewDense(len(strip), d, pts)
 		p.StripCluster = stripCluster
-		p.stripTree = assign.NewTree(pts, d)
 		inStrip := make([]bool, n)
 		for _, i := range strip {
 			inStrip[i] = true
@@ -230,7 +231,6 @@ func (m *Model) Cluster(x mat.Matrix, cfg *ClusterConfig) (*Clustering, error) {
 			}
 		})
 	}
-	p.once.Do(func() {}) // trees are built
 	if cfg.Outliers {
 		for i, v := range scores {
 			if v < 0 {
@@ -258,6 +258,7 @@ func quantileAbs(v []float64, q float64) float64 {
 	return a[max(0, min(k, len(a)-1))]
 }
 
+// trees builds the search trees over the equilibria and the strip, once.
 func (p *Partition) trees() {
 	p.once.Do(func() {
 		p.eqTree = assign.NewTree(p.Equilibria.RawMatrix().Data, p.Equilibria.RawMatrix().Cols)
