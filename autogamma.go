@@ -46,11 +46,7 @@ func autoGamma(data []float64, n, d, budget int, seed uint64) float64 {
 		b = autoGammaCentres
 	}
 	b = min(b, n)
-	perm := rng.Perm(n)
-	centres := make([]float64, 0, b*d)
-	for _, i := range perm[:b] {
-		centres = append(centres, data[i*d:i*d+d]...)
-	}
+	centres := sampleRows(data, n, d, b, rng)
 	m := min(n, autoGammaSample)
 	rho := make([]float64, 0, m)
 	dist := make([]float64, b)
@@ -95,10 +91,7 @@ func AutoC(x mat.Matrix, gamma float64, seed uint64) float64 {
 func autoC(data []float64, n, d int, gamma float64, seed uint64) float64 {
 	rng := rand.New(rand.NewPCG(seed, seed^0x3c6ef372fe94f82b))
 	m := min(n, autoGammaSample)
-	sample := make([]float64, 0, m*d)
-	for _, i := range rng.Perm(n)[:m] {
-		sample = append(sample, data[i*d:i*d+d]...)
-	}
+	sample := sampleRows(data, n, d, m, rng)
 	dens := make([]float64, m)
 	row := make([]float64, m)
 	for i := range dens {
@@ -111,4 +104,14 @@ func autoC(data []float64, n, d int, gamma float64, seed uint64) float64 {
 	}
 	slices.Sort(dens)
 	return autoCLevel / dens[m/2]
+}
+
+// sampleRows returns m of the n rows of data, drawn without replacement
+// from rng, as one row-major slice.
+func sampleRows(data []float64, n, d, m int, rng *rand.Rand) []float64 {
+	out := make([]float64, 0, m*d)
+	for _, i := range rng.Perm(n)[:m] {
+		out = append(out, data[i*d:i*d+d]...)
+	}
+	return out
 }

@@ -44,8 +44,7 @@ func Link(f *Field, reps []float64, valid []bool, m, workers int) ([]int, int) {
 	for i := range parent {
 		parent[i] = i
 	}
-	var find func(int) int
-	find = func(i int) int {
+	find := func(i int) int {
 		for parent[i] != i {
 			parent[i] = parent[parent[i]]
 			i = parent[i]
