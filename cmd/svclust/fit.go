@@ -350,26 +350,34 @@ the model, with its scaling, with -model. With a ground-truth column
 	return c
 }
 
+// prepare validates the flags, takes the one data argument, starts the
+// profile asked for by -cpuprofile and loads the data; the caller must call
+// stop when err is nil.
+func (o *fitFlags) prepare(args []string) (s *setup, path string, dt *data, stop func(), err error) {
+	if s, err = o.validate(); err != nil {
+		return nil, "", nil, nil, err
+	}
+	if path, err = oneArg(args); err != nil {
+		return nil, "", nil, nil, err
+	}
+	if stop, err = o.startProfile(); err != nil {
+		return nil, "", nil, nil, err
+	}
+	if dt, err = load(path, o.label, s.scale); err != nil {
+		stop()
+		return nil, "", nil, nil, err
+	}
+	return s, path, dt, stop, nil
+}
+
 func runFit(e *env, o *fitFlags, args []string) error {
-	s, err := o.validate()
-	if err != nil {
-		return err
-	}
-	path, err := oneArg(args)
-	if err != nil {
-		return err
-	}
-	if !o.C.auto {
-		warnC(e, o.C.v)
-	}
-	stop, err := o.startProfile()
+	s, path, dt, stop, err := o.prepare(args)
 	if err != nil {
 		return err
 	}
 	defer stop()
-	dt, err := load(path, o.label, s.scale)
-	if err != nil {
-		return err
+	if !o.C.auto {
+		warnC(e, o.C.v)
 	}
 	r, err := fitCluster(dt, s)
 	if err != nil {

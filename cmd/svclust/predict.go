@@ -5,6 +5,8 @@ import (
 	"flag"
 	"io"
 	"strconv"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // modelFlags are the flags of predict and score.
@@ -18,6 +20,27 @@ func (o *modelFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.model, "model", "", "read the model from `file`, as written by fit -model (required)")
 	fs.StringVar(&o.out, "o", "-", "write the result to `file` (- for standard output)")
 	fs.IntVar(&o.workers, "workers", 0, "number of goroutines; 0 means all cores")
+}
+
+// runWith returns the Run function of a command that applies a model to
+// data: it validates the flags, reads the model and the data, calls apply,
+// and writes what apply returns to -o.
+func (o *modelFlags) runWith(apply func(*modelFile, *mat.Dense) (func(io.Writer) error, error)) func(context.Context, *env, []string) error {
+	return func(_ context.Context, e *env, args []string) error {
+		mf, path, err := o.setup(e, args)
+		if err != nil {
+			return err
+		}
+		x, err := loadFor(e, mf, path)
+		if err != nil {
+			return err
+		}
+		write, err := apply(mf, x)
+		if err != nil {
+			return err
+		}
+		return e.writeOutput(o.out, write)
+	}
 }
 
 // setup validates the flags and reads the model and the data.
@@ -53,21 +76,13 @@ reproduces the labels of fit -o exactly.`,
 		Flag: flag.NewFlagSet("predict", flag.ContinueOnError),
 	}
 	o.register(c.Flag)
-	c.Run = func(ctx context.Context, e *env, args []string) error {
-		mf, path, err := o.setup(e, args)
-		if err != nil {
-			return err
-		}
-		x, err := loadFor(e, mf, path)
-		if err != nil {
-			return err
-		}
+	c.Run = o.runWith(func(mf *modelFile, x *mat.Dense) (func(io.Writer) error, error) {
 		labels, err := mf.Model.Predict(nil, x, o.workers)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		return e.writeOutput(o.out, func(w io.Writer) error { return writeLabels(w, labels) })
-	}
+		return func(w io.Writer) error { return writeLabels(w, labels) }, nil
+	})
 	return c
 }
 
@@ -84,17 +99,9 @@ lie outside the domain of novelty.`,
 		Flag: flag.NewFlagSet("score", flag.ContinueOnError),
 	}
 	o.register(c.Flag)
-	c.Run = func(ctx context.Context, e *env, args []string) error {
-		mf, path, err := o.setup(e, args)
-		if err != nil {
-			return err
-		}
-		x, err := loadFor(e, mf, path)
-		if err != nil {
-			return err
-		}
+	c.Run = o.runWith(func(mf *modelFile, x *mat.Dense) (func(io.Writer) error, error) {
 		scores := mf.Model.Score(nil, x, o.workers)
-		return e.writeOutput(o.out, func(w io.Writer) error {
+		return func(w io.Writer) error {
 			buf := []byte("score\n")
 			for _, v := range scores {
 				buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
@@ -102,7 +109,7 @@ lie outside the domain of novelty.`,
 			}
 			_, err := w.Write(buf)
 			return err
-		})
-	}
+		}, nil
+	})
 	return c
 }

@@ -112,23 +112,11 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, gammas, cs
 	if !ok {
 		return usagef("-metric must be nmi, ari, purity or rand, not %q", metric)
 	}
-	s, err := o.validate()
-	if err != nil {
-		return err
-	}
-	path, err := oneArg(args)
-	if err != nil {
-		return err
-	}
-	stop, err := o.startProfile()
+	s, _, dt, stop, err := o.prepare(args)
 	if err != nil {
 		return err
 	}
 	defer stop()
-	dt, err := load(path, o.label, s.scale)
-	if err != nil {
-		return err
-	}
 
 	grid := make([]*gridPoint, 0, len(gammas)*len(cs))
 	for _, g := range gammas {
