@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/internal/atomicfile"
@@ -60,8 +61,26 @@ var commands = func() []*Command {
 	return []*Command{newFit(), newPredict(), newScore(), newTune(), newGen(), newDemo()}
 }
 
+// exitInterrupted is the exit status after SIGINT, 128 + 2 as shells
+// report it, and interruptGrace how long main waits for a command to stop
+// by itself before exiting.
+const (
+	exitInterrupted = 130
+	interruptGrace  = 2 * time.Second
+)
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	go func() {
+		// tune and demo stop between settings when ctx is cancelled; fit,
+		// predict and score spend their time in library calls that do not
+		// look at it. Outputs are written by rename, so exiting here never
+		// leaves a partial output file.
+		<-ctx.Done()
+		time.Sleep(interruptGrace)
+		fmt.Fprintln(os.Stderr, "svclust: interrupted")
+		os.Exit(exitInterrupted)
+	}()
 	code := run(ctx, os.Stdout, os.Stderr, os.Args[1:])
 	stop()
 	os.Exit(code)
@@ -109,6 +128,10 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) (code int
 		err := c.Run(ctx, e, c.Flag.Args())
 		if err == nil {
 			return 0
+		}
+		if ctx.Err() != nil {
+			fmt.Fprintf(stderr, "svclust %s: interrupted\n", c.Name())
+			return exitInterrupted
 		}
 		// Library errors carry their package prefix; the command name
 		// replaces it.
