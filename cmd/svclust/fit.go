@@ -277,19 +277,9 @@ func prepare(ds *dataset.Dataset, sc dataset.Scale) *data {
 	return &data{ds: ds, scaler: scaler, n: n, d: d}
 }
 
-// flat returns the rows of x as one row-major slice.
-func flat(x *mat.Dense) []float64 {
-	r, c := x.Dims()
-	raw := x.RawMatrix()
-	if raw.Stride == c {
-		return raw.Data[:r*c]
-	}
-	out := make([]float64, 0, r*c)
-	for i := range r {
-		out = append(out, x.RawRowView(i)...)
-	}
-	return out
-}
+// flat returns the rows of a data set's matrix as one row-major slice. The
+// dataset package always builds compact matrices (stride = columns).
+func flat(x *mat.Dense) []float64 { return x.RawMatrix().Data }
 
 // result is one fit and cluster run.
 type result struct {
