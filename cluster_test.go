@@ -37,16 +37,25 @@ func TestGaussiansFound(t *testing.T) {
 func TestPredictReproducesCluster(t *testing.T) {
 	ds := generated(t, dataset.Moons, 500)
 	for _, st := range strategies {
-		for _, cc := range []ClusterConfig{{}, {All: true}, {Outliers: true}, {Eps: 1}} {
+		// The last case sets ε explicitly, to the median of |f| over the
+		// data, so that half the points follow trajectories and half take
+		// the cluster of the nearest strip point.
+		for _, cc := range []ClusterConfig{{}, {All: true}, {Outliers: true}, {Eps: -1}} {
 			m, err := Train(ds.X, &Config{Gamma: 4, Budget: 30, Maintainer: st.m, Seed: 2})
 			if err != nil {
 				t.Fatal(err)
 			}
 			cfg := cc
+			if cc.Eps < 0 {
+				cfg.Eps = quantileAbs(m.Score(nil, ds.X, 1), 0.5)
+			}
 			cfg.Workers = 2
 			cl, err := m.Cluster(ds.X, &cfg)
 			if err != nil {
 				t.Fatalf("%s %+v: %v", st.name, cc, err)
+			}
+			if n, _ := ds.X.Dims(); !cfg.All && (cl.StripSize == 0 || cl.StripSize == n) {
+				t.Fatalf("%s %+v: strip of %d of %d points: one path of the rule is untested", st.name, cc, cl.StripSize, n)
 			}
 			cfg.Workers = 1
 			one, _ := m.Cluster(ds.X, &cfg)
