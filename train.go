@@ -1,6 +1,7 @@
 package svclust
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -84,12 +85,15 @@ func Train(x mat.Matrix, cfg *Config) (*Model, error) {
 		Status: tr.status,
 	}
 	// Order the support vectors by data index so that the model does not
-	// depend on the history of slot reuse.
+	// depend on the history of slot reuse; vectors a strategy created (index
+	// −1, see SupportSet.Add) come first, by the step that created them.
 	order := make([]int, tr.s.Len())
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(a, b int) int { return tr.s.id[a] - tr.s.id[b] })
+	slices.SortFunc(order, func(a, b int) int {
+		return cmp.Or(tr.s.id[a]-tr.s.id[b], tr.s.stamp[a]-tr.s.stamp[b])
+	})
 	for k, i := range order {
 		m.SV.SetRow(k, tr.s.Vector(i))
 		m.Alpha[k] = tr.s.a[i] / float64(tr.t)
