@@ -10,8 +10,10 @@
 //	x1,x2,...,xd,label
 //	5.1,3.5,1.4,0.2,Iris-setosa
 //
-// Fields are separated by commas and the spaces or tabs around a field are
-// ignored. Quoting is not supported. Every feature is a finite float64; NaN,
+// A first line that holds only numbers is taken for a data row whose header
+// is missing, and is an error ([ErrNoHeader]) rather than a header of numeric
+// names. Fields are separated by commas and the spaces or tabs around a field
+// are ignored. Quoting is not supported. Every feature is a finite float64; NaN,
 // infinities and values that overflow float64 are errors. The ground-truth
 // column (named "label" unless [ReadOptions] says otherwise) may hold any
 // text; its distinct values are numbered 0..k-1 as described at [Read]. Lines

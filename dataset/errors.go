@@ -12,6 +12,9 @@ var (
 	// ErrEmpty means that the input has no header line: it is empty, or its
 	// first line is blank.
 	ErrEmpty = errors.New("dataset: no header line")
+	// ErrNoHeader means that the first line holds only numbers: it is a
+	// data row, and the header line naming the columns is missing.
+	ErrNoHeader = errors.New("dataset: no header")
 	// ErrNoRows means that the input has a header but no data rows.
 	ErrNoRows = errors.New("dataset: no data rows")
 	// ErrRagged means that a row has a different number of fields from the

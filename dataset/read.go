@@ -176,6 +176,9 @@ func (p *parser) read(opt ReadOptions) (*Dataset, error) {
 		cols = append(cols, string(trimSpace(f)))
 	}
 	ncol := len(cols)
+	if allNumbers(cols) {
+		return nil, p.errorf(1, 0, "%w: line 1 holds only numbers; the first line must name the columns", ErrNoHeader)
+	}
 
 	// Find the label column: labelCol is its 0-based index, or -1.
 	labelCol := -1
@@ -290,6 +293,17 @@ func (p *parser) read(opt ReadOptions) (*Dataset, error) {
 		ds.Labels, ds.Classes = numberClasses(labels, texts)
 	}
 	return ds, nil
+}
+
+// allNumbers reports whether every field of a header is a finite number,
+// which makes it a data row rather than column names.
+func allNumbers(fields []string) bool {
+	for _, f := range fields {
+		if _, err := parseFloat([]byte(f)); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // parseFloat parses a feature field, which must be a finite number.

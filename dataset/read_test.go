@@ -105,6 +105,24 @@ var readTests = []struct {
 		err:  ErrEmpty, line: 1,
 	},
 	{
+		name: "no header",
+		in:   "1,2,0\n3,4,1\n",
+		err:  ErrNoHeader, line: 1,
+		msg: "only numbers",
+	},
+	{
+		name: "no header, one column",
+		in:   " -1.5e3 \n2\n",
+		err:  ErrNoHeader, line: 1,
+	},
+	{
+		name:   "numeric feature names with a text label name",
+		in:     "1,2,label\n3,4,a\n",
+		x:      [][]float64{{3, 4}},
+		labels: []int{0}, classes: []string{"a"},
+		names: []string{"1", "2"},
+	},
+	{
 		name: "header only",
 		in:   "x1,x2,label\n",
 		err:  ErrNoRows, line: 2,
