@@ -1,6 +1,7 @@
 package svclust
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -29,8 +30,11 @@ const autoGammaWidth = 2.5
 // scale ℓ = 1/√γ must let B centres cover the data: AutoGamma draws
 // B = budget rows (50 when budget is 0) at random from seed as centres,
 // takes the median distance ρ from a row (of a sample of at most 2,000) to
-// its nearest centre, and returns γ = 1/(c·ρ)² with c = 2.5. It returns 1 when
-// x is empty or all its rows coincide.
+// its nearest centre, and returns γ = 1/(c·ρ)² with c = 2.5. Rows at distance
+// 0 from their nearest centre do not count; when no row is left, as when x has
+// at most B rows and every row is a centre, ρ is instead the median distance
+// from a centre to its nearest other centre. It returns 1 when x is empty or
+// all its rows coincide.
 func AutoGamma(x mat.Matrix, budget int, seed uint64) float64 {
 	data, n, d, err := flatten(x)
 	if err != nil {
@@ -57,11 +61,37 @@ func autoGamma(data []float64, n, d, budget int, seed uint64) float64 {
 		}
 	}
 	if len(rho) == 0 {
+		// Every sampled row coincides with a centre, as when n ≤ budget
+		// makes every row a centre: measure instead from each centre to
+		// its nearest distinct other centre.
+		rho = nearestOther(rho, centres, b, d)
+	}
+	if len(rho) == 0 {
 		return 1
 	}
 	slices.Sort(rho)
 	rho2 := rho[len(rho)/2] // a squared distance
 	return 1 / (autoGammaWidth * autoGammaWidth * rho2)
+}
+
+// nearestOther appends to dst, for each of the b rows of centres, the
+// squared distance to its nearest other centre that does not coincide with
+// it, if there is one.
+func nearestOther(dst, centres []float64, b, d int) []float64 {
+	dist := make([]float64, b)
+	for i := range b {
+		kernel.SqDistRowTo(dist, centres[i*d:i*d+d], centres)
+		v := math.Inf(1)
+		for _, s := range dist {
+			if s > 0 && s < v {
+				v = s
+			}
+		}
+		if !math.IsInf(v, 1) {
+			dst = append(dst, v)
+		}
+	}
+	return dst
 }
 
 // autoCLevel is the level a of AutoC. Measured on the generated sets

@@ -143,10 +143,10 @@ func nonNil(s []int) []int {
 // or version, γ or C not > 0, a dimension below 1, no support vectors, rows
 // whose length is not the dimension, coefficients that do not match the
 // support vectors, NaN or Inf anywhere, negative counts, and a partition
-// whose cluster numbers lie outside [0, clusters) or whose arrays disagree
-// are all errors wrapping ErrModelFormat. Memory is allocated from the
-// lengths of the arrays actually present, never from a declared size. On an
-// error m is left unchanged.
+// with more clusters than equilibria, whose cluster numbers lie outside
+// [0, clusters) or whose arrays disagree are all errors wrapping
+// ErrModelFormat. Memory is allocated from the lengths of the arrays actually
+// present, never from a declared size. On an error m is left unchanged.
 func (m *Model) UnmarshalJSON(data []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -263,6 +263,10 @@ func (pj *partitionJSON) partition(d int) (*Partition, error) {
 	}
 	if eq == nil {
 		return nil, bad("no equilibria")
+	}
+	if pj.Clusters > len(pj.Equilibria) {
+		// Every cluster holds at least one equilibrium.
+		return nil, bad("clusters = %d: more than the %d equilibria", pj.Clusters, len(pj.Equilibria))
 	}
 	if len(pj.EquilibriumCluster) != len(pj.Equilibria) {
 		return nil, bad("%d equilibrium clusters for %d equilibria", len(pj.EquilibriumCluster), len(pj.Equilibria))
