@@ -62,6 +62,7 @@ type fitFlags struct {
 	seed     uint64
 	workers  int
 	label    string
+	labelSet bool // -label was given, so the column must exist
 	all      bool
 	outliers bool
 	out      string
@@ -95,6 +96,24 @@ func (s *setInt) given() int {
 		return s.v
 	}
 	return 0
+}
+
+// givenString is a string flag that records whether it was given.
+type givenString struct {
+	s   *string
+	set *bool
+}
+
+func (g givenString) String() string {
+	if g.s == nil {
+		return ""
+	}
+	return *g.s
+}
+
+func (g givenString) Set(v string) error {
+	*g.s, *g.set = v, true
+	return nil
 }
 
 // defaultFit returns the defaults of the fit flags.
@@ -132,7 +151,7 @@ func (o *fitFlags) register(fs *flag.FlagSet, gammaC bool) {
 	fs.StringVar(&o.scale, "scale", o.scale, "feature scaling fitted on the data: none, zscore or minmax")
 	fs.Uint64Var(&o.seed, "seed", o.seed, "random seed of training")
 	fs.IntVar(&o.workers, "workers", o.workers, "number of goroutines; 0 means all cores")
-	fs.StringVar(&o.label, "label", o.label, "`name` of the ground-truth column, which is never a feature; without it no metrics are computed")
+	fs.Var(givenString{&o.label, &o.labelSet}, "label", "`name` of the ground-truth column, which is never a feature; without it no metrics are computed; when given, the column must exist")
 	fs.BoolVar(&o.all, "all", o.all, "run a trajectory from every point instead of the strip only")
 	fs.BoolVar(&o.outliers, "outliers", o.outliers, "label points with f < 0 as -1")
 	fs.StringVar(&o.out, "o", "", "write the cluster of each row to `file` as CSV (- for standard output)")
@@ -261,9 +280,9 @@ type data struct {
 }
 
 // load reads the CSV file path and scales it in place with a scaler fitted
-// on it.
-func load(path, label string, sc dataset.Scale) (*data, error) {
-	ds, err := dataset.ReadFile(path, dataset.ReadOptions{Label: label})
+// on it. The label column must exist when required is set.
+func load(path, label string, required bool, sc dataset.Scale) (*data, error) {
+	ds, err := dataset.ReadFile(path, dataset.ReadOptions{Label: label, RequireLabel: required})
 	if err != nil {
 		return nil, err
 	}
@@ -340,9 +359,9 @@ the model, with its scaling, with -model. With a ground-truth column
 	return c
 }
 
-// prepare validates the flags, takes the one data argument, starts the
-// profile asked for by -cpuprofile and loads the data; the caller must call
-// stop when err is nil.
+// prepare validates the flags, takes the one data argument, checks that
+// the outputs can be written, starts the profile asked for by -cpuprofile and
+// loads the data; the caller must call stop when err is nil.
 func (o *fitFlags) prepare(args []string) (s *setup, path string, dt *data, stop func(), err error) {
 	if s, err = o.validate(); err != nil {
 		return nil, "", nil, nil, err
@@ -350,10 +369,17 @@ func (o *fitFlags) prepare(args []string) (s *setup, path string, dt *data, stop
 	if path, err = oneArg(args); err != nil {
 		return nil, "", nil, nil, err
 	}
+	// Fail before a long training, not after it.
+	if err = checkOutput("-o", o.out); err != nil {
+		return nil, "", nil, nil, err
+	}
+	if err = checkOutput("-model", o.model); err != nil {
+		return nil, "", nil, nil, err
+	}
 	if stop, err = o.startProfile(); err != nil {
 		return nil, "", nil, nil, err
 	}
-	if dt, err = load(path, o.label, s.scale); err != nil {
+	if dt, err = load(path, o.label, o.labelSet, s.scale); err != nil {
 		stop()
 		return nil, "", nil, nil, err
 	}
@@ -394,12 +420,12 @@ func warnC(e *env, C float64) {
 	}
 }
 
-// writeResults writes the labels and the model files requested by o.
+// writeResults writes the labels and the model files requested by o, both
+// or neither.
 func writeResults(e *env, o *fitFlags, dt *data, r *result) error {
+	var outs []output
 	if o.out != "" {
-		if err := e.writeOutput(o.out, func(w io.Writer) error { return writeLabels(w, r.cl.Labels) }); err != nil {
-			return err
-		}
+		outs = append(outs, output{"-o", o.out, func(w io.Writer) error { return writeLabels(w, r.cl.Labels) }})
 	}
 	if o.model != "" {
 		mf := &modelFile{
@@ -411,11 +437,9 @@ func writeResults(e *env, o *fitFlags, dt *data, r *result) error {
 			Label:    o.label,
 			Model:    r.model,
 		}
-		if err := e.writeOutput(o.model, mf.write); err != nil {
-			return err
-		}
+		outs = append(outs, output{"-model", o.model, mf.write})
 	}
-	return nil
+	return e.writeOutputs(outs...)
 }
 
 // writeLabels writes labels as CSV with the header "cluster".

@@ -53,7 +53,7 @@ the same data.`,
 		if err != nil {
 			return err
 		}
-		return e.writeOutput(out, func(w io.Writer) error { return ds.WriteCSV(w) })
+		return e.writeOutputs(output{"-o", out, func(w io.Writer) error { return ds.WriteCSV(w) }})
 	}
 	return c
 }

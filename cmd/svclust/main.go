@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/svclust/svclust"
-	"github.com/svclust/svclust/internal/atomicfile"
 )
 
 // A Command is one subcommand, after cmd/go's base.Command.
@@ -58,7 +57,7 @@ func usagef(format string, args ...any) error {
 // commands returns the command table, with new flag sets. It is a
 // variable so that a test can add a command.
 var commands = func() []*Command {
-	return []*Command{newFit(), newPredict(), newScore(), newTune(), newGen(), newDemo()}
+	return []*Command{newFit(), newPredict(), newScore(), newTune(), newGen(), newDemo(), newPlot()}
 }
 
 // exitInterrupted is the exit status after SIGINT, 128 + 2 as shells
@@ -231,15 +230,6 @@ func oneArg(args []string) (string, error) {
 		return args[0], nil
 	}
 	return "", usagef("want one DATA argument, got %d: %s", len(args), strings.Join(args, " "))
-}
-
-// writeOutput writes through write to the file path atomically, or to the
-// command's standard output when path is "-".
-func (e *env) writeOutput(path string, write func(io.Writer) error) error {
-	if path == "-" {
-		return write(e.stdout)
-	}
-	return atomicfile.WriteFile(path, write)
 }
 
 // flagNames returns the names of the flags of fs, sorted.

@@ -39,7 +39,7 @@ func (o *modelFlags) runWith(apply func(*modelFile, *mat.Dense) (func(io.Writer)
 		if err != nil {
 			return err
 		}
-		return e.writeOutput(o.out, write)
+		return e.writeOutputs(output{"-o", o.out, write})
 	}
 }
 
@@ -53,6 +53,9 @@ func (o *modelFlags) setup(e *env, args []string) (*modelFile, string, error) {
 	}
 	path, err := oneArg(args)
 	if err != nil {
+		return nil, "", err
+	}
+	if err := checkOutput("-o", o.out); err != nil {
 		return nil, "", err
 	}
 	mf, err := readModel(o.model)

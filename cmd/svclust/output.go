@@ -1,0 +1,95 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/svclust/svclust/internal/atomicfile"
+)
+
+// An output is one file a command writes: the flag that names it, its path
+// ("-" for standard output) and the function that writes its content.
+type output struct {
+	flag  string
+	path  string
+	write func(io.Writer) error
+}
+
+// writeOutputs writes outs so that either all of them or none of the files
+// change: every file is first written in full to a hidden temporary file
+// beside it (".NAME.tmp" and digits), then standard output is written, and
+// only then are the temporary files renamed over their paths. Only a failed
+// rename, which does not happen on a local file system once the temporary
+// file exists, could leave some outputs new and others old.
+func (e *env) writeOutputs(outs ...output) error {
+	var (
+		staged []*atomicfile.Staged
+		files  []output // files[i] is the output staged[i] holds
+	)
+	defer func() {
+		for _, s := range staged {
+			s.Abort() // no-op once committed
+		}
+	}()
+	for _, o := range outs {
+		if o.path == "-" {
+			continue
+		}
+		s, err := atomicfile.Stage(o.path, o.write)
+		if err != nil {
+			return outputError(o.flag, o.path, err)
+		}
+		staged = append(staged, s)
+		files = append(files, o)
+	}
+	for _, o := range outs {
+		if o.path == "-" {
+			if err := o.write(e.stdout); err != nil {
+				return err
+			}
+		}
+	}
+	for i, s := range staged {
+		if err := s.Commit(); err != nil {
+			return outputError(files[i].flag, files[i].path, err)
+		}
+	}
+	return nil
+}
+
+// checkOutput reports whether the file path named by flag could be written,
+// by creating and removing a temporary file beside it, so that a command
+// fails before its work rather than after. "" and "-" are always fine.
+func checkOutput(flag, path string) error {
+	if path == "" || path == "-" {
+		return nil
+	}
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return outputError(flag, path, errors.New("not a regular file"))
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp*")
+	if err != nil {
+		return outputError(flag, path, err)
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
+}
+
+// outputError returns the error of writing the file path named by flag, in
+// the form "-o labels.csv: cannot write: permission denied".
+func outputError(flag, path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("%s %s: cannot write: %w", flag, path, err)
+}
