@@ -88,3 +88,45 @@ func TestMerge(t *testing.T) {
 		}
 	}
 }
+
+// mergeBrute is the definition Merge implements: a point becomes a
+// representative unless one already made lies within tol.
+func mergeBrute(pts []float64, d int, tol float64) []float64 {
+	var reps []float64
+	for i := 0; i < len(pts)/d; i++ {
+		p := pts[i*d : i*d+d]
+		found := false
+		for r := 0; r < len(reps)/d && !found; r++ {
+			found = kernel.SqDist(p, reps[r*d:r*d+d]) <= tol*tol
+		}
+		if !found {
+			reps = append(reps, p...)
+		}
+	}
+	return reps
+}
+
+func TestMergeMatchesBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	for _, d := range []int{1, 2, 3, 5} {
+		for _, tol := range []float64{0.05, 0.25, 1} {
+			n := 2000
+			pts := make([]float64, n*d)
+			for i := range pts {
+				// Points on a grid of step 0.05 put many pairs at
+				// exactly tol or at multiples of it: the boundary cases
+				// of the cell search.
+				pts[i] = 0.05*float64(rng.IntN(40)) - 1
+			}
+			got, want := Merge(pts, d, tol), mergeBrute(pts, d, tol)
+			if len(got) != len(want) {
+				t.Fatalf("d=%d tol=%v: %d representatives, want %d", d, tol, len(got)/d, len(want)/d)
+			}
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("d=%d tol=%v: representative %d differs", d, tol, i/d)
+				}
+			}
+		}
+	}
+}

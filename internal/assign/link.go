@@ -1,32 +1,70 @@
 package assign
 
 import (
+	"math"
+
 	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/internal/parallel"
 )
 
 // Merge groups the n = len(pts)/d points of pts greedily in index order:
-// each point joins the first representative within distance tol of it
-// (nearest first) or becomes a new representative. It returns the
-// representatives, row-major, in order of creation. The cost is O(n·M·d)
-// for M representatives.
+// each point within distance tol of an existing representative joins it, any
+// other becomes a new representative. It returns the representatives,
+// row-major, in order of creation; they are pairwise more than tol apart.
+//
+// The representatives are hashed on a grid of cells of side tol over the
+// first min(d, 3) coordinates: a point within tol of a representative lies in
+// one of the 3^min(d,3) cells around its own, so only those are searched. The
+// cost is O(n·(3^min(d,3) + c)·d), where c is the number of representatives
+// in the cells searched, instead of the O(n·M·d) of comparing with all M.
 func Merge(pts []float64, d int, tol float64) []float64 {
 	tol2 := tol * tol
+	side := tol * (1 + 1e-6) // a margin for rounding in v/side: see cell
+	k := min(d, gridDims)
+	grid := make(map[[gridDims]int64][]int)
 	var reps []float64
+	var key, nb [gridDims]int64
 	for i := 0; i < len(pts)/d; i++ {
 		p := pts[i*d : i*d+d]
+		for j := 0; j < k; j++ {
+			key[j] = cell(p[j], side)
+		}
 		found := false
-		for r := 0; r < len(reps)/d; r++ {
-			if kernel.SqDist(p, reps[r*d:r*d+d]) <= tol2 {
-				found = true
-				break
+		// Visit the 3^k neighbouring cells: offsets −1, 0, 1 per dimension.
+		for c := 0; c < pow3[k] && !found; c++ {
+			nb = key
+			for j, r := 0, c; j < k; j, r = j+1, r/3 {
+				nb[j] += int64(r%3) - 1
+			}
+			for _, r := range grid[nb] {
+				if kernel.SqDist(p, reps[r*d:r*d+d]) <= tol2 {
+					found = true
+					break
+				}
 			}
 		}
 		if !found {
+			grid[key] = append(grid[key], len(reps)/d)
 			reps = append(reps, p...)
 		}
 	}
 	return reps
+}
+
+// gridDims is the largest number of coordinates Merge hashes on, and pow3
+// the number of cells it searches for each.
+const gridDims = 3
+
+var pow3 = [gridDims + 1]int{1, 3, 9, 27}
+
+// cell returns the grid cell of coordinate v for cells of the given side,
+// clamped so that neighbouring cells do not overflow. Merge uses a side a
+// little above tol, so that two coordinates at most tol apart fall in
+// neighbouring cells despite rounding in v/side (exact while |v|/side < 10⁹,
+// far beyond any data range in units of the kernel width).
+func cell(v, side float64) int64 {
+	const lim = 1 << 60
+	return int64(max(-lim, min(lim, math.Floor(v/side))))
 }
 
 // Link returns the cluster of each of the M = len(reps)/D equilibria and
