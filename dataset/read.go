@@ -2,7 +2,6 @@ package dataset
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -98,11 +97,11 @@ func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
 // values, so its memory use is about 8 bytes per feature value (twice that
 // for a moment while X is assembled) plus the longest line.
 func Read(r io.Reader, opt ReadOptions) (*Dataset, error) {
-	p := parser{
-		br:   bufio.NewReaderSize(r, bufSize),
-		name: displayName(opt.Name),
+	s, err := NewScanner(r, opt)
+	if err != nil {
+		return nil, err
 	}
-	return p.read(opt)
+	return read(s)
 }
 
 // displayName returns the name of the input as shown in error messages.
@@ -116,7 +115,7 @@ func displayName(name string) string {
 	return name
 }
 
-// parser holds the state of one call to Read.
+// parser reads the lines of the input of a Scanner.
 type parser struct {
 	br   *bufio.Reader
 	long []byte // holds lines longer than the bufio.Reader's buffer
@@ -158,125 +157,39 @@ func (p *parser) errorf(line, col int, format string, args ...any) error {
 	return &ParseError{File: p.name, Line: line, Column: col, Err: fmt.Errorf(format, args...)}
 }
 
-func (p *parser) read(opt ReadOptions) (*Dataset, error) {
-	head, err := p.next()
-	if err == io.EOF {
-		return nil, p.errorf(1, 0, "%w: empty input", ErrEmpty)
-	}
-	if err != nil {
-		return nil, err
-	}
-	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
-	if len(trimSpace(head)) == 0 {
-		return nil, p.errorf(1, 0, "%w: line 1 is blank", ErrEmpty)
-	}
-
-	var cols []string
-	for f := range bytes.SplitSeq(head, []byte(",")) {
-		cols = append(cols, string(trimSpace(f)))
-	}
-	ncol := len(cols)
-	if allNumbers(cols) {
-		return nil, p.errorf(1, 0, "%w: line 1 holds only numbers; the first line must name the columns", ErrNoHeader)
-	}
-
-	// Find the label column: labelCol is its 0-based index, or -1.
-	labelCol := -1
-	if !opt.NoLabel {
-		want := opt.Label
-		if want == "" {
-			want = "label"
-		}
-		for j, c := range cols {
-			if c != want {
-				continue
-			}
-			if labelCol >= 0 {
-				return nil, p.errorf(1, j+1, "%w %q (columns %d and %d)", ErrDuplicateColumn, want, labelCol+1, j+1)
-			}
-			labelCol = j
-		}
-		if labelCol < 0 && opt.RequireLabel {
-			return nil, p.errorf(1, 0, "%w: no column is named %q", ErrNoLabel, want)
-		}
-	}
-	names := cols
-	if labelCol >= 0 {
-		names = slices.Delete(slices.Clone(cols), labelCol, labelCol+1)
-	}
-	d := len(names)
-	if d == 0 {
-		return nil, p.errorf(1, 0, "%w: the header has only the label column", ErrNoFeatures)
-	}
-
+// read reads the rows of s into a Dataset.
+func read(s *Scanner) (*Dataset, error) {
+	d := len(s.names)
 	// The values are collected in chunks and copied once into the matrix
 	// at the end, which moves less memory than growing one slice.
 	var (
-		chunks [][]float64    // full chunks
-		stored int            // values in chunks
-		data   []float64      // the chunk being filled
-		labels []int          // provisional labels, numbered in order of first appearance
-		ids    map[string]int // provisional label of each label text
-		texts  []string       // texts[id] is the text of provisional label id
+		chunks [][]float64 // full chunks
+		stored int         // values in chunks
+		data   []float64   // the chunk being filled
+		labels []int       // provisional labels, numbered in order of first appearance
 	)
-	if labelCol >= 0 {
-		ids = make(map[string]int)
-	}
-	rows := 0
 	for {
-		line, err := p.next()
-		if err == io.EOF {
+		if len(data)+d > cap(data) {
+			// Chunks start small so that small files stay cheap,
+			// and double up to chunkSize.
+			stored += len(data)
+			if data != nil {
+				chunks = append(chunks, data)
+			}
+			data = make([]float64, 0, max(d, min(chunkSize, max(minChunk, stored))))
+		}
+		if !s.next(data[len(data) : len(data)+d]) {
 			break
 		}
-		if err != nil {
-			return nil, err
+		data = data[:len(data)+d]
+		if s.labelCol >= 0 {
+			labels = append(labels, s.label)
 		}
-		got := bytes.Count(line, []byte(",")) + 1
-		if len(trimSpace(line)) == 0 {
-			got = 0 // A blank line has no fields rather than one empty one.
-		}
-		if got != ncol {
-			return nil, p.errorf(p.line, min(got, ncol)+1, "%w: expected %d, got %d", ErrRagged, ncol, got)
-		}
-		for j := 0; j < ncol; j++ {
-			var f []byte
-			if i := bytes.IndexByte(line, ','); i >= 0 {
-				f, line = line[:i], line[i+1:]
-			} else {
-				f, line = line, nil
-			}
-			f = trimSpace(f)
-			if j == labelCol {
-				id, ok := ids[string(f)]
-				if !ok {
-					id = len(texts)
-					t := string(f)
-					ids[t] = id
-					texts = append(texts, t)
-				}
-				labels = append(labels, id)
-				continue
-			}
-			v, err := parseFloat(f)
-			if err != nil {
-				return nil, p.errorf(p.line, j+1, "%w", err)
-			}
-			if len(data) == cap(data) {
-				// Chunks start small so that small files stay cheap,
-				// and double up to chunkSize.
-				stored += len(data)
-				if data != nil {
-					chunks = append(chunks, data)
-				}
-				data = make([]float64, 0, min(chunkSize, max(minChunk, stored)))
-			}
-			data = append(data, v)
-		}
-		rows++
 	}
-	if rows == 0 {
-		return nil, p.errorf(p.line+1, 0, "%w: the input has only a header", ErrNoRows)
+	if err := s.Err(); err != nil {
+		return nil, err
 	}
+	rows := s.rows
 
 	if len(chunks) > 0 {
 		all := make([]float64, 0, stored+len(data))
@@ -287,10 +200,10 @@ func (p *parser) read(opt ReadOptions) (*Dataset, error) {
 	}
 	ds := &Dataset{
 		X:     mat.NewDense(rows, d, data),
-		Names: names,
+		Names: s.names,
 	}
-	if labelCol >= 0 {
-		ds.Labels, ds.Classes = numberClasses(labels, texts)
+	if s.labelCol >= 0 {
+		ds.Labels, ds.Classes = numberClasses(labels, s.classes)
 	}
 	return ds, nil
 }
