@@ -10,9 +10,9 @@ import (
 // Maintainer is a budget-maintenance strategy (the paper's BM in
 // Algorithm 2). Maintain is called when the support set holds one support
 // vector more than the budget; it must leave at most the budget, by calling
-// [SupportSet.Remove] and, if it redistributes weight, [SupportSet.AddCoef].
-// Train records every change, so the stopping rule stays exact for any
-// strategy.
+// [SupportSet.Remove] and, if it redistributes weight, [SupportSet.AddCoef]
+// or [SupportSet.Add]. Train records every change, so the stopping rule
+// stays exact for any strategy.
 type Maintainer interface {
 	Maintain(s *SupportSet)
 }
@@ -113,6 +113,42 @@ func (s *SupportSet) Smallest() int {
 func (s *SupportSet) AddCoef(i int, delta float64) {
 	s.touch(i)
 	s.a[i] += delta
+}
+
+// Add appends z, a new support vector that is not a training point, with
+// coefficient coef, and returns its index. It is for strategies that
+// replace support vectors by new points, as [Merge] does. The support set
+// has room for one vector more than it holds when Maintain is called, so a
+// strategy may call Add once per call; it panics if there is no room. For
+// the ties of Smallest, z counts as entered at the current step.
+func (s *SupportSet) Add(z []float64, coef float64) int {
+	if len(z) != s.d {
+		panic("svclust: SupportSet.Add: dimension mismatch")
+	}
+	i := s.Len()
+	if s.d2 != nil && i >= s.cap {
+		panic("svclust: SupportSet.Add: no room: call it at most once per Maintain")
+	}
+	// Maintain runs right after a new sample entered, so the newest stamp
+	// is the current step.
+	now := 0
+	for _, st := range s.stamp {
+		now = max(now, st)
+	}
+	s.x = append(s.x, z...)
+	s.a = append(s.a, 0)
+	s.id = append(s.id, -1)
+	s.stamp = append(s.stamp, now)
+	if s.d2 != nil {
+		for j := 0; j < i; j++ {
+			v := kernel.SqDist(s.Vector(j), s.Vector(i))
+			s.d2[j*s.cap+i] = v
+			s.d2[i*s.cap+j] = v
+		}
+		s.d2[i*s.cap+i] = 0
+	}
+	s.AddCoef(i, coef)
+	return i
 }
 
 // Remove drops support vector i from the model (its weight is lost unless

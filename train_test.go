@@ -32,6 +32,7 @@ var strategies = []struct {
 	{"removal", Removal{}},
 	{"project-knn", Projection{}},
 	{"project-random", Projection{K: 3, Pick: Random}},
+	{"merge", Merge{}},
 }
 
 // snapshot is w = Σ αᵢ φ(svᵢ) held independently of the trainer.
@@ -67,9 +68,12 @@ func TestStepInvariants(t *testing.T) {
 	for _, st := range strategies {
 		t.Run(st.name, func(t *testing.T) {
 			var prev snapshot
-			steps, checked := 0, 0
+			steps, checked, created := 0, 0, 0
 			testHook = func(tr *trainer) {
 				steps++
+				if slices.Contains(tr.s.id, -1) {
+					created++ // a strategy added a vector (SupportSet.Add)
+				}
 				if tr.s.Len() > budget {
 					t.Fatalf("step %d: %d support vectors, budget %d", tr.t, tr.s.Len(), budget)
 				}
@@ -96,6 +100,9 @@ func TestStepInvariants(t *testing.T) {
 			}
 			if m.Stats.Maintenance == 0 {
 				t.Errorf("budget maintenance never ran")
+			}
+			if _, ok := st.m.(Merge); ok && created == 0 {
+				t.Errorf("no merged support vector was ever checked")
 			}
 			if len(m.Alpha) > budget {
 				t.Errorf("%d support vectors > budget %d", len(m.Alpha), budget)
