@@ -81,10 +81,11 @@ The flags are:
 		warns.
 	-budget n
 		Largest number of support vectors (default 50); 0 means no budget.
-	-maintain removal|project-knn|project-random
+	-maintain removal|project-knn|project-random|merge
 		Budget maintenance (default project-knn): drop the smallest
 		support vector, or project it onto its k nearest or k random
-		others.
+		others, or merge it with the one that loses the least weight
+		(svclust.Merge, BSGD-M).
 	-k n
 		Number of support vectors a projection projects onto (default 5);
 		at most -budget.

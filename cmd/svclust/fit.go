@@ -141,7 +141,7 @@ func (o *fitFlags) register(fs *flag.FlagSet, gammaC bool) {
 		fs.Var(&o.C, "C", "trade-off C of the objective: a `number` > 0, or auto (chosen from the data); the domain f ≥ 0 is empty unless C > 1")
 	}
 	fs.IntVar(&o.budget, "budget", o.budget, "largest number of support vectors; 0 means no budget")
-	fs.StringVar(&o.maintain, "maintain", o.maintain, "budget maintenance: removal, project-knn or project-random")
+	fs.StringVar(&o.maintain, "maintain", o.maintain, "budget maintenance: removal, project-knn, project-random or merge")
 	fs.Var(&o.k, "k", "number of support vectors a projection projects onto; at most -budget when given")
 	fs.Var(&o.eps, "eps", "half-width ε of the strip |f| ≤ ε whose points follow trajectories: a `number` > 0, or auto (a quantile of |f|)")
 	fs.Float64Var(&o.tol, "tol", o.tol, "stopping threshold θ on ‖w_{t+1} − w_t‖; 0 runs -max-iter steps")
@@ -217,8 +217,10 @@ func (o *fitFlags) validate() (*setup, error) {
 		s.train.Maintainer = svclust.Projection{K: o.k.given(), Pick: svclust.Nearest}
 	case "project-random":
 		s.train.Maintainer = svclust.Projection{K: o.k.given(), Pick: svclust.Random}
+	case "merge":
+		s.train.Maintainer = svclust.Merge{}
 	default:
-		return nil, usagef("-maintain must be removal, project-knn or project-random, not %q", o.maintain)
+		return nil, usagef("-maintain must be removal, project-knn, project-random or merge, not %q", o.maintain)
 	}
 	if !o.eps.auto {
 		if !(o.eps.v > 0) || math.IsInf(o.eps.v, 0) {
@@ -524,7 +526,7 @@ func printSummary(w io.Writer, path string, o *fitFlags, dt *data, r *result) {
 		c = " (auto)"
 	}
 	strategy := o.maintain
-	if o.maintain != "removal" {
+	if strings.HasPrefix(o.maintain, "project") {
 		strategy = fmt.Sprintf("%s (k = %d)", o.maintain, o.k.v)
 	}
 	if o.budget == 0 {
