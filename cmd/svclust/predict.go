@@ -2,11 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"strconv"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust"
 )
 
 // modelFlags are the flags of predict and score.
@@ -81,6 +85,9 @@ reproduces the labels of fit -o exactly.`,
 	o.register(c.Flag)
 	c.Run = o.runWith(func(mf *modelFile, x *mat.Dense) (func(io.Writer) error, error) {
 		labels, err := mf.Model.Predict(nil, x, o.workers)
+		if errors.Is(err, svclust.ErrNotClustered) {
+			return nil, fmt.Errorf("%s: the model has no partition: it can score points but not label them", o.model)
+		}
 		if err != nil {
 			return nil, err
 		}

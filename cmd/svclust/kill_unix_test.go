@@ -1,0 +1,213 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// tempName matches the temporary files of the outputs named in
+// writeOutputs: a hidden ".NAME.tmp" followed by digits, beside NAME.
+func tempName(name string) *regexp.Regexp {
+	return regexp.MustCompile(`^\.` + regexp.QuoteMeta(name) + `\.tmp[0-9]+$`)
+}
+
+// checkAfterKill checks that every output in dir holds its old content or
+// its complete new one, and that every other entry is a recognisable
+// temporary file of an output, which it removes. want maps each output
+// name to its new content. It reports whether a temporary file shorter than
+// the complete output was left: a write was interrupted.
+func checkAfterKill(t *testing.T, dir string, old string, want map[string]string) (partial bool) {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+next:
+	for _, e := range ents {
+		name := e.Name()
+		if w, ok := want[name]; ok {
+			got := readFile(t, filepath.Join(dir, name))
+			if got != old && got != w {
+				t.Errorf("%s holds %d bytes, neither the old content nor the complete new one (%d bytes)", name, len(got), len(w))
+			}
+			continue
+		}
+		for out, w := range want {
+			if tempName(out).MatchString(name) {
+				fi, err := e.Info()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if fi.Size() < int64(len(w)) {
+					partial = true
+				}
+				os.Remove(filepath.Join(dir, name))
+				continue next
+			}
+		}
+		t.Errorf("unexpected file %s left in the output directory", name)
+	}
+	return partial
+}
+
+// TestKillMidWrite kills svclust (SIGKILL) at many moments of a run,
+// including while it writes its output, and checks that the output then
+// holds the old content or the complete new one, never a part, and that
+// nothing but a hidden ".NAME.tmp…" file is left beside it. Runs that are
+// not killed must write the complete output.
+func TestKillMidWrite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs child processes")
+	}
+	const rows = "200000" // about 8 MB of CSV
+	dir := t.TempDir()
+	out := filepath.Join(dir, "data.csv")
+	// gen -o writes what gen writes to standard output (TestGen).
+	want := map[string]string{"data.csv": mustCLI(t, "gen", "-n", rows, "-seed", "7")}
+	const old = "old content\n"
+
+	partial := 0
+	run := func(afterTemp bool, delay time.Duration) {
+		t.Helper()
+		if err := os.WriteFile(out, []byte(old), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := svclustCmd(t, "gen", "-n", rows, "-seed", "7", "-o", out)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		if afterTemp {
+			// Wait for the temporary file: the output is being written.
+			re := tempName("data.csv")
+		poll:
+			for {
+				select {
+				case err := <-done:
+					t.Fatalf("gen ended (%v) before its temporary file was seen", err)
+				default:
+				}
+				ents, _ := os.ReadDir(dir)
+				for _, e := range ents {
+					if re.MatchString(e.Name()) {
+						break poll
+					}
+				}
+				time.Sleep(100 * time.Microsecond)
+			}
+		}
+		time.Sleep(delay)
+		cmd.Process.Signal(syscall.SIGKILL)
+		<-done
+		if checkAfterKill(t, dir, old, want) {
+			partial++
+		}
+	}
+	for _, d := range []time.Duration{0, 2 * time.Millisecond, 20 * time.Millisecond} {
+		run(false, d) // while starting or generating
+	}
+	for _, d := range []time.Duration{0, time.Millisecond, 5 * time.Millisecond, 20 * time.Millisecond} {
+		run(true, d) // while writing
+	}
+	t.Logf("%d of 4 kills during the write left a partial temporary file", partial)
+	if partial == 0 {
+		t.Error("no kill interrupted a write: the test did not exercise what it checks")
+	}
+
+	// An undisturbed run writes the complete output.
+	if err := os.WriteFile(out, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := svclustCmd(t, "gen", "-n", rows, "-seed", "7", "-o", out).CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	if readFile(t, out) != want["data.csv"] {
+		t.Error("the undisturbed run did not write the complete output")
+	}
+	checkAfterKill(t, dir, "", want)
+}
+
+// TestKillFit kills fit -o -model at moments spread over its run: each
+// output must hold its old content or its complete new one.
+func TestKillFit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs child processes")
+	}
+	data := genFile(t, "moons", 5000)
+	dir := t.TempDir()
+	labels, model := filepath.Join(dir, "labels.csv"), filepath.Join(dir, "model.json")
+	args := []string{"fit", "-o", labels, "-model", model, "-budget", "30", data}
+
+	// The new outputs, from an undisturbed child run, which also gives the
+	// length of a run.
+	start := time.Now()
+	if b, err := svclustCmd(t, args...).CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	length := time.Since(start)
+	t.Logf("an undisturbed run takes %v", length)
+	want := map[string]string{"labels.csv": readFile(t, labels), "model.json": readFile(t, model)}
+	if !strings.HasPrefix(want["labels.csv"], "cluster\n") || !bytes.Contains([]byte(want["model.json"]), []byte(`"svclust-cli-model"`)) {
+		t.Fatal("the undisturbed run wrote unexpected outputs")
+	}
+	const old = "old\n"
+	for i := range 5 {
+		for _, p := range []string{labels, model} {
+			if err := os.WriteFile(p, []byte(old), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cmd := svclustCmd(t, args...)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// From the start to a little past the end of an undisturbed run.
+		time.Sleep(length * time.Duration(i) / 4)
+		cmd.Process.Signal(syscall.SIGKILL)
+		cmd.Wait()
+		checkAfterKill(t, dir, old, want)
+	}
+}
+
+// TestSIGINT sends a real SIGINT to a long tune: it must stop within the
+// grace period with exit status 130 and the message, and leave no output.
+func TestSIGINT(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs child processes")
+	}
+	data := genFile(t, "gauss3", 2000)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "labels.csv")
+	cmd := svclustCmd(t, "tune", "-o", out, "-workers", "1", "-gamma-grid", "1,2,3,4,5,6,7,8", "-C-grid", "8,16,32,64", data)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	sent := time.Now()
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	code := cmd.ProcessState.ExitCode()
+	if code != exitInterrupted || !strings.Contains(stderr.String(), "interrupted") {
+		t.Errorf("exit %d (%v), stderr %q; want %d and \"interrupted\"", code, err, stderr.String(), exitInterrupted)
+	}
+	// main gives a command interruptGrace to stop by itself; add a second
+	// for a loaded machine.
+	if d := time.Since(sent); d > interruptGrace+time.Second {
+		t.Errorf("stopped %v after SIGINT", d)
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		t.Errorf("%s left after SIGINT", e.Name())
+	}
+}
