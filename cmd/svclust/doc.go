@@ -16,6 +16,7 @@ The commands are:
 	tune     choose γ and C by a grid search
 	gen      generate a synthetic data set
 	demo     cluster the synthetic data sets with the defaults
+	plot     draw a 2-D data set with its clusters and domain of novelty
 
 'svclust help' lists the commands and 'svclust help <command>' describes
 one, with its flags. A quick start is
@@ -232,6 +233,51 @@ milliseconds.
 		Seed of the data and of training (default 1).
 	-json
 		Print the table as a JSON array.
+
+# Plot
+
+Usage:
+
+	svclust plot -model FILE -o FIG.png|FIG.svg [-labels FILE] [-title TEXT] [-legend] [-width IN] [-height IN] [-grid N] [-workers N] DATA.csv
+
+Plot draws a 2-D data set with a model fitted to it: the rows of DATA.csv,
+after the model's scaling, coloured by the cluster the model assigns them
+(as predict does), the support vectors ringed in black, the domain of
+novelty f ≥ 0 shaded pale orange and its boundary f = 0 drawn in dark
+orange. It writes the figure to -o as PNG (150 dpi) or SVG (with its font
+embedded) by the extension. The figure is drawn in the scaled space the
+model lives in, with equal units on both axes, since the Gaussian kernel is
+isotropic there; the axis labels name the scaling. Clusters take the
+colours of a colour-blind-safe palette and, from the seventh on, other
+glyphs; outliers (cluster −1, from fit -outliers) are grey. The same inputs
+give the same file, byte for byte. A model whose dimension is not 2 is an
+error ("plot needs 2-D data; got d=N"): a slice or a projection of the
+domain of a higher-dimensional model would misrepresent it.
+
+	-model file
+		The model file written by fit -model or tune -model (required).
+	-o file
+		Output file, ending in .png or .svg (required).
+	-labels file
+		Colour the points by the clusters in file instead: CSV with a
+		header and one integer per row of DATA.csv, as written by fit -o
+		and predict; negative numbers are outliers.
+	-title text
+		Title drawn above the plot (default none).
+	-legend
+		Add a legend naming the clusters, the outliers, the support
+		vectors and the boundary.
+	-width inches
+		Width of the figure (default 5, at most 200).
+	-height inches
+		Height of the figure (default 5, at most 200).
+	-grid n
+		Number of points along the longer side of the grid on which f is
+		evaluated to shade the domain and trace its boundary (default 0,
+		meaning 300).
+	-workers n
+		Number of goroutines; 0 (the default) means all cores. The figure
+		does not depend on it.
 
 Setting SVCLUST_TRACEBACK in the environment adds a stack trace to the
 report of an internal error.

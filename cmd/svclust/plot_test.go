@@ -1,0 +1,106 @@
+package main
+
+import (
+	"bytes"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fitModel fits data with a small budget and writes the model and the
+// labels; it returns their paths.
+func fitModel(t *testing.T, data string, extra ...string) (model, labels string) {
+	t.Helper()
+	dir := t.TempDir()
+	model, labels = filepath.Join(dir, "model.json"), filepath.Join(dir, "labels.csv")
+	args := append([]string{"fit", "-budget", "20", "-min-iter", "2000", "-model", model, "-o", labels}, extra...)
+	mustCLI(t, append(args, data)...)
+	return model, labels
+}
+
+// TestPlot: plot writes a PNG of the requested size (inches times 150 dpi)
+// and an SVG document, from the model's labels or from -labels, with or
+// without a legend and a title.
+func TestPlot(t *testing.T) {
+	data := genFile(t, "moons", 200)
+	model, labels := fitModel(t, data)
+	dir := t.TempDir()
+
+	png1 := filepath.Join(dir, "f.png")
+	if out := mustCLI(t, "plot", "-model", model, "-o", png1, "-width", "4", "-height", "3", "-grid", "80", data); out != "" {
+		t.Errorf("plot printed %q on standard output", out)
+	}
+	b, err := os.ReadFile(png1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(b))
+	if err != nil || cfg.Width != 4*150 || cfg.Height != 3*150 {
+		t.Errorf("PNG %d×%d (%v), want 600×450", cfg.Width, cfg.Height, err)
+	}
+
+	// -labels with the labels fit wrote gives the same figure as the
+	// model's own labels, since predict reproduces fit -o.
+	png2 := filepath.Join(dir, "g.png")
+	mustCLI(t, "plot", "-model", model, "-labels", labels, "-o", png2, "-width", "4", "-height", "3", "-grid", "80", data)
+	if !bytes.Equal(b, []byte(readFile(t, png2))) {
+		t.Error("-labels with fit's labels gives another figure")
+	}
+
+	svg := filepath.Join(dir, "f.svg")
+	mustCLI(t, "plot", "-model", model, "-o", svg, "-legend", "-title", "moons", "-grid", "80", data)
+	s := readFile(t, svg)
+	if !strings.HasPrefix(s, "<?xml") || !strings.HasSuffix(strings.TrimSpace(s), "</svg>") {
+		t.Errorf("not an SVG document: %.60q…", s)
+	}
+	for _, want := range []string{">moons<", ">support vectors<", ">x1 (zscore scaled)<"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("SVG lacks the text %s", want)
+		}
+	}
+}
+
+func TestPlotErrors(t *testing.T) {
+	data := genFile(t, "gauss3", 100)
+	model, labels := fitModel(t, data)
+	data3 := writeFile(t, "d3.csv", "a,b,c\n0,0,0\n1,0,0\n0,1,0\n0,0,1\n1,1,1\n0.5,0.5,0.5\n")
+	model3, _ := fitModel(t, data3, "-budget", "3", "-k", "2")
+	short := writeFile(t, "short.csv", "cluster\n0\n1\n")
+	frac := writeFile(t, "frac.csv", "cluster\n"+strings.Repeat("0\n", 50)+"0.5\n"+strings.Repeat("1\n", 49))
+	two := writeFile(t, "two.csv", "a,b\n"+strings.Repeat("0,1\n", 100))
+	out := func(name string) string { return filepath.Join(t.TempDir(), name) }
+
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string // in stderr
+	}{
+		{"missing -o", []string{"-model", model, data}, 2, "-o is required"},
+		{"bad extension", []string{"-model", model, "-o", out("f.jpg"), data}, 2, "-o"},
+		{"flag after DATA", []string{"-model", model, data, "-o", out("f.png")}, 2, "flags must come before DATA"},
+		{"stdout", []string{"-model", model, "-o", "-", data}, 2, "-o"},
+		{"missing -model", []string{"-o", out("f.png"), data}, 2, "-model is required"},
+		{"no data", []string{"-model", model, "-o", out("f.png")}, 2, "missing DATA"},
+		{"width", []string{"-model", model, "-o", out("f.png"), "-width", "0", data}, 2, "-width"},
+		{"height", []string{"-model", model, "-o", out("f.png"), "-height", "1e9", data}, 2, "-height"},
+		{"grid", []string{"-model", model, "-o", out("f.png"), "-grid", "-1", data}, 2, "-grid"},
+		{"3-D", []string{"-model", model3, "-o", out("f.png"), data3}, 1, "plot needs 2-D data; got d=3"},
+		{"labels count", []string{"-model", model, "-labels", short, "-o", out("f.png"), data}, 1, "2 labels for the 100 rows"},
+		{"labels not integer", []string{"-model", model, "-labels", frac, "-o", out("f.png"), data}, 1, "frac.csv:52: cluster 0.5 is not an integer"},
+		{"labels columns", []string{"-model", model, "-labels", two, "-o", out("f.png"), data}, 1, "2 columns"},
+		{"labels missing", []string{"-model", model, "-labels", out("none.csv"), "-o", out("f.png"), data}, 1, "none.csv"},
+		{"unwritable", []string{"-model", model, "-o", filepath.Join(t.TempDir(), "no", "f.png"), data}, 1, "f.png"},
+	}
+	for _, tc := range tests {
+		code, _, errs := cli(t, append([]string{"plot"}, tc.args...)...)
+		if code != tc.code || !strings.Contains(errs, tc.want) {
+			t.Errorf("%s: exit %d, stderr %q; want %d and %q", tc.name, code, errs, tc.code, tc.want)
+		}
+	}
+	// The labels file of fit is accepted (the error cases above fail for
+	// their own reason, not for every -labels).
+	mustCLI(t, "plot", "-model", model, "-labels", labels, "-grid", "20", "-o", out("ok.svg"), data)
+}
