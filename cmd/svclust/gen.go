@@ -49,11 +49,9 @@ the same data.`,
 		if len(args) > 0 {
 			return usagef("unexpected arguments: %s", strings.Join(args, " "))
 		}
-		ds, err := dataset.Generate(k, n, seed)
-		if err != nil {
-			return err
-		}
-		return e.writeOutputs(output{"-o", out, func(w io.Writer) error { return ds.WriteCSV(w) }})
+		// GenerateCSV writes what Generate and WriteCSV would, without
+		// holding the points in memory.
+		return e.writeOutputs(output{"-o", out, func(w io.Writer) error { return dataset.GenerateCSV(w, k, n, seed) }})
 	}
 	return c
 }

@@ -1,0 +1,133 @@
+package dataset
+
+import "math"
+
+// ScaleFitter fits the Scaler of [FitScaler] to rows given one at a time,
+// for data too large to hold in memory. [ScaleZScore] takes two passes over
+// the rows, as FitScaler does: the first for the mean, the second for the
+// variance about it; the other scalings take one. The loop is
+//
+//	f := NewScaleFitter(s, d)
+//	for {
+//		for each row x, in the same order every pass {
+//			f.Add(x)
+//		}
+//		if !f.NextPass() {
+//			break
+//		}
+//	}
+//	sc := f.Scaler()
+//
+// When every pass gives the same rows in the same order, the Scaler is bit
+// for bit the one FitScaler returns for the matrix of those rows: the sums
+// run in the same order with the same operations.
+type ScaleFitter struct {
+	scale  Scale
+	pass   int // 0 or 1
+	n      int // rows of the first pass
+	n2     int // rows of the second pass
+	lo, hi []float64
+	mean   []float64 // the sum during the first pass
+	ss     []float64 // Σ (x − mean)², second pass
+	comp   []float64 // Σ (x − mean), second pass
+}
+
+// NewScaleFitter returns a ScaleFitter of s for rows of d values. It panics if
+// s is not one of the Scale constants or d < 0.
+func NewScaleFitter(s Scale, d int) *ScaleFitter {
+	if s != ScaleNone && s != ScaleZScore && s != ScaleMinMax {
+		panic("dataset: unknown Scale " + s.String())
+	}
+	if d < 0 {
+		panic("dataset: negative dimension")
+	}
+	return &ScaleFitter{
+		scale: s,
+		lo:    make([]float64, d),
+		hi:    make([]float64, d),
+		mean:  make([]float64, d),
+		ss:    make([]float64, d),
+		comp:  make([]float64, d),
+	}
+}
+
+// Add adds a row to the current pass. It panics if len(row) is not the
+// dimension given to NewScaleFitter.
+func (f *ScaleFitter) Add(row []float64) {
+	if len(row) != len(f.lo) {
+		panic("dataset: row length does not match ScaleFitter")
+	}
+	if f.pass == 1 {
+		for j, v := range row {
+			dv := v - f.mean[j]
+			f.ss[j] += dv * dv
+			f.comp[j] += dv
+		}
+		f.n2++
+		return
+	}
+	if f.n == 0 {
+		copy(f.lo, row)
+		copy(f.hi, row)
+	}
+	for j, v := range row {
+		f.lo[j] = math.Min(f.lo[j], v)
+		f.hi[j] = math.Max(f.hi[j], v)
+		f.mean[j] += v
+	}
+	f.n++
+}
+
+// Rows returns the number of rows added in the first pass.
+func (f *ScaleFitter) Rows() int { return f.n }
+
+// NextPass reports whether the scaling needs another pass over the rows and,
+// if so, starts it. Only ScaleZScore with at least one row needs one, and
+// only one.
+func (f *ScaleFitter) NextPass() bool {
+	if f.pass == 1 || f.scale != ScaleZScore || f.n == 0 {
+		return false
+	}
+	for j := range f.mean {
+		f.mean[j] /= float64(f.n)
+	}
+	f.pass = 1
+	return true
+}
+
+// Scaler returns the fitted Scaler. It panics if a pass that NextPass would
+// start has not run, or if the second pass had a different number of rows
+// from the first.
+func (f *ScaleFitter) Scaler() *Scaler {
+	d := len(f.lo)
+	sc := &Scaler{Shift: make([]float64, d), Mul: make([]float64, d)}
+	for j := range sc.Mul {
+		sc.Mul[j] = 1
+	}
+	if f.n == 0 || f.scale == ScaleNone {
+		return sc
+	}
+	switch f.scale {
+	case ScaleZScore:
+		if f.pass != 1 || f.n2 != f.n {
+			panic("dataset: ScaleFitter.Scaler before a complete second pass")
+		}
+		r := float64(f.n)
+		copy(sc.Shift, f.mean)
+		for j := range f.ss {
+			variance := (f.ss[j] - f.comp[j]*f.comp[j]/r) / r
+			sc.Mul[j] = reciprocal(math.Sqrt(variance))
+		}
+	case ScaleMinMax:
+		copy(sc.Shift, f.lo)
+		for j := range f.hi {
+			sc.Mul[j] = reciprocal(f.hi[j] - f.lo[j])
+		}
+	}
+	for j := range f.lo {
+		if f.lo[j] == f.hi[j] {
+			sc.Shift[j], sc.Mul[j] = f.lo[j], 1
+		}
+	}
+	return sc
+}
