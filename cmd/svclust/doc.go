@@ -41,14 +41,28 @@ named "label" unless -label says otherwise, which may hold any text. DATA
 may be - for standard input. Errors in the data are reported with their
 file, line and column.
 
+A first line of only numbers is reported as a missing header. Features must
+be finite numbers: NaN, Inf and numbers beyond the range of float64 (1e400)
+are errors. A UTF-8 byte order mark, CRLF line endings and a missing final
+newline are accepted, and lines have no length limit; a blank line, also a
+second newline at the end, is a row without fields, an error. The label
+column must not occur twice, and must exist when -label is given. Constant
+columns are scaled to 0; a single row, or identical rows, form one
+cluster; with no more rows than -budget every row is a support vector.
+
 # Exit status
 
 Svclust exits with status 0 on success, 2 on a usage error (an unknown
-flag, a bad flag value, a missing argument; the message names the flag)
-and 1 on any other error, such as a missing or malformed data file or an
-output file that cannot be written. Outputs are written to a temporary file
-that is renamed over the named file only when complete, so a failed run
-leaves an existing file unchanged.
+flag, a bad flag value, a missing argument; the message names the flag),
+130 after an interrupt (SIGINT) and 1 on any other error, such as a missing
+or malformed data file or an output file that cannot be written.
+Fit, tune, predict and score check that their output files can be written
+before they start work. Outputs are first written in full to hidden
+temporary files beside them, named ".NAME.tmp" and digits, which are
+renamed over the named files together once all are complete, so a run that
+fails or is interrupted leaves every output either unchanged or complete,
+never partial. A process killed outright (SIGKILL) may leave such a
+temporary file behind; it can be deleted.
 
 # Fit
 
@@ -116,7 +130,8 @@ The flags are:
 		not depend on it.
 	-label name
 		Name of the ground-truth column (default "label"). It is never a
-		feature; if the data have no such column, no metrics are computed.
+		feature. Given explicitly, the column must exist; with the default,
+		data without it are clustered without metrics.
 	-all
 		Run a trajectory from every point, not only from the strip.
 	-outliers
