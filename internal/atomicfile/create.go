@@ -1,0 +1,113 @@
+package atomicfile
+
+import (
+	"bufio"
+	"errors"
+	"os"
+	"path/filepath"
+)
+
+// File is a file written piece by piece, for output too large to build in
+// memory, that appears at its path only when complete: the data go to a
+// hidden temporary file beside it, as for [WriteFile], which [File.Commit]
+// renames over the path. A File is not safe for concurrent use.
+type File struct {
+	f         *os.File
+	bw        *bufio.Writer
+	tmp, path string
+	mode      os.FileMode
+	err       error // the first error of Write
+	done      bool
+}
+
+// Create starts a new content of the file path in a temporary file named
+// "." + base + ".tmp" + digits in the directory of path, where base is the
+// last element of path. The permission bits are those [WriteFile] gives.
+// Create does not accept "-".
+func Create(path string) (*File, error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		if !fi.Mode().IsRegular() {
+			return nil, &os.PathError{Op: "write", Path: path, Err: errors.New("not a regular file")}
+		}
+		mode = fi.Mode().Perm()
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp*")
+	if err != nil {
+		return nil, err
+	}
+	return &File{f: f, bw: bufio.NewWriter(f), tmp: f.Name(), path: path, mode: mode}, nil
+}
+
+// Write writes p to the temporary file, through a buffer. It implements
+// io.Writer. After an error, every later Write and Commit return it.
+func (f *File) Write(p []byte) (int, error) {
+	if f.done {
+		return 0, os.ErrClosed
+	}
+	if f.err != nil {
+		return 0, f.err
+	}
+	n, err := f.bw.Write(p)
+	f.err = err
+	return n, err
+}
+
+// Stage completes the temporary file, flushed, synced and closed, and hands
+// it over as a [Staged] file, whose Commit renames it over the path, so
+// that it can change together with other staged outputs. On an error the
+// temporary file is removed. After Stage, the File's Commit and Abort do
+// nothing.
+func (f *File) Stage() (*Staged, error) {
+	if f.done {
+		return nil, os.ErrClosed
+	}
+	f.done = true
+	err := f.err
+	if err == nil {
+		err = f.bw.Flush()
+	}
+	if err == nil {
+		err = f.f.Chmod(f.mode)
+	}
+	if err == nil {
+		err = f.f.Sync()
+	}
+	if cerr := f.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.tmp)
+		return nil, err
+	}
+	return &Staged{tmp: f.tmp, path: f.path}, nil
+}
+
+// Commit completes the temporary file as Stage does and renames it over the
+// path. On an error the path is left untouched and the temporary file is
+// removed. After the first call, Commit and Abort do nothing.
+func (f *File) Commit() error {
+	if f.done {
+		return nil
+	}
+	s, err := f.Stage()
+	if err != nil {
+		return err
+	}
+	return s.Commit()
+}
+
+// Abort removes the temporary file, leaving the path untouched. After the
+// first call, Commit and Abort do nothing.
+func (f *File) Abort() {
+	if f.done {
+		return
+	}
+	f.done = true
+	f.f.Close()
+	os.Remove(f.tmp)
+}

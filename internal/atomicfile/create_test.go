@@ -1,0 +1,141 @@
+package atomicfile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestCreate(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "labels.csv")
+	if err := os.WriteFile(path, []byte("old\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	// Pieces written before Commit are invisible at path; more than the
+	// buffer's 4096 bytes reach the temporary file before Commit.
+	f, err := Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(filepath.Base(f.tmp), ".labels.csv.tmp") || filepath.Dir(f.tmp) != dir {
+		t.Errorf("temporary file %s", f.tmp)
+	}
+	var want strings.Builder
+	for i := range 2000 {
+		line := fmt.Sprintf("%d\n", i)
+		want.WriteString(line)
+		if _, err := io.WriteString(f, line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkFile(t, path, "old\n")
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	checkFile(t, path, want.String())
+	checkOnly(t, dir, "labels.csv")
+	// An existing file keeps its permission bits.
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode after Commit: %v, %v; want 0600", fi.Mode(), err)
+	}
+	if _, err := f.Write([]byte("x")); !errors.Is(err, os.ErrClosed) {
+		t.Errorf("Write after Commit: %v, want os.ErrClosed", err)
+	}
+	f.Abort() // after Commit: nothing
+	checkFile(t, path, want.String())
+
+	// Abort removes the temporary file and leaves path alone.
+	f, err = Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(f, "partial")
+	f.Abort()
+	if err := f.Commit(); err != nil {
+		t.Errorf("Commit after Abort: %v", err)
+	}
+	checkFile(t, path, want.String())
+	checkOnly(t, dir, "labels.csv")
+
+	// A new file gets mode 0644.
+	fresh := filepath.Join(dir, "new.csv")
+	f, err = Create(fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(f, "a\n")
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(fresh); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("mode of a new file: %v, %v; want 0644", fi.Mode(), err)
+	}
+
+	// A missing directory or a directory as path fails at once.
+	if _, err := Create(filepath.Join(dir, "no", "x")); err == nil {
+		t.Error("no error in a missing directory")
+	}
+	if _, err := Create(dir); err == nil {
+		t.Error("no error creating over a directory")
+	}
+}
+
+// TestCreateStage checks that Stage hands the file over to a Staged that
+// the caller commits, and that the File is then done.
+func TestCreateStage(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out")
+	f, err := Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(f, "staged\n")
+	s, err := f.Stage()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("path exists before the staged Commit: %v", err)
+	}
+	f.Abort() // the Staged owns the temporary file now
+	if err := f.Commit(); err != nil {
+		t.Errorf("File.Commit after Stage: %v", err)
+	}
+	if _, err := f.Stage(); !errors.Is(err, os.ErrClosed) {
+		t.Errorf("second Stage: %v, want os.ErrClosed", err)
+	}
+	if err := s.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	checkFile(t, path, "staged\n")
+	checkOnly(t, dir, "out")
+}
+
+// TestCreateWriteError checks that a failed write makes Commit fail and
+// leaves path untouched with no temporary file left behind.
+func TestCreateWriteError(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out")
+	f, err := Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Closing the file under the writer makes the flush of a large write fail.
+	f.f.Close()
+	if _, err := f.Write(make([]byte, 1<<16)); err == nil {
+		t.Fatal("write to a closed file succeeded")
+	}
+	if _, err := f.Write([]byte("x")); err == nil {
+		t.Error("Write after an error succeeded")
+	}
+	if err := f.Commit(); err == nil {
+		t.Error("Commit after a write error succeeded")
+	}
+	checkOnly(t, dir)
+}
