@@ -125,9 +125,10 @@ func inner(v map[string]any) map[string]any { return v["model"].(map[string]any)
 
 // twoBlobs returns n rows of d features in two blobs whose centres differ by
 // 10 in every coordinate (standard deviation 1), with the blob as label.
-// After z-scoring, each coordinate has variance 1 + 5² = 26, so two rows of
+// Each coordinate has variance 1 + 5² = 26, so after z-scoring two rows of
 // one blob lie about √(2d/26) apart and rows of different blobs about
-// √(2d/26 + 100d/26): the blobs are 7.3 times as far apart as their points.
+// √(2d/26 + 100d/26): the blobs are √51 ≈ 7.1 times as far apart as their
+// points.
 func twoBlobs(n, d int) string {
 	var b strings.Builder
 	for j := range d {
@@ -298,7 +299,7 @@ func TestRobust(t *testing.T) {
 			}},
 		{name: "d = 2000", args: fitArgs("-budget", "10", "-all"), data: twoBlobs(30, 2000), code: 0,
 			ok: func(t *testing.T, r *robustRun) {
-				// With every point followed (-all), the blobs, 7.3 times as
+				// With every point followed (-all), the blobs, 7.1 times as
 				// far apart as their points (see twoBlobs), are the two
 				// clusters.
 				j := r.report(t)
