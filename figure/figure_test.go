@@ -215,7 +215,7 @@ func TestContourSaddle(t *testing.T) {
 
 // moons returns n points of the moons set, a model trained on them with a
 // budget of 20, and its labels.
-func moons(t *testing.T, n int) (*mat.Dense, *svclust.Model, []int) {
+func moons(t testing.TB, n int) (*mat.Dense, *svclust.Model, []int) {
 	t.Helper()
 	ds, err := dataset.Generate(dataset.Moons, n, 1)
 	if err != nil {

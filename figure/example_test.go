@@ -1,0 +1,59 @@
+package figure_test
+
+import (
+	"log"
+
+	"gonum.org/v1/plot/vg"
+
+	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/dataset"
+	"github.com/svclust/svclust/figure"
+)
+
+// ExampleDomain draws a model of the two moons over its data and saves it
+// as an SVG file.
+func ExampleDomain() {
+	ds, err := dataset.Generate(dataset.Moons, 500, 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	m, err := svclust.Train(ds.X, &svclust.Config{Budget: 50, Seed: 1})
+	if err != nil {
+		log.Fatal(err)
+	}
+	c, err := m.Cluster(ds.X, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	p, err := figure.Domain(m, ds.X, c.Labels, &figure.Options{Title: "moons", Legend: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := figure.Save("moons.svg", 5*vg.Inch, 5*vg.Inch, p); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// ExamplePanels draws a model beside the ground truth, as the paper's
+// Figures 1–3 draw its method beside C-means and fuzzy C-means.
+func ExamplePanels() {
+	ds, err := dataset.Generate(dataset.Nested, 700, 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	m, err := svclust.Train(ds.X, &svclust.Config{Budget: 50, Seed: 1})
+	if err != nil {
+		log.Fatal(err)
+	}
+	c, err := m.Cluster(ds.X, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	err = figure.Panels("nested.png", "nested rings", []figure.Panel{
+		{Title: "budgeted SVC", X: ds.X, Labels: c.Labels, Model: m},
+		{Title: "ground truth", X: ds.X, Labels: ds.Labels},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+}
