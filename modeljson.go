@@ -54,6 +54,7 @@ type partitionJSON struct {
 	Clusters           int         `json:"clusters"`
 	Equilibria         [][]float64 `json:"equilibria"`
 	EquilibriumCluster []int       `json:"equilibrium_cluster"`
+	Anchors            int         `json:"anchors,omitempty"`
 	Strip              [][]float64 `json:"strip"`
 	StripCluster       []int       `json:"strip_cluster"`
 }
@@ -65,7 +66,7 @@ type partitionJSON struct {
 //	 "sv":[[…],…],"alpha":[…],"status":"converged",
 //	 "stats":{"iterations":…,"updates":…,"maintenance":…,"objective":…},
 //	 "partition":{"eps":…,"all":…,"outliers":…,"m":…,"clusters":…,
-//	   "equilibria":[[…],…],"equilibrium_cluster":[…],
+//	   "equilibria":[[…],…],"equilibrium_cluster":[…],"anchors":…,
 //	   "strip":[[…],…],"strip_cluster":[…]}}
 //
 // with "partition" null before [Model.Cluster] has run. Floats are written in
@@ -106,6 +107,7 @@ func (m *Model) MarshalJSON() ([]byte, error) {
 			Clusters:           p.Clusters,
 			Equilibria:         rows(p.Equilibria),
 			EquilibriumCluster: nonNil(p.EquilibriumCluster),
+			Anchors:            p.Anchors,
 			Strip:              rows(p.Strip),
 			StripCluster:       nonNil(p.StripCluster),
 		}
@@ -271,6 +273,9 @@ func (pj *partitionJSON) partition(d int) (*Partition, error) {
 	if len(pj.EquilibriumCluster) != len(pj.Equilibria) {
 		return nil, bad("%d equilibrium clusters for %d equilibria", len(pj.EquilibriumCluster), len(pj.Equilibria))
 	}
+	if pj.Anchors < 0 || pj.Anchors > len(pj.Equilibria) {
+		return nil, bad("anchors = %d: outside [0, %d]", pj.Anchors, len(pj.Equilibria))
+	}
 	strip, err := dense("partition: strip", pj.Strip, d)
 	if err != nil {
 		return nil, err
@@ -299,6 +304,7 @@ func (pj *partitionJSON) partition(d int) (*Partition, error) {
 		Clusters:           pj.Clusters,
 		Equilibria:         eq,
 		EquilibriumCluster: append([]int(nil), pj.EquilibriumCluster...),
+		Anchors:            pj.Anchors,
 	}
 	if strip != nil {
 		p.Strip = strip

@@ -167,6 +167,8 @@ func TestModelJSONCorrupt(t *testing.T) {
 		{"ragged equilibria", edit(func(v map[string]any) { part(v)["equilibria"].([]any)[0] = []any{1.0, 2.0, 3.0} })},
 		{"equilibrium cluster short", edit(func(v map[string]any) { part(v)["equilibrium_cluster"] = []any{} })},
 		{"equilibrium cluster out of range", edit(func(v map[string]any) { part(v)["equilibrium_cluster"].([]any)[0] = 99 })},
+		{"negative anchors", edit(func(v map[string]any) { part(v)["anchors"] = -1 })},
+		{"anchors beyond equilibria", edit(func(v map[string]any) { part(v)["anchors"] = 1 << 40 })},
 		{"strip cluster negative", edit(func(v map[string]any) { part(v)["strip_cluster"].([]any)[0] = -1 })},
 		{"strip mismatch", edit(func(v map[string]any) { s := part(v)["strip_cluster"].([]any); part(v)["strip_cluster"] = s[1:] })},
 		{"no strip", edit(func(v map[string]any) { part(v)["strip"] = []any{}; part(v)["strip_cluster"] = []any{} })},

@@ -2,6 +2,7 @@ package assign
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/svclust/svclust/internal/kernel"
@@ -128,5 +129,41 @@ func TestMergeMatchesBruteForce(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestLinkNearest: a ridge of bumps along y = 0 from A = (−1, 0) to
+// B = (1, 0) and a lone bump at C = (0, 1.6). C is nearer to both A and B
+// (distance √3.56 ≈ 1.89) than they are to each other (2), and f < 0
+// between C and the ridge (at (−0.5, 0.8) the ridge contributes at most
+// about 1.5·Σ e^{−4·0.64} ≈ 0.3). The full test links A–B: clusters {A, B}
+// and {C}. Testing only each equilibrium's nearest neighbour (k = 1) tests
+// A–C and B–C, which fail, and never A–B, so A and B fall apart; k = 2
+// tests every pair again.
+func TestLinkNearest(t *testing.T) {
+	f := &Field{Gamma: 4, D: 2}
+	for x := -1.0; x <= 1; x += 0.25 {
+		f.SV = append(f.SV, x, 0)
+		f.Alpha = append(f.Alpha, 1.5)
+	}
+	f.SV = append(f.SV, 0, 1.6)
+	f.Alpha = append(f.Alpha, 1.5)
+	reps := []float64{-1, 0, 1, 0, 0, 1.6}
+	valid := []bool{true, true, true}
+	for _, tc := range []struct {
+		k    int
+		want []int
+	}{
+		{0, []int{0, 0, 1}},
+		{1, []int{0, 1, 2}},
+		{2, []int{0, 0, 1}},
+	} {
+		got, n := LinkNearest(f, reps, valid, 20, tc.k, 2)
+		if !slices.Equal(got, tc.want) || n != slices.Max(tc.want)+1 {
+			t.Errorf("k=%d: clusters %v (%d), want %v", tc.k, got, n, tc.want)
+		}
+	}
+	if got, _ := Link(f, reps, valid, 20, 1); !slices.Equal(got, []int{0, 0, 1}) {
+		t.Errorf("Link: %v", got)
 	}
 }

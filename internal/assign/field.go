@@ -36,11 +36,26 @@ func (f *Field) Scale() float64 { return 1 / math.Sqrt(f.Gamma) }
 // the map is undefined there, and such a point lies outside the domain
 // (f ≤ −1). num is scratch space of length D.
 func (f *Field) Equilibrium(x, num []float64, tol float64, maxIter int) int {
-	tol2 := tol * tol
+	steps, _ := f.EquilibriumNear(x, num, tol, maxIter, nil, 0)
+	return steps
+}
+
+// EquilibriumNear is Equilibrium with an early stop: before each step, if
+// x lies within distance r of a point of anchors (equilibria found before),
+// the trajectory stops there and EquilibriumNear returns the index of the
+// nearest such point, or −1 if the trajectory ran to its end. A nil anchors
+// never stops early.
+func (f *Field) EquilibriumNear(x, num []float64, tol float64, maxIter int, anchors *Tree, r float64) (steps, anchor int) {
+	tol2, r2 := tol*tol, r*r
 	for it := 0; it < maxIter; it++ {
+		if anchors != nil {
+			if a, dd := anchors.Nearest(x); a >= 0 && dd <= r2 {
+				return it, a
+			}
+		}
 		num, den := kernel.MeanShiftTo(num, x, f.SV, f.Alpha, f.Gamma)
 		if !(den > 0) || math.IsInf(den, 0) {
-			return it
+			return it, -1
 		}
 		var step float64
 		for j, v := range num {
@@ -49,10 +64,10 @@ func (f *Field) Equilibrium(x, num []float64, tol float64, maxIter int) int {
 			x[j] = nx
 		}
 		if step <= tol2 {
-			return it + 1
+			return it + 1, -1
 		}
 	}
-	return maxIter
+	return maxIter, -1
 }
 
 // Segment reports whether f ≥ 0 at each of the m equally spaced points

@@ -1,7 +1,9 @@
 package assign
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/internal/parallel"
@@ -75,6 +77,18 @@ func cell(v, side float64) int64 {
 // takes the cluster of the nearest valid one. If none is valid all
 // equilibria form cluster 0. The M(M−1)/2 tests run on workers goroutines.
 func Link(f *Field, reps []float64, valid []bool, m, workers int) ([]int, int) {
+	return LinkNearest(f, reps, valid, m, 0, workers)
+}
+
+// LinkNearest is Link with the segment test applied only to plausible
+// pairs: i and j are tested when j is among the k valid equilibria nearest
+// to i (Euclidean, ties to the lower index) or i among those nearest to j.
+// That is O(M·k) tests instead of O(M²); k ≤ 0, or k ≥ the number of valid
+// equilibria less one, tests every pair as Link does. A pruned graph can
+// only have fewer edges, so its components refine Link's: they coincide
+// unless a cluster is held together only by segments between equilibria
+// that are not near neighbours.
+func LinkNearest(f *Field, reps []float64, valid []bool, m, k, workers int) ([]int, int) {
 	d := f.D
 	nrep := len(reps) / d
 	// Union–find over equilibria.
@@ -89,6 +103,7 @@ func Link(f *Field, reps []float64, valid []bool, m, workers int) ([]int, int) {
 		}
 		return i
 	}
+	test := candidates(reps, d, valid, k)
 	// edges[i] lists j > i linked to i; each row is written by one worker.
 	edges := make([][]int, nrep)
 	parallel.For(nrep, 1, workers, func(_, i, _ int) {
@@ -97,7 +112,7 @@ func Link(f *Field, reps []float64, valid []bool, m, workers int) ([]int, int) {
 		}
 		buf := make([]float64, d)
 		for j := i + 1; j < nrep; j++ {
-			if valid[j] && f.Segment(reps[i*d:i*d+d], reps[j*d:j*d+d], buf, m) {
+			if valid[j] && test(i, j) && f.Segment(reps[i*d:i*d+d], reps[j*d:j*d+d], buf, m) {
 				edges[i] = append(edges[i], j)
 			}
 		}
@@ -139,4 +154,44 @@ func Link(f *Field, reps []float64, valid []bool, m, workers int) ([]int, int) {
 		}
 	}
 	return cluster, len(id)
+}
+
+// candidates returns the pair filter of LinkNearest: test(i, j) reports
+// whether j is among the k valid equilibria nearest to i or i among those
+// nearest to j. For k ≤ 0 or k at least the number of valid equilibria less
+// one, every pair is a candidate.
+func candidates(reps []float64, d int, valid []bool, k int) func(i, j int) bool {
+	var idx []int
+	for i, ok := range valid {
+		if ok {
+			idx = append(idx, i)
+		}
+	}
+	if k <= 0 || k >= len(idx)-1 {
+		return func(int, int) bool { return true }
+	}
+	near := make(map[[2]int]bool, len(idx)*k)
+	type cand struct {
+		j  int
+		dd float64
+	}
+	cs := make([]cand, 0, len(idx))
+	for _, i := range idx {
+		cs = cs[:0]
+		for _, j := range idx {
+			if j != i {
+				cs = append(cs, cand{j, kernel.SqDist(reps[i*d:i*d+d], reps[j*d:j*d+d])})
+			}
+		}
+		slices.SortFunc(cs, func(a, b cand) int {
+			if c := cmp.Compare(a.dd, b.dd); c != 0 {
+				return c
+			}
+			return a.j - b.j
+		})
+		for _, c := range cs[:k] {
+			near[[2]int{min(i, c.j), max(i, c.j)}] = true
+		}
+	}
+	return func(i, j int) bool { return near[[2]int{min(i, j), max(i, j)}] }
 }

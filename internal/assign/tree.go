@@ -46,6 +46,9 @@ func NewTree(pts []float64, d int) *Tree {
 // Len returns the number of points.
 func (t *Tree) Len() int { return len(t.idx) }
 
+// Point returns point i of the tree's set, which the caller must not modify.
+func (t *Tree) Point(i int) []float64 { return t.pts[i*t.d : i*t.d+t.d] }
+
 func (t *Tree) build(lo, hi int) int {
 	id := len(t.nodes)
 	t.nodes = append(t.nodes, node{lo: lo, hi: hi, dim: -1})
