@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -178,6 +179,35 @@ func TestKillFit(t *testing.T) {
 	}
 }
 
+// waitBusy waits until process pid has used cpu of processor time, which
+// a child running svclust spends only after main has started (and installed
+// its SIGINT handler). It reads /proc/PID/stat where there is one (Linux,
+// whose clock tick is 1/100 s), and otherwise waits a second.
+func waitBusy(t *testing.T, pid int, cpu time.Duration) {
+	t.Helper()
+	stat := filepath.Join("/proc", strconv.Itoa(pid), "stat")
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		b, err := os.ReadFile(stat)
+		if err != nil {
+			time.Sleep(time.Second)
+			return
+		}
+		// Fields 14 and 15, after the command name in parentheses, are
+		// the user and system time in clock ticks.
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		if len(f) > 12 {
+			u, _ := strconv.Atoi(f[11])
+			s, _ := strconv.Atoi(f[12])
+			if time.Duration(u+s)*10*time.Millisecond >= cpu {
+				return
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("process %d did not start working", pid)
+}
+
 // TestSIGINT sends a real SIGINT to a long tune: it must stop within the
 // grace period with exit status 130 and the message, and leave no output.
 func TestSIGINT(t *testing.T) {
@@ -193,7 +223,7 @@ func TestSIGINT(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond)
+	waitBusy(t, cmd.Process.Pid, 200*time.Millisecond)
 	sent := time.Now()
 	cmd.Process.Signal(syscall.SIGINT)
 	err := cmd.Wait()
@@ -201,9 +231,9 @@ func TestSIGINT(t *testing.T) {
 	if code != exitInterrupted || !strings.Contains(stderr.String(), "interrupted") {
 		t.Errorf("exit %d (%v), stderr %q; want %d and \"interrupted\"", code, err, stderr.String(), exitInterrupted)
 	}
-	// main gives a command interruptGrace to stop by itself; add a second
-	// for a loaded machine.
-	if d := time.Since(sent); d > interruptGrace+time.Second {
+	// main gives a command interruptGrace to stop by itself; add some
+	// seconds for a loaded machine.
+	if d := time.Since(sent); d > interruptGrace+3*time.Second {
 		t.Errorf("stopped %v after SIGINT", d)
 	}
 	ents, _ := os.ReadDir(dir)
