@@ -147,9 +147,54 @@ The flags are:
 		Print the result as one JSON object.
 	-cpuprofile file
 		Write a CPU profile of the run to file.
+	-memprofile file
+		Write a heap profile to file at the end of the run, after a
+		garbage collection (go tool pprof reads both profiles).
+	-stream
+		Read DATA in two passes instead of into memory, for files larger
+		than memory; see Streaming below. It implies -all, and DATA must
+		be a file, not standard input.
+	-sample n
+		Number of rows -stream keeps for training (default 200000).
+	-progress
+		Report progress on standard error even when it is not a terminal:
+		one line as each phase ends and, during a long phase, one every
+		5 seconds.
+	-quiet
+		Print nothing on standard error except errors: no progress and no
+		warnings (such as the one about C ≤ 1).
 
 Above 20,000 points the metrics leave out the compactness index (null in
 JSON), whose cost grows with the square of the cluster sizes.
+
+When standard error is a terminal, a run that lasts over 2 seconds shows a
+status line there: the phase (read, train, cluster, metrics, write; with
+-stream read, scale, train, cluster, assign, write), and while reading or
+assigning the amount done, the rate and the time left. The library reports
+nothing from inside training and clustering, so those phases show only
+their elapsed time. Progress never goes to standard output, so -json and
+-o - output are unaffected.
+
+# Streaming
+
+fit -stream clusters a file of any length in memory that does not grow with
+it: about 8·d bytes for each row of the sample, one chunk of 16,384 rows,
+and the model with its equilibria. Pass 1 reads the file row by row,
+keeps a uniform random sample of -sample rows (reservoir sampling,
+Algorithm R, from -seed) and accumulates the scaling over every row;
+zscore takes one more pass for the variance (over the file, or over the
+sample when it holds every row), so the scaling is exactly the one fit would
+fit on the whole file. The sample is trained and clustered as
+fit -all trains and clusters its data. Pass 2 reads the file again in
+chunks, sends each point along its own trajectory to an equilibrium
+(svclust.Model.Predict) and writes the labels as it goes, to a temporary
+file that replaces the -o file at the end. With at most -sample rows the
+sample is every row in file order, so the labels and the model are those of
+fit -all with the same flags. Purity, Rand, ARI and NMI are computed
+exactly from a table of classes × clusters; Davies–Bouldin and
+compactness, which need the cluster centroids before the distances to them,
+are left out (null in JSON). The -json report adds "sample", the number of
+rows trained on, and its assign_seconds include the second pass.
 
 # Predict
 
@@ -190,7 +235,8 @@ Usage:
 Tune fits and clusters the data for every pair (γ, C) of the grids, in
 parallel over the grid points: -workers fits at a time, each on one
 goroutine, so the result does not depend on -workers. It takes every flag
-of fit except -gamma and -C, which the grids replace, and:
+of fit except -gamma and -C, which the grids replace, and -stream, -sample,
+-progress and -quiet, and:
 
 	-gamma-grid list
 		Comma-separated γ values (default 2⁻⁵, 2⁻³, 2⁻¹, 2, 2³, 2⁵, the

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/dataset"
+	"github.com/svclust/svclust/internal/atomicfile"
 	"github.com/svclust/svclust/metrics"
 )
 
@@ -69,7 +71,14 @@ type fitFlags struct {
 	model    string
 	json     bool
 	cpuprof  string
+	memprof  string
 	minIter  int
+
+	// Flags of fit only.
+	stream   bool
+	sample   setInt
+	progress bool
+	quiet    bool
 }
 
 // setInt is an int flag that remembers whether it was given.
@@ -130,6 +139,7 @@ func defaultFit() *fitFlags {
 		scale:    "zscore",
 		seed:     1,
 		label:    "label",
+		sample:   setInt{v: defaultSample},
 	}
 }
 
@@ -158,25 +168,54 @@ func (o *fitFlags) register(fs *flag.FlagSet, gammaC bool) {
 	fs.StringVar(&o.model, "model", "", "write the model to `file` as JSON (- for standard output)")
 	fs.BoolVar(&o.json, "json", false, "print the result as JSON")
 	fs.StringVar(&o.cpuprof, "cpuprofile", "", "write a CPU profile to `file`")
+	fs.StringVar(&o.memprof, "memprofile", "", "write a heap profile to `file` at the end of the run")
+}
+
+// registerFit defines the flags that only fit has.
+func (o *fitFlags) registerFit(fs *flag.FlagSet) {
+	fs.BoolVar(&o.stream, "stream", false, "for data larger than memory: train on a seeded sample of the rows and label the file in a second pass, in memory independent of its length; implies -all")
+	fs.Var(&o.sample, "sample", "number of rows `n` that -stream keeps for training (default 200000)")
+	fs.BoolVar(&o.progress, "progress", false, "report progress on standard error even when it is not a terminal")
+	fs.BoolVar(&o.quiet, "quiet", false, "print nothing on standard error but errors: no progress, no warnings")
 }
 
 // startProfile starts the CPU profile requested by -cpuprofile and returns
-// the function that stops it.
-func (o *fitFlags) startProfile() (stop func(), err error) {
-	if o.cpuprof == "" {
-		return func() {}, nil
+// the function that stops it and writes the heap profile requested by
+// -memprofile. stop may be called more than once; only the first call acts.
+func (o *fitFlags) startProfile() (stop func() error, err error) {
+	var cpu *os.File
+	if o.cpuprof != "" {
+		if cpu, err = os.Create(o.cpuprof); err != nil {
+			return nil, err
+		}
+		if err := pprof.StartCPUProfile(cpu); err != nil {
+			cpu.Close()
+			return nil, err
+		}
 	}
-	f, err := os.Create(o.cpuprof)
-	if err != nil {
-		return nil, err
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return func() {
-		pprof.StopCPUProfile()
-		f.Close()
+	stopped := false
+	return func() error {
+		if stopped {
+			return nil
+		}
+		stopped = true
+		var err error
+		if cpu != nil {
+			pprof.StopCPUProfile()
+			err = cpu.Close()
+		}
+		if o.memprof != "" {
+			// The heap profile shows the live objects as of the last
+			// garbage collection, so collect first.
+			runtime.GC()
+			werr := atomicfile.WriteFile(o.memprof, func(w io.Writer) error {
+				return pprof.Lookup("heap").WriteTo(w, 0)
+			})
+			if werr != nil && err == nil {
+				err = outputError("-memprofile", o.memprof, werr)
+			}
+		}
+		return err
 	}, nil
 }
 
@@ -284,11 +323,42 @@ type data struct {
 // load reads the CSV file path and scales it in place with a scaler fitted
 // on it. The label column must exist when required is set.
 func load(path, label string, required bool, sc dataset.Scale) (*data, error) {
-	ds, err := dataset.ReadFile(path, dataset.ReadOptions{Label: label, RequireLabel: required})
+	return loadProgress(path, label, required, sc, nil)
+}
+
+// loadProgress is load reporting the bytes read to prog.
+func loadProgress(path, label string, required bool, sc dataset.Scale, prog *progress) (*data, error) {
+	r, size, err := openData(path)
 	if err != nil {
 		return nil, err
 	}
-	return prepare(ds, sc), nil
+	defer r.Close()
+	prog.begin("read", "bytes", size)
+	ds, err := dataset.Read(&countingReader{r: r, p: prog}, dataset.ReadOptions{Name: path, Label: label, RequireLabel: required})
+	if err != nil {
+		return nil, err
+	}
+	dt := prepare(ds, sc)
+	prog.end()
+	return dt, nil
+}
+
+// openData opens the data file path, "-" meaning standard input, and
+// returns its size, or 0 when it has none (standard input, a pipe).
+// Errors read as dataset.ReadFile's.
+func openData(path string) (io.ReadCloser, int64, error) {
+	if path == "-" {
+		return io.NopCloser(os.Stdin), 0, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, fmt.Errorf("dataset: %w", err)
+	}
+	var size int64
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		size = fi.Size()
+	}
+	return f, size, nil
 }
 
 func prepare(ds *dataset.Dataset, sc dataset.Scale) *data {
@@ -297,6 +367,9 @@ func prepare(ds *dataset.Dataset, sc dataset.Scale) *data {
 	n, d := ds.X.Dims()
 	return &data{ds: ds, scaler: scaler, n: n, d: d}
 }
+
+// labelled reports whether the data have a ground-truth column.
+func (dt *data) labelled() bool { return dt.ds.Classes != nil }
 
 // flat returns the rows of a data set's matrix as one row-major slice. The
 // dataset package always builds compact matrices (stride = columns).
@@ -309,20 +382,33 @@ type result struct {
 	// scores holds the metrics against the true labels (NaN without them)
 	// and the internal indices on the scaled data.
 	scores metrics.Scores
+	// stream describes a -stream run; it is nil otherwise.
+	stream *streamInfo
 }
 
 // fitCluster trains and clusters the scaled data with the settings s.
 func fitCluster(dt *data, s *setup) (*result, error) {
+	return fitClusterProgress(dt, s, nil)
+}
+
+// fitClusterProgress is fitCluster reporting its phases to prog.
+func fitClusterProgress(dt *data, s *setup, prog *progress) (*result, error) {
+	prog.begin("train", "", 0)
 	model, err := svclust.Train(dt.ds.X, &s.train)
 	if err != nil {
 		return nil, configError(err)
 	}
+	prog.end()
+	prog.begin("cluster", "", 0)
 	cl, err := model.Cluster(dt.ds.X, &s.cluster)
 	if err != nil {
 		return nil, configError(err)
 	}
+	prog.end()
+	prog.begin("metrics", "", 0)
 	r := &result{model: model, cl: cl}
 	r.scores = evaluate(flat(dt.ds.X), dt.d, dt.ds.Labels, cl.Labels)
+	prog.end()
 	return r, nil
 }
 
@@ -357,28 +443,37 @@ the model, with its scaling, with -model. With a ground-truth column
 		Flag: flag.NewFlagSet("fit", flag.ContinueOnError),
 	}
 	o.register(c.Flag, true)
-	c.Run = func(ctx context.Context, e *env, args []string) error { return runFit(e, o, args) }
+	o.registerFit(c.Flag)
+	c.Run = func(ctx context.Context, e *env, args []string) error { return runFit(ctx, e, o, args) }
 	return c
 }
 
-// prepare validates the flags, takes the one data argument, checks that
-// the outputs can be written, starts the profile asked for by -cpuprofile and
-// loads the data; the caller must call stop when err is nil.
-func (o *fitFlags) prepare(args []string) (s *setup, path string, dt *data, stop func(), err error) {
+// begin validates the flags, takes the one data argument, checks that the
+// outputs can be written and starts the profile asked for by -cpuprofile;
+// the caller must call stop when err is nil.
+func (o *fitFlags) begin(args []string) (s *setup, path string, stop func() error, err error) {
 	if s, err = o.validate(); err != nil {
-		return nil, "", nil, nil, err
+		return nil, "", nil, err
 	}
 	if path, err = oneArg(args); err != nil {
-		return nil, "", nil, nil, err
+		return nil, "", nil, err
 	}
 	// Fail before a long training, not after it.
-	if err = checkOutput("-o", o.out); err != nil {
-		return nil, "", nil, nil, err
-	}
-	if err = checkOutput("-model", o.model); err != nil {
-		return nil, "", nil, nil, err
+	for _, out := range []struct{ flag, path string }{{"-o", o.out}, {"-model", o.model}, {"-memprofile", o.memprof}} {
+		if err = checkOutput(out.flag, out.path); err != nil {
+			return nil, "", nil, err
+		}
 	}
 	if stop, err = o.startProfile(); err != nil {
+		return nil, "", nil, err
+	}
+	return s, path, stop, nil
+}
+
+// prepare does what begin does and loads the data; the caller must call
+// stop when err is nil.
+func (o *fitFlags) prepare(args []string) (s *setup, path string, dt *data, stop func() error, err error) {
+	if s, path, stop, err = o.begin(args); err != nil {
 		return nil, "", nil, nil, err
 	}
 	if dt, err = load(path, o.label, o.labelSet, s.scale); err != nil {
@@ -388,20 +483,34 @@ func (o *fitFlags) prepare(args []string) (s *setup, path string, dt *data, stop
 	return s, path, dt, stop, nil
 }
 
-func runFit(e *env, o *fitFlags, args []string) error {
-	s, path, dt, stop, err := o.prepare(args)
+func runFit(ctx context.Context, e *env, o *fitFlags, args []string) error {
+	if err := o.validateFit(args); err != nil {
+		return err
+	}
+	s, path, stop, err := o.begin(args)
 	if err != nil {
 		return err
 	}
 	defer stop()
+	prog := newProgress(e.stderr, "svclust fit", o.progress, o.quiet)
+	defer prog.close()
 	if !o.C.auto {
-		warnC(e, o.C.v)
+		warnC(e, o, o.C.v)
 	}
-	r, err := fitCluster(dt, s)
+	var (
+		dt *data
+		r  *result
+	)
+	if o.stream {
+		dt, r, err = runStream(ctx, e, o, s, path, prog)
+	} else {
+		dt, r, err = fitInMemory(e, o, s, path, prog)
+	}
 	if err != nil {
 		return err
 	}
-	if err := writeResults(e, o, dt, r); err != nil {
+	prog.close()
+	if err := stop(); err != nil {
 		return err
 	}
 	summary := e.stdout
@@ -415,9 +524,47 @@ func runFit(e *env, o *fitFlags, args []string) error {
 	return nil
 }
 
-// warnC warns when C leaves the domain empty.
-func warnC(e *env, C float64) {
-	if C <= 1 {
+// validateFit checks the flags that only fit has.
+func (o *fitFlags) validateFit(args []string) error {
+	if o.progress && o.quiet {
+		return usagef("-progress and -quiet exclude each other")
+	}
+	if o.sample.set && !o.stream {
+		return usagef("-sample needs -stream")
+	}
+	if !o.stream {
+		return nil
+	}
+	if o.sample.v < 1 {
+		return usagef("-sample must be ≥ 1")
+	}
+	if len(args) == 1 && args[0] == "-" {
+		return usagef("-stream reads DATA twice, so it must be a file, not standard input")
+	}
+	return nil
+}
+
+// fitInMemory loads the data, fits, clusters and writes the outputs.
+func fitInMemory(e *env, o *fitFlags, s *setup, path string, prog *progress) (*data, *result, error) {
+	dt, err := loadProgress(path, o.label, o.labelSet, s.scale, prog)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := fitClusterProgress(dt, s, prog)
+	if err != nil {
+		return nil, nil, err
+	}
+	prog.begin("write", "", 0)
+	if err := writeResults(e, o, dt, r); err != nil {
+		return nil, nil, err
+	}
+	prog.end()
+	return dt, r, nil
+}
+
+// warnC warns when C leaves the domain empty, unless -quiet.
+func warnC(e *env, o *fitFlags, C float64) {
+	if C <= 1 && !o.quiet {
 		fmt.Fprintf(e.stderr, "svclust: warning: -C %v: the domain f ≥ 0 is empty for C ≤ 1: every point is an outlier\n", C)
 	}
 }
@@ -430,18 +577,22 @@ func writeResults(e *env, o *fitFlags, dt *data, r *result) error {
 		outs = append(outs, output{"-o", o.out, func(w io.Writer) error { return writeLabels(w, r.cl.Labels) }})
 	}
 	if o.model != "" {
-		mf := &modelFile{
-			Format:   cliFormat,
-			Version:  cliVersion,
-			Scale:    o.scale,
-			Scaler:   dt.scaler,
-			Features: dt.ds.Names,
-			Label:    o.label,
-			Model:    r.model,
-		}
-		outs = append(outs, output{"-model", o.model, mf.write})
+		outs = append(outs, output{"-model", o.model, modelFileOf(o, dt, r).write})
 	}
 	return e.writeOutputs(outs...)
+}
+
+// modelFileOf returns the model file of a run.
+func modelFileOf(o *fitFlags, dt *data, r *result) *modelFile {
+	return &modelFile{
+		Format:   cliFormat,
+		Version:  cliVersion,
+		Scale:    o.scale,
+		Scaler:   dt.scaler,
+		Features: dt.ds.Names,
+		Label:    o.label,
+		Model:    r.model,
+	}
 }
 
 // writeLabels writes labels as CSV with the header "cluster".
@@ -475,6 +626,7 @@ type fitJSON struct {
 	Strategy       string          `json:"strategy"`
 	Scale          string          `json:"scale"`
 	Seed           uint64          `json:"seed"`
+	Sample         int             `json:"sample,omitempty"`
 	Metrics        *metrics.Scores `json:"metrics,omitempty"`
 }
 
@@ -499,7 +651,11 @@ func fitReport(o *fitFlags, dt *data, r *result) *fitJSON {
 		Scale:          o.scale,
 		Seed:           o.seed,
 	}
-	if dt.ds.Labels != nil {
+	if r.stream != nil {
+		j.Sample = r.stream.sample
+		j.AssignSeconds += r.stream.assign.Seconds()
+	}
+	if dt.labelled() {
 		j.Metrics = &r.scores
 	}
 	return j
@@ -537,10 +693,18 @@ func printSummary(w io.Writer, path string, o *fitFlags, dt *data, r *result) {
 		m.Status, m.Stats.Iterations, m.Stats.Updates, m.Stats.Maintenance, m.Stats.Objective, len(m.Alpha), ms(m.Stats.Runtime.Seconds()))
 	fmt.Fprintf(tw, "clustering\t%d clusters from %d equilibria, strip of %d points (ε = %.4g), %s\n",
 		r.cl.Clusters, r.cl.Equilibria, r.cl.StripSize, r.cl.Eps, ms(r.cl.Runtime.Seconds()))
-	if dt.ds.Labels != nil {
+	if st := r.stream; st != nil {
+		fmt.Fprintf(tw, "stream\ttrained and clustered on a sample of %d of the %d rows; labelled every row in a second pass, %s\n",
+			st.sample, dt.n, ms(st.assign.Seconds()))
+	}
+	if dt.labelled() {
 		s := r.scores
-		fmt.Fprintf(tw, "metrics\t%d true classes: ARI %.4f, NMI %.4f, purity %.4f, Rand %.4f, Davies–Bouldin %.4g\n",
-			len(dt.ds.Classes), s.ARI, s.NMI, s.Purity, s.Rand, s.DB)
+		db := fmt.Sprintf("%.4g", s.DB)
+		if r.stream != nil {
+			db = "not computed with -stream"
+		}
+		fmt.Fprintf(tw, "metrics\t%d true classes: ARI %.4f, NMI %.4f, purity %.4f, Rand %.4f, Davies–Bouldin %s\n",
+			len(dt.ds.Classes), s.ARI, s.NMI, s.Purity, s.Rand, db)
 	}
 	tw.Flush()
 }
