@@ -17,8 +17,8 @@ const mergeSearchTol = 1e-3
 // shrinks its bracket per evaluation.
 var invPhi = (math.Sqrt(5) - 1) / 2
 
-// Merge is the merging strategy of BSGD-M (beyond the paper, which uses
-// removal and projection): the most redundant support vector xₘ,
+// Merge is the merging strategy of BSGD-M, beyond the paper (whose Section
+// 3.3 has removal and projection): the most redundant support vector xₘ,
 // [SupportSet.Smallest], and a partner xₙ are replaced by one new support
 // vector z on the line through them,
 //
@@ -29,21 +29,23 @@ var invPhi = (math.Sqrt(5) - 1) / 2
 // E = ‖αₘφ(xₘ) + αₙφ(xₙ)‖² − α_z², and h maximises α_z² by golden-section
 // search. With κ = k(xₘ, xₙ), k(xₘ, z) = κ^{(1−h)²} and k(xₙ, z) = κ^{h²}, so
 // each candidate costs two exponentials, independent of the dimension. The
-// partner is the support vector whose merge loses the least weight, which
-// costs O(B) searches; this is the published variant (merging the best of
-// all O(B²) pairs is too costly):
+// partner is the support vector whose merge loses the least weight, so a
+// maintenance costs O(B) searches; this is the published heuristic, which
+// fixes xₘ instead of searching all O(B²) pairs:
 //
 //	Z. Wang, K. Crammer, S. Vucetic. Breaking the curse of kernelization:
 //	budgeted stochastic gradient descent for large-scale SVM training.
-//	JMLR 13 (2012) 3103–3131, Section 4.3 (merging).
+//	JMLR 13 (2012) 3103–3131, Section 4 (budget maintenance by merging).
 //
-// The search brackets, derived for our implementation: let p be the
-// coefficient of larger magnitude and u the weight of its vector in z
-// (u = 1 − h when p = αₙ). If the coefficients have the same sign, the
+// The merged vectors are new points, not training points; they can merge
+// again. The search brackets are derived for this implementation: let p be
+// the coefficient of larger magnitude, q the other and u the weight of p's
+// vector in z (u = 1 − h when p = αₙ). If p and q have the same sign, the
 // maximum lies in u ∈ [½, 1], where α_z is unimodal. If they have opposite
-// signs, which in one-class training only projection can cause, z lies
-// beyond p's vector, away from the other: u ∈ [1, 1/(1−r)] with
-// r = κ|q|/|p| for the other coefficient q, and α_z is unimodal there too.
+// signs, z lies beyond p's vector, away from q's: u ∈ [1, 1/(1−r)] with
+// r = κ|q|/|p|, where α_z is unimodal too. Under Merge alone the
+// coefficients stay positive; opposite signs arise only when a projection
+// has made some negative.
 //
 // A Merge holds no state and is safe for concurrent use.
 type Merge struct{}
