@@ -11,7 +11,7 @@ import (
 )
 
 // DefaultMaxIter caps the iterations of KMeans and FuzzyCMeans when their
-// MaxIter is 0 (scikit-learn's default for both).
+// MaxIter is 0 (the default max_iter of scikit-learn's KMeans).
 const DefaultMaxIter = 300
 
 // KMeansConfig holds the settings of [KMeans]. K must be set; every other
