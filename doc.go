@@ -16,7 +16,8 @@
 // descent with step size ηₜ = 1/t (Algorithm 1). With [Config.Budget] > 0 the
 // number of support vectors is kept at most Budget by a [Maintainer]
 // (Algorithm 2): [Removal], or [Projection] onto the k nearest or k random
-// support vectors (Section 3.3). Training stops when ‖w_{t+1} − w_t‖ ≤ θ
+// support vectors (Section 3.3), or, beyond the paper, [Merge] (BSGD-M,
+// Wang, Crammer and Vucetic 2012). Training stops when ‖w_{t+1} − w_t‖ ≤ θ
 // ([Config.Tol]), computed exactly in feature space and checked from step
 // [Config.MinIter] on, or after [Config.MaxIter] steps. The result is a
 // [Model] with decision function
