@@ -332,9 +332,9 @@ func trajectories(f *assign.Field, eq []float64, slots []int, anchors []float64,
 		tree = assign.NewTree(anchors, d)
 	}
 	parallel.For(len(slots), 64, w, func(_, lo, hi int) {
-		num := make([]float64, d)
+		scratch := f.Scratch()
 		for _, k := range slots[lo:hi] {
-			equilibrium(f, eq[k*d:k*d+d], num, tree)
+			equilibrium(f, eq[k*d:k*d+d], scratch, tree)
 		}
 	})
 }
@@ -365,9 +365,9 @@ func (p *Partition) trees() {
 // equilibrium moves e along its trajectory to its end or, with anchors, to
 // the first anchor within anchorRadius·ℓ of it, and returns e. Cluster and
 // Predict share it, so that Predict reproduces Cluster's labels.
-func equilibrium(f *assign.Field, e, num []float64, anchors *assign.Tree) []float64 {
+func equilibrium(f *assign.Field, e, scratch []float64, anchors *assign.Tree) []float64 {
 	scale := f.Scale()
-	_, a := f.EquilibriumNear(e, num, trajectoryTol*scale, trajectoryMaxIter, anchors, anchorRadius*scale)
+	_, a := f.EquilibriumNear(e, scratch, trajectoryTol*scale, trajectoryMaxIter, anchors, anchorRadius*scale)
 	if a >= 0 {
 		copy(e, anchors.Point(a))
 	}
@@ -400,7 +400,7 @@ func (m *Model) Predict(dst []int, x mat.Matrix, workers int) ([]int, error) {
 	parallel.For(n, scoreChunk, numWorkers(workers), func(_, lo, hi int) {
 		buf := make([]float64, d)
 		e := make([]float64, d)
-		num := make([]float64, d)
+		scratch := f.Scratch()
 		for i := lo; i < hi; i++ {
 			xi := rows(i, buf)
 			v := f.Value(xi)
@@ -409,7 +409,7 @@ func (m *Model) Predict(dst []int, x mat.Matrix, workers int) ([]int, error) {
 				dst[i] = -1
 			case p.All || math.Abs(v) <= p.Eps:
 				copy(e, xi)
-				r, _ := p.eqTree.Nearest(equilibrium(f, e, num, p.anchorTree))
+				r, _ := p.eqTree.Nearest(equilibrium(f, e, scratch, p.anchorTree))
 				dst[i] = p.EquilibriumCluster[r]
 			default:
 				s, _ := p.stripTree.Nearest(xi)

@@ -51,9 +51,8 @@ func twoBumps() *Field {
 
 func TestEquilibriumAndLink(t *testing.T) {
 	f := twoBumps()
-	num := make([]float64, 2)
 	x := []float64{-2.5, 0.3}
-	f.Equilibrium(x, num, 1e-9, 1000)
+	f.Equilibrium(x, f.Scratch(), 1e-9, 1000)
 	// The fixed point of a single bump is its centre; the other bump adds
 	// e^{-γ·36} ≈ 2e-16 of pull, far below the 1e-6 checked here.
 	if kernel.SqDist(x, []float64{-3, 0}) > 1e-12 {

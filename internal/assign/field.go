@@ -2,6 +2,7 @@ package assign
 
 import (
 	"math"
+	"sync"
 
 	"github.com/svclust/svclust/internal/kernel"
 )
@@ -13,7 +14,14 @@ type Field struct {
 	Alpha []float64
 	Gamma float64
 	D     int
+
+	once sync.Once
+	lnA  []float64 // ln|Alpha[i]|, for kernel.MeanShiftCutTo
 }
+
+// Scratch returns scratch space for Equilibrium and EquilibriumNear, of
+// length D + len(Alpha).
+func (f *Field) Scratch() []float64 { return make([]float64, f.D+len(f.Alpha)) }
 
 // Value returns f(x).
 func (f *Field) Value(x []float64) float64 {
@@ -34,9 +42,12 @@ func (f *Field) Scale() float64 { return 1 / math.Sqrt(f.Gamma) }
 // denominator Σᵢ αᵢ k(x, svᵢ) = f(x) + 1 is not positive and finite: with
 // negative coefficients (after projection) or far from every support vector
 // the map is undefined there, and such a point lies outside the domain
-// (f ≤ −1). num is scratch space of length D.
-func (f *Field) Equilibrium(x, num []float64, tol float64, maxIter int) int {
-	steps, _ := f.EquilibriumNear(x, num, tol, maxIter, nil, 0)
+// (f ≤ −1). Each step drops the terms below e⁻⁴⁰ of the largest (see
+// kernel.MeanShiftCutTo), a change below the rounding of the sums. scratch
+// comes from Scratch; a Field is safe for concurrent use with separate
+// scratch spaces.
+func (f *Field) Equilibrium(x, scratch []float64, tol float64, maxIter int) int {
+	steps, _ := f.EquilibriumNear(x, scratch, tol, maxIter, nil, 0)
 	return steps
 }
 
@@ -45,7 +56,14 @@ func (f *Field) Equilibrium(x, num []float64, tol float64, maxIter int) int {
 // the trajectory stops there and EquilibriumNear returns the index of the
 // nearest such point, or −1 if the trajectory ran to its end. A nil anchors
 // never stops early.
-func (f *Field) EquilibriumNear(x, num []float64, tol float64, maxIter int, anchors *Tree, r float64) (steps, anchor int) {
+func (f *Field) EquilibriumNear(x, scratch []float64, tol float64, maxIter int, anchors *Tree, r float64) (steps, anchor int) {
+	f.once.Do(func() {
+		f.lnA = make([]float64, len(f.Alpha))
+		for i, a := range f.Alpha {
+			f.lnA[i] = math.Log(math.Abs(a))
+		}
+	})
+	num, z := scratch[:f.D], scratch[f.D:f.D+len(f.Alpha)]
 	tol2, r2 := tol*tol, r*r
 	for it := 0; it < maxIter; it++ {
 		if anchors != nil {
@@ -53,7 +71,7 @@ func (f *Field) EquilibriumNear(x, num []float64, tol float64, maxIter int, anch
 				return it, a
 			}
 		}
-		num, den := kernel.MeanShiftTo(num, x, f.SV, f.Alpha, f.Gamma)
+		num, den := kernel.MeanShiftCutTo(num, z, x, f.SV, f.Alpha, f.lnA, f.Gamma)
 		if !(den > 0) || math.IsInf(den, 0) {
 			return it, -1
 		}

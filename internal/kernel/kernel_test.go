@@ -114,6 +114,7 @@ func TestNoAllocs(t *testing.T) {
 		RowTo(dst, x, flat, 1)
 		Sum(x, flat, a, 1)
 		MeanShiftTo(num, x, flat, a, 1)
+		MeanShiftCutTo(num, dst, x, flat, a, a, 1)
 	})
 	if allocs != 0 {
 		t.Errorf("allocs = %v, want 0", allocs)
@@ -137,4 +138,96 @@ func BenchmarkSum(b *testing.B) {
 	for _, c := range []struct{ n, d int }{{50, 2}, {100, 9}, {50, 166}} {
 		b.Run(fmt.Sprintf("n=%d/d=%d", c.n, c.d), func(b *testing.B) { benchSum(b, c.n, c.d) })
 	}
+}
+
+// TestMeanShiftCut: dropping the terms below e⁻⁴⁰ of the largest may change
+// the sums by at most n·e⁻⁴⁰ ≈ n·4·10⁻¹⁸ of the largest term; the check
+// allows that plus the rounding of two n-term sums, 2n·2⁻⁵³ of the sum of
+// magnitudes (Higham, Accuracy and Stability of Numerical Algorithms,
+// 2nd ed., §4.2). Points spread widely (standard deviation 3, γ up to 4)
+// and coefficients of mixed sign and size make many terms negligible.
+func TestMeanShiftCut(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	for _, d := range []int{1, 2, 9} {
+		const n = 100
+		flat, _ := randomSet(rng, n, d)
+		for i := range flat {
+			flat[i] *= 3
+		}
+		a := make([]float64, n)
+		lnA := make([]float64, n)
+		for i := range a {
+			a[i] = math.Exp(4*rng.NormFloat64()) * float64(1-2*rng.IntN(2))
+			if i%10 == 0 {
+				a[i] = 0
+			}
+			lnA[i] = math.Log(math.Abs(a[i]))
+		}
+		z := make([]float64, n)
+		skipped := 0
+		for trial := 0; trial < 50; trial++ {
+			gamma := 0.1 + 4*rng.Float64()
+			x := make([]float64, d)
+			for j := range x {
+				x[j] = 3 * rng.NormFloat64()
+			}
+			want, wantDen := MeanShiftTo(nil, x, flat, a, gamma)
+			got, gotDen := MeanShiftCutTo(make([]float64, d), z, x, flat, a, lnA, gamma)
+			var mag, largest float64
+			magNum := make([]float64, d)
+			for i := range a {
+				w := math.Abs(a[i]) * math.Exp(-gamma*SqDist(x, flat[i*d:i*d+d]))
+				mag += w
+				largest = max(largest, w)
+				if w < math.Exp(-CutOff)*largest/2 {
+					skipped++
+				}
+				for j := range magNum {
+					magNum[j] += w * math.Abs(flat[i*d+j])
+				}
+			}
+			bound := func(m float64) float64 { return n*math.Exp(-CutOff)*m + 2*n*0x1p-53*m }
+			if math.Abs(gotDen-wantDen) > bound(mag) {
+				t.Fatalf("d=%d: den %v, want %v", d, gotDen, wantDen)
+			}
+			for j := range want {
+				if math.Abs(got[j]-want[j]) > bound(magNum[j]) {
+					t.Fatalf("d=%d: num[%d] %v, want %v", d, j, got[j], want[j])
+				}
+			}
+			for i := range z {
+				if z[i] != gamma*SqDist(x, flat[i*d:i*d+d]) {
+					t.Fatalf("z[%d] = %v", i, z[i])
+				}
+			}
+		}
+		if skipped == 0 {
+			t.Errorf("d=%d: no term small enough to be skipped; the test checks nothing", d)
+		}
+	}
+}
+
+func BenchmarkMeanShift(b *testing.B) {
+	// Shuttle-like: 100 support vectors in 9 dimensions, spread so that
+	// many are far from x, as in a trajectory inside one of several clusters.
+	const n, d = 100, 9
+	flat, _ := randomSet(rand.New(rand.NewPCG(5, 5)), n, d)
+	for i := range flat {
+		flat[i] *= 2
+	}
+	a, lnA := make([]float64, n), make([]float64, n)
+	for i := range a {
+		a[i] = 1
+	}
+	x, num, z := make([]float64, d), make([]float64, d), make([]float64, n)
+	b.Run("full", func(b *testing.B) {
+		for b.Loop() {
+			MeanShiftTo(num, x, flat, a, 2.6)
+		}
+	})
+	b.Run("cut", func(b *testing.B) {
+		for b.Loop() {
+			MeanShiftCutTo(num, z, x, flat, a, lnA, 2.6)
+		}
+	})
 }
