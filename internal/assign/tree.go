@@ -98,30 +98,48 @@ func (t *Tree) Nearest(q []float64) (int, float64) {
 	if len(t.idx) == 0 {
 		return best, bestD
 	}
-	var visit func(id int)
-	visit = func(id int) {
-		nd := &t.nodes[id]
-		if nd.dim < 0 {
-			for _, i := range t.idx[nd.lo:nd.hi] {
-				dd := kernel.SqDist(q, t.pts[i*t.d:i*t.d+t.d])
-				if best < 0 || dd < bestD || (dd == bestD && i < best) {
-					best, bestD = i, dd
-				}
-			}
-			return
-		}
-		diff := q[nd.dim] - nd.split
-		near, far := nd.left, nd.right
-		if diff >= 0 {
-			near, far = far, near
-		}
-		visit(near)
-		// Points on the far side are at least |diff| away; visit it on
+	// Depth-first search with an explicit stack of nodes still to visit,
+	// each with the squared distance from q to its side of the split, a
+	// lower bound on the distance to its points. The tree is balanced, so
+	// its depth is at most log₂(n/leafSize)+1 < 64 and, with one far child
+	// pushed per level, the stack never exceeds that.
+	type pending struct {
+		id    int
+		bound float64
+	}
+	var stack [64]pending
+	sp := 0
+	stack[sp] = pending{0, 0}
+	sp++
+	for sp > 0 {
+		sp--
+		p := stack[sp]
+		// Points on the far side are at least bound away; visit it on
 		// equality too, for the tie-break.
-		if diff*diff <= bestD {
-			visit(far)
+		if best >= 0 && p.bound > bestD {
+			continue
+		}
+		id := p.id
+		for {
+			nd := &t.nodes[id]
+			if nd.dim < 0 {
+				for _, i := range t.idx[nd.lo:nd.hi] {
+					dd := kernel.SqDist(q, t.pts[i*t.d:i*t.d+t.d])
+					if best < 0 || dd < bestD || (dd == bestD && i < best) {
+						best, bestD = i, dd
+					}
+				}
+				break
+			}
+			diff := q[nd.dim] - nd.split
+			near, far := nd.left, nd.right
+			if diff >= 0 {
+				near, far = far, near
+			}
+			stack[sp] = pending{far, diff * diff}
+			sp++
+			id = near
 		}
 	}
-	visit(0)
 	return best, bestD
 }
