@@ -1,6 +1,7 @@
 package assign
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -10,7 +11,7 @@ import (
 
 func TestTreeNearestMatchesBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	for _, d := range []int{1, 2, 5} {
+	for _, d := range []int{1, 2, 5, 40} {
 		n := 500
 		pts := make([]float64, n*d)
 		for i := range pts {
@@ -164,5 +165,26 @@ func TestLinkNearest(t *testing.T) {
 	}
 	if got, _ := Link(f, reps, valid, 20, 1); !slices.Equal(got, []int{0, 0, 1}) {
 		t.Errorf("Link: %v", got)
+	}
+}
+
+func BenchmarkNearest(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	for _, d := range []int{2, 9} {
+		const n = 100_000
+		pts := make([]float64, n*d)
+		for i := range pts {
+			pts[i] = rng.NormFloat64()
+		}
+		tree := NewTree(pts, d)
+		q := make([]float64, d)
+		b.Run(fmt.Sprintf("d=%d", d), func(b *testing.B) {
+			for b.Loop() {
+				for j := range q {
+					q[j] = rng.NormFloat64()
+				}
+				tree.Nearest(q)
+			}
+		})
 	}
 }

@@ -124,8 +124,12 @@ func (t *Tree) Nearest(q []float64) (int, float64) {
 			nd := &t.nodes[id]
 			if nd.dim < 0 {
 				for _, i := range t.idx[nd.lo:nd.hi] {
-					dd := kernel.SqDist(q, t.pts[i*t.d:i*t.d+t.d])
-					if best < 0 || dd < bestD || (dd == bestD && i < best) {
+					if best < 0 {
+						best, bestD = i, kernel.SqDist(q, t.pts[i*t.d:i*t.d+t.d])
+						continue
+					}
+					dd, ok := sqDistWithin(q, t.pts[i*t.d:i*t.d+t.d], bestD)
+					if ok && (dd < bestD || i < best) {
 						best, bestD = i, dd
 					}
 				}
@@ -142,4 +146,20 @@ func (t *Tree) Nearest(q []float64) (int, float64) {
 		}
 	}
 	return best, bestD
+}
+
+// sqDistWithin returns ‖x − y‖² and true if it is at most limit; otherwise
+// it may stop summing early and returns false. In high dimension most
+// candidates of a nearest-neighbour search are rejected after a few terms.
+func sqDistWithin(x, y []float64, limit float64) (float64, bool) {
+	y = y[:len(x)]
+	var s float64
+	for i, v := range x {
+		t := v - y[i]
+		s += t * t
+		if s > limit {
+			return s, false
+		}
+	}
+	return s, true
 }
