@@ -68,7 +68,14 @@ func (t *Tree) build(lo, hi int) int {
 		}
 	}
 	if width <= 0 {
-		return id // all points equal: keep one leaf
+		// All points are equal: only the lowest index can be nearest
+		// (ties go to it), so the leaf keeps just that one. Data with many
+		// repeated rows (Shuttle) would otherwise scan them all per query.
+		first := slices.Min(t.idx[lo:hi])
+		k := slices.Index(t.idx[lo:hi], first)
+		t.idx[lo], t.idx[lo+k] = t.idx[lo+k], t.idx[lo]
+		t.nodes[id].hi = lo + 1
+		return id
 	}
 	sub := t.idx[lo:hi]
 	slices.SortFunc(sub, func(a, b int) int {
