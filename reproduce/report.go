@@ -1,0 +1,455 @@
+package reproduce
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// Machine describes the computer a reproduction ran on.
+type Machine struct {
+	CPUs      int    `json:"cpus"`
+	CPUModel  string `json:"cpu_model,omitempty"`
+	GOOS      string `json:"goos"`
+	GOARCH    string `json:"goarch"`
+	GoVersion string `json:"go_version"`
+}
+
+// ThisMachine returns the description of the running computer; the CPU
+// model comes from /proc/cpuinfo where it is readable.
+func ThisMachine() Machine {
+	return Machine{
+		CPUs:      runtime.NumCPU(),
+		CPUModel:  cpuModel("/proc/cpuinfo"),
+		GOOS:      runtime.GOOS,
+		GOARCH:    runtime.GOARCH,
+		GoVersion: runtime.Version(),
+	}
+}
+
+// cpuModel returns the first "model name" of a cpuinfo file, or "".
+func cpuModel(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+// String returns a one-line description of m.
+func (m Machine) String() string {
+	cpu := m.CPUModel
+	if cpu == "" {
+		cpu = "CPU model unknown"
+	}
+	return fmt.Sprintf("%d × %s, %s/%s, %s", m.CPUs, cpu, m.GOOS, m.GOARCH, m.GoVersion)
+}
+
+// Report is the outcome of a reproduction, as written to JSON and
+// rendered by WriteMarkdown.
+type Report struct {
+	// Command is the command line that produced the report.
+	Command string `json:"command"`
+	// Machine is where it ran, Date when it started (RFC 3339) and
+	// Seconds how long it took.
+	Machine Machine `json:"machine"`
+	Date    string  `json:"date"`
+	Seconds float64 `json:"seconds"`
+	// Protocol holds the settings of the run.
+	Protocol Protocol `json:"protocol"`
+	// Records holds one record per data set and method.
+	Records []Record `json:"records"`
+}
+
+// WriteJSON writes r to w as indented JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// ReadReport reads a Report written by WriteJSON.
+func ReadReport(rd io.Reader) (*Report, error) {
+	var r Report
+	if err := json.NewDecoder(rd).Decode(&r); err != nil {
+		return nil, fmt.Errorf("reproduce: reading report: %w", err)
+	}
+	return &r, nil
+}
+
+// find returns the record of method m on data set name, or nil.
+func (r *Report) find(name string, m Method) *Record {
+	for i := range r.Records {
+		if r.Records[i].Dataset == name && r.Records[i].Method == m {
+			return &r.Records[i]
+		}
+	}
+	return nil
+}
+
+// layout returns the data sets and methods of r in report order: the
+// paper's data sets and methods first in its order, then any others in
+// the order they appear.
+func (r *Report) layout() ([]DataSet, []Method) {
+	seenD, seenM := map[string]bool{}, map[Method]bool{}
+	for _, rec := range r.Records {
+		seenD[rec.Dataset], seenM[rec.Method] = true, true
+	}
+	var ds []DataSet
+	for _, d := range dataSets {
+		if seenD[d.Name] {
+			ds = append(ds, d)
+			delete(seenD, d.Name)
+		}
+	}
+	for _, rec := range r.Records {
+		if seenD[rec.Dataset] {
+			ds = append(ds, Lookup(rec.Dataset))
+			delete(seenD, rec.Dataset)
+		}
+	}
+	var ms []Method
+	for _, m := range methods {
+		if seenM[m] {
+			ms = append(ms, m)
+			delete(seenM, m)
+		}
+	}
+	for _, rec := range r.Records {
+		if seenM[rec.Method] {
+			ms = append(ms, rec.Method)
+			delete(seenM, rec.Method)
+		}
+	}
+	return ds, ms
+}
+
+// Comparison is the check of issue 3's criterion on one data set: the
+// NMI of our best budgeted variant against the paper's best budgeted NMI.
+type Comparison struct {
+	Dataset string
+	// Paper is the largest NMI of the paper's BSGD-R, BSGD-PNN and
+	// BSGD-PRN.
+	Paper float64
+	// Ours is the largest mean NMI of our BSGD-R, BSGD-PNN and BSGD-PRN,
+	// and OursM the same with BSGD-M; NaN without a result.
+	Ours, OursM float64
+	// Best and BestM name the variants that give Ours and OursM.
+	Best, BestM Method
+}
+
+// Tolerance is the margin of issue 3's criterion: our best budgeted NMI
+// must be at least the paper's best budgeted NMI minus Tolerance.
+const Tolerance = 0.05
+
+// SmallLimit is the largest number of points of the data sets on which
+// issue 3's criterion is checked (the paper's 10 sets of at most 1,000).
+const SmallLimit = 1000
+
+// Compare returns the Comparison of every data set of r with at most
+// SmallLimit points that the paper reports, in table order.
+func (r *Report) Compare() []Comparison {
+	ds, _ := r.layout()
+	var out []Comparison
+	for _, d := range ds {
+		if _, ok := Paper(NMI, d.Name, BSGDR); !ok {
+			continue
+		}
+		c := Comparison{Dataset: d.Name, Paper: math.Inf(-1), Ours: math.NaN(), OursM: math.NaN()}
+		small := false
+		for _, m := range []Method{BSGDR, BSGDPNN, BSGDPRN, BSGDM} {
+			if v, ok := Paper(NMI, d.Name, m); ok {
+				c.Paper = math.Max(c.Paper, v)
+			}
+			rec := r.find(d.Name, m)
+			if rec == nil {
+				continue
+			}
+			if rec.N > 0 && rec.N <= SmallLimit {
+				small = true
+			}
+			if !rec.OK() || math.IsNaN(rec.NMI.Mean) {
+				continue
+			}
+			v := rec.NMI.Mean
+			if m != BSGDM && (math.IsNaN(c.Ours) || v > c.Ours) {
+				c.Ours, c.Best = v, m
+			}
+			if math.IsNaN(c.OursM) || v > c.OursM {
+				c.OursM, c.BestM = v, m
+			}
+		}
+		if small {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Within reports whether v is at least the paper's value minus Tolerance.
+func (c Comparison) Within(v float64) bool {
+	return !math.IsNaN(v) && v >= c.Paper-Tolerance-1e-12
+}
+
+// WriteMarkdown writes r as a Markdown document: how it was made, the
+// protocol, issue 3's NMI criterion, the paper's seven tables with the
+// paper's value beside ours in every cell and a note under each, the
+// indices the paper omits, and the settings chosen.
+func (r *Report) WriteMarkdown(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	ds, ms := r.layout()
+	p := &r.Protocol
+	fmt.Fprintf(bw, "# Reproduction of the paper's experiments\n\n")
+	fmt.Fprintf(bw, "Generated by `svclust reproduce`; do not edit by hand.\n\n")
+	fmt.Fprintf(bw, "- Command: `%s`\n", r.Command)
+	fmt.Fprintf(bw, "- Machine: %s\n", r.Machine)
+	fmt.Fprintf(bw, "- Date: %s; wall time %s\n\n", r.Date, time.Duration(r.Seconds*float64(time.Second)).Round(time.Second).String())
+
+	fmt.Fprintf(bw, "## Protocol\n\n")
+	writeProtocol(bw, p)
+
+	fmt.Fprintf(bw, "## Legend\n\n")
+	fmt.Fprintf(bw, "Each cell is **paper / ours**: the paper's value, then ours in bold, the mean over the seeded runs ± its sample standard deviation. ")
+	fmt.Fprintf(bw, "`—` means not reported (the paper has no BSGD-M column) or undefined (Davies–Bouldin with one cluster); ")
+	fmt.Fprintf(bw, "`exceeded` means no run finished within the time budget; `skipped` means the method did not run (see the last table). ")
+	fmt.Fprintf(bw, "The paper's bold marks are not reproduced. `[B]` after a data set is the budget of the budgeted methods.\n\n")
+
+	if cs := r.Compare(); len(cs) > 0 {
+		writeComparison(bw, cs)
+	}
+
+	for i, t := range tables {
+		fmt.Fprintf(bw, "## Table %d: %s (%s is better)\n\n", i+1, t.Title, map[bool]string{false: "larger", true: "smaller"}[t.Smaller])
+		header(bw, "Dataset", ms)
+		for _, d := range ds {
+			fmt.Fprintf(bw, "| %s [%d] |", d.Title, d.Budget)
+			for _, m := range ms {
+				fmt.Fprintf(bw, " %s |", r.cell(t.Index, d.Name, m))
+			}
+			fmt.Fprintln(bw)
+		}
+		fmt.Fprintf(bw, "\nPaper: Table %d of its Section 5 (`\\label{%s}`). %s\n\n", i+2, t.Label, t.Note)
+	}
+
+	fmt.Fprintf(bw, "## Beyond the paper: adjusted Rand index and number of clusters\n\n")
+	fmt.Fprintf(bw, "The paper reports neither. Each cell is **ARI** ± sd, then the mean number of clusters found (the true number of classes is beside the data set).\n\n")
+	header(bw, "Dataset (classes)", ms)
+	for _, d := range ds {
+		classes := 0
+		for _, m := range ms {
+			if rec := r.find(d.Name, m); rec != nil && rec.Classes > 0 {
+				classes = rec.Classes
+			}
+		}
+		fmt.Fprintf(bw, "| %s (%s) |", d.Title, count(classes))
+		for _, m := range ms {
+			rec := r.find(d.Name, m)
+			switch {
+			case rec == nil:
+				fmt.Fprintf(bw, " |")
+			case !rec.OK():
+				fmt.Fprintf(bw, " %s |", shortStatus(rec.Status))
+			default:
+				fmt.Fprintf(bw, " **%s**%s; %.1f |", fmtNum(rec.ARI.Mean, false), fmtSD(rec.ARI.SD, false), rec.Clusters.Mean)
+			}
+		}
+		fmt.Fprintln(bw)
+	}
+	fmt.Fprintln(bw)
+
+	fmt.Fprintf(bw, "## Settings chosen and status\n\n")
+	fmt.Fprintf(bw, "γ and C (and p, ε for FSVC) chosen by NMI at seed 1; grid points evaluated of the grid; runs finished; notes on what a budget cut.\n\n")
+	fmt.Fprintf(bw, "| Dataset | Method | n | d | γ | C | p | ε | grid | runs | status | note |\n")
+	fmt.Fprintf(bw, "|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, d := range ds {
+		for _, m := range ms {
+			rec := r.find(d.Name, m)
+			if rec == nil {
+				continue
+			}
+			fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s | %s | %s | %d/%d | %d | %s | %s |\n",
+				d.Title, m.Title(), count(rec.N), count(rec.Dim), fmtG(rec.Gamma), fmtG(rec.C), fmtG(rec.P), fmtG(rec.Eps),
+				rec.GridEvaluated, rec.GridTotal, rec.Runs, rec.Status, rec.Note)
+		}
+	}
+	return bw.Flush()
+}
+
+// writeProtocol describes the protocol p.
+func writeProtocol(w io.Writer, p *Protocol) {
+	runs := p.Runs
+	if runs == 0 {
+		runs = DefaultRuns
+	}
+	fmt.Fprintf(w, "- Data: the paper's 15 data sets (`../shared/datasets`, see its README), features scaled by `%s`; budget B = 50, 100 for Shuttle, as in the paper.\n", p.Scale)
+	fmt.Fprintf(w, "- Grid: γ ∈ {%s}, C ∈ {%s} (the paper's); for every data set and method the setting of largest NMI at seed 1 is chosen (ties to the earlier, γ-major), then %d runs with seeds 1–%d at that setting are averaged. Grid points are started in the bit-reversed order of their γ-major index, so that a grid cut by its time budget still spreads over the whole grid; the order does not change which point is chosen.\n",
+		list(orDefault(p.Gammas, Grid)), list(orDefault(p.Cs, Grid)), runs, runs)
+	fmt.Fprintf(w, "- FSVC: p, ε ∈ {%s} (the paper's grid) searched in two stages, to keep 36 × 100 labellings within time: γ and C first at p = %g, ε = %g, then p and ε at the best γ and C (p from its largest value down, cheapest first).\n",
+		list(orDefault(p.Ps, FSVCGrid)), DefaultStageP, DefaultStageEps)
+	fmt.Fprintf(w, "- SVC and FSVC: exact SVDD by our SMO (baseline.TrainSVDD) with the grid's C as the SVDD bound; C ≥ 1 is a hard margin, so C = 2, 8, 32 give one SVDD and are evaluated once.\n")
+	mi := "10,000 (the library's default)"
+	if p.MinIter != 0 {
+		mi = fmt.Sprint(p.MinIter)
+	}
+	rm := "the first step (the paper's rule exactly)"
+	if p.RemovalMinIter > 0 {
+		rm = fmt.Sprint(p.RemovalMinIter)
+	}
+	fmt.Fprintf(w, "- SGD methods: svclust.Train with the paper's θ = 0.01 and k = 5; the stopping rule is checked from step %s for SGD, BSGD-PNN, BSGD-PRN and BSGD-M, and from %s for BSGD-R, since removal loses weight the longer it trains. Clustering: svclust.Model.Cluster with its defaults.\n",
+		mi, rm)
+	fmt.Fprintf(w, "- Time budgets: grid search %s per data set and method (each FSVC stage); seeded runs %s per data set and method after the first; one SVC or FSVC run (training and labelling) %s, after which it is reported exceeded. %s\n",
+		budget(p.GridBudget), budget(p.RunsBudget), budget(p.RunBudget),
+		"Budgets never cut a run short silently: the last table gives the grid points evaluated and the runs finished. The SGD methods cannot be interrupted, so a grid point or run that started in time is finished.")
+	fmt.Fprintf(w, "- Workers: %s fits at a time, grid points and runs alike, each on one goroutine, so every method is timed on one core; the run with seed 1 is the grid search's own evaluation of the chosen point. Timings are wall times on a machine shared with other work.\n\n", workersText(p.Workers))
+}
+
+func workersText(w int) string {
+	if w == 0 {
+		return "GOMAXPROCS"
+	}
+	return fmt.Sprint(w)
+}
+
+func budget(d time.Duration) string {
+	if d == 0 {
+		return "unlimited"
+	}
+	return d.String()
+}
+
+func list(v []float64) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprintf("%g", x)
+	}
+	return strings.Join(s, ", ")
+}
+
+// writeComparison writes issue 3's criterion.
+func writeComparison(w io.Writer, cs []Comparison) {
+	fmt.Fprintf(w, "## NMI of the best budgeted variant on the data sets of at most %d points\n\n", SmallLimit)
+	fmt.Fprintf(w, "Issue 3 asks for our best budgeted NMI to be at least the paper's best budgeted NMI − %.2f. ", Tolerance)
+	fmt.Fprintf(w, "The paper's best is over BSGD-R, BSGD-PNN and BSGD-PRN; ours over the same three, and then with BSGD-M too.\n\n")
+	fmt.Fprintf(w, "| Dataset | paper best | ours (R, PNN, PRN) | within %.2f | ours with BSGD-M | within %.2f |\n", Tolerance, Tolerance)
+	fmt.Fprintf(w, "|---|---|---|---|---|---|\n")
+	n3, n4 := 0, 0
+	for _, c := range cs {
+		ok3, ok4 := c.Within(c.Ours), c.Within(c.OursM)
+		if ok3 {
+			n3++
+		}
+		if ok4 {
+			n4++
+		}
+		fmt.Fprintf(w, "| %s | %.2f | %s %s | %s | %s %s | %s |\n", Lookup(c.Dataset).Title, c.Paper,
+			fmtNum(c.Ours, false), methodTag(c.Best), yes(ok3), fmtNum(c.OursM, false), methodTag(c.BestM), yes(ok4))
+	}
+	fmt.Fprintf(w, "\nWithin %.2f of the paper: **%d of %d** without BSGD-M, **%d of %d** with it.\n\n", Tolerance, n3, len(cs), n4, len(cs))
+}
+
+func methodTag(m Method) string {
+	if m == "" {
+		return ""
+	}
+	return "(" + m.Title() + ")"
+}
+
+func yes(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "**no**"
+}
+
+// header writes a table header with one column per method.
+func header(w io.Writer, first string, ms []Method) {
+	fmt.Fprintf(w, "| %s |", first)
+	for _, m := range ms {
+		fmt.Fprintf(w, " %s |", m.Title())
+	}
+	fmt.Fprintf(w, "\n|---|")
+	for range ms {
+		fmt.Fprintf(w, "---|")
+	}
+	fmt.Fprintln(w)
+}
+
+// cell formats the paper's value and ours for index ix.
+func (r *Report) cell(ix Index, name string, m Method) string {
+	paper := "—"
+	if v, ok := Paper(ix, name, m); ok {
+		paper = fmtNum(v, ix >= TrainTime)
+	}
+	rec := r.find(name, m)
+	ours := "—"
+	switch {
+	case rec == nil:
+	case !rec.OK():
+		ours = shortStatus(rec.Status)
+	default:
+		st := rec.Value(ix)
+		if !math.IsNaN(st.Mean) {
+			ours = "**" + fmtNum(st.Mean, ix >= TrainTime) + "**" + fmtSD(st.SD, ix >= TrainTime)
+		}
+	}
+	return paper + " / " + ours
+}
+
+// shortStatus returns the word of a status for a table cell.
+func shortStatus(s string) string {
+	word, _, _ := strings.Cut(s, ":")
+	return word
+}
+
+// fmtNum formats an index with 2 decimals, or a time with 2 decimals
+// below 100 s and 1 above.
+func fmtNum(v float64, seconds bool) string {
+	switch {
+	case math.IsNaN(v):
+		return "—"
+	case seconds && v >= 100:
+		return fmt.Sprintf("%.1f", v)
+	}
+	return fmt.Sprintf("%.2f", v)
+}
+
+// fmtSD formats a standard deviation as " ±x", or "" when undefined.
+func fmtSD(sd float64, seconds bool) string {
+	if math.IsNaN(sd) {
+		return ""
+	}
+	return " ±" + fmtNum(sd, seconds)
+}
+
+// count formats a count, "?" when unknown (0).
+func count(n int) string {
+	if n == 0 {
+		return "?"
+	}
+	return fmt.Sprint(n)
+}
+
+// fmtG formats a parameter, "—" for NaN.
+func fmtG(v float64) string {
+	if math.IsNaN(v) {
+		return "—"
+	}
+	return fmt.Sprintf("%g", v)
+}
