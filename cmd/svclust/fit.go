@@ -174,7 +174,7 @@ func (o *fitFlags) register(fs *flag.FlagSet, gammaC bool) {
 // registerFit defines the flags that only fit has.
 func (o *fitFlags) registerFit(fs *flag.FlagSet) {
 	fs.BoolVar(&o.stream, "stream", false, "for data larger than memory: train on a seeded sample of the rows and label the file in a second pass, in memory independent of its length; implies -all")
-	fs.Var(&o.sample, "sample", "number of rows `n` that -stream keeps for training (default 200000)")
+	fs.Var(&o.sample, "sample", "number of rows `n` that -stream keeps for training")
 	fs.BoolVar(&o.progress, "progress", false, "report progress on standard error even when it is not a terminal")
 	fs.BoolVar(&o.quiet, "quiet", false, "print nothing on standard error but errors: no progress, no warnings")
 }
