@@ -1,11 +1,8 @@
 package atomicfile
 
 import (
-	"bufio"
-	"errors"
 	"io"
 	"os"
-	"path/filepath"
 )
 
 // Staged is a complete new content of a file, written by [Stage] to a
@@ -24,46 +21,16 @@ type Staged struct {
 // renames it over path; [Staged.Abort] removes it. If write or any step
 // fails, the temporary file is removed, path is untouched and the first
 // error is returned. Stage does not accept "-".
-func Stage(path string, write func(io.Writer) error) (s *Staged, err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		if !fi.Mode().IsRegular() {
-			return nil, &os.PathError{Op: "write", Path: path, Err: errors.New("not a regular file")}
-		}
-		mode = fi.Mode().Perm()
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp*")
+func Stage(path string, write func(io.Writer) error) (*Staged, error) {
+	f, err := Create(path)
 	if err != nil {
 		return nil, err
 	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	bw := bufio.NewWriter(f)
-	if err := write(bw); err != nil {
+	if err := write(f); err != nil {
+		f.Abort()
 		return nil, err
 	}
-	if err := bw.Flush(); err != nil {
-		return nil, err
-	}
-	if err := f.Chmod(mode); err != nil {
-		return nil, err
-	}
-	if err := f.Sync(); err != nil {
-		return nil, err
-	}
-	if err := f.Close(); err != nil {
-		return nil, err
-	}
-	return &Staged{tmp: tmp, path: path}, nil
+	return f.Stage()
 }
 
 // Commit renames the staged file over its path. After the first call, Commit
