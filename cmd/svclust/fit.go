@@ -460,7 +460,7 @@ func (o *fitFlags) begin(args []string) (s *setup, path string, stop func() erro
 	}
 	// Fail before a long training, not after it.
 	for _, out := range []struct{ flag, path string }{{"-o", o.out}, {"-model", o.model}, {"-memprofile", o.memprof}} {
-		if err = checkOutput(out.flag, out.path); err != nil {
+		if err = checkOutput(out.flag, out.path, path); err != nil {
 			return nil, "", nil, err
 		}
 	}

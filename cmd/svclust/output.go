@@ -63,13 +63,21 @@ func (e *env) writeOutputs(outs ...output) error {
 
 // checkOutput reports whether the file path named by flag could be written,
 // by creating and removing a temporary file beside it, so that a command
-// fails before its work rather than after. "" and "-" are always fine.
-func checkOutput(flag, path string) error {
+// fails before its work rather than after. Writing over one of the inputs
+// is a usage error: the output would replace the data it came from. "" and
+// "-" are always fine.
+func checkOutput(flag, path string, inputs ...string) error {
 	if path == "" || path == "-" {
 		return nil
 	}
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+	fi, err := os.Stat(path)
+	if err == nil && !fi.Mode().IsRegular() {
 		return outputError(flag, path, errors.New("not a regular file"))
+	}
+	for _, in := range inputs {
+		if ii, ierr := os.Stat(in); err == nil && ierr == nil && os.SameFile(fi, ii) {
+			return usagef("%s %s is also an input; write the output elsewhere", flag, path)
+		}
 	}
 	dir, base := filepath.Split(path)
 	if dir == "" {

@@ -59,7 +59,7 @@ func (o *modelFlags) setup(e *env, args []string) (*modelFile, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if err := checkOutput("-o", o.out); err != nil {
+	if err := checkOutput("-o", o.out, path, o.model); err != nil {
 		return nil, "", err
 	}
 	mf, err := readModel(o.model)

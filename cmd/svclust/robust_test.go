@@ -369,6 +369,9 @@ func TestRobust(t *testing.T) {
 		{name: "score -workers -2", args: modelArgs("score", "-workers", "-2"), data: valid, code: 2, msg: "-workers must be ≥ 0"},
 		{name: "score -workers NaN", args: modelArgs("score", "-workers", "NaN"), data: valid, code: 2, msg: "flag -workers"},
 
+		{name: "fit -o over the data", args: fitArgs("-o", "$DATA"), data: valid, code: 2, msg: "-o $DATA is also an input"},
+		{name: "predict -o over the model", args: modelArgs("predict", "-o", "$MODEL"), data: valid, code: 2, msg: "m.json is also an input"},
+
 		// Unwritable outputs: exit 1, naming the flag and the file.
 		{name: "-o in a missing directory", args: fitArgs("-o", "$DIR/no/such/labels.csv"), data: valid, code: 1, msg: "-o $DIR/no/such/labels.csv: cannot write: no such file or directory"},
 		{name: "-model in a missing directory", args: fitArgs("-model", "$DIR/no/model.json"), data: valid, old: true, code: 1, msg: "-model $DIR/no/model.json: cannot write"},
