@@ -216,6 +216,24 @@ func TestExceeded(t *testing.T) {
 	}
 }
 
+// TestSkip checks that a pair listed in Protocol.Skip is not run and is
+// reported with its reason.
+func TestSkip(t *testing.T) {
+	dir := writeTiny(t)
+	p := tinyProtocol(1)
+	p.Skip = map[string]string{"gauss3/svc": "test reason"}
+	recs, err := p.Run(context.Background(), dir, tinySets[:1], []Method{SVC, BSGDR})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if recs[0].Status != "skipped: test reason" || recs[0].N != 60 || recs[1].Status != "ok" {
+		t.Errorf("statuses %q (n = %d), %q", recs[0].Status, recs[0].N, recs[1].Status)
+	}
+	if _, ok := DefaultSkip()["musk/fsvc"]; !ok {
+		t.Error("DefaultSkip lacks musk/fsvc")
+	}
+}
+
 // TestRunCancelled checks that a cancelled context stops the run with its
 // error.
 func TestRunCancelled(t *testing.T) {

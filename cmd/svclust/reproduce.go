@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -36,6 +37,7 @@ type reproFlags struct {
 	scale                   string
 	gammas, cs, fsvc        gridFlag
 	from                    string
+	skip                    string
 }
 
 // defaultDataDir is $SVCLUST_DATA, or ../shared/datasets.
@@ -50,7 +52,7 @@ func newReproduce() *Command {
 	o := &reproFlags{
 		data: defaultDataDir(), runs: reproduce.DefaultRuns, out: "docs",
 		gridBudget: defaultGridBudget, runsBudget: defaultRunsBudget, svcBudget: defaultSVCBudget,
-		scale: "zscore",
+		scale: "zscore", skip: defaultSkip(),
 	}
 	c := &Command{
 		UsageLine: "reproduce [-data DIR] [-datasets LIST] [-methods LIST] [-runs N] [-out DIR] [-json] [-figures] [budget flags]",
@@ -85,6 +87,7 @@ error.`,
 	fs.Var(&o.gammas, "gamma-grid", "comma-separated `list` of γ values (default the paper's grid)")
 	fs.Var(&o.cs, "C-grid", "comma-separated `list` of C values (default the paper's grid)")
 	fs.Var(&o.fsvc, "fsvc-grid", "comma-separated `list` of FSVC's p and ε values (default 0.1,0.2,…,1)")
+	fs.StringVar(&o.skip, "skip", o.skip, "comma-separated `list` of NAME/METHOD pairs not to run; the default lists those no time budget can bound")
 	fs.StringVar(&o.from, "from", "", "render the report from a reproduction.json `file` instead of running")
 	c.Run = func(ctx context.Context, e *env, args []string) error {
 		return runReproduce(ctx, e, o, args)
@@ -209,13 +212,44 @@ func (o *reproFlags) protocol() (*reproduce.Protocol, []reproduce.DataSet, []rep
 			return nil, nil, nil, usagef("-fsvc-grid: %g is not in (0, 1]", g)
 		}
 	}
+	skip := map[string]string{}
+	known := reproduce.DefaultSkip()
+	for _, pair := range strings.Split(o.skip, ",") {
+		pair = strings.TrimSpace(pair)
+		if pair == "" {
+			continue
+		}
+		name, method, ok := strings.Cut(pair, "/")
+		m, err := reproduce.ParseMethod(method)
+		if !ok || name == "" || err != nil {
+			return nil, nil, nil, usagef("-skip: %q is not NAME/METHOD", pair)
+		}
+		key := name + "/" + string(m)
+		if reason, ok := known[key]; ok {
+			skip[key] = reason
+		} else {
+			skip[key] = "by -skip"
+		}
+	}
 	p := &reproduce.Protocol{
+		Skip:   skip,
 		Gammas: o.gammas, Cs: o.cs, Ps: o.fsvc, Epss: o.fsvc,
 		Runs: o.runs, Scale: sc,
 		GridBudget: o.gridBudget, RunsBudget: o.runsBudget, RunBudget: o.svcBudget,
 		Workers: o.workers,
 	}
 	return p, sets, ms, nil
+}
+
+// defaultSkip is the default of -skip: the pairs of
+// reproduce.DefaultSkip, sorted.
+func defaultSkip() string {
+	var keys []string
+	for k := range reproduce.DefaultSkip() {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return strings.Join(keys, ",")
 }
 
 // commandLine returns the command line of c as run: its name and the flags

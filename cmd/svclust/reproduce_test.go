@@ -98,6 +98,7 @@ func TestReproduceUsage(t *testing.T) {
 		{[]string{"-svc-budget", "-1s"}, "-svc-budget"},
 		{[]string{"-fsvc-grid", "0.5,2"}, "-fsvc-grid"},
 		{[]string{"-datasets", "../iris"}, "-datasets"},
+		{[]string{"-skip", "musk"}, "-skip"},
 		{[]string{"extra"}, "unexpected"},
 	} {
 		code, _, stderr := cli(t, append([]string{"reproduce", "-out", t.TempDir()}, tc.args...)...)
