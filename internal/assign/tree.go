@@ -100,59 +100,68 @@ func (t *Tree) build(lo, hi int) int {
 // Nearest returns the index of the point nearest to q in Euclidean
 // distance, and the squared distance; among equally near points the lowest
 // index. It returns −1 for an empty tree.
+//
+// The search keeps, for the cell being visited, the offset of q from the
+// cell along every split dimension so far, and so the exact squared
+// distance from q to the cell's box as far as the splits define it (Arya
+// and Mount's incremental distance); a cell farther than the best point
+// found is skipped. In high dimension this prunes far more than the
+// distance to the last split plane alone.
 func (t *Tree) Nearest(q []float64) (int, float64) {
-	best, bestD := -1, 0.0
 	if len(t.idx) == 0 {
-		return best, bestD
+		return -1, 0
 	}
-	// Depth-first search with an explicit stack of nodes still to visit,
-	// each with the squared distance from q to its side of the split, a
-	// lower bound on the distance to its points. The tree is balanced, so
-	// its depth is at most log₂(n/leafSize)+1 < 64 and, with one far child
-	// pushed per level, the stack never exceeds that.
-	type pending struct {
-		id    int
-		bound float64
+	var buf [32]float64
+	s := search{t: t, q: q, best: -1}
+	if t.d <= len(buf) {
+		s.off = buf[:t.d]
+	} else {
+		s.off = make([]float64, t.d)
 	}
-	var stack [64]pending
-	sp := 0
-	stack[sp] = pending{0, 0}
-	sp++
-	for sp > 0 {
-		sp--
-		p := stack[sp]
-		// Points on the far side are at least bound away; visit it on
-		// equality too, for the tie-break.
-		if best >= 0 && p.bound > bestD {
-			continue
-		}
-		id := p.id
-		for {
-			nd := &t.nodes[id]
-			if nd.dim < 0 {
-				for _, i := range t.idx[nd.lo:nd.hi] {
-					if best < 0 {
-						best, bestD = i, kernel.SqDist(q, t.pts[i*t.d:i*t.d+t.d])
-						continue
-					}
-					dd, ok := sqDistWithin(q, t.pts[i*t.d:i*t.d+t.d], bestD)
-					if ok && (dd < bestD || i < best) {
-						best, bestD = i, dd
-					}
-				}
-				break
+	s.visit(0, 0)
+	return s.best, s.bestD
+}
+
+// search is the state of one Nearest query.
+type search struct {
+	t     *Tree
+	q     []float64
+	off   []float64 // offset of q from the current cell, per dimension
+	best  int
+	bestD float64
+}
+
+// visit searches node id, whose cell is at squared distance rd from q.
+func (s *search) visit(id int, rd float64) {
+	t := s.t
+	nd := &t.nodes[id]
+	if nd.dim < 0 {
+		for _, i := range t.idx[nd.lo:nd.hi] {
+			if s.best < 0 {
+				s.best, s.bestD = i, kernel.SqDist(s.q, t.pts[i*t.d:i*t.d+t.d])
+				continue
 			}
-			diff := q[nd.dim] - nd.split
-			near, far := nd.left, nd.right
-			if diff >= 0 {
-				near, far = far, near
+			dd, ok := sqDistWithin(s.q, t.pts[i*t.d:i*t.d+t.d], s.bestD)
+			if ok && (dd < s.bestD || i < s.best) {
+				s.best, s.bestD = i, dd
 			}
-			stack[sp] = pending{far, diff * diff}
-			sp++
-			id = near
 		}
+		return
 	}
-	return best, bestD
+	diff := s.q[nd.dim] - nd.split
+	near, far := nd.left, nd.right
+	if diff >= 0 {
+		near, far = far, near
+	}
+	s.visit(near, rd)
+	old := s.off[nd.dim]
+	farD := rd - old*old + diff*diff
+	// Visit the far cell on equality too, for the tie-break.
+	if farD <= s.bestD {
+		s.off[nd.dim] = diff
+		s.visit(far, farD)
+		s.off[nd.dim] = old
+	}
 }
 
 // sqDistWithin returns ‖x − y‖² and true if it is at most limit; otherwise
