@@ -274,8 +274,7 @@ func (m *Model) Cluster(x mat.Matrix, cfg *ClusterConfig) (*Clustering, error) {
 		parallel.For(n, scoreChunk, w, func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
 				if !inStrip[i] {
-					s, _ := p.stripTree.Nearest(data[i*d : i*d+d])
-					labels[i] = stripCluster[s]
+					labels[i] = p.stripCluster(data[i*d : i*d+d])
 				}
 			}
 		})
@@ -362,6 +361,17 @@ func (p *Partition) trees() {
 	})
 }
 
+// stripCluster returns the cluster of the strip point nearest to x. With a
+// single cluster that is cluster 0, found without the search, which is most
+// of the cost of Cluster when the domain is one region.
+func (p *Partition) stripCluster(x []float64) int {
+	if p.Clusters == 1 {
+		return 0
+	}
+	s, _ := p.stripTree.Nearest(x)
+	return p.StripCluster[s]
+}
+
 // equilibrium moves e along its trajectory to its end or, with anchors, to
 // the first anchor within anchorRadius·ℓ of it, and returns e. Cluster and
 // Predict share it, so that Predict reproduces Cluster's labels.
@@ -412,8 +422,7 @@ func (m *Model) Predict(dst []int, x mat.Matrix, workers int) ([]int, error) {
 				r, _ := p.eqTree.Nearest(equilibrium(f, e, scratch, p.anchorTree))
 				dst[i] = p.EquilibriumCluster[r]
 			default:
-				s, _ := p.stripTree.Nearest(xi)
-				dst[i] = p.StripCluster[s]
+				dst[i] = p.stripCluster(xi)
 			}
 		}
 	})
