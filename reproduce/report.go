@@ -395,7 +395,7 @@ func header(w io.Writer, first string, ms []Method) {
 func (r *Report) cell(ix Index, name string, m Method) string {
 	paper := "—"
 	if v, ok := Paper(ix, name, m); ok {
-		paper = fmtNum(v, ix >= TrainTime)
+		paper = fmt.Sprintf("%.2f", v) // the paper's precision
 	}
 	rec := r.find(name, m)
 	ours := "—"
@@ -418,14 +418,16 @@ func shortStatus(s string) string {
 	return word
 }
 
-// fmtNum formats an index with 2 decimals, or a time with 2 decimals
-// below 100 s and 1 above.
+// fmtNum formats an index with 2 decimals, as the paper does, and a time
+// with 3 decimals below 1 s, 2 below 100 s and 1 above.
 func fmtNum(v float64, seconds bool) string {
 	switch {
 	case math.IsNaN(v):
 		return "—"
 	case seconds && v >= 100:
 		return fmt.Sprintf("%.1f", v)
+	case seconds && v < 1:
+		return fmt.Sprintf("%.3f", v)
 	}
 	return fmt.Sprintf("%.2f", v)
 }
