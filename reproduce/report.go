@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 )
@@ -298,9 +299,9 @@ func writeProtocol(w io.Writer, p *Protocol) {
 	if runs == 0 {
 		runs = DefaultRuns
 	}
-	fmt.Fprintf(w, "- Data: the paper's 15 data sets (`../shared/datasets`, see its README), features scaled by `%s`; budget B = 50, 100 for Shuttle, as in the paper.\n", p.Scale)
-	fmt.Fprintf(w, "- Grid: γ ∈ {%s}, C ∈ {%s} (the paper's); for every data set and method the setting of largest NMI at seed 1 is chosen (ties to the earlier, γ-major), then %d runs with seeds 1–%d at that setting are averaged. Grid points are started in the bit-reversed order of their γ-major index, so that a grid cut by its time budget still spreads over the whole grid; the order does not change which point is chosen.\n",
-		list(orDefault(p.Gammas, Grid)), list(orDefault(p.Cs, Grid)), runs, runs)
+	fmt.Fprintf(w, "- Data: the paper's data sets as described in `../shared/datasets/README.md`, features scaled by `%s`; budget B = 50, 100 for Shuttle, as in the paper.\n", p.Scale)
+	fmt.Fprintf(w, "- Grid: γ ∈ {%s}, C ∈ {%s} (%s); for every data set and method the setting of largest NMI at seed 1 is chosen (ties to the earlier, γ-major), then %d runs with seeds 1–%d at that setting are averaged. Grid points are started in the bit-reversed order of their γ-major index, so that a grid cut by its time budget still spreads over the whole grid; the order does not change which point is chosen.\n",
+		list(orDefault(p.Gammas, Grid)), list(orDefault(p.Cs, Grid)), paperGrid(p), runs, runs)
 	fmt.Fprintf(w, "- FSVC: p, ε ∈ {%s} (the paper's grid) searched in two stages, to keep 36 × 100 labellings within time: γ and C first at p = %g, ε = %g, then p and ε at the best γ and C (p from its largest value down, cheapest first).\n",
 		list(orDefault(p.Ps, FSVCGrid)), DefaultStageP, DefaultStageEps)
 	fmt.Fprintf(w, "- SVC and FSVC: exact SVDD by our SMO (baseline.TrainSVDD) with the grid's C as the SVDD bound; C ≥ 1 is a hard margin, so C = 2, 8, 32 give one SVDD and are evaluated once.\n")
@@ -318,6 +319,14 @@ func writeProtocol(w io.Writer, p *Protocol) {
 		budget(p.GridBudget), budget(p.RunsBudget), budget(p.RunBudget),
 		"Budgets never cut a run short silently: the last table gives the grid points evaluated and the runs finished. The SGD methods cannot be interrupted, so a grid point or run that started in time is finished.")
 	fmt.Fprintf(w, "- Workers: %s fits at a time, grid points and runs alike, each on one goroutine, so every method is timed on one core; the run with seed 1 is the grid search's own evaluation of the chosen point. Timings are wall times on a machine shared with other work.\n\n", workersText(p.Workers))
+}
+
+// paperGrid says whether the grids of p are the paper's.
+func paperGrid(p *Protocol) string {
+	if slices.Equal(orDefault(p.Gammas, Grid), Grid()) && slices.Equal(orDefault(p.Cs, Grid), Grid()) {
+		return "the paper's grid"
+	}
+	return "**not the paper's grid**, which is {" + list(Grid()) + "} for both"
 }
 
 func workersText(w int) string {
