@@ -212,7 +212,12 @@ func (s *SVDD) LabelFSVC(x []float64, cfg *FSVCConfig) (*Labelling, error) {
 		alpha[k] = b / rho
 	}
 	field := &assign.Field{SV: s.SV, Alpha: alpha, Gamma: s.Gamma, D: d}
-	eqCluster, k := assign.Link(field, eqs, valid, m, w)
+	// Every pair of equilibria is tested (k = 0), as FSVC labels its
+	// minima by a complete graph; the budget is checked as it goes.
+	eqCluster, k, ok := assign.LinkUntil(field, eqs, valid, m, 0, w, over)
+	if !ok {
+		return nil, ErrExceeded
+	}
 
 	// 4. Rows take the cluster of their ball.
 	res := &Labelling{Labels: make([]int, n), Clusters: k, Balls: nb, Equilibria: ne}

@@ -188,3 +188,19 @@ func BenchmarkNearest(b *testing.B) {
 		})
 	}
 }
+
+// TestLinkUntil: a stop that fires ends the tests with ok = false; one that
+// never fires gives Link's answer.
+func TestLinkUntil(t *testing.T) {
+	f := twoBumps()
+	reps := []float64{-3, 0, 3, 0, -2.95, 0}
+	valid := []bool{true, true, true}
+	if _, _, ok := LinkUntil(f, reps, valid, 20, 0, 1, func() bool { return true }); ok {
+		t.Error("a stop that fires did not stop")
+	}
+	got, k, ok := LinkUntil(f, reps, valid, 20, 0, 2, func() bool { return false })
+	want, wantK := Link(f, reps, valid, 20, 1)
+	if !ok || k != wantK || !slices.Equal(got, want) {
+		t.Errorf("LinkUntil = %v (%d, %v), want %v (%d)", got, k, ok, want, wantK)
+	}
+}

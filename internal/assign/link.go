@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sync/atomic"
 
 	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/internal/parallel"
@@ -89,6 +90,15 @@ func Link(f *Field, reps []float64, valid []bool, m, workers int) ([]int, int) {
 // unless a cluster is held together only by segments between equilibria
 // that are not near neighbours.
 func LinkNearest(f *Field, reps []float64, valid []bool, m, k, workers int) ([]int, int) {
+	cluster, n, _ := LinkUntil(f, reps, valid, m, k, workers, nil)
+	return cluster, n
+}
+
+// LinkUntil is LinkNearest that gives up when stop, called before each
+// equilibrium's tests and every 64 segment tests, returns true: it then
+// returns ok = false and no clusters. A nil stop never stops. It lets a
+// caller with a time budget bound the O(M²) full test.
+func LinkUntil(f *Field, reps []float64, valid []bool, m, k, workers int, stop func() bool) ([]int, int, bool) {
 	d := f.D
 	nrep := len(reps) / d
 	// Union–find over equilibria.
@@ -106,17 +116,25 @@ func LinkNearest(f *Field, reps []float64, valid []bool, m, k, workers int) ([]i
 	test := candidates(reps, d, valid, k)
 	// edges[i] lists j > i linked to i; each row is written by one worker.
 	edges := make([][]int, nrep)
+	var stopped atomic.Bool
 	parallel.For(nrep, 1, workers, func(_, i, _ int) {
-		if !valid[i] {
+		if !valid[i] || stopped.Load() {
 			return
 		}
 		buf := make([]float64, d)
 		for j := i + 1; j < nrep; j++ {
+			if stop != nil && (j-i)%64 == 1 && stop() {
+				stopped.Store(true)
+				return
+			}
 			if valid[j] && test(i, j) && f.Segment(reps[i*d:i*d+d], reps[j*d:j*d+d], buf, m) {
 				edges[i] = append(edges[i], j)
 			}
 		}
 	})
+	if stopped.Load() {
+		return nil, 0, false
+	}
 	for i, es := range edges {
 		for _, j := range es {
 			ri, rj := find(i), find(j)
@@ -144,7 +162,7 @@ func LinkNearest(f *Field, reps []float64, valid []bool, m, k, workers int) ([]i
 		validIdx = append(validIdx, i)
 	}
 	if len(validIdx) == 0 {
-		return cluster, 1 // all zero
+		return cluster, 1, true // all zero
 	}
 	tree := NewTree(validPts, d)
 	for i := 0; i < nrep; i++ {
@@ -153,7 +171,7 @@ func LinkNearest(f *Field, reps []float64, valid []bool, m, k, workers int) ([]i
 			cluster[i] = cluster[validIdx[k]]
 		}
 	}
-	return cluster, len(id)
+	return cluster, len(id), true
 }
 
 // candidates returns the pair filter of LinkNearest: test(i, j) reports
