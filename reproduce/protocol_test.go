@@ -229,9 +229,6 @@ func TestSkip(t *testing.T) {
 	if recs[0].Status != "skipped: test reason" || recs[0].N != 60 || recs[1].Status != "ok" {
 		t.Errorf("statuses %q (n = %d), %q", recs[0].Status, recs[0].N, recs[1].Status)
 	}
-	if _, ok := DefaultSkip()["musk/fsvc"]; !ok {
-		t.Error("DefaultSkip lacks musk/fsvc")
-	}
 }
 
 // TestRunCancelled checks that a cancelled context stops the run with its

@@ -442,9 +442,7 @@ sets of at most 1,000 points.
 		0.1,0.2,…,1).
 	-skip list
 		Comma-separated NAME/METHOD pairs not to run, reported as skipped
-		(default musk/fsvc: FSVC's linking of its equilibria tests all
-		pairs without checking its time budget, and Musk has thousands;
-		see reproduce.DefaultSkip). -skip "" runs every pair.
+		(default none; see reproduce.DefaultSkip).
 	-from file
 		Render REPRODUCTION.md into -out from a reproduction.json written
 		by an earlier run, instead of running.
