@@ -98,8 +98,9 @@ const (
 //     remaining moving ones within cfg.Eps of an earlier (lower-numbered)
 //     one follow it — the intermediate merging that saves steps.
 //  3. The equilibria are labelled by the complete graph of the segment
-//     test with cfg.M points (assign.Link); an equilibrium outside the
-//     sphere takes the cluster of the nearest one inside.
+//     test with cfg.M points (assign.LinkUntil, which stops at the
+//     budget); an equilibrium outside the sphere takes the cluster of the
+//     nearest one inside.
 //  4. Every row takes the cluster of its ball's equilibrium.
 //
 // Trajectories run in parallel, each writing its own slot, and every merge
@@ -113,18 +114,10 @@ func (s *SVDD) LabelFSVC(x []float64, cfg *FSVCConfig) (*Labelling, error) {
 	if cfg == nil {
 		cfg = &FSVCConfig{}
 	}
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	n, err := checkData(x, s.D)
+	n, m, w, err := s.labelSetup(x, cfg.Validate(), cfg.M, cfg.Workers)
 	if err != nil {
 		return nil, err
 	}
-	m := cfg.M
-	if m == 0 {
-		m = svclust.DefaultM
-	}
-	w := numWorkers(cfg.Workers)
 	d := s.D
 	over := func() bool { return cfg.Budget > 0 && time.Since(start) > cfg.Budget }
 

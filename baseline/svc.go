@@ -60,6 +60,24 @@ type Labelling struct {
 	Runtime time.Duration
 }
 
+// labelSetup is the common start of the labellings: it passes on invalid,
+// the settings' validation error, checks the rows of x and returns their
+// number, the segment points m (0 selects svclust.DefaultM) and the number
+// of workers.
+func (s *SVDD) labelSetup(x []float64, invalid error, m, workers int) (int, int, int, error) {
+	if invalid != nil {
+		return 0, 0, 0, invalid
+	}
+	n, err := checkData(x, s.D)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if m == 0 {
+		m = svclust.DefaultM
+	}
+	return n, m, numWorkers(workers), nil
+}
+
 // LabelCompleteGraph assigns the n = len(x)/s.D rows of x (flat,
 // row-major; normally the training data) to clusters by the complete-graph
 // rule of
@@ -93,18 +111,10 @@ func (s *SVDD) LabelCompleteGraph(x []float64, cfg *GraphConfig) (*Labelling, er
 	if cfg == nil {
 		cfg = &GraphConfig{}
 	}
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	n, err := checkData(x, s.D)
+	n, m, w, err := s.labelSetup(x, cfg.Validate(), cfg.M, cfg.Workers)
 	if err != nil {
 		return nil, err
 	}
-	m := cfg.M
-	if m == 0 {
-		m = svclust.DefaultM
-	}
-	w := numWorkers(cfg.Workers)
 	d := s.D
 	res := &Labelling{Labels: make([]int, n)}
 
