@@ -226,13 +226,16 @@ func (m *Model) Cluster(x mat.Matrix, cfg *ClusterConfig) (*Clustering, error) {
 	first, rest := anchorSplit(len(strip))
 	trajectories(f, eq, first, nil, w)
 	var anchors []float64
+	ends := eq // the trajectories' ends in the order Merge sees them
 	if len(rest) > 0 {
 		anchors = assign.Merge(gather(eq, d, first), d, mergeTol*scale)
 		trajectories(f, eq, rest, anchors, w)
+		// The anchors are to be the first representatives, as Predict
+		// expects: Merge is greedy in index order, so it must see the
+		// anchors' trajectories first.
+		ends = gather(eq, d, append(first, rest...))
 	}
-	// The anchors are the first representatives, as Predict expects: Merge
-	// is greedy in index order and sees the anchors' trajectories first.
-	reps := assign.Merge(gather(eq, d, append(first, rest...)), d, mergeTol*scale)
+	reps := assign.Merge(ends, d, mergeTol*scale)
 	nrep := len(reps) / d
 	valid := make([]bool, nrep)
 	for r := range valid {
