@@ -1,12 +1,14 @@
 package svclust
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -32,7 +34,7 @@ type modelJSON struct {
 	Gamma     float64        `json:"gamma"`
 	C         float64        `json:"c"`
 	Dim       int            `json:"dim"`
-	SV        [][]float64    `json:"sv"`
+	SV        matrixJSON     `json:"sv"`
 	Alpha     []float64      `json:"alpha"`
 	Status    string         `json:"status"`
 	Stats     *statsJSON     `json:"stats"`
@@ -47,20 +49,29 @@ type statsJSON struct {
 }
 
 type partitionJSON struct {
-	Eps                float64     `json:"eps"`
-	All                bool        `json:"all"`
-	Outliers           bool        `json:"outliers"`
-	M                  int         `json:"m"`
-	Clusters           int         `json:"clusters"`
-	Equilibria         [][]float64 `json:"equilibria"`
-	EquilibriumCluster []int       `json:"equilibrium_cluster"`
-	Anchors            int         `json:"anchors,omitempty"`
-	Strip              [][]float64 `json:"strip"`
-	StripCluster       []int       `json:"strip_cluster"`
+	Eps                float64    `json:"eps"`
+	All                bool       `json:"all"`
+	Outliers           bool       `json:"outliers"`
+	M                  int        `json:"m"`
+	Clusters           int        `json:"clusters"`
+	Equilibria         matrixJSON `json:"equilibria"`
+	EquilibriumCluster []int      `json:"equilibrium_cluster"`
+	Anchors            int        `json:"anchors,omitempty"`
+	Strip              matrixJSON `json:"strip"`
+	StripCluster       []int      `json:"strip_cluster"`
 }
 
-// MarshalJSON implements json.Marshaler. It writes m as a versioned JSON
-// object,
+// MarshalJSON implements json.Marshaler. It returns what [Model.WriteJSON]
+// writes.
+func (m *Model) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	if err := m.WriteJSON(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// WriteJSON writes m to w as a versioned JSON object,
 //
 //	{"format":"svclust-model","version":1,"gamma":γ,"c":C,"dim":d,
 //	 "sv":[[…],…],"alpha":[…],"status":"converged",
@@ -69,12 +80,76 @@ type partitionJSON struct {
 //	   "equilibria":[[…],…],"equilibrium_cluster":[…],"anchors":…,
 //	   "strip":[[…],…],"strip_cluster":[…]}}
 //
-// with "partition" null before [Model.Cluster] has run. Floats are written in
-// the shortest form that reads back to the same float64, so a model read back
-// by UnmarshalJSON gives bit-identical scores and labels. Stats.Runtime is not
-// stored. MarshalJSON returns an error for a model without support vectors
-// or with NaN or Inf values, which UnmarshalJSON would reject.
-func (m *Model) MarshalJSON() ([]byte, error) {
+// with "partition" null before [Model.Cluster] has run and "anchors"
+// omitted when 0. Floats are written in the shortest form that reads back
+// to the same float64, so a model read back by UnmarshalJSON gives
+// bit-identical scores and labels. Stats.Runtime is not stored. The
+// matrices are written row by row through a small buffer, so the memory
+// WriteJSON needs does not grow with the model (whose strip holds a
+// quarter of the training points by default). WriteJSON returns an error
+// wrapping ErrModelFormat, before writing anything, for a model without
+// support vectors or with NaN or Inf values, which UnmarshalJSON would
+// reject.
+func (m *Model) WriteJSON(w io.Writer) error {
+	j, err := m.fileForm()
+	if err != nil {
+		return err
+	}
+	jw := &jsonWriter{w: bufio.NewWriterSize(w, 64<<10)}
+	jw.raw(`{"format":`)
+	jw.value(j.Format)
+	jw.raw(`,"version":`)
+	jw.int(j.Version)
+	jw.raw(`,"gamma":`)
+	jw.float(j.Gamma)
+	jw.raw(`,"c":`)
+	jw.float(j.C)
+	jw.raw(`,"dim":`)
+	jw.int(j.Dim)
+	jw.raw(`,"sv":`)
+	jw.matrix(j.SV.m)
+	jw.raw(`,"alpha":`)
+	jw.floats(j.Alpha)
+	jw.raw(`,"status":`)
+	jw.value(j.Status)
+	jw.raw(`,"stats":`)
+	jw.value(j.Stats)
+	jw.raw(`,"partition":`)
+	if pj := j.Partition; pj == nil {
+		jw.raw("null")
+	} else {
+		jw.raw(`{"eps":`)
+		jw.float(pj.Eps)
+		jw.raw(`,"all":`)
+		jw.value(pj.All)
+		jw.raw(`,"outliers":`)
+		jw.value(pj.Outliers)
+		jw.raw(`,"m":`)
+		jw.int(pj.M)
+		jw.raw(`,"clusters":`)
+		jw.int(pj.Clusters)
+		jw.raw(`,"equilibria":`)
+		jw.matrix(pj.Equilibria.m)
+		jw.raw(`,"equilibrium_cluster":`)
+		jw.ints(pj.EquilibriumCluster)
+		if pj.Anchors != 0 {
+			jw.raw(`,"anchors":`)
+			jw.int(pj.Anchors)
+		}
+		jw.raw(`,"strip":`)
+		jw.matrix(pj.Strip.m)
+		jw.raw(`,"strip_cluster":`)
+		jw.ints(pj.StripCluster)
+		jw.raw("}")
+	}
+	jw.raw("}")
+	return jw.flush()
+}
+
+// fileForm returns the file form of m, validated as UnmarshalJSON
+// validates what it reads, so that a file that saves always loads. Its
+// matrices are views of m's.
+func (m *Model) fileForm() (*modelJSON, error) {
 	if m.SV == nil || len(m.Alpha) == 0 {
 		return nil, fmt.Errorf("%w: no support vectors", ErrModelFormat)
 	}
@@ -82,13 +157,13 @@ func (m *Model) MarshalJSON() ([]byte, error) {
 	if r != len(m.Alpha) {
 		return nil, fmt.Errorf("%w: %d support vectors but %d coefficients", ErrModelFormat, r, len(m.Alpha))
 	}
-	j := modelJSON{
+	j := &modelJSON{
 		Format:  ModelFormat,
 		Version: ModelVersion,
 		Gamma:   m.Gamma,
 		C:       m.C,
 		Dim:     d,
-		SV:      rows(m.SV),
+		SV:      matrixJSON{m: m.SV},
 		Alpha:   m.Alpha,
 		Status:  m.Status.String(),
 		Stats: &statsJSON{
@@ -99,45 +174,138 @@ func (m *Model) MarshalJSON() ([]byte, error) {
 		},
 	}
 	if p := m.Partition; p != nil {
-		pj := &partitionJSON{
+		j.Partition = &partitionJSON{
 			Eps:                p.Eps,
 			All:                p.All,
 			Outliers:           p.Outliers,
 			M:                  p.M,
 			Clusters:           p.Clusters,
-			Equilibria:         rows(p.Equilibria),
-			EquilibriumCluster: nonNil(p.EquilibriumCluster),
+			Equilibria:         matrixJSON{m: p.Equilibria},
+			EquilibriumCluster: p.EquilibriumCluster,
 			Anchors:            p.Anchors,
-			Strip:              rows(p.Strip),
-			StripCluster:       nonNil(p.StripCluster),
+			Strip:              matrixJSON{m: p.Strip},
+			StripCluster:       p.StripCluster,
 		}
-		j.Partition = pj
 	}
-	// Validate what is written, so that a file that saves always loads.
-	if _, err := j.model(); err != nil {
+	if err := j.check(); err != nil {
 		return nil, err
 	}
-	return json.Marshal(j)
+	return j, nil
 }
 
-// rows returns the rows of a as slices; nil gives an empty list.
-func rows(a *mat.Dense) [][]float64 {
-	if a == nil {
-		return [][]float64{}
-	}
-	r, _ := a.Dims()
-	out := make([][]float64, r)
-	for i := range out {
-		out[i] = a.RawRowView(i)
-	}
-	return out
+// matrixJSON is a matrix of a model file, written as a list of rows. A
+// decoded matrix holds the rows read; one to be written holds the matrix
+// itself, which is then neither copied nor sliced into rows.
+type matrixJSON struct {
+	rows [][]float64
+	m    *mat.Dense
 }
 
-func nonNil(s []int) []int {
-	if s == nil {
-		return []int{}
+// UnmarshalJSON implements json.Unmarshaler.
+func (a *matrixJSON) UnmarshalJSON(b []byte) error {
+	a.m = nil
+	return json.Unmarshal(b, &a.rows)
+}
+
+// len returns the number of rows of a.
+func (a *matrixJSON) len() int {
+	if a.m != nil {
+		r, _ := a.m.Dims()
+		return r
 	}
-	return s
+	return len(a.rows)
+}
+
+// row returns row i of a.
+func (a *matrixJSON) row(i int) []float64 {
+	if a.m != nil {
+		return a.m.RawRowView(i)
+	}
+	return a.rows[i]
+}
+
+// jsonWriter writes JSON values to a bufio.Writer. Its first error is kept
+// and returned by flush; later writes do nothing.
+type jsonWriter struct {
+	w   *bufio.Writer
+	buf []byte
+	err error
+}
+
+func (jw *jsonWriter) raw(s string) {
+	if jw.err == nil {
+		_, jw.err = jw.w.WriteString(s)
+	}
+}
+
+func (jw *jsonWriter) bytes(b []byte) {
+	if jw.err == nil {
+		_, jw.err = jw.w.Write(b)
+	}
+}
+
+// value writes v as encoding/json does.
+func (jw *jsonWriter) value(v any) {
+	b, err := json.Marshal(v)
+	if err != nil && jw.err == nil {
+		jw.err = err
+	}
+	jw.bytes(b)
+}
+
+func (jw *jsonWriter) int(v int) {
+	jw.buf = strconv.AppendInt(jw.buf[:0], int64(v), 10)
+	jw.bytes(jw.buf)
+}
+
+// float writes the shortest decimal form of v that parses back to v.
+func (jw *jsonWriter) float(v float64) {
+	jw.buf = strconv.AppendFloat(jw.buf[:0], v, 'g', -1, 64)
+	jw.bytes(jw.buf)
+}
+
+func (jw *jsonWriter) floats(v []float64) {
+	jw.raw("[")
+	for i, x := range v {
+		if i > 0 {
+			jw.raw(",")
+		}
+		jw.float(x)
+	}
+	jw.raw("]")
+}
+
+func (jw *jsonWriter) ints(v []int) {
+	jw.raw("[")
+	for i, x := range v {
+		if i > 0 {
+			jw.raw(",")
+		}
+		jw.int(x)
+	}
+	jw.raw("]")
+}
+
+// matrix writes the rows of a, or an empty list for a nil a.
+func (jw *jsonWriter) matrix(a *mat.Dense) {
+	jw.raw("[")
+	if a != nil {
+		r, _ := a.Dims()
+		for i := range r {
+			if i > 0 {
+				jw.raw(",")
+			}
+			jw.floats(a.RawRowView(i))
+		}
+	}
+	jw.raw("]")
+}
+
+func (jw *jsonWriter) flush() error {
+	if jw.err != nil {
+		return jw.err
+	}
+	return jw.w.Flush()
 }
 
 // UnmarshalJSON implements json.Unmarshaler. It reads a model written by
@@ -167,66 +335,81 @@ func (m *Model) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// model validates j and builds the Model it describes.
-func (j *modelJSON) model() (*Model, error) {
+// check validates j as a model file.
+func (j *modelJSON) check() error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: "+format, append([]any{ErrModelFormat}, args...)...)
 	}
 	if j.Format != ModelFormat {
-		return nil, bad("format is %q, want %q", j.Format, ModelFormat)
+		return bad("format is %q, want %q", j.Format, ModelFormat)
 	}
 	if j.Version != ModelVersion {
-		return nil, bad("version is %d, want %d", j.Version, ModelVersion)
+		return bad("version is %d, want %d", j.Version, ModelVersion)
 	}
 	if !(j.Gamma > 0) || math.IsInf(j.Gamma, 0) {
-		return nil, bad("gamma = %v: must be > 0 and finite", j.Gamma)
+		return bad("gamma = %v: must be > 0 and finite", j.Gamma)
 	}
 	if !(j.C > 0) || math.IsInf(j.C, 0) {
-		return nil, bad("c = %v: must be > 0 and finite", j.C)
+		return bad("c = %v: must be > 0 and finite", j.C)
 	}
 	if j.Dim < 1 {
-		return nil, bad("dim = %d: must be ≥ 1", j.Dim)
+		return bad("dim = %d: must be ≥ 1", j.Dim)
 	}
-	sv, err := dense("sv", j.SV, j.Dim)
-	if err != nil {
-		return nil, err
+	if err := checkRows("sv", &j.SV, j.Dim); err != nil {
+		return err
 	}
-	if sv == nil {
-		return nil, bad("no support vectors")
+	if j.SV.len() == 0 {
+		return bad("no support vectors")
 	}
-	if len(j.Alpha) != len(j.SV) {
-		return nil, bad("%d coefficients for %d support vectors", len(j.Alpha), len(j.SV))
+	if len(j.Alpha) != j.SV.len() {
+		return bad("%d coefficients for %d support vectors", len(j.Alpha), j.SV.len())
 	}
 	for i, a := range j.Alpha {
 		if math.IsNaN(a) || math.IsInf(a, 0) {
-			return nil, bad("alpha[%d] = %v: not finite", i, a)
+			return bad("alpha[%d] = %v: not finite", i, a)
 		}
 	}
-	status := -1
-	for s, name := range statusNames {
-		if j.Status == name {
-			status = s
-		}
-	}
-	if status < 0 {
-		return nil, bad("unknown status %q", j.Status)
+	if statusOf(j.Status) < 0 {
+		return bad("unknown status %q", j.Status)
 	}
 	if j.Stats == nil {
-		return nil, bad("no stats")
+		return bad("no stats")
 	}
 	st := j.Stats
 	if st.Iterations < 0 || st.Updates < 0 || st.Maintenance < 0 {
-		return nil, bad("negative count in stats")
+		return bad("negative count in stats")
 	}
 	if math.IsNaN(st.Objective) || math.IsInf(st.Objective, 0) {
-		return nil, bad("objective = %v: not finite", st.Objective)
+		return bad("objective = %v: not finite", st.Objective)
 	}
+	if j.Partition != nil {
+		return j.Partition.check(j.Dim)
+	}
+	return nil
+}
+
+// statusOf returns the Status named name, or −1.
+func statusOf(name string) Status {
+	for s, n := range statusNames {
+		if n == name {
+			return Status(s)
+		}
+	}
+	return -1
+}
+
+// model validates j and builds the Model it describes.
+func (j *modelJSON) model() (*Model, error) {
+	if err := j.check(); err != nil {
+		return nil, err
+	}
+	st := j.Stats
 	m := &Model{
 		Gamma:  j.Gamma,
 		C:      j.C,
-		SV:     sv,
+		SV:     dense(&j.SV, j.Dim),
 		Alpha:  append([]float64(nil), j.Alpha...),
-		Status: Status(status),
+		Status: statusOf(j.Status),
 		Stats: Stats{
 			Iterations:  st.Iterations,
 			Updates:     st.Updates,
@@ -234,105 +417,102 @@ func (j *modelJSON) model() (*Model, error) {
 			Objective:   st.Objective,
 		},
 	}
-	if j.Partition != nil {
-		p, err := j.Partition.partition(j.Dim)
-		if err != nil {
-			return nil, err
+	if pj := j.Partition; pj != nil {
+		m.Partition = &Partition{
+			Eps:                pj.Eps,
+			All:                pj.All,
+			Outliers:           pj.Outliers,
+			M:                  pj.M,
+			Clusters:           pj.Clusters,
+			Equilibria:         dense(&pj.Equilibria, j.Dim),
+			EquilibriumCluster: append([]int(nil), pj.EquilibriumCluster...),
+			Anchors:            pj.Anchors,
 		}
-		m.Partition = p
+		if pj.Strip.len() > 0 {
+			m.Partition.Strip = dense(&pj.Strip, j.Dim)
+			m.Partition.StripCluster = append([]int(nil), pj.StripCluster...)
+		}
 	}
 	return m, nil
 }
 
-// partition validates pj for a model of dimension d and builds the
-// Partition it describes.
-func (pj *partitionJSON) partition(d int) (*Partition, error) {
+// check validates pj as the partition of a model of dimension d.
+func (pj *partitionJSON) check(d int) error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: partition: "+format, append([]any{ErrModelFormat}, args...)...)
 	}
 	if math.IsNaN(pj.Eps) || math.IsInf(pj.Eps, 0) || pj.Eps < 0 {
-		return nil, bad("eps = %v: must be ≥ 0 and finite", pj.Eps)
+		return bad("eps = %v: must be ≥ 0 and finite", pj.Eps)
 	}
 	if pj.M < 2 {
-		return nil, bad("m = %d: must be ≥ 2", pj.M)
+		return bad("m = %d: must be ≥ 2", pj.M)
 	}
 	if pj.Clusters < 1 {
-		return nil, bad("clusters = %d: must be ≥ 1", pj.Clusters)
+		return bad("clusters = %d: must be ≥ 1", pj.Clusters)
 	}
-	eq, err := dense("partition: equilibria", pj.Equilibria, d)
-	if err != nil {
-		return nil, err
+	if err := checkRows("partition: equilibria", &pj.Equilibria, d); err != nil {
+		return err
 	}
-	if eq == nil {
-		return nil, bad("no equilibria")
+	neq := pj.Equilibria.len()
+	if neq == 0 {
+		return bad("no equilibria")
 	}
-	if pj.Clusters > len(pj.Equilibria) {
+	if pj.Clusters > neq {
 		// Every cluster holds at least one equilibrium.
-		return nil, bad("clusters = %d: more than the %d equilibria", pj.Clusters, len(pj.Equilibria))
+		return bad("clusters = %d: more than the %d equilibria", pj.Clusters, neq)
 	}
-	if len(pj.EquilibriumCluster) != len(pj.Equilibria) {
-		return nil, bad("%d equilibrium clusters for %d equilibria", len(pj.EquilibriumCluster), len(pj.Equilibria))
+	if len(pj.EquilibriumCluster) != neq {
+		return bad("%d equilibrium clusters for %d equilibria", len(pj.EquilibriumCluster), neq)
 	}
-	if pj.Anchors < 0 || pj.Anchors > len(pj.Equilibria) {
-		return nil, bad("anchors = %d: outside [0, %d]", pj.Anchors, len(pj.Equilibria))
+	if pj.Anchors < 0 || pj.Anchors > neq {
+		return bad("anchors = %d: outside [0, %d]", pj.Anchors, neq)
 	}
-	strip, err := dense("partition: strip", pj.Strip, d)
-	if err != nil {
-		return nil, err
+	if err := checkRows("partition: strip", &pj.Strip, d); err != nil {
+		return err
 	}
-	if len(pj.StripCluster) != len(pj.Strip) {
-		return nil, bad("%d strip clusters for %d strip points", len(pj.StripCluster), len(pj.Strip))
+	nstrip := pj.Strip.len()
+	if len(pj.StripCluster) != nstrip {
+		return bad("%d strip clusters for %d strip points", len(pj.StripCluster), nstrip)
 	}
 	switch {
-	case pj.All && strip != nil:
-		return nil, bad("strip must be empty when all is set")
-	case !pj.All && strip == nil:
-		return nil, bad("no strip points")
+	case pj.All && nstrip > 0:
+		return bad("strip must be empty when all is set")
+	case !pj.All && nstrip == 0:
+		return bad("no strip points")
 	}
 	for _, ids := range [][]int{pj.EquilibriumCluster, pj.StripCluster} {
 		for _, c := range ids {
 			if c < 0 || c >= pj.Clusters {
-				return nil, bad("cluster %d outside [0, %d)", c, pj.Clusters)
+				return bad("cluster %d outside [0, %d)", c, pj.Clusters)
 			}
 		}
 	}
-	p := &Partition{
-		Eps:                pj.Eps,
-		All:                pj.All,
-		Outliers:           pj.Outliers,
-		M:                  pj.M,
-		Clusters:           pj.Clusters,
-		Equilibria:         eq,
-		EquilibriumCluster: append([]int(nil), pj.EquilibriumCluster...),
-		Anchors:            pj.Anchors,
-	}
-	if strip != nil {
-		p.Strip = strip
-		p.StripCluster = append([]int(nil), pj.StripCluster...)
-	}
-	return p, nil
+	return nil
 }
 
-// dense checks that every row of rs has length d and finite values and
-// returns them as a matrix, or nil when rs is empty. The size of the
-// matrix comes from the rows present.
-func dense(name string, rs [][]float64, d int) (*mat.Dense, error) {
-	if len(rs) == 0 {
-		return nil, nil
-	}
-	for i, r := range rs {
+// checkRows checks that every row of a has length d and finite values.
+func checkRows(name string, a *matrixJSON, d int) error {
+	for i := range a.len() {
+		r := a.row(i)
 		if len(r) != d {
-			return nil, fmt.Errorf("%w: %s row %d has %d values, want %d", ErrModelFormat, name, i, len(r), d)
+			return fmt.Errorf("%w: %s row %d has %d values, want %d", ErrModelFormat, name, i, len(r), d)
 		}
 		for k, v := range r {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("%w: %s row %d, column %d: %v is not finite", ErrModelFormat, name, i, k, v)
+				return fmt.Errorf("%w: %s row %d, column %d: %v is not finite", ErrModelFormat, name, i, k, v)
 			}
 		}
 	}
-	data := make([]float64, 0, len(rs)*d)
-	for _, r := range rs {
-		data = append(data, r...)
+	return nil
+}
+
+// dense returns the checked rows of a, each of length d, as a new matrix.
+// Its size comes from the rows present, never from a declared size.
+func dense(a *matrixJSON, d int) *mat.Dense {
+	n := a.len()
+	data := make([]float64, 0, n*d)
+	for i := range n {
+		data = append(data, a.row(i)...)
 	}
-	return mat.NewDense(len(rs), d, data), nil
+	return mat.NewDense(n, d, data)
 }

@@ -107,6 +107,57 @@ func TestModelJSONMarshalInvalid(t *testing.T) {
 	}
 }
 
+// failWriter accepts n bytes, then fails.
+type failWriter struct{ n int }
+
+var errWrite = errors.New("disk full")
+
+func (w *failWriter) Write(b []byte) (int, error) {
+	if len(b) > w.n {
+		k := w.n
+		w.n = 0
+		return k, errWrite
+	}
+	w.n -= len(b)
+	return len(b), nil
+}
+
+// TestWriteJSONErrors checks that WriteJSON, which streams through a
+// buffer, reports a failing writer at any point of the file (the buffer
+// is 64 KiB, so the cut points include the final flush and writes in the
+// middle of the strip), and that an invalid model writes nothing.
+func TestWriteJSONErrors(t *testing.T) {
+	ds, err := dataset.Generate(dataset.Moons, 20000, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := svclust.Train(ds.X, &svclust.Config{Budget: 30, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Cluster(ds.X, nil); err != nil {
+		t.Fatal(err)
+	}
+	var all strings.Builder
+	if err := m.WriteJSON(&all); err != nil {
+		t.Fatal(err)
+	}
+	size := all.Len()
+	if size < 3*64<<10 {
+		t.Fatalf("model file of %d bytes does not span several buffers", size)
+	}
+	for _, n := range []int{0, 1, 64 << 10, size / 2, size - 1} {
+		if err := m.WriteJSON(&failWriter{n: n}); !errors.Is(err, errWrite) {
+			t.Errorf("writer failing after %d of %d bytes: got %v", n, size, err)
+		}
+	}
+	m.Alpha[0] = math.Inf(1)
+	w := &failWriter{n: 1 << 30}
+	if err := m.WriteJSON(w); !errors.Is(err, svclust.ErrModelFormat) || w.n != 1<<30 {
+		t.Errorf("invalid model: got %v after writing %d bytes", err, 1<<30-w.n)
+	}
+}
+
 func TestModelJSONCorrupt(t *testing.T) {
 	m, _ := trainGauss3(t, &svclust.ClusterConfig{})
 	b, err := json.Marshal(m)

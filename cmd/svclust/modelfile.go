@@ -36,12 +36,27 @@ type modelFile struct {
 	Model    *svclust.Model  `json:"model"`
 }
 
+// write writes mf and a final newline to w. The model, the last key, is
+// streamed by svclust.Model.WriteJSON rather than built in memory, since
+// its strip holds a quarter of the training points.
 func (mf *modelFile) write(w io.Writer) error {
-	b, err := json.Marshal(mf)
+	head := *mf
+	head.Model = nil
+	b, err := json.Marshal(&head)
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(append(b, '\n'))
+	b, ok := bytes.CutSuffix(b, []byte("null}"))
+	if !ok {
+		panic("svclust: model is not the last key of the model file")
+	}
+	if _, err := w.Write(b); err != nil {
+		return err
+	}
+	if err := mf.Model.WriteJSON(w); err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, "}\n")
 	return err
 }
 
