@@ -156,8 +156,6 @@ type Clustering struct {
 	// Labels holds the cluster of each row of the data, −1 for outliers
 	// when ClusterConfig.Outliers is set.
 	Labels []int
-	// Scores holds f(xᵢ) for each row.
-	Scores []float64
 	// Clusters is the number of clusters (outliers excluded).
 	Clusters int
 	// StripSize is the number of points that followed a trajectory.
@@ -201,41 +199,37 @@ func (m *Model) Cluster(x mat.Matrix, cfg *ClusterConfig) (*Clustering, error) {
 		mm = DefaultM
 	}
 	f := m.field()
-	scores := m.Score(nil, mat.NewDense(n, d, data), w)
-
-	eps := cfg.Eps
-	if eps == 0 {
-		eps = quantileAbs(scores, DefaultStripQuantile)
-	}
-	var strip []int
-	for i, v := range scores {
-		if cfg.All || math.Abs(v) <= eps {
-			strip = append(strip, i)
-		}
-	}
-	if len(strip) == 0 {
+	flags, ns, eps := m.strip(data, n, d, cfg, w)
+	if ns == 0 {
 		return nil, ErrEmptyStrip
 	}
 
-	// Trajectories from the strip points, each written to its own slot.
-	eq := make([]float64, len(strip)*d)
-	for k, i := range strip {
-		copy(eq[k*d:k*d+d], data[i*d:i*d+d])
+	// The strip points, in the order of their slots (see slot), and the
+	// trajectories from them, each written in its own slot.
+	pts := make([]float64, ns*d)
+	k := 0
+	for i, fl := range flags {
+		if fl&inStrip != 0 {
+			s := slot(k, ns)
+			copy(pts[s*d:s*d+d], data[i*d:i*d+d])
+			k++
+		}
+	}
+	eq := pts
+	if !cfg.All {
+		eq = slices.Clone(pts)
 	}
 	scale := f.Scale()
-	first, rest := anchorSplit(len(strip))
-	trajectories(f, eq, first, nil, w)
+	first := firstSlots(ns)
+	trajectories(f, eq[:first*d], nil, w)
 	var anchors []float64
-	ends := eq // the trajectories' ends in the order Merge sees them
-	if len(rest) > 0 {
-		anchors = assign.Merge(gather(eq, d, first), d, mergeTol*scale)
-		trajectories(f, eq, rest, anchors, w)
-		// The anchors are to be the first representatives, as Predict
-		// expects: Merge is greedy in index order, so it must see the
-		// anchors' trajectories first.
-		ends = gather(eq, d, append(first, rest...))
+	if first < ns {
+		// The anchors come first among the representatives, as Predict
+		// expects: Merge is greedy in index order.
+		anchors = assign.Merge(eq[:first*d], d, mergeTol*scale)
+		trajectories(f, eq[first*d:], anchors, w)
 	}
-	reps := assign.Merge(ends, d, mergeTol*scale)
+	reps := assign.Merge(eq, d, mergeTol*scale)
 	nrep := len(reps) / d
 	valid := make([]bool, nrep)
 	for r := range valid {
@@ -245,109 +239,149 @@ func (m *Model) Cluster(x mat.Matrix, cfg *ClusterConfig) (*Clustering, error) {
 	if nb == 0 {
 		nb = DefaultNeighbors
 	}
-	eqCluster, k := assign.LinkNearest(f, reps, valid, mm, nb, w)
+	eqCluster, nc := assign.LinkNearest(f, reps, valid, mm, nb, w)
 
 	p := &Partition{
-		Eps: eps, All: cfg.All, Outliers: cfg.Outliers, M: mm, Clusters: k,
+		Eps: eps, All: cfg.All, Outliers: cfg.Outliers, M: mm, Clusters: nc,
 		Equilibria:         mat.NewDense(nrep, d, reps),
 		EquilibriumCluster: eqCluster,
 		Anchors:            len(anchors) / d,
 	}
 	if !cfg.All {
-		pts := make([]float64, 0, len(strip)*d)
-		for _, i := range strip {
-			pts = append(pts, data[i*d:i*d+d]...)
-		}
-		p.Strip = mat.NewDense(len(strip), d, pts)
+		p.Strip = mat.NewDense(ns, d, pts)
 	}
 	p.trees()
-	labels := make([]int, n)
-	stripCluster := make([]int, len(strip))
-	for k, i := range strip {
-		r, _ := p.eqTree.Nearest(eq[k*d : k*d+d])
-		stripCluster[k] = eqCluster[r]
-		labels[i] = eqCluster[r]
+	stripCluster := make([]int, ns)
+	for s := range stripCluster {
+		r, _ := p.eqTree.Nearest(eq[s*d : s*d+d])
+		stripCluster[s] = eqCluster[r]
 	}
 	if !cfg.All {
 		p.StripCluster = stripCluster
-		inStrip := make([]bool, n)
-		for _, i := range strip {
-			inStrip[i] = true
-		}
-		parallel.For(n, scoreChunk, w, func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				if !inStrip[i] {
-					labels[i] = p.stripCluster(data[i*d : i*d+d])
-				}
-			}
-		})
 	}
-	if cfg.Outliers {
-		for i, v := range scores {
-			if v < 0 {
+
+	labels := make([]int, n)
+	k = 0
+	for i, fl := range flags {
+		if fl&inStrip != 0 {
+			labels[i] = stripCluster[slot(k, ns)]
+			k++
+		}
+	}
+	parallel.For(n, scoreChunk, w, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			switch {
+			case flags[i]&outlier != 0:
 				labels[i] = -1
+			case flags[i]&inStrip == 0:
+				labels[i] = p.stripCluster(data[i*d : i*d+d])
 			}
 		}
-	}
+	})
 	m.Partition = p
 	return &Clustering{
-		Labels: labels, Scores: scores, Clusters: k,
-		StripSize: len(strip), Equilibria: nrep, Eps: eps,
+		Labels: labels, Clusters: nc,
+		StripSize: ns, Equilibria: nrep, Eps: eps,
 		Runtime: time.Since(start),
 	}, nil
 }
 
-// quantileAbs returns the q-quantile of |v| (the smallest value with at
-// least a fraction q of the values at or below it).
-func quantileAbs(v []float64, q float64) float64 {
-	a := make([]float64, len(v))
-	for i, x := range v {
-		a[i] = math.Abs(x)
-	}
-	slices.Sort(a)
-	k := int(math.Ceil(q*float64(len(a)))) - 1
-	return a[max(0, min(k, len(a)-1))]
-}
+// Flags of a point in Cluster.
+const (
+	inStrip = 1 << iota // the point follows a trajectory
+	outlier             // the point is labelled −1
+)
 
-// anchorSplit returns the slots of a strip of n points whose trajectories
-// run to the end, first, and those that may stop early at an anchor, rest:
-// for n ≥ anchorMin every anchorStride-th slot is first; for smaller strips
-// all are, and there are no anchors.
-func anchorSplit(n int) (first, rest []int) {
-	for k := range n {
-		if n < anchorMin || k%anchorStride == 0 {
-			first = append(first, k)
-		} else {
-			rest = append(rest, k)
+// strip scores the n×d row-major data and returns the flags of each point,
+// the number of points in the strip and the strip's half-width ε.
+func (m *Model) strip(data []float64, n, d int, cfg *ClusterConfig, w int) (flags []uint8, ns int, eps float64) {
+	scores := m.Score(nil, mat.NewDense(n, d, data), w)
+	eps = cfg.Eps
+	if eps == 0 {
+		eps = quantileAbs(scores, DefaultStripQuantile)
+	}
+	flags = make([]uint8, n)
+	for i, v := range scores {
+		if cfg.All || math.Abs(v) <= eps {
+			flags[i] |= inStrip
+			ns++
+		}
+		if cfg.Outliers && v < 0 {
+			flags[i] |= outlier
 		}
 	}
-	return first, rest
+	return flags, ns, eps
 }
 
-// trajectories moves the points eq[k*d:k*d+d] of the given slots to their
-// equilibria on w goroutines, stopping early at anchors (row-major
-// equilibria found before) if there are any.
-func trajectories(f *assign.Field, eq []float64, slots []int, anchors []float64, w int) {
+// quantileAbs returns the q-quantile of |v| (the smallest value with at
+// least a fraction q of the values at or below it). It selects the value
+// without sorting or copying v: the bits of a non-negative float64, read as
+// an unsigned integer, are ordered as the values are, so four counting
+// passes over v find the bits of the quantile 16 at a time.
+func quantileAbs(v []float64, q float64) float64 {
+	k := max(0, min(int(math.Ceil(q*float64(len(v))))-1, len(v)-1)) // rank sought, from 0
+	var prefix uint64                                               // the leading bits found so far
+	count := make([]int, 1<<16)
+	for shift := 48; shift >= 0; shift -= 16 {
+		clear(count)
+		for _, x := range v {
+			b := math.Float64bits(math.Abs(x))
+			// A shift by 64 gives 0 in Go, as prefix is in the first pass.
+			if b>>(shift+16) == prefix {
+				count[b>>shift&0xffff]++
+			}
+		}
+		for digit, c := range count {
+			if k < c {
+				prefix = prefix<<16 | uint64(digit)
+				break
+			}
+			k -= c
+		}
+	}
+	return math.Float64frombits(prefix)
+}
+
+// firstSlots returns the number of leading slots of a strip of n points
+// whose trajectories run to their end: all of them for n < anchorMin,
+// otherwise every anchorStride-th point's. The trajectories from the
+// other slots stop early at the anchors, the first ones' merged ends.
+func firstSlots(n int) int {
+	if n < anchorMin {
+		return n
+	}
+	return (n + anchorStride - 1) / anchorStride
+}
+
+// slot returns the slot of the k-th point (from 0, in the order of the
+// data) of a strip of n points: every anchorStride-th point takes one of
+// the firstSlots(n) leading slots, the others follow in order.
+func slot(k, n int) int {
+	first := firstSlots(n)
+	switch {
+	case first == n:
+		return k
+	case k%anchorStride == 0:
+		return k / anchorStride
+	}
+	return first + k - k/anchorStride - 1
+}
+
+// trajectories moves each row of the row-major eq to its equilibrium on w
+// goroutines, stopping early at anchors (row-major equilibria found
+// before) if there are any.
+func trajectories(f *assign.Field, eq []float64, anchors []float64, w int) {
 	d := f.D
 	var tree *assign.Tree
 	if len(anchors) > 0 {
 		tree = assign.NewTree(anchors, d)
 	}
-	parallel.For(len(slots), 64, w, func(_, lo, hi int) {
+	parallel.For(len(eq)/d, 64, w, func(_, lo, hi int) {
 		scratch := f.Scratch()
-		for _, k := range slots[lo:hi] {
+		for k := lo; k < hi; k++ {
 			equilibrium(f, eq[k*d:k*d+d], scratch, tree)
 		}
 	})
-}
-
-// gather returns the rows of the given slots of the row-major pts, in order.
-func gather(pts []float64, d int, slots []int) []float64 {
-	out := make([]float64, 0, len(slots)*d)
-	for _, k := range slots {
-		out = append(out, pts[k*d:k*d+d]...)
-	}
-	return out
 }
 
 // trees builds the search trees over the equilibria and the strip, once.

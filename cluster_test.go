@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -95,7 +96,7 @@ func testPredictReproducesCluster(t *testing.T) {
 			if got, _ := loaded.Predict(nil, ds.X, 2); !slices.Equal(got, cl.Labels) || loaded.Partition.Anchors != m.Partition.Anchors {
 				t.Errorf("%s %+v: a loaded model predicts differently", st.name, cc)
 			}
-			for i, v := range cl.Scores {
+			for i, v := range m.Score(nil, ds.X, 1) {
 				if l := cl.Labels[i]; l < -1 || l >= cl.Clusters || (l == -1) != (cc.Outliers && v < 0) {
 					t.Fatalf("%s %+v: point %d has label %d with f = %v", st.name, cc, i, l, v)
 				}
@@ -165,9 +166,65 @@ func TestEmptyDomain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	scores := m.Score(nil, ds.X, 1)
 	for i, l := range cl.Labels {
-		if l != -1 || cl.Scores[i] >= 0 {
-			t.Fatalf("point %d: label %d, f = %v; want an outlier", i, l, cl.Scores[i])
+		if l != -1 || scores[i] >= 0 {
+			t.Fatalf("point %d: label %d, f = %v; want an outlier", i, l, scores[i])
+		}
+	}
+}
+
+// TestQuantileAbs compares the counting selection of quantileAbs with the
+// definition: sort |v| and take the element of rank ⌈qN⌉ (from 1).
+func TestQuantileAbs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{1, 2, 7, 1000, 4096} {
+		v := make([]float64, n)
+		for i := range v {
+			switch rng.IntN(4) {
+			case 0:
+				v[i] = rng.NormFloat64() * 1e-3
+			case 1:
+				v[i] = float64(rng.IntN(5) - 2) // ties and ±0
+			default:
+				v[i] = rng.NormFloat64() * math.Exp(rng.NormFloat64()*10)
+			}
+		}
+		sorted := make([]float64, n)
+		for i, x := range v {
+			sorted[i] = math.Abs(x)
+		}
+		slices.Sort(sorted)
+		for _, q := range []float64{0, 1e-9, 0.25, 0.5, 0.999, 1} {
+			want := sorted[max(0, min(int(math.Ceil(q*float64(n)))-1, n-1))]
+			if got := quantileAbs(v, q); math.Float64bits(got) != math.Float64bits(want) {
+				t.Errorf("n = %d, q = %v: got %v, want %v", n, q, got, want)
+			}
+		}
+	}
+}
+
+// TestSlot checks that slot permutes a strip's points and gives every
+// anchorStride-th point one of the leading firstSlots, in order.
+func TestSlot(t *testing.T) {
+	for _, n := range []int{1, anchorMin - 1, anchorMin, anchorMin + 1, 3*anchorMin + 5} {
+		first := firstSlots(n)
+		seen := make([]bool, n)
+		last := [2]int{-1, first - 1} // last slot given in each group
+		for k := range n {
+			s := slot(k, n)
+			if s < 0 || s >= n || seen[s] {
+				t.Fatalf("n = %d: point %d has slot %d, out of range or taken", n, k, s)
+			}
+			seen[s] = true
+			g := 1
+			if n < anchorMin || k%anchorStride == 0 {
+				g = 0
+			}
+			if (g == 0) != (s < first) || s != last[g]+1 {
+				t.Fatalf("n = %d: point %d has slot %d after %d, first slots %d", n, k, s, last[g], first)
+			}
+			last[g] = s
 		}
 	}
 }

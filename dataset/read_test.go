@@ -483,6 +483,67 @@ func TestReadFile(t *testing.T) {
 	}
 }
 
+// TestReadRows checks that the ReadOptions.Rows hint changes nothing but
+// the allocation: right, too small, too large or absurd, the data set read
+// is the same, and that LineCount counts a last line without a newline and
+// gives 0 for what is not a regular file.
+func TestReadRows(t *testing.T) {
+	want := mustGenerate(t, Gauss3, 30000, 2) // 60000 values span several chunks
+	var buf bytes.Buffer
+	if err := want.WriteCSV(&buf); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "g.csv")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got := LineCount(f); got != 30001 {
+		t.Errorf("LineCount = %d, want 30001 (header and rows)", got)
+	}
+	if b, err := io.ReadAll(f); err != nil || !bytes.Equal(b, buf.Bytes()) {
+		t.Errorf("LineCount did not rewind the file: %d bytes, %v", len(b), err)
+	}
+	x := make([][]float64, 30000)
+	for i := range x {
+		x[i] = want.X.RawRowView(i)
+	}
+	for _, rows := range []int{0, 1, 29999, 30000, 30001, 1 << 20} {
+		got, err := Read(bytes.NewReader(buf.Bytes()), ReadOptions{Rows: rows})
+		if err != nil {
+			t.Fatalf("Rows = %d: %v", rows, err)
+		}
+		checkDataset(t, got, x, want.Labels, want.Names, want.Classes)
+	}
+
+	noNewline := filepath.Join(dir, "n.csv")
+	if err := os.WriteFile(noNewline, []byte("x\n1\n2"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f2, err := os.Open(noNewline)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f2.Close()
+	if got := LineCount(f2); got != 3 {
+		t.Errorf("LineCount without a final newline = %d, want 3", got)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	if got := LineCount(r); got != 0 {
+		t.Errorf("LineCount of a pipe = %d, want 0", got)
+	}
+}
+
 func TestWriteReadRoundTrip(t *testing.T) {
 	// Values whose shortest text is unusual: extremes, subnormals,
 	// negative zero, exponents and many digits.

@@ -333,8 +333,12 @@ func loadProgress(path, label string, required bool, sc dataset.Scale, prog *pro
 		return nil, err
 	}
 	defer r.Close()
+	opt := dataset.ReadOptions{Name: path, Label: label, RequireLabel: required}
+	if f, ok := r.(*os.File); ok && size > 0 {
+		opt.Rows = dataset.LineCount(f)
+	}
 	prog.begin("read", "bytes", size)
-	ds, err := dataset.Read(&countingReader{r: r, p: prog}, dataset.ReadOptions{Name: path, Label: label, RequireLabel: required})
+	ds, err := dataset.Read(&countingReader{r: r, p: prog}, opt)
 	if err != nil {
 		return nil, err
 	}
