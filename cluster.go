@@ -250,14 +250,20 @@ func (m *Model) Cluster(x mat.Matrix, cfg *ClusterConfig) (*Clustering, error) {
 	if !cfg.All {
 		p.Strip = mat.NewDense(ns, d, pts)
 	}
-	p.trees()
+	// The trees are Cluster's own, not p's, so that the model does not
+	// hold them afterwards; Predict builds its own when it first runs.
+	eqTree := assign.NewTree(reps, d)
 	stripCluster := make([]int, ns)
 	for s := range stripCluster {
-		r, _ := p.eqTree.Nearest(eq[s*d : s*d+d])
+		r, _ := eqTree.Nearest(eq[s*d : s*d+d])
 		stripCluster[s] = eqCluster[r]
 	}
+	var stripTree *assign.Tree
 	if !cfg.All {
 		p.StripCluster = stripCluster
+		if nc > 1 {
+			stripTree = assign.NewTree(pts, d)
+		}
 	}
 
 	labels := make([]int, n)
@@ -273,8 +279,11 @@ func (m *Model) Cluster(x mat.Matrix, cfg *ClusterConfig) (*Clustering, error) {
 			switch {
 			case flags[i]&outlier != 0:
 				labels[i] = -1
+			case flags[i]&inStrip == 0 && nc == 1:
+				labels[i] = 0
 			case flags[i]&inStrip == 0:
-				labels[i] = p.stripCluster(data[i*d : i*d+d])
+				s, _ := stripTree.Nearest(data[i*d : i*d+d])
+				labels[i] = stripCluster[s]
 			}
 		}
 	})
@@ -392,7 +401,7 @@ func (p *Partition) trees() {
 		if p.Anchors > 0 {
 			p.anchorTree = assign.NewTree(eq.Data[:p.Anchors*eq.Cols], eq.Cols)
 		}
-		if p.Strip != nil {
+		if p.Strip != nil && p.Clusters > 1 {
 			p.stripTree = assign.NewTree(p.Strip.RawMatrix().Data, p.Strip.RawMatrix().Cols)
 		}
 	})
@@ -400,7 +409,8 @@ func (p *Partition) trees() {
 
 // stripCluster returns the cluster of the strip point nearest to x. With a
 // single cluster that is cluster 0, found without the search, which is most
-// of the cost of Cluster when the domain is one region.
+// of the cost of Predict when the domain is one region, as it is of
+// Cluster, which makes the same choice.
 func (p *Partition) stripCluster(x []float64) int {
 	if p.Clusters == 1 {
 		return 0

@@ -2,14 +2,23 @@ package metrics
 
 import "slices"
 
-// labelCodes sets codes[i] to the dense index of labels[i] and returns the
-// number k of distinct labels. Indices 0, …, k−1 are given in order of
+// coder numbers the distinct labels of a labelling 0, …, k−1 in order of
 // first appearance. Every sum over groups therefore runs in the same order
 // under any relabelling of the values, so relabelled partitions get
-// identical scores, bit for bit.
-func labelCodes(codes, labels []int) int {
+// identical scores, bit for bit. It looks codes up without storing one per
+// point.
+type coder struct {
+	k   int
+	lo  int
+	idx []int // code+1 of label lo+i, or 0 for a label that does not occur
+	m   map[int]int
+}
+
+// newCoder numbers the labels.
+func newCoder(labels []int) *coder {
+	c := &coder{}
 	if len(labels) == 0 {
-		return 0
+		return c
 	}
 	lo, hi := labels[0], labels[0]
 	for _, l := range labels[1:] {
@@ -21,28 +30,38 @@ func labelCodes(codes, labels []int) int {
 	if span <= uint64(2*len(labels)+64) {
 		// The labels are close to 0, …, k−1 (as clusterers produce them),
 		// so a slice lookup does the job without a map.
-		idx := make([]int, span+1) // code+1, or 0 for a label not yet seen
-		k := 0
-		for i, l := range labels {
-			p := &idx[uint64(l)-uint64(lo)]
-			if *p == 0 {
-				k++
-				*p = k
+		c.lo = lo
+		c.idx = make([]int, span+1)
+		for _, l := range labels {
+			if p := &c.idx[uint64(l)-uint64(lo)]; *p == 0 {
+				c.k++
+				*p = c.k
 			}
-			codes[i] = *p - 1
 		}
-		return k
+		return c
 	}
-	idx := make(map[int]int)
-	for i, l := range labels {
-		c, ok := idx[l]
-		if !ok {
-			c = len(idx)
-			idx[l] = c
+	c.m = make(map[int]int)
+	for _, l := range labels {
+		if _, ok := c.m[l]; !ok {
+			c.m[l] = len(c.m)
 		}
-		codes[i] = c
 	}
-	return len(idx)
+	c.k = len(c.m)
+	return c
+}
+
+// code returns the code of l, or −1 if l does not occur.
+func (c *coder) code(l int) int {
+	if c.m != nil {
+		if v, ok := c.m[l]; ok {
+			return v
+		}
+		return -1
+	}
+	if u := uint64(l) - uint64(c.lo); u < uint64(len(c.idx)) {
+		return c.idx[u] - 1
+	}
+	return -1
 }
 
 // Table layouts for newContingency.
@@ -75,30 +94,28 @@ type contingency struct {
 // be mostly empty.
 func newContingency(truth, pred []int, layout int) contingency {
 	n := len(truth)
-	tc := make([]int, 2*n)
-	tc, pc := tc[:n:n], tc[n:]
-	k1 := labelCodes(tc, truth)
-	k2 := labelCodes(pc, pred)
+	tc, pc := newCoder(truth), newCoder(pred)
+	k1, k2 := tc.k, pc.k
 	c := contingency{n: n, rows: make([]int, k1), cols: make([]int, k2)}
-	for i := range n {
-		c.rows[tc[i]]++
-		c.cols[pc[i]]++
-	}
-	if layout == dense || (layout == auto && k1*k2 <= max(4*n, denseMin)) {
+	isDense := layout == dense || (layout == auto && k1*k2 <= max(4*n, denseMin))
+	if isDense {
 		c.dense = make([]int, k1*k2)
-		for i := range n {
-			c.dense[tc[i]*k2+pc[i]]++
-		}
-		return c
+	} else {
+		c.cells = make([]int, n)
 	}
-	// Reuse tc for the cell codes. Row-major codes sort into the same
-	// order in which the dense layout visits its cells, so both layouts
-	// give the same sums.
 	for i := range n {
-		tc[i] = tc[i]*k2 + pc[i]
+		a, b := tc.code(truth[i]), pc.code(pred[i])
+		c.rows[a]++
+		c.cols[b]++
+		if isDense {
+			c.dense[a*k2+b]++
+		} else {
+			c.cells[i] = a*k2 + b
+		}
 	}
-	slices.Sort(tc)
-	c.cells = tc
+	// Row-major cell codes sort into the same order in which the dense
+	// layout visits its cells, so both layouts give the same sums.
+	slices.Sort(c.cells)
 	return c
 }
 

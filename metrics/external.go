@@ -206,12 +206,9 @@ func entropy(sizes []int, n int, logN float64) float64 {
 // NumClusters returns the number of distinct labels in pred other than
 // the outlier label −1.
 func NumClusters(pred []int) int {
-	codes := make([]int, len(pred))
-	k := labelCodes(codes, pred)
-	for _, l := range pred {
-		if l == outlier {
-			return k - 1
-		}
+	c := newCoder(pred)
+	if c.code(outlier) >= 0 {
+		return c.k - 1
 	}
-	return k
+	return c.k
 }

@@ -51,15 +51,9 @@ func dist(u, v []float64) float64 {
 // DaviesBouldin panics if d ≤ 0 or len(x) != len(pred)*d.
 func DaviesBouldin(x []float64, d int, pred []int) float64 {
 	checkData(x, d, pred)
-	codes := make([]int, len(pred))
-	k := labelCodes(codes, pred)
-	out := -1 // code of the outlier label, if present
-	for i, l := range pred {
-		if l == outlier {
-			out = codes[i]
-			break
-		}
-	}
+	coder := newCoder(pred)
+	k := coder.k
+	out := coder.code(outlier) // −1 if there are no outliers
 	m := k
 	if out >= 0 {
 		m--
@@ -70,7 +64,8 @@ func DaviesBouldin(x []float64, d int, pred []int) float64 {
 
 	size := make([]int, k)
 	cent := make([]float64, k*d) // row c is the centroid of code c
-	for i, c := range codes {
+	for i, l := range pred {
+		c := coder.code(l)
 		if c == out {
 			continue
 		}
@@ -90,8 +85,8 @@ func DaviesBouldin(x []float64, d int, pred []int) float64 {
 		}
 	}
 	spread := make([]float64, k) // s_c
-	for i, c := range codes {
-		if c != out {
+	for i, l := range pred {
+		if c := coder.code(l); c != out {
 			spread[c] += dist(x[i*d:(i+1)*d], cent[c*d:(c+1)*d])
 		}
 	}
@@ -160,14 +155,14 @@ func Compactness(x []float64, d int, pred []int) float64 {
 	if n == 0 {
 		return math.NaN()
 	}
-	codes := make([]int, n)
-	k := labelCodes(codes, pred)
+	coder := newCoder(pred)
+	k := coder.k
 
 	// Counting sort of the point indices by cluster: the members of code c
 	// are order[start[c]:start[c+1]].
 	start := make([]int, k+1)
-	for _, c := range codes {
-		start[c+1]++
+	for _, l := range pred {
+		start[coder.code(l)+1]++
 	}
 	for c := range k {
 		start[c+1] += start[c]
@@ -175,7 +170,8 @@ func Compactness(x []float64, d int, pred []int) float64 {
 	order := make([]int, n)
 	fill := make([]int, k)
 	copy(fill, start[:k])
-	for i, c := range codes {
+	for i, l := range pred {
+		c := coder.code(l)
 		order[fill[c]] = i
 		fill[c]++
 	}

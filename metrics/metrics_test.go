@@ -143,7 +143,7 @@ var externalTests = []struct {
 		purity: 1, rand: 1, ari: 1, nmi: 1,
 	},
 	{
-		// Far-apart labels take the map path of labelCodes; the span
+		// Far-apart labels take the map path of newCoder; the span
 		// MaxInt − MinInt must not overflow. Same values as "sklearn split class".
 		name:  "extreme label values",
 		truth: []int{math.MinInt, math.MinInt, 0, math.MaxInt}, pred: []int{math.MaxInt, math.MaxInt, -1, -1},
@@ -303,7 +303,7 @@ func TestInvariance(t *testing.T) {
 		pred := randomLabels(rnd, n, 6, -1)
 
 		// A bijection of label values that mixes small, negative and huge
-		// values, so both lookups in labelCodes are exercised.
+		// values, so both lookups of a coder are exercised.
 		image := []int{math.MaxInt, 17, -1, math.MinInt + 3, 0, 1 << 40, -99}
 		relabel := func(l []int) []int {
 			perm := rnd.Perm(len(image))

@@ -315,9 +315,13 @@ func (o *fitFlags) validate() (*setup, error) {
 
 // data is a loaded and scaled data set.
 type data struct {
-	ds     *dataset.Dataset
+	ds     *dataset.Dataset // without its Labels, which are in truth
 	scaler *dataset.Scaler
 	n, d   int
+	// truth holds the class of each row, or is nil without a label
+	// column: 4 bytes a row instead of the 8 of ds.Labels, which matters
+	// when each row holds only a few values.
+	truth []int32
 }
 
 // load reads the CSV file path and scales it in place with a scaler fitted
@@ -365,11 +369,22 @@ func openData(path string) (io.ReadCloser, int64, error) {
 	return f, size, nil
 }
 
+// prepare scales ds in place and moves its labels into data.truth.
 func prepare(ds *dataset.Dataset, sc dataset.Scale) *data {
 	scaler := dataset.FitScaler(ds.X, sc)
 	scaler.Transform(ds.X)
 	n, d := ds.X.Dims()
-	return &data{ds: ds, scaler: scaler, n: n, d: d}
+	dt := &data{ds: ds, scaler: scaler, n: n, d: d}
+	if ds.Labels != nil {
+		// A class number is below the number of rows, which is far below
+		// 2³¹ for any data set that fits in memory.
+		dt.truth = make([]int32, n)
+		for i, c := range ds.Labels {
+			dt.truth[i] = int32(c)
+		}
+		ds.Labels = nil
+	}
+	return dt
 }
 
 // labelled reports whether the data have a ground-truth column.
@@ -411,7 +426,7 @@ func fitClusterProgress(dt *data, s *setup, prog *progress) (*result, error) {
 	prog.end()
 	prog.begin("metrics", "", 0)
 	r := &result{model: model, cl: cl}
-	r.scores = evaluate(flat(dt.ds.X), dt.d, dt.ds.Labels, cl.Labels)
+	r.scores = evaluate(flat(dt.ds.X), dt.d, dt.truth, cl.Labels)
 	prog.end()
 	return r, nil
 }
@@ -421,15 +436,25 @@ func fitClusterProgress(dt *data, s *setup, prog *progress) (*result, error) {
 // cluster sizes: 20,000 points in one cluster already take 2·10⁸ distances.
 const compactnessLimit = 20_000
 
-// evaluate returns metrics.Evaluate of the clustering pred of the n×d data
-// x, except that above compactnessLimit points Compactness is left NaN and
-// only the linear-time indices are computed.
-func evaluate(x []float64, d int, truth, pred []int) metrics.Scores {
-	if len(pred) <= compactnessLimit {
-		return metrics.Evaluate(x, d, truth, pred)
+// evaluate returns the scores of the clustering pred of the n×d data x
+// against the classes truth (NaN without them), as metrics.Evaluate
+// computes them, except that above compactnessLimit points Compactness is
+// left NaN.
+func evaluate(x []float64, d int, truth []int32, pred []int) metrics.Scores {
+	var s metrics.Scores
+	if truth == nil {
+		s = metrics.Evaluate(nil, 0, nil, pred)
+	} else {
+		var t metrics.Table
+		for i, c := range truth {
+			t.Add(int(c), pred[i])
+		}
+		s = t.Scores()
 	}
-	s := metrics.Evaluate(nil, 0, truth, pred)
 	s.DB = metrics.DaviesBouldin(x, d, pred)
+	if len(pred) <= compactnessLimit {
+		s.Compactness = metrics.Compactness(x, d, pred)
+	}
 	return s
 }
 

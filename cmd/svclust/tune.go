@@ -155,7 +155,7 @@ feed:
 		return err
 	}
 
-	best, criterion := pickBest(grid, dt.ds.Labels != nil, metric, score)
+	best, criterion := pickBest(grid, dt.labelled(), metric, score)
 	if best == nil {
 		return fmt.Errorf("every grid point failed; the first: %s", grid[0].Error)
 	}
@@ -177,7 +177,7 @@ feed:
 	if o.json {
 		return writeJSON(out, &tuneJSON{Criterion: criterion, Best: best, Grid: grid})
 	}
-	printGrid(out, grid, best, criterion, dt.ds.Labels != nil)
+	printGrid(out, grid, best, criterion, dt.labelled())
 	return nil
 }
 
@@ -199,7 +199,7 @@ func evalPoint(dt *data, s *setup, p *gridPoint) {
 	}
 	p.Clusters = r.cl.Clusters
 	sc := r.scores
-	if dt.ds.Labels == nil {
+	if !dt.labelled() {
 		// Evaluate reports no external index without labels.
 		sc.Purity, sc.Rand, sc.ARI, sc.NMI = math.NaN(), math.NaN(), math.NaN(), math.NaN()
 	}

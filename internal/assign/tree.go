@@ -1,6 +1,7 @@
 package assign
 
 import (
+	"math"
 	"slices"
 
 	"github.com/svclust/svclust/internal/kernel"
@@ -15,27 +16,30 @@ const leafSize = 8
 type Tree struct {
 	pts   []float64
 	d     int
-	idx   []int // permutation of point indices; nodes own ranges of it
+	idx   []int32 // permutation of point indices; nodes own ranges of it
 	nodes []node
 }
 
+// node is a cell of the tree. Its left child, if any, is the next node;
+// the indices are 32-bit to keep the tree small next to the points.
 type node struct {
-	lo, hi      int // range of idx
-	dim         int // split dimension, −1 for a leaf
-	split       float64
-	left, right int // child nodes
+	split  float64
+	lo, hi int32 // range of idx
+	dim    int32 // split dimension, −1 for a leaf
+	right  int32 // right child node
 }
 
 // NewTree builds a k-d tree over the n = len(pts)/d points of pts, which it
-// keeps (not copies). It panics if len(pts) is not a multiple of d.
+// keeps (not copies). It panics if len(pts) is not a multiple of d or n is
+// 2³¹ or more.
 func NewTree(pts []float64, d int) *Tree {
-	if d < 1 || len(pts)%d != 0 {
+	if d < 1 || len(pts)%d != 0 || len(pts)/d > math.MaxInt32 {
 		panic("assign: bad point set")
 	}
 	n := len(pts) / d
-	t := &Tree{pts: pts, d: d, idx: make([]int, n)}
+	t := &Tree{pts: pts, d: d, idx: make([]int32, n)}
 	for i := range t.idx {
-		t.idx[i] = i
+		t.idx[i] = int32(i)
 	}
 	if n > 0 {
 		t.build(0, n)
@@ -49,18 +53,18 @@ func (t *Tree) Len() int { return len(t.idx) }
 // Point returns point i of the tree's set, which the caller must not modify.
 func (t *Tree) Point(i int) []float64 { return t.pts[i*t.d : i*t.d+t.d] }
 
-func (t *Tree) build(lo, hi int) int {
-	id := len(t.nodes)
-	t.nodes = append(t.nodes, node{lo: lo, hi: hi, dim: -1})
+func (t *Tree) build(lo, hi int) int32 {
+	id := int32(len(t.nodes))
+	t.nodes = append(t.nodes, node{lo: int32(lo), hi: int32(hi), dim: -1})
 	if hi-lo <= leafSize {
 		return id
 	}
 	// Split the widest dimension at the median.
 	dim, width := 0, -1.0
 	for j := 0; j < t.d; j++ {
-		mn, mx := t.pts[t.idx[lo]*t.d+j], t.pts[t.idx[lo]*t.d+j]
+		mn, mx := t.pts[int(t.idx[lo])*t.d+j], t.pts[int(t.idx[lo])*t.d+j]
 		for _, i := range t.idx[lo:hi] {
-			v := t.pts[i*t.d+j]
+			v := t.pts[int(i)*t.d+j]
 			mn, mx = min(mn, v), max(mx, v)
 		}
 		if mx-mn > width {
@@ -74,26 +78,25 @@ func (t *Tree) build(lo, hi int) int {
 		first := slices.Min(t.idx[lo:hi])
 		k := slices.Index(t.idx[lo:hi], first)
 		t.idx[lo], t.idx[lo+k] = t.idx[lo+k], t.idx[lo]
-		t.nodes[id].hi = lo + 1
+		t.nodes[id].hi = int32(lo + 1)
 		return id
 	}
 	sub := t.idx[lo:hi]
-	slices.SortFunc(sub, func(a, b int) int {
-		va, vb := t.pts[a*t.d+dim], t.pts[b*t.d+dim]
+	slices.SortFunc(sub, func(a, b int32) int {
+		va, vb := t.pts[int(a)*t.d+dim], t.pts[int(b)*t.d+dim]
 		switch {
 		case va < vb:
 			return -1
 		case va > vb:
 			return 1
 		}
-		return a - b
+		return int(a - b)
 	})
 	mid := lo + (hi-lo)/2
-	split := t.pts[t.idx[mid]*t.d+dim]
-	left := t.build(lo, mid)
+	split := t.pts[int(t.idx[mid])*t.d+dim]
+	t.build(lo, mid) // the left child is node id+1
 	right := t.build(mid, hi)
-	t.nodes[id].dim, t.nodes[id].split = dim, split
-	t.nodes[id].left, t.nodes[id].right = left, right
+	t.nodes[id].dim, t.nodes[id].split, t.nodes[id].right = int32(dim), split, right
 	return id
 }
 
@@ -132,11 +135,12 @@ type search struct {
 }
 
 // visit searches node id, whose cell is at squared distance rd from q.
-func (s *search) visit(id int, rd float64) {
+func (s *search) visit(id int32, rd float64) {
 	t := s.t
 	nd := &t.nodes[id]
 	if nd.dim < 0 {
-		for _, i := range t.idx[nd.lo:nd.hi] {
+		for _, i32 := range t.idx[nd.lo:nd.hi] {
+			i := int(i32)
 			if s.best < 0 {
 				s.best, s.bestD = i, kernel.SqDist(s.q, t.pts[i*t.d:i*t.d+t.d])
 				continue
@@ -149,7 +153,7 @@ func (s *search) visit(id int, rd float64) {
 		return
 	}
 	diff := s.q[nd.dim] - nd.split
-	near, far := nd.left, nd.right
+	near, far := id+1, nd.right
 	if diff >= 0 {
 		near, far = far, near
 	}
