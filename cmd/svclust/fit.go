@@ -318,10 +318,12 @@ type data struct {
 	ds     *dataset.Dataset // without its Labels, which are in truth
 	scaler *dataset.Scaler
 	n, d   int
-	// truth holds the class of each row, or is nil without a label
-	// column: 4 bytes a row instead of the 8 of ds.Labels, which matters
-	// when each row holds only a few values.
-	truth []int32
+	// The class of each row is kept in 2 bytes (truth16) when there are
+	// at most 65,536 classes, else in 4 (truth32), instead of the 8 of
+	// ds.Labels, which matters when a row holds only a few values. Both
+	// are nil without a label column.
+	truth16 []uint16
+	truth32 []int32
 }
 
 // load reads the CSV file path and scales it in place with a scaler fitted
@@ -375,15 +377,22 @@ func prepare(ds *dataset.Dataset, sc dataset.Scale) *data {
 	scaler.Transform(ds.X)
 	n, d := ds.X.Dims()
 	dt := &data{ds: ds, scaler: scaler, n: n, d: d}
-	if ds.Labels != nil {
-		// A class number is below the number of rows, which is far below
-		// 2³¹ for any data set that fits in memory.
-		dt.truth = make([]int32, n)
+	switch {
+	case ds.Labels == nil:
+	case len(ds.Classes) <= 1<<16:
+		dt.truth16 = make([]uint16, n)
 		for i, c := range ds.Labels {
-			dt.truth[i] = int32(c)
+			dt.truth16[i] = uint16(c)
 		}
-		ds.Labels = nil
+	default:
+		// A class number is below the number of rows, which is far
+		// below 2³¹ for any data set that fits in memory.
+		dt.truth32 = make([]int32, n)
+		for i, c := range ds.Labels {
+			dt.truth32[i] = int32(c)
+		}
 	}
+	ds.Labels = nil
 	return dt
 }
 
@@ -426,7 +435,7 @@ func fitClusterProgress(dt *data, s *setup, prog *progress) (*result, error) {
 	prog.end()
 	prog.begin("metrics", "", 0)
 	r := &result{model: model, cl: cl}
-	r.scores = evaluate(flat(dt.ds.X), dt.d, dt.truth, cl.Labels)
+	r.scores = evaluate(dt, cl.Labels)
 	prog.end()
 	return r, nil
 }
@@ -436,24 +445,28 @@ func fitClusterProgress(dt *data, s *setup, prog *progress) (*result, error) {
 // cluster sizes: 20,000 points in one cluster already take 2·10⁸ distances.
 const compactnessLimit = 20_000
 
-// evaluate returns the scores of the clustering pred of the n×d data x
-// against the classes truth (NaN without them), as metrics.Evaluate
-// computes them, except that above compactnessLimit points Compactness is
-// left NaN.
-func evaluate(x []float64, d int, truth []int32, pred []int) metrics.Scores {
+// evaluate returns the scores of the clustering pred of dt against its
+// classes (NaN without them), as metrics.Evaluate computes them, except
+// that above compactnessLimit points Compactness is left NaN.
+func evaluate(dt *data, pred []int) metrics.Scores {
 	var s metrics.Scores
-	if truth == nil {
-		s = metrics.Evaluate(nil, 0, nil, pred)
-	} else {
+	if dt.labelled() {
 		var t metrics.Table
-		for i, c := range truth {
-			t.Add(int(c), pred[i])
+		for i, l := range pred {
+			if dt.truth16 != nil {
+				t.Add(int(dt.truth16[i]), l)
+			} else {
+				t.Add(int(dt.truth32[i]), l)
+			}
 		}
 		s = t.Scores()
+	} else {
+		s = metrics.Evaluate(nil, 0, nil, pred)
 	}
-	s.DB = metrics.DaviesBouldin(x, d, pred)
+	x := flat(dt.ds.X)
+	s.DB = metrics.DaviesBouldin(x, dt.d, pred)
 	if len(pred) <= compactnessLimit {
-		s.Compactness = metrics.Compactness(x, d, pred)
+		s.Compactness = metrics.Compactness(x, dt.d, pred)
 	}
 	return s
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -261,6 +262,50 @@ func TestFitJSON(t *testing.T) {
 	// The human summary names the chosen γ.
 	if out := mustCLI(t, "fit", data); !strings.Contains(out, "(auto)") || !strings.Contains(out, "ARI") {
 		t.Errorf("summary:\n%s", out)
+	}
+}
+
+// TestFitMetricsMatchLibrary checks the metrics of fit -json, which the
+// command computes from classes stored in 2 or 4 bytes with a
+// metrics.Table, against metrics.Evaluate on the labels it wrote: equal
+// bit for bit, as the Table documents. The second file has 70,000
+// classes, more than 2 bytes hold.
+func TestFitMetricsMatchLibrary(t *testing.T) {
+	var many strings.Builder
+	many.WriteString("x1,label\n")
+	for i := range 70000 {
+		fmt.Fprintf(&many, "%d,c%d\n", i%97, i)
+	}
+	for _, data := range []string{genFile(t, "nested", 1000), writeFile(t, "many.csv", many.String())} {
+		out := filepath.Join(t.TempDir(), "labels.csv")
+		var got struct{ Metrics metrics.Scores }
+		if err := json.Unmarshal([]byte(mustCLI(t, "fit", "-json", "-scale", "none", "-o", out, data)), &got); err != nil {
+			t.Fatal(err)
+		}
+		ds, err := dataset.ReadFile(data, dataset.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lab, err := dataset.ReadFile(out, dataset.ReadOptions{NoLabel: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pred := make([]int, len(ds.Labels))
+		for i := range pred {
+			pred[i] = int(lab.X.At(i, 0))
+		}
+		n, d := ds.X.Dims()
+		want := metrics.Evaluate(nil, 0, ds.Labels, pred)
+		want.DB = metrics.DaviesBouldin(ds.X.RawMatrix().Data, d, pred)
+		if n <= compactnessLimit {
+			want.Compactness = metrics.Compactness(ds.X.RawMatrix().Data, d, pred)
+		}
+		// Compare through JSON, where NaN is null.
+		wb, _ := json.Marshal(want)
+		gb, _ := json.Marshal(got.Metrics)
+		if string(wb) != string(gb) {
+			t.Errorf("%s: fit reports %s, metrics.Evaluate gives %s", filepath.Base(data), gb, wb)
+		}
 	}
 }
 

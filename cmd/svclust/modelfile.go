@@ -124,6 +124,7 @@ func loadFor(e *env, mf *modelFile, path string) (*mat.Dense, error) {
 	if err != nil {
 		return nil, err
 	}
+	ds.Labels = nil // not needed, and as large as a column of data
 	_, d := ds.X.Dims()
 	if want := mf.Model.Dim(); d != want {
 		return nil, fmt.Errorf("%s has %d features, but the model was trained on %d", path, d, want)
