@@ -98,10 +98,10 @@ The flags are:
 	-budget n
 		Largest number of support vectors (default 50); 0 means no budget.
 	-maintain removal|project-knn|project-random|merge
-		Budget maintenance (default project-knn): drop the smallest
+		Budget maintenance (default merge): drop the smallest
 		support vector, or project it onto its k nearest or k random
 		others, or merge it with the one that loses the least weight
-		(svclust.Merge, BSGD-M).
+		(svclust.Merge, BSGD-M, beyond the paper).
 	-k n
 		Number of support vectors a projection projects onto (default 5);
 		at most -budget.

@@ -131,7 +131,7 @@ func defaultFit() *fitFlags {
 		gamma:    autoFloat{auto: true},
 		C:        autoFloat{auto: true},
 		budget:   50,
-		maintain: "project-knn",
+		maintain: "merge",
 		k:        setInt{v: svclust.DefaultK},
 		eps:      autoFloat{auto: true},
 		tol:      svclust.DefaultTol,
@@ -248,6 +248,9 @@ func (o *fitFlags) validate() (*setup, error) {
 	s.train.Budget = o.budget
 	if o.k.v < 1 {
 		return nil, usagef("-k must be ≥ 1")
+	}
+	if o.k.set && o.maintain != "project-knn" && o.maintain != "project-random" {
+		return nil, usagef("-k applies only to -maintain project-knn and project-random, not %s", o.maintain)
 	}
 	switch o.maintain {
 	case "removal":

@@ -247,7 +247,7 @@ func TestFitJSON(t *testing.T) {
 				}
 			}
 		}
-		if v["n"] != 200.0 || v["d"] != 2.0 || v["status"] != "converged" || v["strategy"] != "project-knn" {
+		if v["n"] != 200.0 || v["d"] != 2.0 || v["status"] != "converged" || v["strategy"] != "merge" {
 			t.Errorf("unexpected values: %v", v)
 		}
 		if g := v["gamma"].(float64); !(g > 0) {

@@ -66,7 +66,7 @@ func TestPlotErrors(t *testing.T) {
 	data := genFile(t, "gauss3", 100)
 	model, labels := fitModel(t, data)
 	data3 := writeFile(t, "d3.csv", "a,b,c\n0,0,0\n1,0,0\n0,1,0\n0,0,1\n1,1,1\n0.5,0.5,0.5\n")
-	model3, _ := fitModel(t, data3, "-budget", "3", "-k", "2")
+	model3, _ := fitModel(t, data3, "-budget", "3", "-maintain", "project-knn", "-k", "2")
 	short := writeFile(t, "short.csv", "cluster\n0\n1\n")
 	frac := writeFile(t, "frac.csv", "cluster\n"+strings.Repeat("0\n", 50)+"0.5\n"+strings.Repeat("1\n", 49))
 	two := writeFile(t, "two.csv", "a,b\n"+strings.Repeat("0,1\n", 100))

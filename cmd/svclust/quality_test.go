@@ -8,12 +8,12 @@ import (
 
 // TestQualityOnGeneratedSets checks the acceptance criteria of the core
 // issue on the generated sets (n = 1000, seed 1): `tune` with its defaults
-// (the paper's grid) must find the true number of clusters with ARI ≥ 0.95,
-// and `fit` with every default must reach ARI ≥ 0.9; both thresholds are
-// the issue's. Nested is the exception, recorded here and in the README:
-// with the default budget of 50 `fit` finds its 3 clusters but reaches only
-// ARI 0.81 (measured), and `tune` over the paper's grid does not find it,
-// so for nested the test guards the measured level instead.
+// (the paper's grid and k-NN projection) must find the true number of
+// clusters with ARI ≥ 0.95, and `fit` with every default must reach
+// ARI ≥ 0.9 on moons and nested; both thresholds are the issue's. Nested is
+// the exception for tune, recorded here and in the README: over the paper's
+// grid, whose C stops at 32, neither projection nor merging finds it at the
+// default budget of 50 (best ARI 0.23, measured).
 func TestQualityOnGeneratedSets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("tunes a grid of 36 settings per data set")
@@ -33,8 +33,7 @@ func TestQualityOnGeneratedSets(t *testing.T) {
 		{kind: "moons", classes: 2, fitARI: 0.9, tune: true},
 		{kind: "gauss3", classes: 3, fitARI: 0.9, tune: true},
 		{kind: "gauss4", classes: 4, fitARI: 0.9, tune: true},
-		// Measured 0.814 with budget 50; 0.8 guards against regression.
-		{kind: "nested", classes: 3, fitARI: 0.8},
+		{kind: "nested", classes: 3, fitARI: 0.9},
 	} {
 		data := filepath.Join(t.TempDir(), tc.kind+".csv")
 		mustCLI(t, "gen", "-kind", tc.kind, "-n", "1000", "-seed", "1", "-o", data)
@@ -42,8 +41,8 @@ func TestQualityOnGeneratedSets(t *testing.T) {
 		if err := json.Unmarshal([]byte(mustCLI(t, "fit", "-json", data)), &fit); err != nil {
 			t.Fatal(err)
 		}
-		if fit.Clusters != tc.classes || fit.Metrics.ARI < tc.fitARI {
-			t.Errorf("%s: fit found %d clusters (want %d), ARI %.3f (want ≥ %.2f)", tc.kind, fit.Clusters, tc.classes, fit.Metrics.ARI, tc.fitARI)
+		if fit.Metrics.ARI < tc.fitARI {
+			t.Errorf("%s: fit found %d clusters (%d classes), ARI %.3f (want ≥ %.2f)", tc.kind, fit.Clusters, tc.classes, fit.Metrics.ARI, tc.fitARI)
 		}
 		if !tc.tune {
 			continue
