@@ -279,11 +279,8 @@ func (m *Model) Cluster(x mat.Matrix, cfg *ClusterConfig) (*Clustering, error) {
 			switch {
 			case flags[i]&outlier != 0:
 				labels[i] = -1
-			case flags[i]&inStrip == 0 && nc == 1:
-				labels[i] = 0
 			case flags[i]&inStrip == 0:
-				s, _ := stripTree.Nearest(data[i*d : i*d+d])
-				labels[i] = stripCluster[s]
+				labels[i] = stripLabel(stripTree, nc, stripCluster, data[i*d:i*d+d])
 			}
 		}
 	})
@@ -407,16 +404,22 @@ func (p *Partition) trees() {
 	})
 }
 
-// stripCluster returns the cluster of the strip point nearest to x. With a
-// single cluster that is cluster 0, found without the search, which is most
-// of the cost of Predict when the domain is one region, as it is of
-// Cluster, which makes the same choice.
+// stripCluster returns the cluster of the strip point nearest to x.
 func (p *Partition) stripCluster(x []float64) int {
-	if p.Clusters == 1 {
+	return stripLabel(p.stripTree, p.Clusters, p.StripCluster, x)
+}
+
+// stripLabel returns the cluster of the point of tree nearest to x, where
+// stripCluster holds the clusters of the tree's points and clusters is
+// their number. With a single cluster that is cluster 0, found without the
+// search (tree may then be nil), which is most of the cost of Cluster and
+// Predict when the domain is one region.
+func stripLabel(tree *assign.Tree, clusters int, stripCluster []int, x []float64) int {
+	if clusters == 1 {
 		return 0
 	}
-	s, _ := p.stripTree.Nearest(x)
-	return p.StripCluster[s]
+	s, _ := tree.Nearest(x)
+	return stripCluster[s]
 }
 
 // equilibrium moves e along its trajectory to its end or, with anchors, to

@@ -399,6 +399,14 @@ func prepare(ds *dataset.Dataset, sc dataset.Scale) *data {
 	return dt
 }
 
+// class returns the class of row i of labelled data.
+func (dt *data) class(i int) int {
+	if dt.truth16 != nil {
+		return int(dt.truth16[i])
+	}
+	return int(dt.truth32[i])
+}
+
 // labelled reports whether the data have a ground-truth column.
 func (dt *data) labelled() bool { return dt.ds.Classes != nil }
 
@@ -456,11 +464,7 @@ func evaluate(dt *data, pred []int) metrics.Scores {
 	if dt.labelled() {
 		var t metrics.Table
 		for i, l := range pred {
-			if dt.truth16 != nil {
-				t.Add(int(dt.truth16[i]), l)
-			} else {
-				t.Add(int(dt.truth32[i]), l)
-			}
+			t.Add(dt.class(i), l)
 		}
 		s = t.Scores()
 	} else {
