@@ -234,12 +234,18 @@ func read(s *Scanner, rows int) (*Dataset, error) {
 	for {
 		if len(data)+d > cap(data) {
 			// Chunks start small so that small files stay cheap,
-			// and double up to chunkSize.
+			// and double up to chunkSize. The chunk after the one
+			// sized by rows starts small too: it is most often begun
+			// only to find the end of the input.
+			size := max(minChunk, stored+len(data))
+			if stored == 0 && rows > 0 {
+				size = minChunk
+			}
 			stored += len(data)
 			if data != nil {
 				chunks = append(chunks, data)
 			}
-			data = make([]float64, 0, max(d, min(chunkSize, max(minChunk, stored))))
+			data = make([]float64, 0, max(d, min(chunkSize, size)))
 		}
 		if !s.next(data[len(data) : len(data)+d]) {
 			break
@@ -254,7 +260,12 @@ func read(s *Scanner, rows int) (*Dataset, error) {
 	}
 	rows = s.rows
 
-	if len(chunks) > 0 {
+	switch {
+	case len(chunks) == 1 && len(data) == 0:
+		// The first chunk held every row, as it does when Rows is right:
+		// a new chunk was begun before the end of the input was seen.
+		data = chunks[0]
+	case len(chunks) > 0:
 		all := make([]float64, 0, stored+len(data))
 		for _, c := range chunks {
 			all = append(all, c...)
