@@ -4,10 +4,8 @@ package atomicfile
 
 import (
 	"bufio"
-	"errors"
 	"io"
 	"os"
-	"path/filepath"
 )
 
 // WriteFile calls write with a buffered writer and stores what it writes in
@@ -21,7 +19,7 @@ import (
 //
 // The path "-" means standard output: write's output goes to os.Stdout
 // directly, with no atomicity.
-func WriteFile(path string, write func(io.Writer) error) (err error) {
+func WriteFile(path string, write func(io.Writer) error) error {
 	if path == "-" {
 		bw := bufio.NewWriter(os.Stdout)
 		if err := write(bw); err != nil {
@@ -29,43 +27,9 @@ func WriteFile(path string, write func(io.Writer) error) (err error) {
 		}
 		return bw.Flush()
 	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		if !fi.Mode().IsRegular() {
-			return &os.PathError{Op: "write", Path: path, Err: errors.New("not a regular file")}
-		}
-		mode = fi.Mode().Perm()
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp*")
+	s, err := Stage(path, write)
 	if err != nil {
 		return err
 	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	bw := bufio.NewWriter(f)
-	if err := write(bw); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	if err := f.Chmod(mode); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return s.Commit()
 }
