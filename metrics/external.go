@@ -19,6 +19,26 @@ func checkLabels(truth, pred []int) {
 	}
 }
 
+// external returns index of the contingency table of truth and pred, or
+// NaN if they are empty. It panics if their lengths differ.
+func external(truth, pred []int, index func(*contingency) float64) float64 {
+	checkLabels(truth, pred)
+	if len(truth) == 0 {
+		return math.NaN()
+	}
+	c := newContingency(truth, pred, auto)
+	return index(&c)
+}
+
+// fill sets the external indices of s, purity, Rand, ARI and NMI, from c.
+// Evaluate and Table.Scores both use it, so they agree bit for bit.
+func (c *contingency) fill(s *Scores) {
+	s.Purity = purity(c)
+	s.Rand = randIndex(c)
+	s.ARI = adjustedRand(c)
+	s.NMI = nmi(c)
+}
+
 // Purity returns the purity of the clustering pred with respect to the
 // classes truth,
 //
@@ -41,12 +61,7 @@ func checkLabels(truth, pred []int) {
 // Purity returns NaN if the slices are empty, and panics if their lengths
 // differ.
 func Purity(truth, pred []int) float64 {
-	checkLabels(truth, pred)
-	if len(truth) == 0 {
-		return math.NaN()
-	}
-	c := newContingency(truth, pred, auto)
-	return purity(&c)
+	return external(truth, pred, purity)
 }
 
 func purity(c *contingency) float64 {
@@ -76,19 +91,12 @@ func purity(c *contingency) float64 {
 // Rand returns NaN if the slices are empty and 1 if they hold one point,
 // which has no pairs to disagree on. It panics if their lengths differ.
 func Rand(truth, pred []int) float64 {
-	checkLabels(truth, pred)
-	switch len(truth) {
-	case 0:
-		return math.NaN()
-	case 1:
-		return 1
-	}
-	c := newContingency(truth, pred, auto)
-	return randIndex(&c)
+	return external(truth, pred, randIndex)
 }
 
 func randIndex(c *contingency) float64 {
 	if c.n < 2 {
+		// One point has no pairs to disagree on.
 		return 1
 	}
 	tp, a, b := c.pairs()
@@ -120,12 +128,7 @@ func randIndex(c *contingency) float64 {
 // NaN if the slices are empty and 1 if they hold one point, and panics if
 // their lengths differ.
 func AdjustedRand(truth, pred []int) float64 {
-	checkLabels(truth, pred)
-	if len(truth) == 0 {
-		return math.NaN()
-	}
-	c := newContingency(truth, pred, auto)
-	return adjustedRand(&c)
+	return external(truth, pred, adjustedRand)
 }
 
 func adjustedRand(c *contingency) float64 {
@@ -162,12 +165,7 @@ func adjustedRand(c *contingency) float64 {
 // 0 and NMI returns 0. Both are scikit-learn's conventions. NMI returns
 // NaN if the slices are empty and panics if their lengths differ.
 func NMI(truth, pred []int) float64 {
-	checkLabels(truth, pred)
-	if len(truth) == 0 {
-		return math.NaN()
-	}
-	c := newContingency(truth, pred, auto)
-	return nmi(&c)
+	return external(truth, pred, nmi)
 }
 
 func nmi(c *contingency) float64 {

@@ -39,10 +39,7 @@ func Evaluate(x []float64, d int, truth, pred []int) Scores {
 		checkLabels(truth, pred)
 		if len(truth) > 0 {
 			c := newContingency(truth, pred, auto)
-			s.Purity = purity(&c)
-			s.Rand = randIndex(&c)
-			s.ARI = adjustedRand(&c)
-			s.NMI = nmi(&c)
+			c.fill(&s)
 		}
 	}
 	if x != nil {

@@ -71,9 +71,6 @@ func (t *Table) Scores() Scores {
 			c.cols[j] += v
 		}
 	}
-	s.Purity = purity(&c)
-	s.Rand = randIndex(&c)
-	s.ARI = adjustedRand(&c)
-	s.NMI = nmi(&c)
+	c.fill(&s)
 	return s
 }
