@@ -69,72 +69,24 @@ type Scaler struct {
 // zeros rather than NaN. Mul is also 1 for a spread so small that its
 // reciprocal overflows.
 //
+// The extremes detect constant columns exactly (the computed mean of a
+// constant column need not equal its value), and the variance is taken about
+// the mean in a second pass with the compensation term, as in gonum's
+// stat.MeanVariance, so that a large common offset does not swamp a small
+// spread. FitScaler runs a [ScaleFitter] over the rows of x.
+//
 // FitScaler panics if s is not one of the Scale constants.
 func FitScaler(x *mat.Dense, s Scale) *Scaler {
 	r, c := x.Dims()
-	sc := &Scaler{Shift: make([]float64, c), Mul: make([]float64, c)}
-	for j := range sc.Mul {
-		sc.Mul[j] = 1
-	}
-	if s != ScaleNone && s != ScaleZScore && s != ScaleMinMax {
-		panic("dataset: unknown Scale " + s.String())
-	}
-	if r == 0 || s == ScaleNone {
-		return sc
-	}
-
-	// The extremes serve ScaleMinMax and detect constant columns exactly:
-	// the computed mean of a constant column need not equal its value.
-	lo := make([]float64, c)
-	hi := make([]float64, c)
-	copy(lo, x.RawRowView(0))
-	copy(hi, lo)
-	for i := 1; i < r; i++ {
-		for j, v := range x.RawRowView(i) {
-			lo[j] = math.Min(lo[j], v)
-			hi[j] = math.Max(hi[j], v)
-		}
-	}
-
-	switch s {
-	case ScaleZScore:
-		mean := sc.Shift
+	f := NewScaleFitter(s, c)
+	for {
 		for i := range r {
-			for j, v := range x.RawRowView(i) {
-				mean[j] += v
-			}
+			f.Add(x.RawRowView(i))
 		}
-		for j := range mean {
-			mean[j] /= float64(r)
-		}
-		// Two-pass variance with the compensation term, as in gonum's
-		// stat.MeanVariance, so that a large common offset does not
-		// swamp a small spread.
-		ss := make([]float64, c)
-		comp := make([]float64, c)
-		for i := range r {
-			for j, v := range x.RawRowView(i) {
-				dv := v - mean[j]
-				ss[j] += dv * dv
-				comp[j] += dv
-			}
-		}
-		for j := range ss {
-			variance := (ss[j] - comp[j]*comp[j]/float64(r)) / float64(r)
-			sc.Mul[j] = reciprocal(math.Sqrt(variance))
-		}
-	case ScaleMinMax:
-		copy(sc.Shift, lo)
-		for j := range hi {
-			sc.Mul[j] = reciprocal(hi[j] - lo[j])
+		if !f.NextPass() {
+			return f.Scaler()
 		}
 	}
-	for j := range lo {
-		if lo[j] == hi[j] {
-			sc.Shift[j], sc.Mul[j] = lo[j], 1
-		}
-	}
-	return sc
 }
 
 // reciprocal returns 1/v, or 1 if v is not positive or 1/v is infinite.

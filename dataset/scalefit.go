@@ -18,9 +18,9 @@ import "math"
 //	}
 //	sc := f.Scaler()
 //
-// When every pass gives the same rows in the same order, the Scaler is bit
-// for bit the one FitScaler returns for the matrix of those rows: the sums
-// run in the same order with the same operations.
+// When every pass gives the same rows in the same order, the Scaler is the
+// one FitScaler returns for the matrix of those rows, since FitScaler runs
+// this loop.
 type ScaleFitter struct {
 	scale  Scale
 	pass   int // 0 or 1

@@ -7,49 +7,50 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// fitStreaming runs a ScaleFitter over the rows of x, as many passes as it
-// asks for, and returns its Scaler and the number of passes.
-func fitStreaming(x *mat.Dense, s Scale) (*Scaler, int) {
-	r, c := x.Dims()
-	f := NewScaleFitter(s, c)
-	passes := 1
-	for {
-		for i := range r {
-			f.Add(x.RawRowView(i))
-		}
-		if !f.NextPass() {
-			break
-		}
-		passes++
-	}
-	return f.Scaler(), passes
-}
-
-// TestScaleFitterMatchesFitScaler checks that the streaming fit is bit for
-// bit FitScaler's: the same sums in the same order, so no tolerance.
-func TestScaleFitterMatchesFitScaler(t *testing.T) {
-	tiny := mat.NewDense(3, 2, []float64{0, 1e-320, math.Copysign(0, -1), 2e-320, 0, 3e-320})
+// TestFitScalerEdgeCases checks FitScaler, which runs a ScaleFitter, on
+// cases whose values follow from the definitions at FitScaler: a single
+// row, a column whose spread is 0 (Shift its value, Mul 1) and one whose
+// spread is so small that its reciprocal overflows (Mul 1); and that
+// z-scores take two passes over the rows, the other scalings one.
+func TestFitScalerEdgeCases(t *testing.T) {
+	negZero := math.Copysign(0, -1)
+	// Column 0 is 0, −0, 0: lo = −0 == hi = 0, so it is constant with
+	// Shift lo. Column 1 spans 2e-320, whose reciprocal overflows, so Mul
+	// is 1 and Shift the mean (z-score) or the minimum (min–max).
+	tiny := mat.NewDense(3, 2, []float64{0, 1e-320, negZero, 2e-320, 0, 3e-320})
 	for _, tc := range []struct {
-		name string
-		x    *mat.Dense
+		name  string
+		x     *mat.Dense
+		s     Scale
+		shift []float64
 	}{
-		{"offsets and a constant column", scaleData()},
-		{"one row", mat.NewDense(1, 3, []float64{1, -2, 3})},
-		{"signed zeros and a subnormal spread", tiny},
+		{"one row, z-score", mat.NewDense(1, 3, []float64{1, -2, 3}), ScaleZScore, []float64{1, -2, 3}},
+		{"one row, min-max", mat.NewDense(1, 3, []float64{1, -2, 3}), ScaleMinMax, []float64{1, -2, 3}},
+		{"tiny, z-score", tiny, ScaleZScore, []float64{negZero, 2e-320}},
+		{"tiny, min-max", tiny, ScaleMinMax, []float64{negZero, 1e-320}},
+		{"tiny, none", tiny, ScaleNone, []float64{0, 0}},
 	} {
-		for _, s := range []Scale{ScaleNone, ScaleZScore, ScaleMinMax} {
-			want := FitScaler(tc.x, s)
-			got, passes := fitStreaming(tc.x, s)
-			if wantPasses := map[Scale]int{ScaleNone: 1, ScaleZScore: 2, ScaleMinMax: 1}[s]; passes != wantPasses {
-				t.Errorf("%s, %s: %d passes, want %d", tc.name, s, passes, wantPasses)
+		sc := FitScaler(tc.x, tc.s)
+		for j, want := range tc.shift {
+			if math.Float64bits(sc.Shift[j]) != math.Float64bits(want) || sc.Mul[j] != 1 {
+				t.Errorf("%s, column %d: shift %v mul %v, want %v and 1", tc.name, j, sc.Shift[j], sc.Mul[j], want)
 			}
-			for j := range want.Shift {
-				if math.Float64bits(got.Shift[j]) != math.Float64bits(want.Shift[j]) ||
-					math.Float64bits(got.Mul[j]) != math.Float64bits(want.Mul[j]) {
-					t.Errorf("%s, %s, column %d: shift %v mul %v, FitScaler %v %v",
-						tc.name, s, j, got.Shift[j], got.Mul[j], want.Shift[j], want.Mul[j])
-				}
+		}
+	}
+	// The number of passes a ScaleFitter asks for.
+	for s, want := range map[Scale]int{ScaleNone: 1, ScaleZScore: 2, ScaleMinMax: 1} {
+		f := NewScaleFitter(s, 1)
+		passes := 1
+		for {
+			f.Add([]float64{1})
+			f.Add([]float64{2})
+			if !f.NextPass() {
+				break
 			}
+			passes++
+		}
+		if passes != want {
+			t.Errorf("%s: %d passes, want %d", s, passes, want)
 		}
 	}
 }
