@@ -91,20 +91,11 @@ type Protocol struct {
 	Workers int
 	// Skip maps "name/method" (a data set name, a slash and a Method) to
 	// the reason not to run that method on that data set: the record gets
-	// the status "skipped: reason". DefaultSkip lists the pairs that no
-	// time budget can bound.
+	// the status "skipped: reason". nil runs every pair.
 	Skip map[string]string `json:",omitempty"`
 	// Progress, if not nil, receives progress lines: data set, method,
 	// grid point and elapsed time.
 	Progress io.Writer `json:"-"`
-}
-
-// DefaultSkip returns the (data set, method) pairs that cannot be bounded
-// by the time budgets, with the reasons, keyed as Protocol.Skip. It is
-// empty: FSVC on Musk, whose several thousand equilibria once took hours
-// per grid point to link, now stops at its budget (assign.LinkUntil).
-func DefaultSkip() map[string]string {
-	return map[string]string{}
 }
 
 // Setting is one point of the grid search.

@@ -8,7 +8,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -52,7 +51,7 @@ func newReproduce() *Command {
 	o := &reproFlags{
 		data: defaultDataDir(), runs: reproduce.DefaultRuns, out: "docs",
 		gridBudget: defaultGridBudget, runsBudget: defaultRunsBudget, svcBudget: defaultSVCBudget,
-		scale: "zscore", skip: defaultSkip(),
+		scale: "zscore",
 	}
 	c := &Command{
 		UsageLine: "reproduce [-data DIR] [-datasets LIST] [-methods LIST] [-runs N] [-out DIR] [-json] [-figures] [budget flags]",
@@ -87,7 +86,7 @@ error.`,
 	fs.Var(&o.gammas, "gamma-grid", "comma-separated `list` of γ values (default the paper's grid)")
 	fs.Var(&o.cs, "C-grid", "comma-separated `list` of C values (default the paper's grid)")
 	fs.Var(&o.fsvc, "fsvc-grid", "comma-separated `list` of FSVC's p and ε values (default 0.1,0.2,…,1)")
-	fs.StringVar(&o.skip, "skip", o.skip, "comma-separated `list` of NAME/METHOD pairs not to run; the default lists those no time budget can bound")
+	fs.StringVar(&o.skip, "skip", "", "comma-separated `list` of NAME/METHOD pairs not to run, reported as skipped")
 	fs.StringVar(&o.from, "from", "", "render the report from a reproduction.json `file` instead of running")
 	c.Run = func(ctx context.Context, e *env, args []string) error {
 		return runReproduce(ctx, e, o, args)
@@ -213,7 +212,6 @@ func (o *reproFlags) protocol() (*reproduce.Protocol, []reproduce.DataSet, []rep
 		}
 	}
 	skip := map[string]string{}
-	known := reproduce.DefaultSkip()
 	for _, pair := range strings.Split(o.skip, ",") {
 		pair = strings.TrimSpace(pair)
 		if pair == "" {
@@ -224,12 +222,7 @@ func (o *reproFlags) protocol() (*reproduce.Protocol, []reproduce.DataSet, []rep
 		if !ok || name == "" || err != nil {
 			return nil, nil, nil, usagef("-skip: %q is not NAME/METHOD", pair)
 		}
-		key := name + "/" + string(m)
-		if reason, ok := known[key]; ok {
-			skip[key] = reason
-		} else {
-			skip[key] = "by -skip"
-		}
+		skip[name+"/"+string(m)] = "by -skip"
 	}
 	p := &reproduce.Protocol{
 		Skip:   skip,
@@ -239,17 +232,6 @@ func (o *reproFlags) protocol() (*reproduce.Protocol, []reproduce.DataSet, []rep
 		Workers: o.workers,
 	}
 	return p, sets, ms, nil
-}
-
-// defaultSkip is the default of -skip: the pairs of
-// reproduce.DefaultSkip, sorted.
-func defaultSkip() string {
-	var keys []string
-	for k := range reproduce.DefaultSkip() {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return strings.Join(keys, ",")
 }
 
 // commandLine returns the command line of c as run: its name and the flags

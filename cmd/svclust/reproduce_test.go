@@ -107,3 +107,25 @@ func TestReproduceUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestReproduceSkip checks that a pair named by -skip is not run and is
+// reported with the status "skipped: by -skip", and that -skip defaults to
+// running every pair.
+func TestReproduceSkip(t *testing.T) {
+	data := tinyData(t)
+	code, stdout, stderr := cli(t, "reproduce", "-data", data, "-datasets", "gauss3", "-methods", "svc",
+		"-skip", "gauss3/SVC", "-out", t.TempDir(), "-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var recs []map[string]any
+	if err := json.Unmarshal([]byte(stdout), &recs); err != nil {
+		t.Fatalf("stdout is not a JSON array of records: %v\n%s", err, stdout)
+	}
+	if len(recs) != 1 || recs[0]["status"] != "skipped: by -skip" {
+		t.Errorf("records %v, want one with status %q", recs, "skipped: by -skip")
+	}
+	if f := newReproduce().Flag.Lookup("skip"); f == nil || f.DefValue != "" {
+		t.Errorf("-skip default %v, want empty", f)
+	}
+}
