@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/rand/v2"
 	"strconv"
 )
 
@@ -33,34 +32,14 @@ func GenerateCSV(w io.Writer, kind Kind, n int, seed uint64) error {
 
 // generateCSV is GenerateCSV with blocks of block points.
 func generateCSV(w io.Writer, kind Kind, n int, seed uint64, block int) error {
-	kind, err := ParseKind(string(kind))
+	sh, counts, err := plan(kind, n)
 	if err != nil {
 		return err
-	}
-	sh := shapes[kind]
-	if n < 1 {
-		return fmt.Errorf("dataset: cannot generate %d points; need n ≥ 1", n)
 	}
 	if n > math.MaxInt32 {
 		return fmt.Errorf("dataset: cannot generate %d points; GenerateCSV takes at most %d", n, math.MaxInt32)
 	}
-	counts := split(n, sh.weights)
-	// draw calls keep(g, x, y, k) for point g of class k, in the order
-	// in which Generate draws the points, from a new source seeded as
-	// Generate seeds it, and returns the source.
-	draw := func(keep func(g int, x, y float64, k int)) *rand.Rand {
-		rnd := rand.New(rand.NewPCG(seed, seed))
-		g := 0
-		for k, m := range counts {
-			for i := range m {
-				x, y := sh.point(rnd, k, i, m)
-				keep(g, x, y, k)
-				g++
-			}
-		}
-		return rnd
-	}
-	rnd := draw(func(int, float64, float64, int) {})
+	rnd := draw(sh, counts, seed, func(int, float64, float64, int) {})
 
 	// pos[p] is first the point at output row p, by the very swaps of
 	// Generate's shuffle, and then, inverted, the output row of point p.
@@ -81,7 +60,7 @@ func generateCSV(w io.Writer, kind Kind, n int, seed uint64, block int) error {
 	var buf []byte
 	for a := 0; a < n; a += block {
 		b := min(a+block, n)
-		draw(func(g int, x, y float64, k int) {
+		draw(sh, counts, seed, func(g int, x, y float64, k int) {
 			if p := int(pos[g]); p >= a && p < b {
 				xy[2*(p-a)], xy[2*(p-a)+1] = x, y
 				class[p-a] = uint8(k)

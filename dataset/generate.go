@@ -132,26 +132,16 @@ var shapes = map[Kind]shape{
 // rand.New(rand.NewPCG(seed, seed)). Generate returns an error if n < 1 or
 // kind is unknown; case is ignored in kind, as in [ParseKind].
 func Generate(kind Kind, n int, seed uint64) (*Dataset, error) {
-	kind, err := ParseKind(string(kind))
+	sh, counts, err := plan(kind, n)
 	if err != nil {
 		return nil, err
 	}
-	sh := shapes[kind]
-	if n < 1 {
-		return nil, fmt.Errorf("dataset: cannot generate %d points; need n ≥ 1", n)
-	}
-	rnd := rand.New(rand.NewPCG(seed, seed))
-
-	counts := split(n, sh.weights)
 	data := make([]float64, 0, 2*n)
 	labels := make([]int, 0, n)
-	for k, m := range counts {
-		for i := range m {
-			x, y := sh.point(rnd, k, i, m)
-			data = append(data, x, y)
-			labels = append(labels, k)
-		}
-	}
+	rnd := draw(sh, counts, seed, func(_ int, x, y float64, k int) {
+		data = append(data, x, y)
+		labels = append(labels, k)
+	})
 	rnd.Shuffle(n, func(i, j int) {
 		data[2*i], data[2*j] = data[2*j], data[2*i]
 		data[2*i+1], data[2*j+1] = data[2*j+1], data[2*i+1]
@@ -168,6 +158,36 @@ func Generate(kind Kind, n int, seed uint64) (*Dataset, error) {
 		Names:   []string{"x1", "x2"},
 		Classes: classes,
 	}, nil
+}
+
+// plan returns the shape of kind and the number of points of each class
+// among n, or the error of Generate for a bad kind or n.
+func plan(kind Kind, n int) (shape, []int, error) {
+	kind, err := ParseKind(string(kind))
+	if err != nil {
+		return shape{}, nil, err
+	}
+	if n < 1 {
+		return shape{}, nil, fmt.Errorf("dataset: cannot generate %d points; need n ≥ 1", n)
+	}
+	sh := shapes[kind]
+	return sh, split(n, sh.weights), nil
+}
+
+// draw calls keep(g, x, y, k) for point g of class k, drawing the points of
+// shape sh class by class (counts[k] of class k) from a new source seeded by
+// seed, and returns the source, for Generate's shuffle.
+func draw(sh shape, counts []int, seed uint64, keep func(g int, x, y float64, k int)) *rand.Rand {
+	rnd := rand.New(rand.NewPCG(seed, seed))
+	g := 0
+	for k, m := range counts {
+		for i := range m {
+			x, y := sh.point(rnd, k, i, m)
+			keep(g, x, y, k)
+			g++
+		}
+	}
+	return rnd
 }
 
 // split divides n into parts proportional to weights by the largest
