@@ -18,11 +18,6 @@ func SqDist(x, y []float64) float64 {
 	return s
 }
 
-// Eval returns k(x, y) = exp(−γ‖x − y‖²).
-func Eval(x, y []float64, gamma float64) float64 {
-	return math.Exp(-gamma * SqDist(x, y))
-}
-
 // rows returns the number of d-vectors in svs and panics unless len(svs) is
 // a multiple of d.
 func rows(svs []float64, d int) int {

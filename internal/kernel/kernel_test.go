@@ -75,14 +75,13 @@ func TestRowSumMeanShift(t *testing.T) {
 	}
 }
 
-func TestEvalIdentity(t *testing.T) {
+// TestRowToExact checks RowTo on values worked out by hand: k(x, x) = 1,
+// and ‖(1,2,3)−(1,2,5)‖² = 4, so k = exp(−0.5·4) = exp(−2).
+func TestRowToExact(t *testing.T) {
 	x := []float64{1, 2, 3}
-	if k := Eval(x, x, 5); k != 1 {
-		t.Errorf("k(x,x) = %v, want 1", k)
-	}
-	// ‖(1,2,3)−(1,2,5)‖² = 4, so k = exp(−0.5·4) = exp(−2).
-	if k := Eval(x, []float64{1, 2, 5}, 0.5); k != math.Exp(-2) {
-		t.Errorf("k = %v, want exp(-2)", k)
+	got := RowTo(nil, x, []float64{1, 2, 3, 1, 2, 5}, 0.5)
+	if got[0] != 1 || got[1] != math.Exp(-2) {
+		t.Errorf("RowTo = %v, want [1 exp(-2)]", got)
 	}
 }
 
