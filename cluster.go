@@ -239,7 +239,7 @@ func (m *Model) Cluster(x mat.Matrix, cfg *ClusterConfig) (*Clustering, error) {
 	if nb == 0 {
 		nb = DefaultNeighbors
 	}
-	eqCluster, nc := assign.LinkNearest(f, reps, valid, mm, nb, w)
+	eqCluster, nc, _ := assign.LinkUntil(f, reps, valid, mm, nb, w, nil)
 
 	p := &Partition{
 		Eps: eps, All: cfg.All, Outliers: cfg.Outliers, M: mm, Clusters: nc,
@@ -458,7 +458,7 @@ func (m *Model) Predict(dst []int, x mat.Matrix, workers int) ([]int, error) {
 	f := m.field()
 	rows := rowSource(x)
 	parallel.For(n, scoreChunk, numWorkers(workers), func(_, lo, hi int) {
-		buf := make([]float64, d)
+		buf := rowBuffer(x, d)
 		e := make([]float64, d)
 		scratch := f.Scratch()
 		for i := lo; i < hi; i++ {

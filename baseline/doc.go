@@ -83,7 +83,7 @@
 // for determinism); the tolerances (a step shorter than 10⁻⁴/√γ ends a
 // trajectory, equilibria closer than 0.1/√γ are one; the toolbox rounds
 // to a 0.1 grid); and that an equilibrium outside the sphere takes the
-// cluster of the nearest inside one (assign.Link).
+// cluster of the nearest inside one (assign.LinkUntil).
 //
 // # C-means and fuzzy C-means
 //

@@ -50,10 +50,22 @@ func twoBumps() *Field {
 	return &Field{SV: []float64{-3, 0, 3, 0}, Alpha: []float64{1.2, 1.2}, Gamma: 1, D: 2}
 }
 
+// link is LinkUntil without a stop, which must not report giving up.
+func link(t *testing.T, f *Field, reps []float64, valid []bool, m, k, workers int) ([]int, int) {
+	t.Helper()
+	cl, n, ok := LinkUntil(f, reps, valid, m, k, workers, nil)
+	if !ok {
+		t.Fatal("LinkUntil with a nil stop returned ok = false")
+	}
+	return cl, n
+}
+
 func TestEquilibriumAndLink(t *testing.T) {
 	f := twoBumps()
 	x := []float64{-2.5, 0.3}
-	f.Equilibrium(x, f.Scratch(), 1e-9, 1000)
+	if _, a := f.EquilibriumNear(x, f.Scratch(), 1e-9, 1000, nil, 0); a != -1 {
+		t.Errorf("no anchors, yet anchor %d", a)
+	}
 	// The fixed point of a single bump is its centre; the other bump adds
 	// e^{-γ·36} ≈ 2e-16 of pull, far below the 1e-6 checked here.
 	if kernel.SqDist(x, []float64{-3, 0}) > 1e-12 {
@@ -61,17 +73,17 @@ func TestEquilibriumAndLink(t *testing.T) {
 	}
 	reps := []float64{-3, 0, 3, 0, -2.95, 0}
 	valid := []bool{true, true, true}
-	cl, k := Link(f, reps, valid, 20, 2)
+	cl, k := link(t, f, reps, valid, 20, 0, 2)
 	if k != 2 || cl[0] != 0 || cl[1] != 1 || cl[2] != 0 {
 		t.Errorf("clusters %v (k=%d), want [0 1 0] (k=2)", cl, k)
 	}
 	// An invalid equilibrium takes the cluster of the nearest valid one.
-	cl, k = Link(f, []float64{-3, 0, 3, 0, 2, 0}, []bool{true, true, false}, 20, 1)
+	cl, k = link(t, f, []float64{-3, 0, 3, 0, 2, 0}, []bool{true, true, false}, 20, 0, 1)
 	if k != 2 || cl[2] != 1 {
 		t.Errorf("clusters %v (k=%d), want the invalid point in cluster 1", cl, k)
 	}
 	// Nothing valid: one cluster.
-	if cl, k = Link(f, []float64{0, 0}, []bool{false}, 20, 1); k != 1 || cl[0] != 0 {
+	if cl, k = link(t, f, []float64{0, 0}, []bool{false}, 20, 0, 1); k != 1 || cl[0] != 0 {
 		t.Errorf("no valid equilibrium: %v, %d", cl, k)
 	}
 }
@@ -132,7 +144,7 @@ func TestMergeMatchesBruteForce(t *testing.T) {
 	}
 }
 
-// TestLinkNearest: a ridge of bumps along y = 0 from A = (−1, 0) to
+// TestLinkNearest: LinkUntil with k > 0 on a ridge of bumps along y = 0 from A = (−1, 0) to
 // B = (1, 0) and a lone bump at C = (0, 1.6). C is nearer to both A and B
 // (distance √3.56 ≈ 1.89) than they are to each other (2), and f < 0
 // between C and the ridge (at (−0.5, 0.8) the ridge contributes at most
@@ -158,13 +170,14 @@ func TestLinkNearest(t *testing.T) {
 		{1, []int{0, 1, 2}},
 		{2, []int{0, 0, 1}},
 	} {
-		got, n := LinkNearest(f, reps, valid, 20, tc.k, 2)
+		got, n := link(t, f, reps, valid, 20, tc.k, 2)
 		if !slices.Equal(got, tc.want) || n != slices.Max(tc.want)+1 {
 			t.Errorf("k=%d: clusters %v (%d), want %v", tc.k, got, n, tc.want)
 		}
 	}
-	if got, _ := Link(f, reps, valid, 20, 1); !slices.Equal(got, []int{0, 0, 1}) {
-		t.Errorf("Link: %v", got)
+	// One worker gives the answer of two.
+	if got, _ := link(t, f, reps, valid, 20, 0, 1); !slices.Equal(got, []int{0, 0, 1}) {
+		t.Errorf("k=0, one worker: %v", got)
 	}
 }
 
@@ -190,7 +203,7 @@ func BenchmarkNearest(b *testing.B) {
 }
 
 // TestLinkUntil: a stop that fires ends the tests with ok = false; one that
-// never fires gives Link's answer.
+// never fires gives the answer of a nil stop.
 func TestLinkUntil(t *testing.T) {
 	f := twoBumps()
 	reps := []float64{-3, 0, 3, 0, -2.95, 0}
@@ -199,7 +212,7 @@ func TestLinkUntil(t *testing.T) {
 		t.Error("a stop that fires did not stop")
 	}
 	got, k, ok := LinkUntil(f, reps, valid, 20, 0, 2, func() bool { return false })
-	want, wantK := Link(f, reps, valid, 20, 1)
+	want, wantK := link(t, f, reps, valid, 20, 0, 1)
 	if !ok || k != wantK || !slices.Equal(got, want) {
 		t.Errorf("LinkUntil = %v (%d, %v), want %v (%d)", got, k, ok, want, wantK)
 	}

@@ -19,8 +19,8 @@ type Field struct {
 	lnA  []float64 // ln|Alpha[i]|, for kernel.MeanShiftCutTo
 }
 
-// Scratch returns scratch space for Equilibrium and EquilibriumNear, of
-// length D + len(Alpha).
+// Scratch returns scratch space for EquilibriumNear, of length
+// D + len(Alpha).
 func (f *Field) Scratch() []float64 { return make([]float64, f.D+len(f.Alpha)) }
 
 // Value returns f(x).
@@ -32,8 +32,8 @@ func (f *Field) Value(x []float64) float64 {
 // tolerances of this package.
 func (f *Field) Scale() float64 { return 1 / math.Sqrt(f.Gamma) }
 
-// Equilibrium moves x in place along the trajectory x ← P(x) of the paper's
-// Section 4,
+// EquilibriumNear moves x in place along the trajectory x ← P(x) of the
+// paper's Section 4,
 //
 //	P(x) = Σᵢ αᵢ k(x, svᵢ) svᵢ / Σᵢ αᵢ k(x, svᵢ),
 //
@@ -46,16 +46,11 @@ func (f *Field) Scale() float64 { return 1 / math.Sqrt(f.Gamma) }
 // kernel.MeanShiftCutTo), a change below the rounding of the sums. scratch
 // comes from Scratch; a Field is safe for concurrent use with separate
 // scratch spaces.
-func (f *Field) Equilibrium(x, scratch []float64, tol float64, maxIter int) int {
-	steps, _ := f.EquilibriumNear(x, scratch, tol, maxIter, nil, 0)
-	return steps
-}
-
-// EquilibriumNear is Equilibrium with an early stop: before each step, if
-// x lies within distance r of a point of anchors (equilibria found before),
-// the trajectory stops there and EquilibriumNear returns the index of the
-// nearest such point, or −1 if the trajectory ran to its end. A nil anchors
-// never stops early.
+//
+// It can also stop early: before each step, if x lies within distance r of
+// a point of anchors (equilibria found before), the trajectory stops there
+// and EquilibriumNear returns the index of the nearest such point as
+// anchor; otherwise anchor is −1. A nil anchors never stops early.
 func (f *Field) EquilibriumNear(x, scratch []float64, tol float64, maxIter int, anchors *Tree, r float64) (steps, anchor int) {
 	f.once.Do(func() {
 		f.lnA = make([]float64, len(f.Alpha))

@@ -70,34 +70,28 @@ func cell(v, side float64) int64 {
 	return int64(max(-lim, min(lim, math.Floor(v/side))))
 }
 
-// Link returns the cluster of each of the M = len(reps)/D equilibria and
-// the number of clusters. Equilibria with valid[i] (f ≥ 0 there) are the
-// vertices of a graph with an edge wherever the m-point segment test holds
-// (Field.Segment); its connected components are the clusters, numbered in
-// order of their lowest equilibrium. Each equilibrium that is not valid
-// takes the cluster of the nearest valid one. If none is valid all
-// equilibria form cluster 0. The M(M−1)/2 tests run on workers goroutines.
-func Link(f *Field, reps []float64, valid []bool, m, workers int) ([]int, int) {
-	return LinkNearest(f, reps, valid, m, 0, workers)
-}
-
-// LinkNearest is Link with the segment test applied only to plausible
-// pairs: i and j are tested when j is among the k valid equilibria nearest
-// to i (Euclidean, ties to the lower index) or i among those nearest to j.
-// That is O(M·k) tests instead of O(M²); k ≤ 0, or k ≥ the number of valid
-// equilibria less one, tests every pair as Link does. A pruned graph can
-// only have fewer edges, so its components refine Link's: they coincide
+// LinkUntil returns the cluster of each of the M = len(reps)/D equilibria
+// and the number of clusters. Equilibria with valid[i] (f ≥ 0 there) are
+// the vertices of a graph with an edge wherever the m-point segment test
+// holds (Field.Segment); its connected components are the clusters,
+// numbered in order of their lowest equilibrium. Each equilibrium that is
+// not valid takes the cluster of the nearest valid one. If none is valid
+// all equilibria form cluster 0. The segment tests run on workers
+// goroutines.
+//
+// With k > 0 the segment test is applied only to plausible pairs: i and j
+// are tested when j is among the k valid equilibria nearest to i
+// (Euclidean, ties to the lower index) or i among those nearest to j. That
+// is O(M·k) tests instead of O(M²); k ≤ 0, or k ≥ the number of valid
+// equilibria less one, tests every pair. A pruned graph can only have fewer
+// edges, so its components refine those of the full test: they coincide
 // unless a cluster is held together only by segments between equilibria
 // that are not near neighbours.
-func LinkNearest(f *Field, reps []float64, valid []bool, m, k, workers int) ([]int, int) {
-	cluster, n, _ := LinkUntil(f, reps, valid, m, k, workers, nil)
-	return cluster, n
-}
-
-// LinkUntil is LinkNearest that gives up when stop, called before each
-// equilibrium's tests and every 64 segment tests, returns true: it then
-// returns ok = false and no clusters. A nil stop never stops. It lets a
-// caller with a time budget bound the O(M²) full test.
+//
+// LinkUntil gives up when stop, called before each equilibrium's tests and
+// every 64 segment tests, returns true: it then returns ok = false and no
+// clusters. A nil stop never stops. It lets a caller with a time budget
+// bound the O(M²) full test.
 func LinkUntil(f *Field, reps []float64, valid []bool, m, k, workers int, stop func() bool) ([]int, int, bool) {
 	d := f.D
 	nrep := len(reps) / d
@@ -174,7 +168,7 @@ func LinkUntil(f *Field, reps []float64, valid []bool, m, k, workers int, stop f
 	return cluster, len(id), true
 }
 
-// candidates returns the pair filter of LinkNearest: test(i, j) reports
+// candidates returns the pair filter of LinkUntil: test(i, j) reports
 // whether j is among the k valid equilibria nearest to i or i among those
 // nearest to j. For k ≤ 0 or k at least the number of valid equilibria less
 // one, every pair is a candidate.

@@ -47,9 +47,6 @@ func NewTree(pts []float64, d int) *Tree {
 	return t
 }
 
-// Len returns the number of points.
-func (t *Tree) Len() int { return len(t.idx) }
-
 // Point returns point i of the tree's set, which the caller must not modify.
 func (t *Tree) Point(i int) []float64 { return t.pts[i*t.d : i*t.d+t.d] }
 
