@@ -425,13 +425,22 @@ type result struct {
 	stream *streamInfo
 }
 
-// fitCluster trains and clusters the scaled data with the settings s.
-func fitCluster(dt *data, s *setup) (*result, error) {
-	return fitClusterProgress(dt, s, nil)
+// indices says which internal indices a run shows or uses, so that
+// evaluate computes only those: Davies–Bouldin takes O(n·d) time,
+// compactness O(Σ_k n_k²·d), which dominates a fit of 20,000 points.
+type indices struct {
+	db          bool // the summary of labelled data; tune's choice without labels
+	compactness bool // -json output only
+}
+
+// fitCluster trains and clusters the scaled data with the settings s and
+// evaluates the clustering with the internal indices want.
+func fitCluster(dt *data, s *setup, want indices) (*result, error) {
+	return fitClusterProgress(dt, s, want, nil)
 }
 
 // fitClusterProgress is fitCluster reporting its phases to prog.
-func fitClusterProgress(dt *data, s *setup, prog *progress) (*result, error) {
+func fitClusterProgress(dt *data, s *setup, want indices, prog *progress) (*result, error) {
 	prog.begin("train", "", 0)
 	model, err := svclust.Train(dt.ds.X, &s.train)
 	if err != nil {
@@ -446,7 +455,7 @@ func fitClusterProgress(dt *data, s *setup, prog *progress) (*result, error) {
 	prog.end()
 	prog.begin("metrics", "", 0)
 	r := &result{model: model, cl: cl}
-	r.scores = evaluate(dt, cl.Labels)
+	r.scores = evaluate(dt, cl.Labels, want)
 	prog.end()
 	return r, nil
 }
@@ -458,8 +467,9 @@ const compactnessLimit = 20_000
 
 // evaluate returns the scores of the clustering pred of dt against its
 // classes (NaN without them), as metrics.Evaluate computes them, except
-// that above compactnessLimit points Compactness is left NaN.
-func evaluate(dt *data, pred []int) metrics.Scores {
+// that the internal indices that want leaves out are NaN, and so is
+// Compactness above compactnessLimit points.
+func evaluate(dt *data, pred []int, want indices) metrics.Scores {
 	var s metrics.Scores
 	if dt.labelled() {
 		var t metrics.Table
@@ -471,8 +481,10 @@ func evaluate(dt *data, pred []int) metrics.Scores {
 		s = metrics.Evaluate(nil, 0, nil, pred)
 	}
 	x := flat(dt.ds.X)
-	s.DB = metrics.DaviesBouldin(x, dt.d, pred)
-	if len(pred) <= compactnessLimit {
+	if want.db {
+		s.DB = metrics.DaviesBouldin(x, dt.d, pred)
+	}
+	if want.compactness && len(pred) <= compactnessLimit {
 		s.Compactness = metrics.Compactness(x, dt.d, pred)
 	}
 	return s
@@ -599,7 +611,10 @@ func fitInMemory(e *env, o *fitFlags, s *setup, path string, prog *progress) (*d
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := fitClusterProgress(dt, s, prog)
+	// The summary shows Davies–Bouldin with the external indices, -json
+	// every index; without labels neither shows any (fitReport).
+	want := indices{db: dt.labelled(), compactness: dt.labelled() && o.json}
+	r, err := fitClusterProgress(dt, s, want, prog)
 	if err != nil {
 		return nil, nil, err
 	}

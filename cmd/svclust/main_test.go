@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -305,6 +306,35 @@ func TestFitMetricsMatchLibrary(t *testing.T) {
 		gb, _ := json.Marshal(got.Metrics)
 		if string(wb) != string(gb) {
 			t.Errorf("%s: fit reports %s, metrics.Evaluate gives %s", filepath.Base(data), gb, wb)
+		}
+	}
+}
+
+// TestEvaluateIndices checks that evaluate computes an internal index only
+// when asked for it, and then as the metrics package does, while the
+// external indices are always there.
+func TestEvaluateIndices(t *testing.T) {
+	ds, err := dataset.Generate(dataset.Gauss3, 300, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dt := prepare(ds, dataset.ScaleNone)
+	pred := make([]int, dt.n)
+	for i := range pred {
+		pred[i] = i % 3
+	}
+	x := flat(dt.ds.X)
+	db, comp := metrics.DaviesBouldin(x, dt.d, pred), metrics.Compactness(x, dt.d, pred)
+	for _, want := range []indices{{}, {db: true}, {compactness: true}, {db: true, compactness: true}} {
+		s := evaluate(dt, pred, want)
+		if want.db && s.DB != db || !want.db && !math.IsNaN(s.DB) {
+			t.Errorf("%+v: DB %v; metrics.DaviesBouldin gives %v", want, s.DB, db)
+		}
+		if want.compactness && s.Compactness != comp || !want.compactness && !math.IsNaN(s.Compactness) {
+			t.Errorf("%+v: compactness %v; metrics.Compactness gives %v", want, s.Compactness, comp)
+		}
+		if math.IsNaN(s.ARI) || s.Clusters != 3 {
+			t.Errorf("%+v: ARI %v, %d clusters; want a number and 3", want, s.ARI, s.Clusters)
 		}
 	}
 }

@@ -138,6 +138,9 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, gammas, cs
 	if workers == 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	// The table shows Davies–Bouldin and the choice without labels uses
+	// it; compactness shows only in -json.
+	want := indices{db: true, compactness: o.json}
 	jobs := make(chan *gridPoint)
 	var wg sync.WaitGroup
 	for range min(workers, len(grid)) {
@@ -145,7 +148,7 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, gammas, cs
 		go func() {
 			defer wg.Done()
 			for p := range jobs {
-				evalPoint(dt, s, p)
+				evalPoint(dt, s, want, p)
 			}
 		}()
 	}
@@ -170,7 +173,7 @@ feed:
 	if o.out != "" || o.model != "" {
 		bs := *s
 		bs.train.Gamma, bs.train.C = best.Gamma, best.C
-		r, err := fitCluster(dt, &bs)
+		r, err := fitCluster(dt, &bs, indices{}) // only its outputs are used
 		if err != nil {
 			return err
 		}
@@ -190,8 +193,9 @@ feed:
 }
 
 // evalPoint fits and clusters the data at the grid point p on one
-// goroutine and records the outcome in p.
-func evalPoint(dt *data, s *setup, p *gridPoint) {
+// goroutine, evaluates it with the internal indices want and records the
+// outcome in p.
+func evalPoint(dt *data, s *setup, want indices, p *gridPoint) {
 	defer func() {
 		if r := recover(); r != nil {
 			p.Error = fmt.Sprintf("internal error: %v", r)
@@ -200,7 +204,7 @@ func evalPoint(dt *data, s *setup, p *gridPoint) {
 	ps := *s
 	ps.train.Gamma, ps.train.C = p.Gamma, p.C
 	ps.train.Workers, ps.cluster.Workers = 1, 1
-	r, err := fitCluster(dt, &ps)
+	r, err := fitCluster(dt, &ps, want)
 	if err != nil {
 		p.Error = err.Error()
 		return
