@@ -74,7 +74,7 @@ func (c *FSVCConfig) Validate() error {
 const (
 	moving   = iota
 	arrived  // at equilibrium eq[t]
-	follower // follows trajectory leader[t] < t, at the same position
+	follower // follows trajectory link[t] < t to its equilibrium
 )
 
 // LabelFSVC assigns the n = len(x)/s.D rows of x (normally the training
@@ -138,6 +138,7 @@ func (s *SVDD) LabelFSVC(x []float64, cfg *FSVCConfig) (*Labelling, error) {
 	state := make([]int, nb)
 	link := make([]int, nb) // equilibrium (arrived) or leader (follower)
 	stopped := make([]bool, nb)
+	rank := make([]int, nb) // scratch space of mergeMoving
 	var eqs []float64
 	var active []int
 	for round := 0; ; round++ {
@@ -175,7 +176,7 @@ func (s *SVDD) LabelFSVC(x []float64, cfg *FSVCConfig) (*Labelling, error) {
 			state[t], link[t] = arrived, e
 		}
 		if cfg.Eps > 0 {
-			mergeMoving(pos, d, active, state, link, eqs, cfg.Eps)
+			mergeMoving(pos, d, active, state, link, rank, eqs, cfg.Eps)
 		}
 	}
 	// Followers take the equilibrium of their leader, which has a lower
@@ -216,11 +217,6 @@ func (s *SVDD) LabelFSVC(x []float64, cfg *FSVCConfig) (*Labelling, error) {
 	res := &Labelling{Labels: make([]int, n), Clusters: k, Balls: nb, Equilibria: ne}
 	for i := range res.Labels {
 		res.Labels[i] = eqCluster[eqOf[ball[i]]]
-	}
-	for i := 0; i < n; i++ {
-		if s.within(x[i*d : i*d+d]) {
-			res.Inside++
-		}
 	}
 	res.Runtime = time.Since(start)
 	return res, nil
@@ -293,8 +289,10 @@ func nearestWithin(pts []float64, d int, p []float64, tol float64) int {
 // eps of an equilibrium joins the nearest; then, in index order, each
 // remaining moving trajectory not yet merged makes every later one within
 // eps follow it (without chaining: a follower does not collect others).
+// Followers stay where they are: their position is no longer used.
 // Neighbours are found by a sweep along the coordinate of largest spread.
-func mergeMoving(pos []float64, d int, active, state, link []int, eqs []float64, eps float64) {
+// rank is scratch space of one slot per trajectory.
+func mergeMoving(pos []float64, d int, active, state, link, rank []int, eqs []float64, eps float64) {
 	var tree *assign.Tree
 	if len(eqs) > 0 {
 		tree = assign.NewTree(eqs, d)
@@ -337,7 +335,6 @@ func mergeMoving(pos []float64, d int, active, state, link []int, eqs []float64,
 		}
 		return a - b
 	})
-	rank := make(map[int]int, len(sorted))
 	for r, t := range sorted {
 		rank[t] = r
 	}
@@ -352,7 +349,6 @@ func mergeMoving(pos []float64, d int, active, state, link []int, eqs []float64,
 		visit := func(u int) {
 			if u > t && state[u] == moving && kernel.SqDist(p, pos[u*d:u*d+d]) < eps2 {
 				state[u], link[u] = follower, t
-				copy(pos[u*d:u*d+d], p)
 			}
 		}
 		for q := r + 1; q < len(sorted) && pos[sorted[q]*d+dim]-v < eps; q++ {

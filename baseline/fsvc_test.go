@@ -3,6 +3,7 @@ package baseline
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
@@ -171,5 +172,72 @@ func TestLabelFSVCErrors(t *testing.T) {
 	}
 	if _, err := s.LabelFSVC(nil, nil); !errors.Is(err, svclust.ErrNoData) {
 		t.Errorf("empty: %v", err)
+	}
+}
+
+func TestMergeMoving(t *testing.T) {
+	// Four moving trajectories, ε = 1, swept along x (spread 1.4 against
+	// 0.7 in y). By the rule of mergeMoving, 0 at (1.4, 0) takes 2 at
+	// (0.5, 0) (distance 0.9) but not 3 at (0.6, 0.7) (distance² 0.64 +
+	// 0.49 = 1.13); then 1 at (0, 0) takes 3 (distance² 0.36 + 0.49 =
+	// 0.85). Moving follower 2 to its leader would put x = 1.4 between 1
+	// and 3 in the sweep order and end 1's sweep before it reached 3.
+	pos := []float64{1.4, 0, 0, 0, 0.5, 0, 0.6, 0.7}
+	state, link, rank := make([]int, 4), make([]int, 4), make([]int, 4)
+	mergeMoving(pos, 2, []int{0, 1, 2, 3}, state, link, rank, nil, 1)
+	want := []int{moving, moving, follower, follower}
+	wantLink := []int{0, 0, 0, 1}
+	if !slices.Equal(state, want) || !slices.Equal(link, wantLink) {
+		t.Errorf("states %v, links %v; want %v, %v", state, link, want, wantLink)
+	}
+
+	// The sweep finds what testing every pair finds, on random positions
+	// with equilibria to join.
+	rng := rand.New(rand.NewPCG(1, 2))
+	const n, d, eps = 300, 3, 0.8
+	pos = make([]float64, n*d)
+	for i := range pos {
+		pos[i] = 10 * rng.Float64()
+	}
+	eqs := make([]float64, 5*d)
+	for i := range eqs {
+		eqs[i] = 10 * rng.Float64()
+	}
+	active := make([]int, n)
+	for i := range active {
+		active[i] = i
+	}
+	state, link, rank = make([]int, n), make([]int, n), make([]int, n)
+	mergeMoving(pos, d, active, state, link, rank, eqs, eps)
+	// Reference: the same rule by brute force.
+	refState, refLink := make([]int, n), make([]int, n)
+	for i := range n {
+		best, bestD := -1, eps*eps
+		for e := range len(eqs) / d {
+			if dd := kernel.SqDist(pos[i*d:i*d+d], eqs[e*d:e*d+d]); dd < bestD {
+				best, bestD = e, dd
+			}
+		}
+		if best >= 0 {
+			refState[i], refLink[i] = arrived, best
+		}
+	}
+	followers := 0
+	for i := range n {
+		if refState[i] != moving {
+			continue
+		}
+		for j := i + 1; j < n; j++ {
+			if refState[j] == moving && kernel.SqDist(pos[i*d:i*d+d], pos[j*d:j*d+d]) < eps*eps {
+				refState[j], refLink[j] = follower, i
+				followers++
+			}
+		}
+	}
+	if followers == 0 {
+		t.Fatal("test positions give no followers")
+	}
+	if !slices.Equal(state, refState) || !slices.Equal(link, refLink) {
+		t.Errorf("sweep differs from the brute-force rule:\nstates %v\nwant   %v\nlinks %v\nwant  %v", state, refState, link, refLink)
 	}
 }

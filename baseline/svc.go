@@ -48,6 +48,8 @@ type Labelling struct {
 	Clusters int
 	// Inside is the number of rows inside the sphere, R²(x) ≤
 	// SVDD.Bound(): the vertices of the graph of LabelCompleteGraph.
+	// Only LabelCompleteGraph fills it; LabelFSVC leaves it 0, since
+	// counting would cost a pass over the rows that FSVC does not need.
 	Inside int
 	// Tested is the number of segment tests between rows run by
 	// LabelCompleteGraph.
