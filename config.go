@@ -22,8 +22,9 @@ const (
 	// first checked, when Config.MinIter is 0. With ηₜ = 1/t the paper's rule
 	// ‖w_{t+1} − wₜ‖ ≤ θ holds from t ≈ ‖w‖/θ on, a few hundred steps for
 	// θ = 0.01, whatever N is; that many samples leave the budgeted domain
-	// too noisy to follow thin shapes (measured: moons, n = 1000, B = 50,
-	// γ = 8, C = 78–156: ARI 0.63–0.67 after 480–550 steps, 1.00 after
+	// too noisy to follow thin shapes (measured with the k-NN projection,
+	// the default of that time: moons, n = 1000, B = 50, γ = 8,
+	// C = 78–156: ARI 0.63–0.67 after 480–550 steps, 1.00 after
 	// 46,000–50,000). 10,000 steps cost
 	// 10,000·B kernel evaluations, independent of N.
 	DefaultMinIter = 10_000

@@ -108,7 +108,7 @@ func FuzzPipeline(f *testing.F) {
 			}
 		}
 		cfg := &Config{Budget: int(budget % 6), MaxIter: 500, Seed: uint64(strat), Workers: 2}
-		switch strat % 3 {
+		switch strat % 4 {
 		case 0:
 			cfg.Maintainer = Removal{}
 		case 1:
@@ -118,6 +118,8 @@ func FuzzPipeline(f *testing.F) {
 			}
 		case 2:
 			cfg.Maintainer = Projection{Pick: Random}
+		case 3:
+			cfg.Maintainer = Merge{}
 		}
 		m, err := Train(x, cfg)
 		if err != nil {

@@ -88,7 +88,8 @@ func TestMergeMaintain(t *testing.T) {
 	degradation := func(n int) (loss float64, z []float64, az float64) {
 		xn := x[2*n : 2*n+2]
 		h, az := mergePair(a[m], a[n], gamma*kernel.SqDist(xm, xn))
-		z = []float64{h*xm[0] + (1-h)*xn[0], h*xm[1] + (1-h)*xn[1]}
+		// The same expression as Merge's, so that z compares with ==.
+		z = []float64{xn[0] + h*(xm[0]-xn[0]), xn[1] + h*(xm[1]-xn[1])}
 		loss = a[m]*a[m] + a[n]*a[n] + az*az + 2*a[m]*a[n]*k(xm, xn) - 2*a[m]*az*k(xm, z) - 2*a[n]*az*k(xn, z)
 		return loss, z, az
 	}

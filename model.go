@@ -39,9 +39,15 @@ func (m *Model) Dim() int {
 	return d
 }
 
-// svData returns the support vectors as one row-major slice.
+// svData returns the support vectors as one row-major slice. It panics if
+// SV is not compact (a view of a wider matrix), whose rows are not one
+// slice.
 func (m *Model) svData() []float64 {
-	return m.SV.RawMatrix().Data[:len(m.Alpha)*m.Dim()]
+	raw := m.SV.RawMatrix()
+	if raw.Stride != raw.Cols {
+		panic("svclust: Model.SV must be a compact matrix (stride = columns), not a view")
+	}
+	return raw.Data[:len(m.Alpha)*raw.Cols]
 }
 
 // Decision returns f(x) = Σᵢ αᵢ k(svᵢ, x) − 1. It panics if len(x) is not
@@ -73,12 +79,21 @@ func (m *Model) Score(dst []float64, x mat.Matrix, workers int) []float64 {
 	}
 	rows := rowSource(x)
 	parallel.For(n, scoreChunk, numWorkers(workers), func(_, lo, hi int) {
-		buf := make([]float64, d)
+		buf := rowBuffer(x, d)
 		for i := lo; i < hi; i++ {
 			dst[i] = m.Decision(rows(i, buf))
 		}
 	})
 	return dst
+}
+
+// rowBuffer returns the buffer rowSource's function needs for the rows of
+// x, of d values: none for a *mat.Dense, whose rows are views.
+func rowBuffer(x mat.Matrix, d int) []float64 {
+	if _, ok := x.(*mat.Dense); ok {
+		return nil
+	}
+	return make([]float64, d)
 }
 
 // rowSource returns a function giving row i of x, as a view when x is a

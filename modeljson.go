@@ -398,7 +398,8 @@ func statusOf(name string) Status {
 	return -1
 }
 
-// model validates j and builds the Model it describes.
+// model validates j, a decoded file, and builds the Model it describes,
+// taking over j's slices.
 func (j *modelJSON) model() (*Model, error) {
 	if err := j.check(); err != nil {
 		return nil, err
@@ -408,7 +409,7 @@ func (j *modelJSON) model() (*Model, error) {
 		Gamma:  j.Gamma,
 		C:      j.C,
 		SV:     dense(&j.SV, j.Dim),
-		Alpha:  append([]float64(nil), j.Alpha...),
+		Alpha:  j.Alpha,
 		Status: statusOf(j.Status),
 		Stats: Stats{
 			Iterations:  st.Iterations,
@@ -425,12 +426,12 @@ func (j *modelJSON) model() (*Model, error) {
 			M:                  pj.M,
 			Clusters:           pj.Clusters,
 			Equilibria:         dense(&pj.Equilibria, j.Dim),
-			EquilibriumCluster: append([]int(nil), pj.EquilibriumCluster...),
+			EquilibriumCluster: pj.EquilibriumCluster,
 			Anchors:            pj.Anchors,
 		}
 		if pj.Strip.len() > 0 {
 			m.Partition.Strip = dense(&pj.Strip, j.Dim)
-			m.Partition.StripCluster = append([]int(nil), pj.StripCluster...)
+			m.Partition.StripCluster = pj.StripCluster
 		}
 	}
 	return m, nil

@@ -1,6 +1,6 @@
 package svclust
 
-// Status tells why training stopped. Neither status is an error.
+// Status tells why training stopped. No status is an error.
 type Status int
 
 const (
@@ -20,7 +20,3 @@ func (s Status) String() string {
 	}
 	return statusNames[s]
 }
-
-// Early reports whether training stopped for a reason other than the
-// stopping rule.
-func (s Status) Early() bool { return s != Converged }

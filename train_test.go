@@ -174,6 +174,11 @@ func TestUnbudgetedReachesDualOptimum(t *testing.T) {
 	if j > 1.02*dual {
 		t.Errorf("J(SGD) = %v, more than 2%% above J* = %v", j, dual)
 	}
+	// The criterion is 2 %; this seeded run reaches 1.00002 (the
+	// README's "0.002 %"), which a bound of 1e-4 guards.
+	if j > (1+1e-4)*dual {
+		t.Errorf("J(SGD)/J* = %v, above the 1 + 1e-4 this run reached", j/dual)
+	}
 }
 
 func TestTrainDeterministic(t *testing.T) {
@@ -186,27 +191,15 @@ func TestTrainDeterministic(t *testing.T) {
 		}
 		cfg.Workers = 1
 		b, _ := Train(ds.X, &cfg)
-		if !mat.Equal(a.SV, b.SV) || !equalFloats(a.Alpha, b.Alpha) || a.Stats.Objective != b.Stats.Objective {
+		if !mat.Equal(a.SV, b.SV) || !slices.Equal(a.Alpha, b.Alpha) || a.Stats.Objective != b.Stats.Objective {
 			t.Errorf("%s: models differ between runs with the same seed", st.name)
 		}
 		cfg.Seed = 8
 		c, _ := Train(ds.X, &cfg)
-		if mat.Equal(a.SV, c.SV) && equalFloats(a.Alpha, c.Alpha) {
+		if mat.Equal(a.SV, c.SV) && slices.Equal(a.Alpha, c.Alpha) {
 			t.Errorf("%s: seeds 7 and 8 gave the same model", st.name)
 		}
 	}
-}
-
-func equalFloats(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestConfigValidate(t *testing.T) {
