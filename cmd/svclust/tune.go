@@ -9,14 +9,12 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"text/tabwriter"
 
+	"github.com/svclust/svclust/internal/parallel"
 	"github.com/svclust/svclust/metrics"
+	"github.com/svclust/svclust/reproduce"
 )
-
-// defaultGrid is the paper's grid 2⁻⁵, 2⁻³, …, 2⁵ for γ and C.
-const defaultGrid = "0.03125,0.125,0.5,2,8,32"
 
 // gridFlag is a comma-separated list of positive numbers.
 type gridFlag []float64
@@ -78,11 +76,9 @@ func newTune() *Command {
 	o.maintain = "project-knn"
 	var (
 		metric = "nmi"
-		gammas gridFlag
-		cs     gridFlag
+		gammas = gridFlag(reproduce.Grid()) // the paper's grid
+		cs     = gridFlag(reproduce.Grid())
 	)
-	gammas.Set(defaultGrid)
-	cs.Set(defaultGrid)
 	c := &Command{
 		UsageLine: "tune [fit flags] [-metric nmi|ari|purity|rand] [-gamma-grid LIST] [-C-grid LIST] [-json] DATA.csv",
 		Short:     "choose γ and C by a grid search",
@@ -132,36 +128,21 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, gammas, cs
 			grid = append(grid, &gridPoint{Gamma: g, C: c})
 		}
 	}
+	// The table shows Davies–Bouldin and the choice without labels uses
+	// it; compactness shows only in -json.
+	want := indices{db: true, compactness: o.json}
 	// Each grid point is fitted on one goroutine and written to its own
-	// slot, so the result does not depend on the number of workers.
+	// slot, so the result does not depend on the number of workers. Once
+	// ctx is cancelled, the points not yet started are skipped.
 	workers := o.workers
 	if workers == 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	// The table shows Davies–Bouldin and the choice without labels uses
-	// it; compactness shows only in -json.
-	want := indices{db: true, compactness: o.json}
-	jobs := make(chan *gridPoint)
-	var wg sync.WaitGroup
-	for range min(workers, len(grid)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for p := range jobs {
-				evalPoint(dt, s, want, p)
-			}
-		}()
-	}
-feed:
-	for _, p := range grid {
-		select {
-		case jobs <- p:
-		case <-ctx.Done():
-			break feed
+	parallel.For(len(grid), 1, workers, func(i, _, _ int) {
+		if ctx.Err() == nil {
+			evalPoint(dt, s, want, grid[i])
 		}
-	}
-	close(jobs)
-	wg.Wait()
+	})
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -210,12 +191,7 @@ func evalPoint(dt *data, s *setup, want indices, p *gridPoint) {
 		return
 	}
 	p.Clusters = r.cl.Clusters
-	sc := r.scores
-	if !dt.labelled() {
-		// Evaluate reports no external index without labels.
-		sc.Purity, sc.Rand, sc.ARI, sc.NMI = math.NaN(), math.NaN(), math.NaN(), math.NaN()
-	}
-	p.Metrics = &sc
+	p.Metrics = &r.scores
 }
 
 // pickBest returns the best grid point and the name of the criterion, or
