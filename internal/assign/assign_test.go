@@ -2,6 +2,7 @@ package assign
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -44,8 +45,9 @@ func TestTreeNearestMatchesBruteForce(t *testing.T) {
 	}
 }
 
-// twoBumps is f for two unit-weight Gaussians at x = ±3 (γ = 1): f is about
-// 0 at each centre (k = 1 plus e⁻³⁶ from the other) and −1 between them.
+// twoBumps is f for two Gaussians of weight 1.2 at x = ±3 (γ = 1): f is
+// 1.2·(1 + e⁻³⁶) − 1 ≈ 0.2 at each centre (k = 1 plus e⁻³⁶ ≈ 2.3·10⁻¹⁶ from
+// the other) and 2.4·e⁻⁹ − 1 ≈ −0.9997 midway between them.
 func twoBumps() *Field {
 	return &Field{SV: []float64{-3, 0, 3, 0}, Alpha: []float64{1.2, 1.2}, Gamma: 1, D: 2}
 }
@@ -62,6 +64,14 @@ func link(t *testing.T, f *Field, reps []float64, valid []bool, m, k, workers in
 
 func TestEquilibriumAndLink(t *testing.T) {
 	f := twoBumps()
+	// twoBumps' values; 1e-15 allows a few roundings of sums near 1
+	// (ulp 2.2·10⁻¹⁶).
+	if v := f.Value([]float64{-3, 0}); math.Abs(v-0.2) > 1e-15 {
+		t.Errorf("f at a centre = %v, want 0.2", v)
+	}
+	if v, want := f.Value([]float64{0, 0}), 2.4*math.Exp(-9)-1; math.Abs(v-want) > 1e-15 {
+		t.Errorf("f midway = %v, want %v", v, want)
+	}
 	x := []float64{-2.5, 0.3}
 	if _, a := f.EquilibriumNear(x, f.Scratch(), 1e-9, 1000, nil, 0); a != -1 {
 		t.Errorf("no anchors, yet anchor %d", a)
@@ -144,14 +154,16 @@ func TestMergeMatchesBruteForce(t *testing.T) {
 	}
 }
 
-// TestLinkNearest: LinkUntil with k > 0 on a ridge of bumps along y = 0 from A = (−1, 0) to
-// B = (1, 0) and a lone bump at C = (0, 1.6). C is nearer to both A and B
+// TestLinkNearest: LinkUntil with k > 0 on a ridge of bumps xᵢ = −1, −0.75,
+// …, 1 along y = 0 from A = (−1, 0) to B = (1, 0) and a lone bump at
+// C = (0, 1.6), all of weight 1.5 (γ = 4). C is nearer to both A and B
 // (distance √3.56 ≈ 1.89) than they are to each other (2), and f < 0
-// between C and the ridge (at (−0.5, 0.8) the ridge contributes at most
-// about 1.5·Σ e^{−4·0.64} ≈ 0.3). The full test links A–B: clusters {A, B}
-// and {C}. Testing only each equilibrium's nearest neighbour (k = 1) tests
-// A–C and B–C, which fail, and never A–B, so A and B fall apart; k = 2
-// tests every pair again.
+// between C and the ridge: at (−0.5, 0.8) the ridge contributes
+// 1.5·e^{−4·0.64}·Σᵢ e^{−4(xᵢ+0.5)²} ≈ 0.116·3.419 ≈ 0.396 and C
+// 1.5·e^{−4·0.89} ≈ 0.043, so f ≈ −0.561. The full test links A–B:
+// clusters {A, B} and {C}. Testing only each equilibrium's nearest
+// neighbour (k = 1) tests A–C and B–C, which fail, and never A–B, so A and
+// B fall apart; k = 2 tests every pair again.
 func TestLinkNearest(t *testing.T) {
 	f := &Field{Gamma: 4, D: 2}
 	for x := -1.0; x <= 1; x += 0.25 {
@@ -160,6 +172,10 @@ func TestLinkNearest(t *testing.T) {
 	}
 	f.SV = append(f.SV, 0, 1.6)
 	f.Alpha = append(f.Alpha, 1.5)
+	// The value worked out above, to its last digit (0.0005).
+	if v := f.Value([]float64{-0.5, 0.8}); math.Abs(v-(-0.561)) > 5e-4 {
+		t.Fatalf("f(−0.5, 0.8) = %v, want −0.561", v)
+	}
 	reps := []float64{-1, 0, 1, 0, 0, 1.6}
 	valid := []bool{true, true, true}
 	for _, tc := range []struct {

@@ -91,6 +91,11 @@ func TestPanics(t *testing.T) {
 		"RowTo":    func() { RowTo(nil, []float64{1, 2}, []float64{1, 2, 3}, 1) },
 		"RowToDst": func() { RowTo(make([]float64, 3), []float64{1}, []float64{1, 2}, 1) },
 		"Sum":      func() { Sum([]float64{1}, []float64{1, 2}, []float64{1}, 1) },
+		// MeanShiftCutTo does not allocate a nil dst, as its doc says.
+		"MeanShiftCutToNil": func() {
+			z := make([]float64, 1)
+			MeanShiftCutTo(nil, z, []float64{1}, []float64{1}, []float64{1}, []float64{0}, 1)
+		},
 	} {
 		func() {
 			defer func() {
