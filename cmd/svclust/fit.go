@@ -661,12 +661,7 @@ func modelFileOf(o *fitFlags, dt *data, r *result) *modelFile {
 
 // writeLabels writes labels as CSV with the header "cluster".
 func writeLabels(w io.Writer, labels []int) error {
-	buf := []byte("cluster\n")
-	for _, l := range labels {
-		buf = strconv.AppendInt(buf, int64(l), 10)
-		buf = append(buf, '\n')
-	}
-	_, err := w.Write(buf)
+	_, err := w.Write(appendInts([]byte("cluster\n"), labels))
 	return err
 }
 

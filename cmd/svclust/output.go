@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/svclust/svclust/internal/atomicfile"
 )
@@ -59,6 +60,26 @@ func (e *env) writeOutputs(outs ...output) error {
 		}
 	}
 	return nil
+}
+
+// appendInts appends the values v to buf in decimal, one a line, as
+// the label files of fit -o and predict hold them.
+func appendInts(buf []byte, v []int) []byte {
+	for _, x := range v {
+		buf = strconv.AppendInt(buf, int64(x), 10)
+		buf = append(buf, '\n')
+	}
+	return buf
+}
+
+// appendFloats appends the values v to buf, one a line, in the shortest
+// form that reads back exactly, as score writes them.
+func appendFloats(buf []byte, v []float64) []byte {
+	for _, x := range v {
+		buf = strconv.AppendFloat(buf, x, 'g', -1, 64)
+		buf = append(buf, '\n')
+	}
+	return buf
 }
 
 // checkOutput reports whether the file path named by flag could be written,

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -112,12 +111,7 @@ lie outside the domain of novelty.`,
 	c.Run = o.runWith(func(mf *modelFile, x *mat.Dense) (func(io.Writer) error, error) {
 		scores := mf.Model.Score(nil, x, o.workers)
 		return func(w io.Writer) error {
-			buf := []byte("score\n")
-			for _, v := range scores {
-				buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
-				buf = append(buf, '\n')
-			}
-			_, err := w.Write(buf)
+			_, err := w.Write(appendFloats([]byte("score\n"), scores))
 			return err
 		}, nil
 	})

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"strconv"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -307,11 +306,7 @@ func (lw *labelWriter) write(labels []int) error {
 	if lw.w == nil {
 		return nil
 	}
-	lw.buf = lw.buf[:0]
-	for _, l := range labels {
-		lw.buf = strconv.AppendInt(lw.buf, int64(l), 10)
-		lw.buf = append(lw.buf, '\n')
-	}
+	lw.buf = appendInts(lw.buf[:0], labels)
 	_, err := lw.w.Write(lw.buf)
 	return lw.error(err)
 }
