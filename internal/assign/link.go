@@ -82,16 +82,21 @@ func cell(v, side float64) int64 {
 // With k > 0 the segment test is applied only to plausible pairs: i and j
 // are tested when j is among the k valid equilibria nearest to i
 // (Euclidean, ties to the lower index) or i among those nearest to j. That
-// is O(M·k) tests instead of O(M²); k ≤ 0, or k ≥ the number of valid
-// equilibria less one, tests every pair. A pruned graph can only have fewer
-// edges, so its components refine those of the full test: they coincide
-// unless a cluster is held together only by segments between equilibria
-// that are not near neighbours.
+// is O(M·k) segment tests instead of O(M²); k ≤ 0, or k ≥ the number of
+// valid equilibria less one, tests every pair. Choosing the pairs is not
+// O(M·k), though: it sorts the distances from each valid equilibrium to
+// all the others, O(M²·d + M² log M) time on one goroutine, and the
+// workers still look up all M(M−1)/2 pairs in the chosen set before
+// testing the few in it. A pruned graph can only have fewer edges, so its
+// components refine those of the full test: they coincide unless a
+// cluster is held together only by segments between equilibria that are
+// not near neighbours.
 //
-// LinkUntil gives up when stop, called before each equilibrium's tests and
-// every 64 segment tests, returns true: it then returns ok = false and no
-// clusters. A nil stop never stops. It lets a caller with a time budget
-// bound the O(M²) full test.
+// LinkUntil gives up when stop, called by the workers before each
+// equilibrium's pairs and then every 64 pairs, returns true: it then
+// returns ok = false and no clusters. A nil stop never stops. It lets a
+// caller with a time budget bound the O(M²) full test; stop is not called
+// while the pairs are chosen.
 func LinkUntil(f *Field, reps []float64, valid []bool, m, k, workers int, stop func() bool) ([]int, int, bool) {
 	d := f.D
 	nrep := len(reps) / d
@@ -171,7 +176,8 @@ func LinkUntil(f *Field, reps []float64, valid []bool, m, k, workers int, stop f
 // candidates returns the pair filter of LinkUntil: test(i, j) reports
 // whether j is among the k valid equilibria nearest to i or i among those
 // nearest to j. For k ≤ 0 or k at least the number of valid equilibria less
-// one, every pair is a candidate.
+// one, every pair is a candidate. It takes O(M²·d + M² log M) time on the
+// calling goroutine, a full sort per equilibrium, and O(M·k) memory.
 func candidates(reps []float64, d int, valid []bool, k int) func(i, j int) bool {
 	var idx []int
 	for i, ok := range valid {
