@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust/internal/kernel"
+	"github.com/svclust/svclust/internal/parallel"
 )
 
 // autoGammaCentres is the number of centres AutoGamma uses without a budget.
@@ -136,23 +137,27 @@ func AutoC(x mat.Matrix, gamma float64, seed uint64) float64 {
 	if err != nil || !(gamma > 0) {
 		return DefaultC
 	}
-	return autoC(data, n, d, gamma, seed)
+	return autoC(data, n, d, gamma, seed, numWorkers(0))
 }
 
-func autoC(data []float64, n, d int, gamma float64, seed uint64) float64 {
+// autoC is AutoC on w goroutines: each density is one row's sum, so the
+// result does not depend on w.
+func autoC(data []float64, n, d int, gamma float64, seed uint64, w int) float64 {
 	rng := rand.New(rand.NewPCG(seed, seed^0x3c6ef372fe94f82b))
 	m := min(n, autoGammaSample)
 	sample := sampleRows(data, n, d, m, rng)
 	dens := make([]float64, m)
-	row := make([]float64, m)
-	for i := range dens {
-		kernel.RowTo(row, sample[i*d:i*d+d], sample, gamma)
-		var s float64
-		for _, v := range row {
-			s += v
+	parallel.For(m, 64, w, func(_, lo, hi int) {
+		row := make([]float64, m)
+		for i := lo; i < hi; i++ {
+			kernel.RowTo(row, sample[i*d:i*d+d], sample, gamma)
+			var s float64
+			for _, v := range row {
+				s += v
+			}
+			dens[i] = s / float64(m)
 		}
-		dens[i] = s / float64(m)
-	}
+	})
 	slices.Sort(dens)
 	return autoCLevel / dens[m/2]
 }

@@ -32,7 +32,8 @@ type Stats struct {
 	Maintenance int
 	// Objective is J(w) of the returned model on the training data.
 	Objective float64
-	// Runtime is the wall time of Train, including the objective pass.
+	// Runtime is the wall time of Train, including AutoGamma and AutoC and
+	// the objective pass, N·B kernel terms, which is most of it for large N.
 	Runtime time.Duration
 }
 
@@ -70,7 +71,7 @@ func Train(x mat.Matrix, cfg *Config) (*Model, error) {
 		c.Gamma = autoGamma(data, n, d, c.Budget, c.Seed)
 	}
 	if c.C == 0 {
-		c.C = autoC(data, n, d, c.Gamma, c.Seed)
+		c.C = autoC(data, n, d, c.Gamma, c.Seed, numWorkers(c.Workers))
 	}
 
 	tr := newTrainer(data, n, d, &c)
