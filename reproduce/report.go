@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/svclust/svclust"
 )
 
 // Machine describes the computer a reproduction ran on.
@@ -229,7 +231,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(bw, "- Date: %s; wall time %s\n\n", r.Date, time.Duration(r.Seconds*float64(time.Second)).Round(time.Second).String())
 
 	fmt.Fprintf(bw, "## Protocol\n\n")
-	writeProtocol(bw, p)
+	writeProtocol(bw, p, ds, ms)
 
 	fmt.Fprintf(bw, "## Legend\n\n")
 	fmt.Fprintf(bw, "Each cell is **paper / ours**: the paper's value, then ours in bold, the mean over the seeded runs ± its sample standard deviation. ")
@@ -298,32 +300,154 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	return bw.Flush()
 }
 
-// writeProtocol describes the protocol p.
-func writeProtocol(w io.Writer, p *Protocol) {
+// writeProtocol describes the protocol p as run on the data sets ds with
+// the methods ms: only what applies to them, with the library's defaults
+// and the grids actually used.
+func writeProtocol(w io.Writer, p *Protocol, ds []DataSet, ms []Method) {
 	runs := p.Runs
 	if runs == 0 {
 		runs = DefaultRuns
 	}
-	fmt.Fprintf(w, "- Data: the paper's data sets as described in `../shared/datasets/README.md`, features scaled by `%s`; budget B = 50, 100 for Shuttle, as in the paper.\n", p.Scale)
+	has := func(m Method) bool { return slices.Contains(ms, m) }
+	svdd := titles(ms, SVC, FSVC)
+	sgd := titles(ms, SGD, BSGDPNN, BSGDPRN, BSGDM)
+	budgeted := false
+	for _, m := range ms {
+		budgeted = budgeted || m.Budgeted()
+	}
+	gammas, cs := orDefault(p.Gammas, Grid), orDefault(p.Cs, Grid)
+	ps, epss := orDefault(p.Ps, FSVCGrid), orDefault(p.Epss, FSVCGrid)
+
+	fmt.Fprintf(w, "- Data: the paper's data sets as described in `../shared/datasets/README.md`, features scaled by `%s`", p.Scale)
+	if budgeted {
+		fmt.Fprintf(w, "; %s", budgetText(ds))
+	}
+	fmt.Fprintf(w, ".\n")
 	fmt.Fprintf(w, "- Grid: γ ∈ {%s}, C ∈ {%s} (%s); for every data set and method the setting of largest NMI at seed 1 is chosen (ties to the earlier, γ-major), then %d runs with seeds 1–%d at that setting are averaged. Grid points are started in the bit-reversed order of their γ-major index, so that a grid cut by its time budget still spreads over the whole grid; the order does not change which point is chosen.\n",
-		list(orDefault(p.Gammas, Grid)), list(orDefault(p.Cs, Grid)), paperGrid(p), runs, runs)
-	fmt.Fprintf(w, "- FSVC: p, ε ∈ {%s} (the paper's grid) searched in two stages, to keep 36 × 100 labellings within time: γ and C first at p = %g, ε = %g, then p and ε at the best γ and C (p from its largest value down, cheapest first).\n",
-		list(orDefault(p.Ps, FSVCGrid)), DefaultStageP, DefaultStageEps)
-	fmt.Fprintf(w, "- SVC and FSVC: exact SVDD by our SMO (baseline.TrainSVDD) with the grid's C as the SVDD bound; C ≥ 1 is a hard margin, so C = 2, 8, 32 give one SVDD and are evaluated once.\n")
-	mi := "10,000 (the library's default)"
-	if p.MinIter != 0 {
-		mi = fmt.Sprint(p.MinIter)
+		list(gammas), list(cs), paperGrid(p), runs, runs)
+	if has(FSVC) {
+		grid := "p, ε ∈ {" + list(ps) + "}"
+		if !slices.Equal(ps, epss) {
+			grid = "p ∈ {" + list(ps) + "}, ε ∈ {" + list(epss) + "}"
+		}
+		fmt.Fprintf(w, "- FSVC: %s (%s) searched in two stages, to keep %d × %d labellings within time: γ and C first at p = %g, ε = %g, then p and ε at the best γ and C (p from its largest value down, cheapest first).\n",
+			grid, paperFSVCGrid(p), len(gammas)*len(cs), len(ps)*len(epss), DefaultStageP, DefaultStageEps)
 	}
-	rm := "the first step (the paper's rule exactly)"
-	if p.RemovalMinIter > 0 {
-		rm = fmt.Sprint(p.RemovalMinIter)
+	if len(svdd) > 0 {
+		fmt.Fprintf(w, "- %s: exact SVDD by our SMO (baseline.TrainSVDD) with the grid's C as the SVDD bound; C ≥ 1 is a hard margin", joinAnd(svdd, "and"))
+		var hard []float64
+		for _, c := range cs {
+			if c >= 1 {
+				hard = append(hard, c)
+			}
+		}
+		if len(hard) > 1 {
+			fmt.Fprintf(w, ", so C = %s give one SVDD and are evaluated once", list(hard))
+		}
+		fmt.Fprintf(w, ".\n")
 	}
-	fmt.Fprintf(w, "- SGD methods: svclust.Train with the paper's θ = 0.01 and k = 5; the stopping rule is checked from step %s for SGD, BSGD-PNN, BSGD-PRN and BSGD-M, and from %s for BSGD-R, since removal loses weight the longer it trains. Clustering: svclust.Model.Cluster with its defaults.\n",
-		mi, rm)
-	fmt.Fprintf(w, "- Time budgets: grid search %s per data set and method (each FSVC stage); seeded runs %s per data set and method after the first; one SVC or FSVC run (training and labelling) %s, after which it is reported exceeded. %s\n",
-		budget(p.GridBudget), budget(p.RunsBudget), budget(p.RunBudget),
-		"Budgets never cut a run short silently: the last table gives the grid points evaluated and the runs finished. The SGD methods cannot be interrupted, so a grid point or run that started in time is finished.")
+	if len(sgd) > 0 || has(BSGDR) {
+		fmt.Fprintf(w, "- SGD methods: svclust.Train with the paper's θ = %g", svclust.DefaultTol)
+		if has(BSGDPNN) || has(BSGDPRN) {
+			fmt.Fprintf(w, " and k = %d", svclust.DefaultK)
+		}
+		var from []string
+		if len(sgd) > 0 {
+			from = append(from, fmt.Sprintf("from %s for %s", minIterText(p.MinIter, true), joinAnd(sgd, "and")))
+		}
+		if has(BSGDR) {
+			mi := p.RemovalMinIter
+			if mi <= 0 {
+				mi = -1
+			}
+			from = append(from, fmt.Sprintf("from %s for %s, since removal loses weight the longer it trains", minIterText(mi, false), BSGDR.Title()))
+		}
+		fmt.Fprintf(w, "; the stopping rule is checked %s. Clustering: svclust.Model.Cluster with its defaults.\n", strings.Join(from, ", and "))
+	}
+	fmt.Fprintf(w, "- Time budgets: grid search %s per data set and method", budget(p.GridBudget))
+	if has(FSVC) {
+		fmt.Fprintf(w, " (each FSVC stage)")
+	}
+	fmt.Fprintf(w, "; seeded runs %s per data set and method after the first", budget(p.RunsBudget))
+	if len(svdd) > 0 {
+		fmt.Fprintf(w, "; one %s run (training and labelling) %s, after which it is reported exceeded", joinAnd(svdd, "or"), budget(p.RunBudget))
+	}
+	fmt.Fprintf(w, ". Budgets never cut a run short silently: the last table gives the grid points evaluated and the runs finished.")
+	if len(sgd) > 0 || has(BSGDR) {
+		fmt.Fprintf(w, " The SGD methods cannot be interrupted, so a grid point or run that started in time is finished.")
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "- Workers: %s fits at a time, grid points and runs alike, each on one goroutine, so every method is timed on one core; the run with seed 1 is the grid search's own evaluation of the chosen point. Timings are wall times on a machine shared with other work.\n\n", workersText(p.Workers))
+}
+
+// budgetText gives the budgets B of the data sets ds: DefaultBudget and
+// any other, as "budget B = 50, 100 for Shuttle, as in the paper", the
+// last words only if every data set is the paper's.
+func budgetText(ds []DataSet) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "budget B = %d", DefaultBudget)
+	paper := true
+	for _, d := range ds {
+		if d.Budget != DefaultBudget {
+			fmt.Fprintf(&b, ", %d for %s", d.Budget, d.Title)
+		}
+		if !slices.Contains(dataSets, d) {
+			paper = false
+		}
+	}
+	if paper {
+		b.WriteString(", as in the paper")
+	}
+	return b.String()
+}
+
+// minIterText describes where a stopping rule with Config.MinIter v is
+// first checked; lib says whether 0 selects the library's default.
+func minIterText(v int, lib bool) string {
+	switch {
+	case v == 0 && lib:
+		return "step " + thousands(svclust.DefaultMinIter) + " (the library's default)"
+	case v <= 0:
+		return "the first step (the paper's rule exactly)"
+	}
+	return "step " + thousands(v)
+}
+
+// thousands formats n ≥ 0 with a comma between groups of three digits.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// titles returns the titles of the methods of ms that are among want, in
+// the order of ms.
+func titles(ms []Method, want ...Method) []string {
+	var t []string
+	for _, m := range ms {
+		if slices.Contains(want, m) {
+			t = append(t, m.Title())
+		}
+	}
+	return t
+}
+
+// joinAnd joins words as "a, b and c", with conj in place of "and".
+func joinAnd(words []string, conj string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " " + conj + " " + words[len(words)-1]
+}
+
+// paperFSVCGrid says whether the FSVC grids of p are the paper's.
+func paperFSVCGrid(p *Protocol) string {
+	if slices.Equal(orDefault(p.Ps, FSVCGrid), FSVCGrid()) && slices.Equal(orDefault(p.Epss, FSVCGrid), FSVCGrid()) {
+		return "the paper's grid"
+	}
+	return "**not the paper's grid**, which is {" + list(FSVCGrid()) + "} for both"
 }
 
 // paperGrid says whether the grids of p are the paper's.

@@ -180,3 +180,86 @@ func TestFigures(t *testing.T) {
 		t.Errorf("gauss3: C-means ARI %v, want ≥ 0.95", g.ARI[1])
 	}
 }
+
+// TestProtocolText checks that the protocol section says what applies to
+// the methods and grids of the report, from the library's defaults.
+func TestProtocolText(t *testing.T) {
+	protocol := func(p Protocol, recs ...Record) string {
+		var buf bytes.Buffer
+		rep := &Report{Protocol: p, Records: recs}
+		if err := rep.WriteMarkdown(&buf); err != nil {
+			t.Fatal(err)
+		}
+		md := buf.String()
+		i, j := strings.Index(md, "## Protocol"), strings.Index(md, "## Legend")
+		if i < 0 || j < i {
+			t.Fatalf("no protocol section:\n%s", md)
+		}
+		return md[i:j]
+	}
+
+	// Every method on the paper's grids, Shuttle among the data sets.
+	var all []Record
+	for _, m := range Methods() {
+		all = append(all, fakeRecord("shuttle", 58000, m, 0.5, 0), fakeRecord("iris", 150, m, 0.5, 0))
+	}
+	text := protocol(Protocol{}, all...)
+	for _, want := range []string{
+		// The paper's budgets (Section 5): 50, and 100 for Shuttle.
+		"budget B = 50, 100 for Shuttle, as in the paper.",
+		// 6 × 6 points of γ and C, 10 × 10 of p and ε.
+		"to keep 36 × 100 labellings within time: γ and C first at p = 0.5, ε = 0.5",
+		"p, ε ∈ {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1} (the paper's grid)",
+		// The C ≥ 1 of the paper's grid {2⁻⁵, 2⁻³, …, 2⁵}.
+		"- SVC and FSVC: exact SVDD", "so C = 2, 8, 32 give one SVDD",
+		// svclust.DefaultTol, DefaultK and DefaultMinIter.
+		"θ = 0.01 and k = 5;",
+		"from step 10,000 (the library's default) for SGD, BSGD-PNN, BSGD-PRN and BSGD-M, and from the first step (the paper's rule exactly) for BSGD-R,",
+		"(each FSVC stage)", "one SVC or FSVC run (training and labelling)",
+		"The SGD methods cannot be interrupted",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("protocol lacks %q:\n%s", want, text)
+		}
+	}
+
+	// SVC alone with two C ≥ 1 except one: no FSVC, SGD or budget text.
+	text = protocol(Protocol{Cs: []float64{0.5, 2}, MinIter: 20000}, fakeRecord("iris", 150, SVC, 0.5, 0))
+	for _, want := range []string{
+		"features scaled by `none`.\n",
+		"- SVC: exact SVDD by our SMO (baseline.TrainSVDD) with the grid's C as the SVDD bound; C ≥ 1 is a hard margin.\n",
+		"; one SVC run (training and labelling) unlimited, after which",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("SVC protocol lacks %q:\n%s", want, text)
+		}
+	}
+	for _, not := range []string{"FSVC", "SGD", "budget B", "θ", "cannot be interrupted"} {
+		if strings.Contains(text, not) {
+			t.Errorf("SVC protocol mentions %q:\n%s", not, text)
+		}
+	}
+
+	// BSGD-R and BSGD-M with MinIter set, on a data set not the paper's.
+	text = protocol(Protocol{MinIter: 20000, RemovalMinIter: 300},
+		fakeRecord("moons", 1000, BSGDR, 0.5, 0), fakeRecord("moons", 1000, BSGDM, 0.5, 0))
+	for _, want := range []string{
+		"budget B = 50.\n",
+		"θ = 0.01; the stopping rule is checked from step 20,000 for BSGD-M, and from step 300 for BSGD-R,",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("BSGD protocol lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "k = ") || strings.Contains(text, "SVC") {
+		t.Errorf("BSGD protocol mentions k or SVC:\n%s", text)
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 10000: "10,000", 1234567: "1,234,567"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
