@@ -300,7 +300,9 @@ func (o *fitFlags) validate() (*setup, error) {
 	}
 	s.train.Seed = o.seed
 	s.train.Workers = o.workers
-	s.cluster.All = o.all
+	// -stream labels every row by its trajectory in its second pass, so
+	// its sample is clustered as fit -all clusters its data.
+	s.cluster.All = o.all || o.stream
 	s.cluster.Outliers = o.outliers
 	s.cluster.Workers = o.workers
 	if o.out != "" && o.out == o.model {
@@ -441,23 +443,33 @@ func fitCluster(dt *data, s *setup, want indices) (*result, error) {
 
 // fitClusterProgress is fitCluster reporting its phases to prog.
 func fitClusterProgress(dt *data, s *setup, want indices, prog *progress) (*result, error) {
-	prog.begin("train", "", 0)
-	model, err := svclust.Train(dt.ds.X, &s.train)
+	model, cl, err := trainCluster(dt.ds.X, s, prog)
 	if err != nil {
-		return nil, configError(err)
+		return nil, err
 	}
-	prog.end()
-	prog.begin("cluster", "", 0)
-	cl, err := model.Cluster(dt.ds.X, &s.cluster)
-	if err != nil {
-		return nil, configError(err)
-	}
-	prog.end()
 	prog.begin("metrics", "", 0)
 	r := &result{model: model, cl: cl}
 	r.scores = evaluate(dt, cl.Labels, want)
 	prog.end()
 	return r, nil
+}
+
+// trainCluster trains on the scaled rows x and clusters them with the
+// settings s, reporting both phases to prog.
+func trainCluster(x *mat.Dense, s *setup, prog *progress) (*svclust.Model, *svclust.Clustering, error) {
+	prog.begin("train", "", 0)
+	model, err := svclust.Train(x, &s.train)
+	if err != nil {
+		return nil, nil, configError(err)
+	}
+	prog.end()
+	prog.begin("cluster", "", 0)
+	cl, err := model.Cluster(x, &s.cluster)
+	if err != nil {
+		return nil, nil, configError(err)
+	}
+	prog.end()
+	return model, cl, nil
 }
 
 // compactnessLimit is the largest number of points for which the metrics

@@ -27,13 +27,24 @@ type output struct {
 // rename, which does not happen on a local file system once the temporary
 // file exists, could leave some outputs new and others old.
 func (e *env) writeOutputs(outs ...output) error {
-	var (
-		staged []*atomicfile.Staged
-		files  []output // files[i] is the output staged[i] holds
-	)
+	return e.writeOutputsAfter(nil, outs...)
+}
+
+// A stagedOutput is a file output written, by the command as it went, to
+// a temporary file that is staged and waits to be renamed over its path.
+type stagedOutput struct {
+	flag, path string
+	staged     *atomicfile.Staged
+}
+
+// writeOutputsAfter is writeOutputs for a command that has also staged the
+// files pre: they are renamed first, after every output of outs is
+// written, and removed if writing any of outs fails.
+func (e *env) writeOutputsAfter(pre []stagedOutput, outs ...output) error {
+	files := pre
 	defer func() {
-		for _, s := range staged {
-			s.Abort() // no-op once committed
+		for _, f := range files {
+			f.staged.Abort() // no-op once committed
 		}
 	}()
 	for _, o := range outs {
@@ -44,8 +55,7 @@ func (e *env) writeOutputs(outs ...output) error {
 		if err != nil {
 			return outputError(o.flag, o.path, err)
 		}
-		staged = append(staged, s)
-		files = append(files, o)
+		files = append(files, stagedOutput{o.flag, o.path, s})
 	}
 	for _, o := range outs {
 		if o.path == "-" {
@@ -54,9 +64,9 @@ func (e *env) writeOutputs(outs ...output) error {
 			}
 		}
 	}
-	for i, s := range staged {
-		if err := s.Commit(); err != nil {
-			return outputError(files[i].flag, files[i].path, err)
+	for _, f := range files {
+		if err := f.staged.Commit(); err != nil {
+			return outputError(f.flag, f.path, err)
 		}
 	}
 	return nil

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -73,7 +72,6 @@ type streamInfo struct {
 // runStream fits and clusters the file path by the -stream design above
 // and writes the outputs requested by o.
 func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, prog *progress) (*data, *result, error) {
-	s.cluster.All = true
 	limit := o.sample.v
 
 	// Pass 1: the reservoir sample and the scaling statistics.
@@ -129,19 +127,12 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 		d:      d,
 	}
 
-	// Training and the trajectories of the sample, as fit -all does them.
-	prog.begin("train", "", 0)
-	model, err := svclust.Train(x, &s.train)
+	// Training and the trajectories of the sample, as fit -all does them
+	// (validate sets -all with -stream).
+	model, cl, err := trainCluster(x, s, prog)
 	if err != nil {
-		return nil, nil, configError(err)
+		return nil, nil, err
 	}
-	prog.end()
-	prog.begin("cluster", "", 0)
-	cl, err := model.Cluster(x, &s.cluster)
-	if err != nil {
-		return nil, nil, configError(err)
-	}
-	prog.end()
 	r := &result{model: model, cl: cl, stream: &streamInfo{sample: m}}
 
 	// Pass 2: label every row and write the labels as they come.
@@ -274,10 +265,12 @@ func assignPass(ctx context.Context, path string, o *fitFlags, scaler *dataset.S
 // file beside the named one, renamed over it by commit, or to standard
 // output for "-". It discards them when -o is not given.
 type labelWriter struct {
-	file *atomicfile.File // nil unless -o names a file
-	w    *bufio.Writer    // nil without -o
+	w    io.Writer        // nil without -o
+	file *atomicfile.File // nil unless -o names a file, and then w; it buffers
 	path string
-	buf  []byte
+	// buf holds the lines of one write: the header waits in it for the
+	// first labels, so that a run failing before them writes nothing.
+	buf []byte
 }
 
 func newLabelWriter(e *env, path string) (*labelWriter, error) {
@@ -286,18 +279,15 @@ func newLabelWriter(e *env, path string) (*labelWriter, error) {
 	case "":
 		return lw, nil
 	case "-":
-		lw.w = bufio.NewWriter(e.stdout)
+		lw.w = e.stdout
 	default:
 		f, err := atomicfile.Create(path)
 		if err != nil {
 			return nil, outputError("-o", path, err)
 		}
-		lw.file, lw.w = f, bufio.NewWriter(f)
+		lw.file, lw.w = f, f
 	}
-	if _, err := lw.w.WriteString("cluster\n"); err != nil {
-		lw.abort()
-		return nil, lw.error(err)
-	}
+	lw.buf = append(lw.buf, "cluster\n"...)
 	return lw, nil
 }
 
@@ -306,8 +296,12 @@ func (lw *labelWriter) write(labels []int) error {
 	if lw.w == nil {
 		return nil
 	}
-	lw.buf = appendInts(lw.buf[:0], labels)
+	lw.buf = appendInts(lw.buf, labels)
+	if len(lw.buf) == 0 {
+		return nil
+	}
 	_, err := lw.w.Write(lw.buf)
+	lw.buf = lw.buf[:0]
 	return lw.error(err)
 }
 
@@ -323,46 +317,22 @@ func (lw *labelWriter) error(err error) error {
 // for it, so that the files named by -o and -model both change or neither
 // does, as writeOutputs does for fit without -stream.
 func (lw *labelWriter) commit(e *env, o *fitFlags, mf *modelFile) error {
-	if lw.w != nil {
-		if err := lw.w.Flush(); err != nil {
-			return lw.error(err)
-		}
+	// The header of a file without rows is still waiting.
+	if err := lw.write(nil); err != nil {
+		return err
 	}
-	var staged []*atomicfile.Staged
-	defer func() {
-		for _, s := range staged {
-			s.Abort() // no-op once committed
-		}
-	}()
-	if lw.file != nil {
-		s, err := lw.file.Stage()
-		if err != nil {
-			return lw.error(err)
-		}
-		staged = append(staged, s)
+	var outs []output
+	if o.model != "" {
+		outs = append(outs, output{"-model", o.model, mf.write})
 	}
-	switch o.model {
-	case "":
-	case "-":
-		if err := mf.write(e.stdout); err != nil {
-			return err
-		}
-	default:
-		s, err := atomicfile.Stage(o.model, mf.write)
-		if err != nil {
-			return outputError("-model", o.model, err)
-		}
-		staged = append(staged, s)
+	if lw.file == nil {
+		return e.writeOutputs(outs...)
 	}
-	for i, s := range staged {
-		if err := s.Commit(); err != nil {
-			if i == 0 && lw.file != nil {
-				return lw.error(err)
-			}
-			return outputError("-model", o.model, err)
-		}
+	s, err := lw.file.Stage()
+	if err != nil {
+		return lw.error(err)
 	}
-	return nil
+	return e.writeOutputsAfter([]stagedOutput{{"-o", lw.path, s}}, outs...)
 }
 
 // abort discards the labels written to a file; after commit it does
