@@ -149,35 +149,31 @@ func (x *num) UnmarshalJSON(b []byte) error {
 }
 
 // recordJSON is the JSON form of a Record: the means under the index
-// names, the standard deviations in "sd".
+// names, the standard deviations under the same names in "sd".
 type recordJSON struct {
-	Dataset        string `json:"dataset"`
-	Method         Method `json:"method"`
-	N              int    `json:"n"`
-	Dim            int    `json:"d"`
-	Classes        int    `json:"classes"`
-	Gamma          num    `json:"gamma"`
-	C              num    `json:"C"`
-	P              num    `json:"p"`
-	Eps            num    `json:"eps"`
-	Runs           int    `json:"runs"`
-	Purity         num    `json:"purity"`
-	Rand           num    `json:"rand"`
-	ARI            num    `json:"ari"`
-	NMI            num    `json:"nmi"`
-	Compactness    num    `json:"compactness"`
-	DB             num    `json:"db"`
-	TrainSeconds   num    `json:"train_seconds"`
-	ClusterSeconds num    `json:"cluster_seconds"`
-	Clusters       num    `json:"clusters"`
-	SD             sdJSON `json:"sd"`
-	Status         string `json:"status"`
-	GridEvaluated  int    `json:"grid_evaluated"`
-	GridTotal      int    `json:"grid_total"`
-	Note           string `json:"note,omitempty"`
+	Dataset string `json:"dataset"`
+	Method  Method `json:"method"`
+	N       int    `json:"n"`
+	Dim     int    `json:"d"`
+	Classes int    `json:"classes"`
+	Gamma   num    `json:"gamma"`
+	C       num    `json:"C"`
+	P       num    `json:"p"`
+	Eps     num    `json:"eps"`
+	Runs    int    `json:"runs"`
+	// The means, whose keys encoding/json writes here, in the order of
+	// statsJSON.
+	statsJSON
+	SD            statsJSON `json:"sd"`
+	Status        string    `json:"status"`
+	GridEvaluated int       `json:"grid_evaluated"`
+	GridTotal     int       `json:"grid_total"`
+	Note          string    `json:"note,omitempty"`
 }
 
-type sdJSON struct {
+// statsJSON holds one number per statistic of a Record: the means or the
+// standard deviations.
+type statsJSON struct {
 	Purity         num `json:"purity"`
 	Rand           num `json:"rand"`
 	ARI            num `json:"ari"`
@@ -187,6 +183,23 @@ type sdJSON struct {
 	TrainSeconds   num `json:"train_seconds"`
 	ClusterSeconds num `json:"cluster_seconds"`
 	Clusters       num `json:"clusters"`
+}
+
+// stats returns the means (sd false) or standard deviations (sd true) of
+// the statistics of r.
+func (r *Record) stats(sd bool) statsJSON {
+	v := func(s Stat) num {
+		if sd {
+			return num(s.SD)
+		}
+		return num(s.Mean)
+	}
+	return statsJSON{
+		Purity: v(r.Purity), Rand: v(r.Rand), ARI: v(r.ARI), NMI: v(r.NMI),
+		Compactness: v(r.Compactness), DB: v(r.DB),
+		TrainSeconds: v(r.TrainSeconds), ClusterSeconds: v(r.ClusterSeconds),
+		Clusters: v(r.Clusters),
+	}
 }
 
 // MarshalJSON implements json.Marshaler. It writes r as one object with
@@ -199,16 +212,7 @@ func (r Record) MarshalJSON() ([]byte, error) {
 	return json.Marshal(recordJSON{
 		Dataset: r.Dataset, Method: r.Method, N: r.N, Dim: r.Dim, Classes: r.Classes,
 		Gamma: num(r.Gamma), C: num(r.C), P: num(r.P), Eps: num(r.Eps), Runs: r.Runs,
-		Purity: num(r.Purity.Mean), Rand: num(r.Rand.Mean), ARI: num(r.ARI.Mean), NMI: num(r.NMI.Mean),
-		Compactness: num(r.Compactness.Mean), DB: num(r.DB.Mean),
-		TrainSeconds: num(r.TrainSeconds.Mean), ClusterSeconds: num(r.ClusterSeconds.Mean),
-		Clusters: num(r.Clusters.Mean),
-		SD: sdJSON{
-			Purity: num(r.Purity.SD), Rand: num(r.Rand.SD), ARI: num(r.ARI.SD), NMI: num(r.NMI.SD),
-			Compactness: num(r.Compactness.SD), DB: num(r.DB.SD),
-			TrainSeconds: num(r.TrainSeconds.SD), ClusterSeconds: num(r.ClusterSeconds.SD),
-			Clusters: num(r.Clusters.SD),
-		},
+		statsJSON: r.stats(false), SD: r.stats(true),
 		Status: r.Status, GridEvaluated: r.GridEvaluated, GridTotal: r.GridTotal, Note: r.Note,
 	})
 }

@@ -3,6 +3,8 @@ package reproduce
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -260,6 +262,70 @@ func TestThousands(t *testing.T) {
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 10000: "10,000", 1234567: "1,234,567"} {
 		if got := thousands(n); got != want {
 			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestRecordJSONFile checks that the records of the committed reports
+// read back and are written again with the same keys in the same order and
+// the same values (numbers compared as float64: the files hold some in
+// exponent form, which encoding/json writes in decimal).
+func TestRecordJSONFile(t *testing.T) {
+	for _, path := range []string{"../docs/reproduction.json", "../docs/wide-c/reproduction.json"} {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep struct{ Records []json.RawMessage }
+		if err := json.Unmarshal(b, &rep); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if len(rep.Records) == 0 {
+			t.Fatalf("%s: no records", path)
+		}
+		for i, raw := range rep.Records {
+			var r Record
+			if err := json.Unmarshal(raw, &r); err != nil {
+				t.Fatalf("%s: record %d: %v", path, i, err)
+			}
+			out, err := json.Marshal(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if msg := sameJSON(raw, out); msg != "" {
+				t.Errorf("%s: record %d (%s/%s): %s", path, i, r.Dataset, r.Method, msg)
+			}
+		}
+	}
+}
+
+// sameJSON compares the token streams of a and b, numbers by value, and
+// returns "" if they match or a description of the first difference.
+func sameJSON(a, b []byte) string {
+	da, db := json.NewDecoder(bytes.NewReader(a)), json.NewDecoder(bytes.NewReader(b))
+	da.UseNumber()
+	db.UseNumber()
+	for {
+		ta, ea := da.Token()
+		tb, eb := db.Token()
+		if ea != nil || eb != nil {
+			if ea == io.EOF && eb == io.EOF {
+				return ""
+			}
+			return fmt.Sprintf("token errors %v, %v", ea, eb)
+		}
+		na, aNum := ta.(json.Number)
+		nb, bNum := tb.(json.Number)
+		if aNum && bNum {
+			fa, _ := na.Float64()
+			fb, _ := nb.Float64()
+			if fa != fb {
+				return fmt.Sprintf("number %s, then %s", na, nb)
+			}
+			continue
+		}
+		if ta != tb {
+			return fmt.Sprintf("token %v, then %v", ta, tb)
 		}
 	}
 }
