@@ -545,15 +545,16 @@ func (o *fitFlags) begin(args []string) (s *setup, path string, stop func() erro
 
 // prepare does what begin does and loads the data; the caller must call
 // stop when err is nil.
-func (o *fitFlags) prepare(args []string) (s *setup, path string, dt *data, stop func() error, err error) {
-	if s, path, stop, err = o.begin(args); err != nil {
-		return nil, "", nil, nil, err
+func (o *fitFlags) prepare(args []string) (s *setup, dt *data, stop func() error, err error) {
+	s, path, stop, err := o.begin(args)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	if dt, err = load(path, o.label, o.labelSet, s.scale); err != nil {
 		stop()
-		return nil, "", nil, nil, err
+		return nil, nil, nil, err
 	}
-	return s, path, dt, stop, nil
+	return s, dt, stop, nil
 }
 
 func runFit(ctx context.Context, e *env, o *fitFlags, args []string) error {
@@ -567,9 +568,7 @@ func runFit(ctx context.Context, e *env, o *fitFlags, args []string) error {
 	defer stop()
 	prog := newProgress(e.stderr, "svclust fit", o.progress, o.quiet)
 	defer prog.close()
-	if !o.C.auto {
-		warnC(e, o, o.C.v)
-	}
+	warnC(e, o)
 	var (
 		dt *data
 		r  *result
@@ -638,10 +637,10 @@ func fitInMemory(e *env, o *fitFlags, s *setup, path string, prog *progress) (*d
 	return dt, r, nil
 }
 
-// warnC warns when C leaves the domain empty, unless -quiet.
-func warnC(e *env, o *fitFlags, C float64) {
-	if C <= 1 && !o.quiet {
-		fmt.Fprintf(e.stderr, "svclust: warning: -C %v: the domain f ≥ 0 is empty for C ≤ 1: every point is an outlier\n", C)
+// warnC warns when -C leaves the domain empty, unless -quiet.
+func warnC(e *env, o *fitFlags) {
+	if !o.C.auto && o.C.v <= 1 && !o.quiet {
+		fmt.Fprintf(e.stderr, "svclust: warning: -C %v: the domain f ≥ 0 is empty for C ≤ 1: every point is an outlier\n", o.C.v)
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"sort"
 	"strings"
 	"time"
 
@@ -85,10 +84,11 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	go func() {
-		// tune and demo stop between settings when ctx is cancelled; fit,
-		// predict and score spend their time in library calls that do not
-		// look at it. Outputs are written by rename, so exiting here never
-		// leaves a partial output file.
+		// tune, demo and reproduce stop between settings when ctx is
+		// cancelled, and fit -stream between chunks of rows; fit without
+		// -stream, predict and score spend their time in library calls that
+		// do not look at it. Outputs are written by rename, so exiting here never leaves
+		// a partial output file.
 		<-ctx.Done()
 		time.Sleep(interruptGrace)
 		fmt.Fprintln(os.Stderr, "svclust: interrupted")
@@ -244,12 +244,4 @@ func oneArg(args []string) (string, error) {
 		return args[0], nil
 	}
 	return "", usagef("want one DATA argument, got %d: %s", len(args), strings.Join(args, " "))
-}
-
-// flagNames returns the names of the flags of fs, sorted.
-func flagNames(fs *flag.FlagSet) []string {
-	var names []string
-	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
-	sort.Strings(names)
-	return names
 }

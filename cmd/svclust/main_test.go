@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -436,6 +437,14 @@ func TestDemo(t *testing.T) {
 	if len(rows) != 4 || rows[2].Kind != "gauss3" || rows[2].TrueClusters != 3 {
 		t.Errorf("rows %+v", rows)
 	}
+}
+
+// flagNames returns the names of the flags of fs, sorted.
+func flagNames(fs *flag.FlagSet) []string {
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	sort.Strings(names)
+	return names
 }
 
 // TestDoc checks that the manual in doc.go names every command and flag.

@@ -38,7 +38,7 @@ type progress struct {
 	start time.Time
 	now   func() time.Time
 
-	done atomic.Int64 // units of the current phase done, set by add
+	done atomic.Int64 // units of the current phase done, stored by set
 
 	mu         sync.Mutex
 	phase      string // "" between phases

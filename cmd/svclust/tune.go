@@ -116,7 +116,7 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, gammas, cs
 	if !ok {
 		return usagef("-metric must be nmi, ari, purity or rand, not %q", metric)
 	}
-	s, _, dt, stop, err := o.prepare(args)
+	s, dt, stop, err := o.prepare(args)
 	if err != nil {
 		return err
 	}
