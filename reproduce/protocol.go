@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -121,9 +120,6 @@ type Data struct {
 // an error that wraps fs.ErrNotExist.
 func Load(dir string, ds DataSet, sc dataset.Scale) (*Data, error) {
 	path := filepath.Join(dir, ds.Name+".csv")
-	if _, err := os.Stat(path); err != nil {
-		return nil, err
-	}
 	d, err := dataset.ReadFile(path, dataset.ReadOptions{RequireLabel: true})
 	if err != nil {
 		return nil, err
@@ -191,7 +187,7 @@ func (p *Protocol) Evaluate(ctx context.Context, d *Data, m Method) Record {
 	rec.N, rec.Dim, rec.Classes = n, dim, d.Classes
 
 	grid := p.grid(m)
-	res := p.search(ctx, d, m, grid, "grid", start)
+	res := p.search(ctx, d, m, grid, "grid", true, start)
 	best, bestNMI := pick(res)
 	rec.GridTotal, rec.GridEvaluated = len(grid), evaluated(res)
 	exceeded := countExceeded(res)
@@ -199,7 +195,7 @@ func (p *Protocol) Evaluate(ctx context.Context, d *Data, m Method) Record {
 		// Second stage: p and ε at the best γ and C of the first.
 		g := grid[best]
 		stage := p.fsvcStage(g.Gamma, g.C)
-		sres := p.search(ctx, d, m, stage, "p,ε grid", time.Now())
+		sres := p.search(ctx, d, m, stage, "p,ε grid", false, time.Now())
 		if b, v := pick(sres); b >= 0 && v >= bestNMI {
 			grid, res, best, bestNMI = stage, sres, b, v
 		}
@@ -425,15 +421,17 @@ type pointResult struct {
 
 // search evaluates the settings at seed 1, Workers at a time, until the
 // grid budget counted from start is spent, and returns the outcome of each
-// setting in its slot. For SVC and FSVC, settings that differ only in
+// setting in its slot. Progress lines call the grid what; spread starts
+// the settings in the order that spreads over the grid (see order),
+// instead of the grid's own. For SVC and FSVC, settings that differ only in
 // C ≥ 1 give the same SVDD (a hard margin; see baseline.SVDDConfig.C) and
 // are evaluated once.
-func (p *Protocol) search(ctx context.Context, d *Data, m Method, grid []Setting, what string, start time.Time) []pointResult {
+func (p *Protocol) search(ctx context.Context, d *Data, m Method, grid []Setting, what string, spread bool, start time.Time) []pointResult {
 	res := make([]pointResult, len(grid))
 	// alias[i] is the first setting equivalent to setting i.
 	alias := make([]int, len(grid))
 	var todo []int
-	for _, i := range order(len(grid), what == "grid") {
+	for _, i := range order(len(grid), spread) {
 		s := grid[i]
 		alias[i] = i
 		if m == SVC || m == FSVC {

@@ -3,6 +3,8 @@ package reproduce
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -228,6 +230,28 @@ func TestSkip(t *testing.T) {
 	}
 	if recs[0].Status != "skipped: test reason" || recs[0].N != 60 || recs[1].Status != "ok" {
 		t.Errorf("statuses %q (n = %d), %q", recs[0].Status, recs[0].N, recs[1].Status)
+	}
+}
+
+// TestLoadMissing checks that Load's error for a missing file wraps
+// fs.ErrNotExist, which Run turns into the status "skipped: no file …",
+// and that a file without labels is another error.
+func TestLoadMissing(t *testing.T) {
+	dir := t.TempDir()
+	_, err := Load(dir, Lookup("absent"), dataset.ScaleNone)
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Load of a missing file: %v, want an error wrapping fs.ErrNotExist", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "nolabel.csv"), []byte("1,2\n3,4\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Load(dir, Lookup("nolabel"), dataset.ScaleNone)
+	if err == nil || errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Load of a file without labels: %v, want an error other than fs.ErrNotExist", err)
+	}
+	recs, err := (&Protocol{}).Run(context.Background(), dir, []DataSet{Lookup("absent")}, []Method{SVC})
+	if want := "skipped: no file " + filepath.Join(dir, "absent.csv"); err != nil || len(recs) != 1 || recs[0].Status != want {
+		t.Errorf("Run: %v, %v; want one record with status %q", recs, err, want)
 	}
 }
 
