@@ -88,15 +88,7 @@ func (s shade) Plot(c draw.Canvas, plt *plot.Plot) {
 	trX, trY := plt.Transforms(&c)
 	var p vg.Path
 	for _, l := range contour(padded{g}) {
-		for k, pt := range l.pts {
-			q := vg.Point{X: trX(pt[0]), Y: trY(pt[1])}
-			if k == 0 {
-				p.Move(q)
-			} else {
-				p.Line(q)
-			}
-		}
-		p.Close()
+		p = l.appendPath(p, trX, trY, true)
 	}
 	if len(p) > 0 {
 		c.SetColor(shadeColor)
@@ -123,19 +115,7 @@ func (b boundary) Plot(c draw.Canvas, plt *plot.Plot) {
 	trX, trY := plt.Transforms(&c)
 	c.SetLineStyle(boundaryStyle)
 	for _, l := range contour(g) {
-		var p vg.Path
-		for k, pt := range l.pts {
-			q := vg.Point{X: trX(pt[0]), Y: trY(pt[1])}
-			if k == 0 {
-				p.Move(q)
-			} else {
-				p.Line(q)
-			}
-		}
-		if l.closed {
-			p.Close()
-		}
-		c.Stroke(p)
+		c.Stroke(l.appendPath(nil, trX, trY, l.closed))
 	}
 }
 
@@ -152,6 +132,23 @@ func (b boundary) Thumbnail(c *draw.Canvas) {
 type polyline struct {
 	pts    [][2]float64
 	closed bool
+}
+
+// appendPath appends l to p as a subpath in canvas coordinates, mapped by
+// trX and trY, closed if close is set, and returns the extended path.
+func (l polyline) appendPath(p vg.Path, trX, trY func(float64) vg.Length, close bool) vg.Path {
+	for k, pt := range l.pts {
+		q := vg.Point{X: trX(pt[0]), Y: trY(pt[1])}
+		if k == 0 {
+			p.Move(q)
+		} else {
+			p.Line(q)
+		}
+	}
+	if close {
+		p.Close()
+	}
+	return p
 }
 
 // padded is a grid with a ring of points added around it, half a cell

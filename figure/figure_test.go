@@ -451,3 +451,30 @@ func TestPanels(t *testing.T) {
 		t.Errorf("PNG %d×%d, want %d×%d", cfg.Width, cfg.Height, w, h)
 	}
 }
+
+// TestAppendPath checks the subpaths of polylines: a Move to the first
+// point, a Line to each other, a Close only when asked, with the points
+// mapped by the transforms.
+func TestAppendPath(t *testing.T) {
+	tr := func(v float64) vg.Length { return vg.Length(10 * v) }
+	a := polyline{pts: [][2]float64{{0, 0}, {1, 0}, {1, 1}}, closed: true}
+	b := polyline{pts: [][2]float64{{2, 3}, {4, 5}}}
+	p := a.appendPath(nil, tr, tr, true)
+	p = b.appendPath(p, tr, tr, false)
+	want := []vg.PathComp{
+		{Type: vg.MoveComp, Pos: vg.Point{X: 0, Y: 0}},
+		{Type: vg.LineComp, Pos: vg.Point{X: 10, Y: 0}},
+		{Type: vg.LineComp, Pos: vg.Point{X: 10, Y: 10}},
+		{Type: vg.CloseComp},
+		{Type: vg.MoveComp, Pos: vg.Point{X: 20, Y: 30}},
+		{Type: vg.LineComp, Pos: vg.Point{X: 40, Y: 50}},
+	}
+	if len(p) != len(want) {
+		t.Fatalf("path %+v, want %+v", p, want)
+	}
+	for i := range want {
+		if p[i].Type != want[i].Type || (want[i].Type != vg.CloseComp && p[i].Pos != want[i].Pos) {
+			t.Errorf("component %d: %+v, want %+v", i, p[i], want[i])
+		}
+	}
+}
