@@ -43,9 +43,11 @@ type SVDDConfig struct {
 	// bounded support vectors, so Ben-Hur et al.'s outlier fraction p
 	// corresponds to C = 1/(N·p) (see [OutlierC]). The paper's grid value
 	// is used as C directly, the convention of LIBSVM's SVDD (-c). C ≥ 1
-	// allows no bounded support vector (a hard margin); C below 1/N, for
+	// allows no bounded support vector (a hard margin), since Σβᵢ = 1:
+	// TrainSVDD lowers it to 1, which gives the same SVDD. C below 1/N, for
 	// which Σβᵢ = 1 is infeasible, is raised to 1/N, where every βᵢ = 1/N.
-	// 0 selects 1; otherwise C must be > 0 and finite.
+	// SVDD.C holds the value used. 0 selects 1; otherwise C must be > 0
+	// and finite.
 	C float64
 
 	// Tol is the stopping tolerance on the KKT violation, in units of R²;

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -336,6 +337,19 @@ func TestSVDDEdgeCases(t *testing.T) {
 		if b != 0.25 {
 			t.Errorf("β = %v, want all 0.25", s.Beta)
 		}
+	}
+	// C above 1 is lowered to 1 (βᵢ ≤ Σβ = 1 bounds nothing more) and
+	// gives the SVDD of C = 1.
+	one, err := TrainSVDD(x, 2, &SVDDConfig{Gamma: 1, C: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err = TrainSVDD(x, 2, &SVDDConfig{Gamma: 1, C: 32})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.C != 1 || !slices.Equal(s.Beta, one.Beta) || s.R2 != one.R2 {
+		t.Errorf("C = 32: C = %g, β = %v, R² = %g; want 1 and those of C = 1, %v, %g", s.C, s.Beta, s.R2, one.Beta, one.R2)
 	}
 	// One point: β = 1, R² = 0 and the point itself is inside.
 	s, err = TrainSVDD([]float64{3, 4}, 2, &SVDDConfig{Gamma: 1})
