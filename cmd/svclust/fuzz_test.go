@@ -24,11 +24,7 @@ func FuzzParseModel(f *testing.F) {
 	}
 	dir := f.TempDir()
 	data, model := filepath.Join(dir, "in.csv"), filepath.Join(dir, "m.json")
-	var b bytes.Buffer
-	if err := ds.WriteCSV(&b); err != nil {
-		f.Fatal(err)
-	}
-	if err := os.WriteFile(data, b.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(data, []byte(csvOf(f, ds)), 0o644); err != nil {
 		f.Fatal(err)
 	}
 	var out, errs bytes.Buffer

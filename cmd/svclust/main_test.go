@@ -53,11 +53,7 @@ func unlabelled(t *testing.T, n int) string {
 		t.Fatal(err)
 	}
 	ds.Labels, ds.Classes = nil, nil
-	var b bytes.Buffer
-	if err := ds.WriteCSV(&b); err != nil {
-		t.Fatal(err)
-	}
-	return writeFile(t, "nolabel.csv", b.String())
+	return writeFile(t, "nolabel.csv", csvOf(t, ds))
 }
 
 func writeFile(t *testing.T, name, content string) string {
@@ -182,35 +178,47 @@ func TestFitPredict(t *testing.T) {
 	}
 }
 
+// TestScore checks the scores of the training data against the outliers
+// of fit -outliers, which labels a point -1 exactly when f < 0
+// (ClusterConfig.Outliers) with the same Model.Score on the same scaled
+// data (TestSavedModelScoresExactly): the signs must agree row by row.
 func TestScore(t *testing.T) {
 	data := genFile(t, "gauss4", 200)
-	model := filepath.Join(t.TempDir(), "model.json")
-	mustCLI(t, "fit", "-model", model, data)
+	dir := t.TempDir()
+	labels, model := filepath.Join(dir, "labels.csv"), filepath.Join(dir, "model.json")
+	mustCLI(t, "fit", "-outliers", "-o", labels, "-model", model, data)
 	out := mustCLI(t, "score", "-model", model, data)
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	if len(lines) != 201 || lines[0] != "score" {
 		t.Fatalf("%d lines, header %q", len(lines), lines[0])
 	}
-	pos := 0
-	for _, l := range lines[1:] {
+	clusters := strings.Split(strings.TrimSuffix(readFile(t, labels), "\n"), "\n")
+	for i, l := range lines[1:] {
 		v, err := strconv.ParseFloat(l, 64)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v >= 0 {
-			pos++
+		if (v < 0) != (clusters[i+1] == "-1") {
+			t.Errorf("row %d: score %v, fit -outliers label %s", i+1, v, clusters[i+1])
 		}
 	}
-	// Most training points lie inside the domain of novelty.
-	if pos < 100 {
-		t.Errorf("only %d of 200 training points have f ≥ 0", pos)
+	// Far from every support vector each kernel term exp(−γ‖x − svᵢ‖²)
+	// underflows to 0, so f = Σ αᵢ·0 − 1 = −1 exactly. The features have
+	// a standard deviation of about 2, so after z-scoring (10⁶, −10⁶)
+	// lies about 5·10⁵ from every support vector in each coordinate, and
+	// γ‖x − svᵢ‖² > 746 (exp(−746) rounds to 0 in float64) for any
+	// γ > 10⁻⁸; AutoGamma chooses about 20 here.
+	far := writeFile(t, "far.csv", "x1,x2\n1e6,-1e6\n")
+	if got := mustCLI(t, "score", "-model", model, far); got != "score\n-1\n" {
+		t.Errorf("score far from the data %q, want -1", got)
 	}
 	// A data file without the label column gives the same scores.
-	ds, _ := dataset.ReadFile(data, dataset.ReadOptions{})
+	ds, err := dataset.ReadFile(data, dataset.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	ds.Labels, ds.Classes = nil, nil
-	var b bytes.Buffer
-	ds.WriteCSV(&b)
-	if got := mustCLI(t, "score", "-model", model, writeFile(t, "x.csv", b.String())); got != out {
+	if got := mustCLI(t, "score", "-model", model, writeFile(t, "x.csv", csvOf(t, ds))); got != out {
 		t.Error("scores change without the label column")
 	}
 }

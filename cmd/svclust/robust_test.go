@@ -97,7 +97,7 @@ func modelArgs(cmd string, flags ...string) []string {
 }
 
 // csvOf writes ds as CSV.
-func csvOf(t *testing.T, ds *dataset.Dataset) string {
+func csvOf(t testing.TB, ds *dataset.Dataset) string {
 	t.Helper()
 	var b bytes.Buffer
 	if err := ds.WriteCSV(&b); err != nil {
