@@ -441,8 +441,8 @@ sets of at most 1,000 points.
 		Comma-separated values in (0, 1] of FSVC's p and ε (default
 		0.1,0.2,…,1).
 	-skip list
-		Comma-separated NAME/METHOD pairs not to run, reported as skipped
-		(default none; see reproduce.DefaultSkip).
+		Comma-separated NAME/METHOD pairs not to run, reported as
+		skipped "by -skip" (default none).
 	-from file
 		Render REPRODUCTION.md into -out from a reproduction.json written
 		by an earlier run, instead of running.
