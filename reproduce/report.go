@@ -76,6 +76,9 @@ type Report struct {
 	Protocol Protocol `json:"protocol"`
 	// Records holds one record per data set and method.
 	Records []Record `json:"records"`
+	// Reach explains the criterion's data sets (see AddReach); it is
+	// omitted when empty.
+	Reach []Reach `json:"reach,omitempty"`
 }
 
 // WriteJSON writes r to w as indented JSON.
@@ -241,6 +244,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 
 	if cs := r.Compare(); len(cs) > 0 {
 		writeComparison(bw, cs)
+	}
+	if len(r.Reach) > 0 {
+		writeReach(bw, r.Reach)
 	}
 
 	for i, t := range tables {

@@ -136,6 +136,9 @@ func runReproduce(ctx context.Context, e *env, o *reproFlags, args []string) err
 		}
 		rep.Seconds = time.Since(start).Seconds()
 	}
+	if len(rep.Reach) == 0 {
+		rep.AddReach(o.data)
+	}
 
 	md := filepath.Join(o.out, "REPRODUCTION.md")
 	outs := []output{{"-out", md, rep.WriteMarkdown}}

@@ -1,0 +1,50 @@
+package reproduce
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestReach checks Reach on three points whose mean kernel values follow
+// by hand: two at 0 (class 0) and one at 10 (class 1).
+//   - γ = 1: k(0, 10) = e⁻¹⁰⁰ ≈ 4e−44, so the means are 2/3 at 0 and 1/3 at
+//     10 (to far below an ulp). With the largest C of the grid, 2, the
+//     threshold 1/C = 1/2 admits the two points of class 0 only: all 2/3,
+//     worst class 0.
+//   - γ = 10⁻⁴: k(0, 10) = e^(−0.01) ≈ 0.990, and the mean at 10 is
+//     (1 + 2·0.990)/3 ≈ 0.993 ≥ 1/2: every point, all 1, worst 1.
+func TestReach(t *testing.T) {
+	d := &Data{DataSet: Lookup("jain"), X: mat.NewDense(3, 1, []float64{0, 0, 10}), Labels: []int{0, 0, 1}, Classes: 2}
+	for _, workers := range []int{1, 3} {
+		p := &Protocol{Gammas: []float64{1, 1e-4}, Cs: []float64{0.5, 2}, Workers: workers}
+		r := p.Reach(d)
+		if r.Dataset != "jain" || r.C != 2 || len(r.All) != 2 || len(r.Worst) != 2 {
+			t.Fatalf("workers %d: Reach = %+v", workers, r)
+		}
+		if math.Abs(r.All[0]-2.0/3) > 1e-15 || r.Worst[0] != 0 || r.All[1] != 1 || r.Worst[1] != 1 {
+			t.Errorf("workers %d: All %v, Worst %v; want [2/3 1], [0 1]", workers, r.All, r.Worst)
+		}
+	}
+	// With the largest C 4 the threshold 1/4 admits the point at 10 at
+	// γ = 1 too (1/3 ≥ 1/4).
+	r := (&Protocol{Gammas: []float64{1}, Cs: []float64{4}}).Reach(d)
+	if r.All[0] != 1 || r.Worst[0] != 1 {
+		t.Errorf("C = 4: All %v, Worst %v; want [1], [1]", r.All, r.Worst)
+	}
+
+	var buf bytes.Buffer
+	rep := &Report{Records: []Record{fakeRecord("jain", 373, BSGDR, 0.5, 0)}}
+	rep.Reach = []Reach{(&Protocol{Gammas: []float64{1, 1e-4}, Cs: []float64{2}}).Reach(d)}
+	if err := rep.WriteMarkdown(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## Why the grid of C limits", "| Dataset | C | γ = 1 | γ = 0.0001 |", "| Jain | 2 | 0.67 / 0.00 | 1.00 / 1.00 |"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("Markdown lacks %q:\n%s", want, buf.String())
+		}
+	}
+}
