@@ -125,29 +125,44 @@ func (s *SupportSet) Add(z []float64, coef float64) int {
 	if len(z) != s.d {
 		panic("svclust: SupportSet.Add: dimension mismatch")
 	}
-	i := s.Len()
-	if s.d2 != nil && i >= s.cap {
-		panic("svclust: SupportSet.Add: no room: call it at most once per Maintain")
-	}
 	// Maintain runs right after a new sample entered, so the newest stamp
 	// is the current step.
 	now := 0
 	for _, st := range s.stamp {
 		now = max(now, st)
 	}
-	s.x = append(s.x, z...)
+	i := s.push(z, -1, now, nil, "svclust: SupportSet.Add: no room: call it at most once per Maintain")
+	s.AddCoef(i, coef)
+	return i
+}
+
+// push appends x as a support vector with coefficient 0, training-point
+// index id (−1 for none) and entry step stamp, fills its row and column of
+// the distance cache from d2 (its squared distances to the vectors before
+// it) or, if d2 is nil, by computing them, and returns its index. It
+// panics with full if the cache has no room.
+func (s *SupportSet) push(x []float64, id, stamp int, d2 []float64, full string) int {
+	i := s.Len()
+	if s.d2 != nil && i >= s.cap {
+		panic(full)
+	}
+	s.x = append(s.x, x...)
 	s.a = append(s.a, 0)
-	s.id = append(s.id, -1)
-	s.stamp = append(s.stamp, now)
+	s.id = append(s.id, id)
+	s.stamp = append(s.stamp, stamp)
 	if s.d2 != nil {
 		for j := 0; j < i; j++ {
-			v := kernel.SqDist(s.Vector(j), s.Vector(i))
+			v := 0.0
+			if d2 != nil {
+				v = d2[j]
+			} else {
+				v = kernel.SqDist(s.Vector(j), x)
+			}
 			s.d2[j*s.cap+i] = v
 			s.d2[i*s.cap+j] = v
 		}
 		s.d2[i*s.cap+i] = 0
 	}
-	s.AddCoef(i, coef)
 	return i
 }
 

@@ -240,23 +240,8 @@ func (tr *trainer) run() {
 // add appends data point nt as a new support vector with coefficient 0 and
 // returns its slot.
 func (tr *trainer) add(nt int, xn []float64) int {
-	s := &tr.s
-	slot := s.Len()
-	s.x = append(s.x, xn...)
-	s.a = append(s.a, 0)
-	s.id = append(s.id, nt)
-	s.stamp = append(s.stamp, tr.t)
+	slot := tr.s.push(xn, nt, tr.t, tr.d2row, "svclust: support set exceeds its budget") // a Maintainer left too many
 	tr.pos[nt] = int32(slot)
-	if s.d2 != nil {
-		if slot >= s.cap {
-			panic("svclust: support set exceeds its budget") // a Maintainer left too many
-		}
-		for i, v := range tr.d2row[:slot] {
-			s.d2[i*s.cap+slot] = v
-			s.d2[slot*s.cap+i] = v
-		}
-		s.d2[slot*s.cap+slot] = 0
-	}
 	return slot
 }
 
