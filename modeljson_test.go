@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -158,6 +159,10 @@ func TestWriteJSONErrors(t *testing.T) {
 	}
 }
 
+// TestModelJSONCorrupt: every corrupt or hostile model file (bad JSON,
+// wrong format, non-finite or out-of-range values, sizes that disagree or
+// that declare 10⁹ values and more) fails with an error, leaves the model
+// unchanged, and allocates in proportion to the file.
 func TestModelJSONCorrupt(t *testing.T) {
 	m, _ := trainGauss3(t, &svclust.ClusterConfig{})
 	b, err := json.Marshal(m)
@@ -225,19 +230,40 @@ func TestModelJSONCorrupt(t *testing.T) {
 		{"no strip", edit(func(v map[string]any) { part(v)["strip"] = []any{}; part(v)["strip_cluster"] = []any{} })},
 		{"strip with all", edit(func(v map[string]any) { part(v)["all"] = true })},
 		{"ragged strip", edit(func(v map[string]any) { part(v)["strip"].([]any)[0] = []any{} })},
+		{"negative dim", edit(func(v map[string]any) { v["dim"] = -2 })},
+		{"huge clusters", edit(func(v map[string]any) { part(v)["clusters"] = 1_000_000_000 })},
+		{"max int clusters", edit(func(v map[string]any) { part(v)["clusters"] = math.MaxInt64 })},
+		{"NaN alpha", strings.Replace(good, `"alpha":[`, `"alpha":[NaN,`, 1)},
+		{"overflowing alpha", strings.Replace(good, `"alpha":[`, `"alpha":[1e999,`, 1)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var got svclust.Model
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
 			err := json.Unmarshal([]byte(tc.in), &got)
 			if err == nil {
 				err = got.UnmarshalJSON([]byte(tc.in))
 			}
+			runtime.ReadMemStats(&after)
 			if err == nil {
 				t.Fatalf("no error for %.200s", tc.in)
 			}
+			// encoding/json rejects invalid JSON (NaN, a truncated file)
+			// before calling UnmarshalJSON, with a *json.SyntaxError.
+			var syntax *json.SyntaxError
+			if !errors.Is(err, svclust.ErrModelFormat) && !errors.As(err, &syntax) {
+				t.Errorf("got %v, want ErrModelFormat or a syntax error", err)
+			}
 			if got.SV != nil {
 				t.Error("model changed on error")
+			}
+			// Loading allocates in proportion to the file, never to the
+			// sizes it declares: 64 MiB is far above what decoding a file
+			// of a few kilobytes needs and far below the 8 GB that 10⁹
+			// declared values would take.
+			if a := after.TotalAlloc - before.TotalAlloc; a > 64<<20 {
+				t.Errorf("loading allocated %d bytes", a)
 			}
 		})
 	}

@@ -1,11 +1,8 @@
 package svclust
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"math"
-	"runtime"
 	"slices"
 	"strconv"
 	"sync"
@@ -135,68 +132,4 @@ func sameBits(a, b []float64) bool {
 		}
 	}
 	return true
-}
-
-// TestModelJSONHostile: model files that declare huge sizes or negative
-// counts, or hold NaN, fail with an error, and loading them allocates in proportion to the file,
-// never to what it declares (8·10⁹ bytes and more here).
-func TestModelJSONHostile(t *testing.T) {
-	ds := generated(t, dataset.Gauss3, 100)
-	m, err := Train(ds.X, &Config{Budget: 10, Seed: 1, MaxIter: 2000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := m.Cluster(ds.X, nil); err != nil {
-		t.Fatal(err)
-	}
-	good, err := json.Marshal(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	edit := func(f func(map[string]any)) []byte {
-		var v map[string]any
-		if err := json.Unmarshal(good, &v); err != nil {
-			t.Fatal(err)
-		}
-		f(v)
-		b, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	part := func(v map[string]any) map[string]any { return v["partition"].(map[string]any) }
-	for name, in := range map[string][]byte{
-		"huge dim":         edit(func(v map[string]any) { v["dim"] = 1_000_000_000 }),
-		"huge clusters":    edit(func(v map[string]any) { part(v)["clusters"] = 1_000_000_000 }),
-		"max int clusters": edit(func(v map[string]any) { part(v)["clusters"] = math.MaxInt64 }),
-		"negative clusters": edit(func(v map[string]any) {
-			part(v)["clusters"] = -1
-		}),
-		"negative iterations": edit(func(v map[string]any) { v["stats"].(map[string]any)["iterations"] = -1 }),
-		"negative dim":        edit(func(v map[string]any) { v["dim"] = -2 }),
-		"negative m":          edit(func(v map[string]any) { part(v)["m"] = -3 }),
-		"NaN alpha":           bytes.Replace(good, []byte(`"alpha":[`), []byte(`"alpha":[NaN,`), 1),
-		"NaN alpha string":    bytes.Replace(good, []byte(`"alpha":[`), []byte(`"alpha":["NaN",`), 1),
-		"overflowing alpha":   bytes.Replace(good, []byte(`"alpha":[`), []byte(`"alpha":[1e999,`), 1),
-		"truncated":           good[:len(good)*2/3],
-	} {
-		var got Model
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		err := json.Unmarshal(in, &got)
-		runtime.ReadMemStats(&after)
-		// encoding/json rejects invalid JSON (NaN, a truncated file)
-		// before calling UnmarshalJSON, with a *json.SyntaxError.
-		var syntax *json.SyntaxError
-		if !errors.Is(err, ErrModelFormat) && !errors.As(err, &syntax) {
-			t.Errorf("%s: got %v, want ErrModelFormat or a syntax error", name, err)
-		}
-		// 64 MiB is far above what decoding a file of a few kilobytes
-		// needs and far below the 8 GB a declared size of 10⁹ values
-		// would take.
-		if a := after.TotalAlloc - before.TotalAlloc; a > 64<<20 {
-			t.Errorf("%s: loading allocated %d bytes", name, a)
-		}
-	}
 }
