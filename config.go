@@ -126,17 +126,16 @@ func (c *Config) Validate() error {
 	if c.Workers < 0 {
 		return &ConfigError{"Workers", c.Workers, "must be ≥ 0 (0 means GOMAXPROCS)"}
 	}
-	if p, ok := c.Maintainer.(Projection); ok {
-		if p.K < 0 {
-			return &ConfigError{"Maintainer.K", p.K, "must be ≥ 1 (0 selects the default)"}
-		}
-		// An explicit K larger than the budget is a mistake; the default K
-		// is simply capped by the number of other support vectors.
-		if c.Budget > 0 && p.K > c.Budget {
-			return &ConfigError{"Maintainer.K", p.K, fmt.Sprintf("must not exceed the budget %d", c.Budget)}
-		}
+	if v, ok := c.Maintainer.(budgetChecker); ok {
+		return v.checkBudget(c.Budget)
 	}
 	return nil
+}
+
+// budgetChecker is implemented by the Maintainers whose settings must
+// agree with the budget; Config.Validate calls it.
+type budgetChecker interface {
+	checkBudget(budget int) error
 }
 
 // withDefaults returns a copy of c with every zero field replaced by its

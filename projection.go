@@ -1,6 +1,7 @@
 package svclust
 
 import (
+	"fmt"
 	"math"
 )
 
@@ -42,6 +43,19 @@ type Projection struct {
 }
 
 var _ Maintainer = Projection{}
+
+// checkBudget reports an invalid K as a *ConfigError: K must not be
+// negative, and an explicit K must not exceed the budget (the default K is
+// simply capped by the number of other support vectors).
+func (p Projection) checkBudget(budget int) error {
+	if p.K < 0 {
+		return &ConfigError{"Maintainer.K", p.K, "must be ≥ 1 (0 selects the default)"}
+	}
+	if budget > 0 && p.K > budget {
+		return &ConfigError{"Maintainer.K", p.K, fmt.Sprintf("must not exceed the budget %d", budget)}
+	}
+	return nil
+}
 
 func (p Projection) k() int {
 	if p.K == 0 {
