@@ -217,6 +217,7 @@ func TestConfigValidate(t *testing.T) {
 		{Config{Workers: -1}, "Workers"},
 		{Config{Maintainer: Projection{K: -1}}, "Maintainer.K"},
 		{Config{Budget: 4, Maintainer: Projection{K: 5}}, "Maintainer.K"},
+		{Config{Budget: 4, Maintainer: &Projection{K: 5}}, "Maintainer.K"}, // a pointer is checked too
 	} {
 		err := tc.cfg.Validate()
 		var ce *ConfigError
