@@ -187,7 +187,13 @@ func (p *Protocol) Evaluate(ctx context.Context, d *Data, m Method) Record {
 	rec.N, rec.Dim, rec.Classes = n, dim, d.Classes
 
 	grid := p.grid(m)
-	res := p.search(ctx, d, m, grid, "grid", true, start)
+	var cache *svddCache
+	if m == FSVC {
+		// FSVC's second stage labels the SVDD of the first stage's best
+		// γ and C at every p and ε: train it once.
+		cache = new(svddCache)
+	}
+	res := p.search(ctx, d, m, grid, "grid", true, start, cache)
 	best, bestNMI := pick(res)
 	rec.GridTotal, rec.GridEvaluated = len(grid), evaluated(res)
 	exceeded := countExceeded(res)
@@ -195,7 +201,7 @@ func (p *Protocol) Evaluate(ctx context.Context, d *Data, m Method) Record {
 		// Second stage: p and ε at the best γ and C of the first.
 		g := grid[best]
 		stage := p.fsvcStage(g.Gamma, g.C)
-		sres := p.search(ctx, d, m, stage, "p,ε grid", false, time.Now())
+		sres := p.search(ctx, d, m, stage, "p,ε grid", false, time.Now(), cache)
 		if b, v := pick(sres); b >= 0 && v >= bestNMI {
 			grid, res, best, bestNMI = stage, sres, b, v
 		}
@@ -251,7 +257,7 @@ func (p *Protocol) Evaluate(ctx context.Context, d *Data, m Method) Record {
 	p.pool(ctx, runs-1, func() bool {
 		return p.RunsBudget == 0 || time.Since(runStart)+est <= p.RunsBudget
 	}, func(i int) {
-		o := p.fit(d, m, s, uint64(i+2), p.RunBudget)
+		o := p.fit(d, m, s, uint64(i+2), p.RunBudget, nil)
 		o.done = true
 		if o.err == nil {
 			o.scores = metrics.Evaluate(x, dim, d.Labels, o.labels)
@@ -425,8 +431,9 @@ type pointResult struct {
 // the settings in the order that spreads over the grid (see order),
 // instead of the grid's own. For SVC and FSVC, settings that differ only in
 // C ≥ 1 give the same SVDD (a hard margin; see baseline.SVDDConfig.C) and
-// are evaluated once.
-func (p *Protocol) search(ctx context.Context, d *Data, m Method, grid []Setting, what string, spread bool, start time.Time) []pointResult {
+// are evaluated once, and a non-nil cache trains each SVDD once across
+// searches.
+func (p *Protocol) search(ctx context.Context, d *Data, m Method, grid []Setting, what string, spread bool, start time.Time, cache *svddCache) []pointResult {
 	res := make([]pointResult, len(grid))
 	// alias[i] is the first setting equivalent to setting i.
 	alias := make([]int, len(grid))
@@ -465,7 +472,7 @@ func (p *Protocol) search(ctx context.Context, d *Data, m Method, grid []Setting
 				budget = max(left, time.Nanosecond)
 			}
 		}
-		r := pointResult{outcome: p.fit(d, m, grid[i], 1, budget), nmi: math.NaN()}
+		r := pointResult{outcome: p.fit(d, m, grid[i], 1, budget, cache), nmi: math.NaN()}
 		r.done = true
 		if r.err == nil {
 			r.nmi = metrics.NMI(d.Labels, r.labels)
@@ -557,12 +564,13 @@ type outcome struct {
 
 // fit trains method m on d at setting s with seed and labels the rows, on
 // one goroutine. budget is the time budget of SVC and FSVC (0: none); the
-// SGD methods cannot be stopped early.
-func (p *Protocol) fit(d *Data, m Method, s Setting, seed uint64, budget time.Duration) outcome {
+// SGD methods cannot be stopped early. cache, if not nil, holds the SVDDs
+// of SVC and FSVC already trained.
+func (p *Protocol) fit(d *Data, m Method, s Setting, seed uint64, budget time.Duration, cache *svddCache) outcome {
 	const workers = 1
 	switch m {
 	case SVC, FSVC:
-		return fitSVDD(d, m, s, seed, workers, budget)
+		return fitSVDD(d, m, s, seed, workers, budget, p.RunBudget, cache)
 	}
 	cfg := svclust.Config{Gamma: s.Gamma, C: s.C, Seed: seed, Workers: workers, MinIter: p.MinIter}
 	switch m {
@@ -598,20 +606,42 @@ func (p *Protocol) fit(d *Data, m Method, s Setting, seed uint64, budget time.Du
 	return outcome{labels: cl.Labels, train: t1.Sub(t0), cluster: time.Since(t1)}
 }
 
-// fitSVDD trains the exact SVDD and labels it by the complete graph (SVC)
-// or by FSVC, within budget for both together.
-func fitSVDD(d *Data, m Method, s Setting, seed uint64, workers int, budget time.Duration) outcome {
+// fitSVDD trains the exact SVDD, or takes it from cache if not nil, and
+// labels it by the complete graph (SVC) or by FSVC, within budget of wall
+// time for both together. A cached SVDD costs no wall time now, but its
+// training still counts against runBudget, the budget of one run.
+func fitSVDD(d *Data, m Method, s Setting, seed uint64, workers int, budget, runBudget time.Duration, cache *svddCache) outcome {
 	x := d.X.RawMatrix().Data
 	_, dim := d.X.Dims()
-	t0 := time.Now()
-	sv, err := baseline.TrainSVDD(x, dim, &baseline.SVDDConfig{Gamma: s.Gamma, C: s.C, Budget: budget, Workers: workers})
+	trainSVDD := func() (*baseline.SVDD, time.Duration, error) {
+		t0 := time.Now()
+		sv, err := baseline.TrainSVDD(x, dim, &baseline.SVDDConfig{Gamma: s.Gamma, C: s.C, Budget: budget, Workers: workers})
+		return sv, time.Since(t0), err
+	}
+	var (
+		sv     *baseline.SVDD
+		train  time.Duration
+		cached bool
+		err    error
+	)
+	if cache != nil {
+		sv, train, cached, err = cache.get(s, trainSVDD)
+	} else {
+		sv, train, err = trainSVDD()
+	}
 	if err != nil {
 		return outcome{err: err}
 	}
-	train := time.Since(t0)
 	left := time.Duration(0)
 	if budget > 0 {
-		if left = budget - train; left <= 0 {
+		left = budget - train
+		if cached {
+			left = budget
+			if runBudget > 0 {
+				left = min(left, runBudget-train)
+			}
+		}
+		if left <= 0 {
 			return outcome{err: baseline.ErrExceeded}
 		}
 	}
@@ -626,6 +656,45 @@ func fitSVDD(d *Data, m Method, s Setting, seed uint64, workers int, budget time
 		return outcome{err: err}
 	}
 	return outcome{labels: lab.Labels, train: train, cluster: time.Since(t1)}
+}
+
+// svddCache holds the SVDDs trained for one data set, by γ and C (all
+// C ≥ 1 give the same SVDD; see equivalentSVDD). The SVDD does not depend
+// on the seed. It is safe for concurrent use: a second caller for the same
+// key waits for the first.
+type svddCache struct {
+	mu sync.Mutex
+	m  map[[2]float64]*svddEntry
+}
+
+type svddEntry struct {
+	once  sync.Once
+	sv    *baseline.SVDD
+	train time.Duration
+	err   error
+}
+
+// get returns the SVDD of s, trained by train on the first call for its γ
+// and C, with the time that training took, whether it was trained by an
+// earlier call, and the training's error.
+func (c *svddCache) get(s Setting, train func() (*baseline.SVDD, time.Duration, error)) (sv *baseline.SVDD, d time.Duration, cached bool, err error) {
+	key := [2]float64{s.Gamma, min(s.C, 1)}
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = make(map[[2]float64]*svddEntry)
+	}
+	e := c.m[key]
+	if e == nil {
+		e = new(svddEntry)
+		c.m[key] = e
+	}
+	c.mu.Unlock()
+	cached = true
+	e.once.Do(func() {
+		cached = false
+		e.sv, e.train, e.err = train()
+	})
+	return e.sv, e.train, cached, e.err
 }
 
 // progressf writes a progress line if p.Progress is set.

@@ -9,10 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/baseline"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/metrics"
 )
@@ -314,5 +317,44 @@ func TestOrder(t *testing.T) {
 	// among the first six points.
 	if o := order(36, true); o[0] != 0 || o[1] != 32 || o[2] != 16 || o[3] != 8 || o[4] != 24 || o[5] != 4 {
 		t.Errorf("order(36, true) starts %v", o[:6])
+	}
+}
+
+// TestSVDDCache: concurrent callers for one γ and C train once, exactly one
+// of them reports a fresh training, and settings that differ only in C ≥ 1
+// share their SVDD (equivalentSVDD), while C < 1 does not.
+func TestSVDDCache(t *testing.T) {
+	var c svddCache
+	var trained atomic.Int32
+	train := func() (*baseline.SVDD, time.Duration, error) {
+		trained.Add(1)
+		time.Sleep(time.Millisecond)
+		return &baseline.SVDD{}, 7 * time.Second, nil
+	}
+	var fresh atomic.Int32
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// C = 2 and C = 32 give the same SVDD.
+			_, d, cached, err := c.get(Setting{Gamma: 2, C: []float64{2, 32}[i%2]}, train)
+			if err != nil || d != 7*time.Second {
+				t.Errorf("get = %v, %v", d, err)
+			}
+			if !cached {
+				fresh.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if trained.Load() != 1 || fresh.Load() != 1 {
+		t.Errorf("trained %d times, %d fresh; want 1 and 1", trained.Load(), fresh.Load())
+	}
+	if _, _, cached, _ := c.get(Setting{Gamma: 2, C: 0.5}, train); cached || trained.Load() != 2 {
+		t.Errorf("C = 0.5: cached %v after %d trainings; want a new SVDD", cached, trained.Load())
+	}
+	if _, _, cached, _ := c.get(Setting{Gamma: 0.5, C: 2}, train); cached || trained.Load() != 3 {
+		t.Errorf("γ = 0.5: cached %v after %d trainings; want a new SVDD", cached, trained.Load())
 	}
 }
