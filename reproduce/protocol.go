@@ -187,13 +187,7 @@ func (p *Protocol) Evaluate(ctx context.Context, d *Data, m Method) Record {
 	rec.N, rec.Dim, rec.Classes = n, dim, d.Classes
 
 	grid := p.grid(m)
-	var cache *svddCache
-	if m == FSVC {
-		// FSVC's second stage labels the SVDD of the first stage's best
-		// γ and C at every p and ε: train it once.
-		cache = new(svddCache)
-	}
-	res := p.search(ctx, d, m, grid, "grid", true, start, cache)
+	res := p.search(ctx, d, m, grid, "grid", true, start, nil)
 	best, bestNMI := pick(res)
 	rec.GridTotal, rec.GridEvaluated = len(grid), evaluated(res)
 	exceeded := countExceeded(res)
@@ -201,7 +195,9 @@ func (p *Protocol) Evaluate(ctx context.Context, d *Data, m Method) Record {
 		// Second stage: p and ε at the best γ and C of the first.
 		g := grid[best]
 		stage := p.fsvcStage(g.Gamma, g.C)
-		sres := p.search(ctx, d, m, stage, "p,ε grid", false, time.Now(), cache)
+		// Every point of the stage labels the SVDD of that best point,
+		// which does not depend on p, ε or the seed: train it once.
+		sres := p.search(ctx, d, m, stage, "p,ε grid", false, time.Now(), &res[best].outcome)
 		if b, v := pick(sres); b >= 0 && v >= bestNMI {
 			grid, res, best, bestNMI = stage, sres, b, v
 		}
@@ -257,12 +253,14 @@ func (p *Protocol) Evaluate(ctx context.Context, d *Data, m Method) Record {
 	p.pool(ctx, runs-1, func() bool {
 		return p.RunsBudget == 0 || time.Since(runStart)+est <= p.RunsBudget
 	}, func(i int) {
+		// Each run trains its own SVDD, although SVC's and FSVC's do not
+		// depend on the seed, so that its training time is measured.
 		o := p.fit(d, m, s, uint64(i+2), p.RunBudget, nil)
 		o.done = true
 		if o.err == nil {
 			o.scores = metrics.Evaluate(x, dim, d.Labels, o.labels)
 		}
-		o.labels = nil
+		o.labels, o.svdd = nil, nil
 		mu.Lock()
 		outs[i+1] = o
 		finished++
@@ -431,9 +429,9 @@ type pointResult struct {
 // the settings in the order that spreads over the grid (see order),
 // instead of the grid's own. For SVC and FSVC, settings that differ only in
 // C ≥ 1 give the same SVDD (a hard margin; see baseline.SVDDConfig.C) and
-// are evaluated once, and a non-nil cache trains each SVDD once across
-// searches.
-func (p *Protocol) search(ctx context.Context, d *Data, m Method, grid []Setting, what string, spread bool, start time.Time, cache *svddCache) []pointResult {
+// are evaluated once; a non-nil pre holds an SVDD trained for every
+// setting of the grid (see fitSVDD).
+func (p *Protocol) search(ctx context.Context, d *Data, m Method, grid []Setting, what string, spread bool, start time.Time, pre *outcome) []pointResult {
 	res := make([]pointResult, len(grid))
 	// alias[i] is the first setting equivalent to setting i.
 	alias := make([]int, len(grid))
@@ -460,6 +458,7 @@ func (p *Protocol) search(ctx context.Context, d *Data, m Method, grid []Setting
 	var (
 		mu       sync.Mutex
 		finished int
+		kept     = -1 // the point whose SVDD is kept
 		lastLine = time.Now()
 	)
 	p.pool(ctx, len(todo), func() bool {
@@ -472,13 +471,25 @@ func (p *Protocol) search(ctx context.Context, d *Data, m Method, grid []Setting
 				budget = max(left, time.Nanosecond)
 			}
 		}
-		r := pointResult{outcome: p.fit(d, m, grid[i], 1, budget, cache), nmi: math.NaN()}
+		r := pointResult{outcome: p.fit(d, m, grid[i], 1, budget, pre), nmi: math.NaN()}
 		r.done = true
 		if r.err == nil {
 			r.nmi = metrics.NMI(d.Labels, r.labels)
 		}
 		mu.Lock()
 		defer mu.Unlock()
+		// Keep the SVDD of the point pick will choose only, so that a
+		// search holds one SVDD at a time.
+		if r.svdd != nil && r.svdd != pre.svddOrNil() {
+			if kept < 0 || r.nmi > res[kept].nmi || (r.nmi == res[kept].nmi && i < kept) {
+				if kept >= 0 {
+					res[kept].svdd = nil
+				}
+				kept = i
+			} else {
+				r.svdd = nil
+			}
+		}
 		res[i] = r
 		finished++
 		if p.Progress != nil && (finished == len(todo) || time.Since(lastLine) >= progressEvery) {
@@ -557,6 +568,7 @@ func firstError(res []pointResult) string {
 type outcome struct {
 	done           bool // the fit ran, successfully or not
 	labels         []int
+	svdd           *baseline.SVDD // SVC's and FSVC's, for reuse by the stage
 	train, cluster time.Duration
 	scores         metrics.Scores
 	err            error
@@ -564,13 +576,13 @@ type outcome struct {
 
 // fit trains method m on d at setting s with seed and labels the rows, on
 // one goroutine. budget is the time budget of SVC and FSVC (0: none); the
-// SGD methods cannot be stopped early. cache, if not nil, holds the SVDDs
-// of SVC and FSVC already trained.
-func (p *Protocol) fit(d *Data, m Method, s Setting, seed uint64, budget time.Duration, cache *svddCache) outcome {
+// SGD methods cannot be stopped early. pre, if not nil, holds the SVDD of
+// SVC or FSVC already trained at s (see fitSVDD).
+func (p *Protocol) fit(d *Data, m Method, s Setting, seed uint64, budget time.Duration, pre *outcome) outcome {
 	const workers = 1
 	switch m {
 	case SVC, FSVC:
-		return fitSVDD(d, m, s, seed, workers, budget, p.RunBudget, cache)
+		return fitSVDD(d, m, s, seed, workers, budget, p.RunBudget, pre)
 	}
 	cfg := svclust.Config{Gamma: s.Gamma, C: s.C, Seed: seed, Workers: workers, MinIter: p.MinIter}
 	switch m {
@@ -606,44 +618,41 @@ func (p *Protocol) fit(d *Data, m Method, s Setting, seed uint64, budget time.Du
 	return outcome{labels: cl.Labels, train: t1.Sub(t0), cluster: time.Since(t1)}
 }
 
-// fitSVDD trains the exact SVDD, or takes it from cache if not nil, and
+// fitSVDD trains the exact SVDD, or takes pre.svdd if pre is not nil, and
 // labels it by the complete graph (SVC) or by FSVC, within budget of wall
-// time for both together. A cached SVDD costs no wall time now, but its
-// training still counts against runBudget, the budget of one run.
-func fitSVDD(d *Data, m Method, s Setting, seed uint64, workers int, budget, runBudget time.Duration, cache *svddCache) outcome {
+// time for both together. A pre-trained SVDD costs no wall time now, but
+// its training, pre.train, still counts against runBudget, the budget of
+// one run, and is reported as the run's training time.
+func fitSVDD(d *Data, m Method, s Setting, seed uint64, workers int, budget, runBudget time.Duration, pre *outcome) outcome {
 	x := d.X.RawMatrix().Data
 	_, dim := d.X.Dims()
-	trainSVDD := func() (*baseline.SVDD, time.Duration, error) {
-		t0 := time.Now()
-		sv, err := baseline.TrainSVDD(x, dim, &baseline.SVDDConfig{Gamma: s.Gamma, C: s.C, Budget: budget, Workers: workers})
-		return sv, time.Since(t0), err
-	}
-	var (
-		sv     *baseline.SVDD
-		train  time.Duration
-		cached bool
-		err    error
-	)
-	if cache != nil {
-		sv, train, cached, err = cache.get(s, trainSVDD)
-	} else {
-		sv, train, err = trainSVDD()
-	}
-	if err != nil {
-		return outcome{err: err}
-	}
 	left := time.Duration(0)
-	if budget > 0 {
-		left = budget - train
-		if cached {
+	var (
+		sv    *baseline.SVDD
+		train time.Duration
+		err   error
+	)
+	if pre != nil {
+		sv, train = pre.svdd, pre.train
+		if budget > 0 {
 			left = budget
 			if runBudget > 0 {
 				left = min(left, runBudget-train)
 			}
 		}
-		if left <= 0 {
-			return outcome{err: baseline.ErrExceeded}
+	} else {
+		t0 := time.Now()
+		sv, err = baseline.TrainSVDD(x, dim, &baseline.SVDDConfig{Gamma: s.Gamma, C: s.C, Budget: budget, Workers: workers})
+		if err != nil {
+			return outcome{err: err}
 		}
+		train = time.Since(t0)
+		if budget > 0 {
+			left = budget - train
+		}
+	}
+	if budget > 0 && left <= 0 {
+		return outcome{err: baseline.ErrExceeded}
 	}
 	t1 := time.Now()
 	var lab *baseline.Labelling
@@ -655,46 +664,15 @@ func fitSVDD(d *Data, m Method, s Setting, seed uint64, workers int, budget, run
 	if err != nil {
 		return outcome{err: err}
 	}
-	return outcome{labels: lab.Labels, train: train, cluster: time.Since(t1)}
+	return outcome{labels: lab.Labels, svdd: sv, train: train, cluster: time.Since(t1)}
 }
 
-// svddCache holds the SVDDs trained for one data set, by γ and C (all
-// C ≥ 1 give the same SVDD; see equivalentSVDD). The SVDD does not depend
-// on the seed. It is safe for concurrent use: a second caller for the same
-// key waits for the first.
-type svddCache struct {
-	mu sync.Mutex
-	m  map[[2]float64]*svddEntry
-}
-
-type svddEntry struct {
-	once  sync.Once
-	sv    *baseline.SVDD
-	train time.Duration
-	err   error
-}
-
-// get returns the SVDD of s, trained by train on the first call for its γ
-// and C, with the time that training took, whether it was trained by an
-// earlier call, and the training's error.
-func (c *svddCache) get(s Setting, train func() (*baseline.SVDD, time.Duration, error)) (sv *baseline.SVDD, d time.Duration, cached bool, err error) {
-	key := [2]float64{s.Gamma, min(s.C, 1)}
-	c.mu.Lock()
-	if c.m == nil {
-		c.m = make(map[[2]float64]*svddEntry)
+// svddOrNil returns o's SVDD, or nil for a nil o.
+func (o *outcome) svddOrNil() *baseline.SVDD {
+	if o == nil {
+		return nil
 	}
-	e := c.m[key]
-	if e == nil {
-		e = new(svddEntry)
-		c.m[key] = e
-	}
-	c.mu.Unlock()
-	cached = true
-	e.once.Do(func() {
-		cached = false
-		e.sv, e.train, e.err = train()
-	})
-	return e.sv, e.train, cached, e.err
+	return o.svdd
 }
 
 // progressf writes a progress line if p.Progress is set.

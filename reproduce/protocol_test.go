@@ -8,9 +8,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -320,41 +319,30 @@ func TestOrder(t *testing.T) {
 	}
 }
 
-// TestSVDDCache: concurrent callers for one γ and C train once, exactly one
-// of them reports a fresh training, and settings that differ only in C ≥ 1
-// share their SVDD (equivalentSVDD), while C < 1 does not.
-func TestSVDDCache(t *testing.T) {
-	var c svddCache
-	var trained atomic.Int32
-	train := func() (*baseline.SVDD, time.Duration, error) {
-		trained.Add(1)
-		time.Sleep(time.Millisecond)
-		return &baseline.SVDD{}, 7 * time.Second, nil
+// TestPretrainedSVDD: FSVC's second stage labels the first stage's SVDD
+// (fitSVDD with pre). The SVDD costs no wall time then, but its training
+// time still counts against the run budget and is reported as the run's.
+func TestPretrainedSVDD(t *testing.T) {
+	d, err := Load(writeTiny(t), Lookup("gauss3"), dataset.ScaleZScore)
+	if err != nil {
+		t.Fatal(err)
 	}
-	var fresh atomic.Int32
-	var wg sync.WaitGroup
-	for i := range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			// C = 2 and C = 32 give the same SVDD.
-			_, d, cached, err := c.get(Setting{Gamma: 2, C: []float64{2, 32}[i%2]}, train)
-			if err != nil || d != 7*time.Second {
-				t.Errorf("get = %v, %v", d, err)
-			}
-			if !cached {
-				fresh.Add(1)
-			}
-		}()
+	s := Setting{Gamma: 2, C: 0.5, P: 0.5, Eps: 0.5}
+	fresh := fitSVDD(d, FSVC, s, 1, 1, 0, 0, nil)
+	if fresh.err != nil || fresh.svdd == nil {
+		t.Fatalf("training: %v", fresh.err)
 	}
-	wg.Wait()
-	if trained.Load() != 1 || fresh.Load() != 1 {
-		t.Errorf("trained %d times, %d fresh; want 1 and 1", trained.Load(), fresh.Load())
+	pre := &outcome{svdd: fresh.svdd, train: 7 * time.Second}
+	// A run budget of 5 s is spent by the 7 s training.
+	if o := fitSVDD(d, FSVC, s, 1, 1, time.Minute, 5*time.Second, pre); !errors.Is(o.err, baseline.ErrExceeded) {
+		t.Errorf("run budget 5 s: got %v, want ErrExceeded", o.err)
 	}
-	if _, _, cached, _ := c.get(Setting{Gamma: 2, C: 0.5}, train); cached || trained.Load() != 2 {
-		t.Errorf("C = 0.5: cached %v after %d trainings; want a new SVDD", cached, trained.Load())
-	}
-	if _, _, cached, _ := c.get(Setting{Gamma: 0.5, C: 2}, train); cached || trained.Load() != 3 {
-		t.Errorf("γ = 0.5: cached %v after %d trainings; want a new SVDD", cached, trained.Load())
+	// With 10 s, or with only a wall-time budget, the SVDD is labelled as
+	// without pre, and the run reports the 7 s training.
+	for _, runBudget := range []time.Duration{10 * time.Second, 0} {
+		o := fitSVDD(d, FSVC, s, 1, 1, time.Minute, runBudget, pre)
+		if o.err != nil || o.train != 7*time.Second || o.svdd != fresh.svdd || !slices.Equal(o.labels, fresh.labels) {
+			t.Errorf("run budget %v: err %v, train %v, same SVDD %v, same labels %v", runBudget, o.err, o.train, o.svdd == fresh.svdd, slices.Equal(o.labels, fresh.labels))
+		}
 	}
 }
