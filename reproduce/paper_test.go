@@ -1,11 +1,16 @@
 package reproduce
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/svclust/svclust/dataset"
 )
 
 // paperTeX is the paper's LaTeX source, relative to this package.
@@ -124,5 +129,46 @@ func TestPaperLookup(t *testing.T) {
 	}
 	if _, err := ParseMethod("kmeans"); err == nil {
 		t.Error("ParseMethod(kmeans): no error")
+	}
+}
+
+// TestPurityNoteSets: the purity note names every data set on which one of
+// the paper's purities is below the share of the largest class, the least
+// standard purity can be (one cluster), and says how many there are. The
+// shares come from the data files; it skips without them.
+func TestPurityNoteSets(t *testing.T) {
+	dir := "../../shared/datasets"
+	if _, err := os.Stat(filepath.Join(dir, "iris.csv")); err != nil {
+		t.Skipf("the paper's data sets are not in %s: %v", dir, err)
+	}
+	note := Tables()[Purity].Note
+	below := 0
+	for _, ds := range DataSets() {
+		if _, ok := Paper(Purity, ds.Name, SVC); !ok {
+			continue // not one of the paper's sets
+		}
+		d, err := Load(dir, ds, dataset.ScaleNone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size := make([]int, d.Classes)
+		for _, l := range d.Labels {
+			size[l]++
+		}
+		share := float64(slices.Max(size)) / float64(len(d.Labels))
+		for _, m := range Methods() {
+			// The paper's values have 2 decimals: below by more than
+			// the rounding, 0.005.
+			if v, ok := Paper(Purity, ds.Name, m); ok && v < share-0.005 {
+				below++
+				if !strings.Contains(note, ds.Title+" ") {
+					t.Errorf("note does not name %s (%s %.2f, largest class %.2f)", ds.Title, m.Title(), v, share)
+				}
+				break
+			}
+		}
+	}
+	if want := fmt.Sprintf("on %d of the 15 sets", below); !strings.Contains(note, want) {
+		t.Errorf("note lacks %q", want)
 	}
 }

@@ -47,7 +47,7 @@ func FSVCGrid() []float64 {
 
 // Protocol holds the settings of the experiment. The zero value runs the
 // paper's protocol without time limits on unscaled data; the command line
-// uses z-scores and the budgets documented in the package overview.
+// (svclust reproduce) uses z-scores and time budgets of 40 s.
 type Protocol struct {
 	// Gammas and Cs are the grids of γ and C; nil selects Grid.
 	Gammas, Cs []float64 `json:",omitempty"`

@@ -1,6 +1,7 @@
 package reproduce
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -89,17 +90,20 @@ func (p *Protocol) Reach(d *Data) Reach {
 }
 
 // AddReach sets r.Reach to the Reach of every data set of r.Compare(),
-// read from dir with r's protocol; data sets that cannot be read are left
-// out.
-func (r *Report) AddReach(dir string) {
+// read from dir with r's protocol. Data sets that cannot be read are left
+// out, and their errors are returned, joined.
+func (r *Report) AddReach(dir string) error {
 	r.Reach = nil
+	var errs []error
 	for _, c := range r.Compare() {
 		d, err := Load(dir, Lookup(c.Dataset), r.Protocol.Scale)
 		if err != nil {
+			errs = append(errs, err)
 			continue
 		}
 		r.Reach = append(r.Reach, r.Protocol.Reach(d))
 	}
+	return errors.Join(errs...)
 }
 
 // writeReach writes the section of the report that explains, with Reach,
@@ -111,12 +115,7 @@ func writeReach(w io.Writer, rs []Reach) {
 	fmt.Fprintf(w, "Each cell is the share of the points where that holds at that γ and the largest C of the grid, then, after the slash, the smallest such share of any class (reproduce.Reach). ")
 	fmt.Fprintf(w, "The clusters are the pieces of the domain that hold equilibria; a point outside it takes the cluster of its nearest strip point, so a class none of whose points can be in the domain at a γ is, at that γ, merged into a neighbouring cluster. ")
 	fmt.Fprintf(w, "A low share for the worst class at the γ that separate the classes means that no C of the grid can find them all.\n\n")
-	var gammas []float64
-	for _, r := range rs {
-		if len(r.Gammas) > len(gammas) {
-			gammas = r.Gammas
-		}
-	}
+	gammas := rs[0].Gammas
 	fmt.Fprintf(w, "| Dataset | C |")
 	for _, g := range gammas {
 		fmt.Fprintf(w, " γ = %s |", fmtG(g))
@@ -125,7 +124,9 @@ func writeReach(w io.Writer, rs []Reach) {
 	for _, r := range rs {
 		fmt.Fprintf(w, "| %s | %s |", Lookup(r.Dataset).Title, fmtG(r.C))
 		for i := range gammas {
-			if i < len(r.All) {
+			// Rows of another grid of γ (not made by AddReach) are
+			// left blank rather than shown under the wrong γ.
+			if slices.Equal(r.Gammas, gammas) {
 				fmt.Fprintf(w, " %.2f / %.2f |", r.All[i], r.Worst[i])
 			} else {
 				fmt.Fprintf(w, " |")

@@ -2,7 +2,10 @@ package reproduce
 
 import (
 	"bytes"
-	"math"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -22,10 +25,11 @@ func TestReach(t *testing.T) {
 	for _, workers := range []int{1, 3} {
 		p := &Protocol{Gammas: []float64{1, 1e-4}, Cs: []float64{0.5, 2}, Workers: workers}
 		r := p.Reach(d)
+		// 2/3 is computed as 2.0/3.0 in both places: exact equality.
 		if r.Dataset != "jain" || r.C != 2 || len(r.All) != 2 || len(r.Worst) != 2 {
 			t.Fatalf("workers %d: Reach = %+v", workers, r)
 		}
-		if math.Abs(r.All[0]-2.0/3) > 1e-15 || r.Worst[0] != 0 || r.All[1] != 1 || r.Worst[1] != 1 {
+		if r.All[0] != 2.0/3 || r.Worst[0] != 0 || r.All[1] != 1 || r.Worst[1] != 1 {
 			t.Errorf("workers %d: All %v, Worst %v; want [2/3 1], [0 1]", workers, r.All, r.Worst)
 		}
 	}
@@ -46,5 +50,50 @@ func TestReach(t *testing.T) {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("Markdown lacks %q:\n%s", want, buf.String())
 		}
+	}
+}
+
+// TestReportsRendered: the committed reports are what the code renders from
+// their JSON, with the Reach section computed from the data (as
+// `svclust reproduce -from` does). It skips without the data.
+func TestReportsRendered(t *testing.T) {
+	dir := "../../shared/datasets"
+	if _, err := os.Stat(filepath.Join(dir, "iris.csv")); err != nil {
+		t.Skipf("the paper's data sets are not in %s: %v", dir, err)
+	}
+	for _, doc := range []string{"../docs", "../docs/wide-c"} {
+		f, err := os.Open(filepath.Join(doc, "reproduction.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := ReadReport(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rep.AddReach(dir); err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := rep.WriteMarkdown(&buf); err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join(doc, "REPRODUCTION.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(buf.Bytes(), want) {
+			t.Errorf("%s/REPRODUCTION.md is not what reproduce -from renders: run svclust reproduce -from %s/reproduction.json -out %s", doc, doc, doc)
+		}
+	}
+}
+
+// TestAddReachMissing: a data set that cannot be read is left out of
+// Reach, and its error is returned.
+func TestAddReachMissing(t *testing.T) {
+	rep := &Report{Records: []Record{fakeRecord("jain", 373, BSGDR, 0.5, 0)}}
+	err := rep.AddReach(t.TempDir())
+	if !errors.Is(err, fs.ErrNotExist) || len(rep.Reach) != 0 {
+		t.Errorf("AddReach on an empty directory: %v, %d rows", err, len(rep.Reach))
 	}
 }

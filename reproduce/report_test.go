@@ -186,9 +186,9 @@ func TestFigures(t *testing.T) {
 			t.Errorf("%s: %d classes, %d clusters", r.Kind, r.Classes, r.Clusters)
 		}
 	}
-	// C-means separates three isotropic Gaussians 4σ·2 apart exactly
+	// C-means separates three isotropic Gaussians 8σ apart exactly
 	// (dataset.Gauss3: σ = 0.5, centres 4 apart), so its ARI is 1 up to
-	// a stray point.
+	// a stray point: 0.95 leaves room for a few misplaced points of the 200.
 	if g := res[2]; g.ARI[1] < 0.95 {
 		t.Errorf("gauss3: C-means ARI %v, want ≥ 0.95", g.ARI[1])
 	}
