@@ -59,8 +59,8 @@ func FuzzModelJSON(f *testing.F) {
 			}
 		}
 		for _, v := range m.Score(nil, x, 1) {
-			if math.IsNaN(v) {
-				t.Fatalf("score NaN")
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Fatalf("score %v", v)
 			}
 		}
 		if m.Partition != nil {

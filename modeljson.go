@@ -364,10 +364,17 @@ func (j *modelJSON) check() error {
 	if len(j.Alpha) != j.SV.len() {
 		return bad("%d coefficients for %d support vectors", len(j.Alpha), j.SV.len())
 	}
+	// |f(x) + 1| ≤ Σ|αᵢ| since 0 < k ≤ 1: a finite sum keeps every score
+	// finite.
+	sum := 0.0
 	for i, a := range j.Alpha {
 		if math.IsNaN(a) || math.IsInf(a, 0) {
 			return bad("alpha[%d] = %v: not finite", i, a)
 		}
+		sum += math.Abs(a)
+	}
+	if math.IsInf(sum, 0) {
+		return bad("the coefficients' absolute values sum beyond the largest float64")
 	}
 	if statusOf(j.Status) < 0 {
 		return bad("unknown status %q", j.Status)

@@ -235,6 +235,7 @@ func TestModelJSONCorrupt(t *testing.T) {
 		{"max int clusters", edit(func(v map[string]any) { part(v)["clusters"] = math.MaxInt64 })},
 		{"NaN alpha", strings.Replace(good, `"alpha":[`, `"alpha":[NaN,`, 1)},
 		{"overflowing alpha", strings.Replace(good, `"alpha":[`, `"alpha":[1e999,`, 1)},
+		{"alpha sum overflow", edit(func(v map[string]any) { a := v["alpha"].([]any); a[0], a[1] = 1e308, -1e308 })},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
