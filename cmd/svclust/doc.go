@@ -57,9 +57,9 @@ Svclust exits with status 0 on success, 2 on a usage error (an unknown
 flag, a bad flag value, a missing argument; the message names the flag),
 130 after an interrupt (SIGINT) and 1 on any other error, such as a missing
 or malformed data file or an output file that cannot be written.
-Fit, tune, predict and score check that their output files can be written
-before they start work. Outputs are first written in full to hidden
-temporary files beside them, named ".NAME.tmp" and digits, which are
+Fit, tune, predict, score and reproduce check that their output files can
+be written before they start work. Outputs are first written in full to
+hidden temporary files beside them, named ".NAME.tmp" and digits, which are
 renamed over the named files together once all are complete, so a run that
 fails or is interrupted leaves every output either unchanged or complete,
 never partial. A process killed outright (SIGKILL) may leave such a

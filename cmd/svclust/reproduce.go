@@ -110,6 +110,18 @@ func runReproduce(ctx context.Context, e *env, o *reproFlags, args []string) err
 	if err := os.MkdirAll(o.out, 0o777); err != nil {
 		return outputError("-out", o.out, err)
 	}
+	// Check the outputs before the run, which may take an hour, rather
+	// than after it; -from writes only the Markdown.
+	md := filepath.Join(o.out, "REPRODUCTION.md")
+	js := filepath.Join(o.out, "reproduction.json")
+	if err := checkOutput("-out", md, o.from); err != nil {
+		return err
+	}
+	if o.from == "" {
+		if err := checkOutput("-out", js); err != nil {
+			return err
+		}
+	}
 
 	var rep *reproduce.Report
 	if o.from != "" {
@@ -140,10 +152,9 @@ func runReproduce(ctx context.Context, e *env, o *reproFlags, args []string) err
 		rep.AddReach(o.data)
 	}
 
-	md := filepath.Join(o.out, "REPRODUCTION.md")
 	outs := []output{{"-out", md, rep.WriteMarkdown}}
 	if o.from == "" {
-		outs = append(outs, output{"-out", filepath.Join(o.out, "reproduction.json"), rep.WriteJSON})
+		outs = append(outs, output{"-out", js, rep.WriteJSON})
 	}
 	if err := e.writeOutputs(outs...); err != nil {
 		return err

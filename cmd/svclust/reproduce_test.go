@@ -129,3 +129,24 @@ func TestReproduceSkip(t *testing.T) {
 		t.Errorf("-skip default %v, want empty", f)
 	}
 }
+
+// TestReproduceOutputChecked: an output of reproduce that cannot be written
+// fails the command before any data set is run, naming the path, as fit's
+// outputs do. The run would skip the missing data set "absent" with a
+// progress line, so its absence shows that nothing ran.
+func TestReproduceOutputChecked(t *testing.T) {
+	for _, name := range []string{"REPRODUCTION.md", "reproduction.json"} {
+		out := t.TempDir()
+		path := filepath.Join(out, name)
+		if err := os.Mkdir(path, 0o777); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := cli(t, "reproduce", "-data", t.TempDir(), "-datasets", "absent", "-methods", "svc", "-out", out)
+		if want := "-out " + path + ": cannot write: not a regular file"; code != 1 || !strings.Contains(stderr, want) {
+			t.Errorf("%s a directory: exit %d, stderr %q; want 1 and %q", name, code, stderr, want)
+		}
+		if strings.Contains(stderr, "absent: skipped") {
+			t.Errorf("%s a directory: the run started before the output was checked:\n%s", name, stderr)
+		}
+	}
+}
