@@ -29,6 +29,7 @@ type SupportSet struct {
 	a     []float64 // unscaled coefficients
 	id    []int     // data index of each slot
 	stamp []int     // step at which each slot entered, for tie-breaking
+	now   int       // the current step, the stamp of the vectors Add enters
 	rng   *rand.Rand
 
 	// Squared distances between slots, stride cap; kept only with a budget.
@@ -125,13 +126,7 @@ func (s *SupportSet) Add(z []float64, coef float64) int {
 	if len(z) != s.d {
 		panic("svclust: SupportSet.Add: dimension mismatch")
 	}
-	// Maintain runs right after a new sample entered, so the newest stamp
-	// is the current step.
-	now := 0
-	for _, st := range s.stamp {
-		now = max(now, st)
-	}
-	i := s.push(z, -1, now, nil, "svclust: SupportSet.Add: no room: call it at most once per Maintain")
+	i := s.push(z, -1, s.now, nil, "svclust: SupportSet.Add: no room: call it at most once per Maintain")
 	s.AddCoef(i, coef)
 	return i
 }

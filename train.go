@@ -207,6 +207,7 @@ func (tr *trainer) run() {
 			}
 			s.AddCoef(slot, c.C)
 			if c.Budget > 0 && s.Len() > c.Budget {
+				s.now = t
 				c.Maintainer.Maintain(s)
 				tr.maint++
 			}

@@ -88,35 +88,56 @@ type contingency struct {
 }
 
 // newContingency returns the contingency table of truth against pred in
-// the given layout. With the auto layout it uses a dense array when
-// k₁k₂ ≤ max(4N, denseMin), which takes O(N + k₁k₂) time, and otherwise
-// sorts the cell codes in O(N log N) time, since a dense table would then
-// be mostly empty.
+// the given layout (see makeContingency).
 func newContingency(truth, pred []int, layout int) contingency {
 	n := len(truth)
 	tc, pc := newCoder(truth), newCoder(pred)
-	k1, k2 := tc.k, pc.k
+	c := makeContingency(n, tc.k, pc.k, layout)
+	for i := range n {
+		c.add(tc.code(truth[i]), pc.code(pred[i]), 1)
+	}
+	c.finish()
+	return c
+}
+
+// makeContingency returns an empty table for n points in k1 classes and k2
+// clusters in the given layout, to be filled by add and then finish. With
+// the auto layout it uses a dense array when k₁k₂ ≤ max(4N, denseMin),
+// which takes O(N + k₁k₂) time, and otherwise sorts the cell codes in
+// O(N log N) time, since a dense table would then be mostly empty. Both
+// newContingency and Table.Scores make their tables here, so for the same
+// labels they choose the same layout.
+func makeContingency(n, k1, k2, layout int) contingency {
 	c := contingency{n: n, rows: make([]int, k1), cols: make([]int, k2)}
-	isDense := layout == dense || (layout == auto && k1*k2 <= max(4*n, denseMin))
-	if isDense {
+	if layout == dense || (layout == auto && k1*k2 <= max(4*n, denseMin)) {
 		c.dense = make([]int, k1*k2)
 	} else {
-		c.cells = make([]int, n)
+		c.cells = make([]int, 0, n)
 	}
-	for i := range n {
-		a, b := tc.code(truth[i]), pc.code(pred[i])
-		c.rows[a]++
-		c.cols[b]++
-		if isDense {
-			c.dense[a*k2+b]++
-		} else {
-			c.cells[i] = a*k2 + b
-		}
-	}
-	// Row-major cell codes sort into the same order in which the dense
-	// layout visits its cells, so both layouts give the same sums.
-	slices.Sort(c.cells)
 	return c
+}
+
+// add counts m more points of class i in cluster j. The points added to
+// a table must number c.n in all.
+func (c *contingency) add(i, j, m int) {
+	c.rows[i] += m
+	c.cols[j] += m
+	code := i*len(c.cols) + j
+	if c.dense != nil {
+		c.dense[code] += m
+		return
+	}
+	for range m {
+		c.cells = append(c.cells, code)
+	}
+}
+
+// finish makes the table ready for use once every point has been added.
+func (c *contingency) finish() {
+	// Row-major cell codes sort into the same order in which the dense
+	// layout visits its cells, so both layouts give the same sums, whatever
+	// the order in which the cells were added.
+	slices.Sort(c.cells)
 }
 
 // each calls fn(i, j, N_ij) for every non-zero cell in row-major order.

@@ -129,8 +129,25 @@ func mergeBrute(pts []float64, d int, tol float64) []float64 {
 	return reps
 }
 
+// TestMergeMatchesBruteForce checks Merge against mergeBrute in both of its
+// regimes: the linear scan (at most linearReps representatives) and the grid
+// built beyond that, with points before and after the switch.
 func TestMergeMatchesBruteForce(t *testing.T) {
+	check := func(pts []float64, d int, tol float64) int {
+		t.Helper()
+		got, want := Merge(pts, d, tol), mergeBrute(pts, d, tol)
+		if len(got) != len(want) {
+			t.Fatalf("d=%d tol=%v: %d representatives, want %d", d, tol, len(got)/d, len(want)/d)
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("d=%d tol=%v: representative %d differs", d, tol, i/d)
+			}
+		}
+		return len(want) / d
+	}
 	rng := rand.New(rand.NewPCG(2, 2))
+	var few, many bool // whether a case stayed linear, and one reached the grid
 	for _, d := range []int{1, 2, 3, 5} {
 		for _, tol := range []float64{0.05, 0.25, 1} {
 			n := 2000
@@ -141,15 +158,30 @@ func TestMergeMatchesBruteForce(t *testing.T) {
 				// of the cell search.
 				pts[i] = 0.05*float64(rng.IntN(40)) - 1
 			}
-			got, want := Merge(pts, d, tol), mergeBrute(pts, d, tol)
-			if len(got) != len(want) {
-				t.Fatalf("d=%d tol=%v: %d representatives, want %d", d, tol, len(got)/d, len(want)/d)
-			}
-			for i := range want {
-				if got[i] != want[i] {
-					t.Fatalf("d=%d tol=%v: representative %d differs", d, tol, i/d)
-				}
-			}
+			m := check(pts, d, tol)
+			few = few || m <= linearReps
+			many = many || m > linearReps
+		}
+	}
+	if !few || !many {
+		t.Errorf("cases cover the linear scan: %v, the grid: %v; want both", few, many)
+	}
+	// At the switch: m points on a line 1 apart with tol 0.5, all
+	// representatives, then the m midpoints, each exactly tol from two of
+	// them (0.5² = 0.25 exactly), which must join them whether found by the
+	// linear scan (m ≤ linearReps) or by the grid built from all m, then
+	// one point 0.6 past the last, which must not.
+	for _, m := range []int{linearReps, linearReps + 1, linearReps + 2} {
+		var pts []float64
+		for i := 0; i < m; i++ {
+			pts = append(pts, float64(i), 0)
+		}
+		for i := 0; i < m; i++ {
+			pts = append(pts, float64(i)+0.5, 0)
+		}
+		pts = append(pts, float64(m-1)+0.6, 0)
+		if got := check(pts, 2, 0.5); got != m+1 {
+			t.Errorf("m=%d: %d representatives, want %d", m, got, m+1)
 		}
 	}
 }
@@ -231,5 +263,35 @@ func TestLinkUntil(t *testing.T) {
 	want, wantK := link(t, f, reps, valid, 20, 0, 1)
 	if !ok || k != wantK || !slices.Equal(got, want) {
 		t.Errorf("LinkUntil = %v (%d, %v), want %v (%d)", got, k, ok, want, wantK)
+	}
+}
+
+// BenchmarkMerge merges n = 250 000 points scattered tightly (standard
+// deviation 10⁻³ per coordinate) around M centres drawn uniformly in
+// [0, 10)^d, with tol = 0.1: the shape of Cluster's equilibria, which
+// converge to a few dozen points (M up to about 80 in practice); M = 1000
+// shows the regime where the grid pays.
+func BenchmarkMerge(b *testing.B) {
+	const n = 250_000
+	for _, d := range []int{2, 9} {
+		for _, m := range []int{16, 80, 1000} {
+			rng := rand.New(rand.NewPCG(4, uint64(d*10000+m)))
+			centres := make([]float64, m*d)
+			for i := range centres {
+				centres[i] = 10 * rng.Float64()
+			}
+			pts := make([]float64, n*d)
+			for i := 0; i < n; i++ {
+				c := rng.IntN(m)
+				for j := 0; j < d; j++ {
+					pts[i*d+j] = centres[c*d+j] + 1e-3*rng.NormFloat64()
+				}
+			}
+			b.Run(fmt.Sprintf("d=%d/M=%d", d, m), func(b *testing.B) {
+				for b.Loop() {
+					Merge(pts, d, 0.1)
+				}
+			})
+		}
 	}
 }

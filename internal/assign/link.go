@@ -15,43 +15,105 @@ import (
 // other becomes a new representative. It returns the representatives,
 // row-major, in order of creation; they are pairwise more than tol apart.
 //
-// The representatives are hashed on a grid of cells of side tol over the
-// first min(d, 3) coordinates: a point within tol of a representative lies in
-// one of the 3^min(d,3) cells around its own, so only those are searched. The
-// cost is O(n·(3^min(d,3) + c)·d), where c is the number of representatives
-// in the cells searched, instead of the O(n·M·d) of comparing with all M.
+// While there are at most linearReps representatives each point is compared
+// with all of them, O(M·d) per point. Beyond that they are hashed on a grid
+// of cells of side tol over the first min(d, 3) coordinates: a point within
+// tol of a representative lies in one of the 3^min(d,3) cells around its
+// own, so only those are searched, O((3^min(d,3) + c)·d) per point where c
+// is the number of representatives in the cells searched. Both searches
+// answer the same question, whether any representative lies within tol, so
+// the result does not depend on which one is used.
 func Merge(pts []float64, d int, tol float64) []float64 {
 	tol2 := tol * tol
-	side := tol * (1 + 1e-6) // a margin for rounding in v/side: see cell
-	k := min(d, gridDims)
-	grid := make(map[[gridDims]int64][]int)
 	var reps []float64
-	var key, nb [gridDims]int64
+	var g *repGrid // nil while there are at most linearReps representatives
 	for i := 0; i < len(pts)/d; i++ {
 		p := pts[i*d : i*d+d]
-		for j := 0; j < k; j++ {
-			key[j] = cell(p[j], side)
-		}
-		found := false
-		// Visit the 3^k neighbouring cells: offsets −1, 0, 1 per dimension.
-		for c := 0; c < pow3[k] && !found; c++ {
-			nb = key
-			for j, r := 0, c; j < k; j, r = j+1, r/3 {
-				nb[j] += int64(r%3) - 1
-			}
-			for _, r := range grid[nb] {
-				if kernel.SqDist(p, reps[r*d:r*d+d]) <= tol2 {
+		var found bool
+		if g == nil {
+			for r := 0; r < len(reps); r += d {
+				if kernel.SqDist(p, reps[r:r+d]) <= tol2 {
 					found = true
 					break
 				}
 			}
+		} else {
+			found = g.near(p, reps, tol2)
 		}
-		if !found {
-			grid[key] = append(grid[key], len(reps)/d)
-			reps = append(reps, p...)
+		if found {
+			continue
+		}
+		reps = append(reps, p...)
+		switch m := len(reps) / d; {
+		case g != nil:
+			g.add(reps, m-1)
+		case m > linearReps:
+			g = newRepGrid(d, tol)
+			for r := 0; r < m; r++ {
+				g.add(reps, r)
+			}
 		}
 	}
 	return reps
+}
+
+// linearReps is the number of representatives up to which Merge compares a
+// point with each of them rather than searching a grid. Measured with
+// BenchmarkMerge (250 000 points, d = 2 and 9), the linear scan is faster
+// with 80 representatives and the grid with 1000.
+const linearReps = 64
+
+// repGrid hashes Merge's representatives, given by index into a row-major
+// slice of dimension d, on cells of side a little above tol over the first
+// k = min(d, gridDims) coordinates.
+type repGrid struct {
+	d, k  int
+	side  float64 // tol with a margin for rounding in v/side: see cell
+	cells map[[gridDims]int64][]int
+}
+
+func newRepGrid(d int, tol float64) *repGrid {
+	return &repGrid{
+		d:     d,
+		k:     min(d, gridDims),
+		side:  tol * (1 + 1e-6),
+		cells: make(map[[gridDims]int64][]int),
+	}
+}
+
+// key returns the cell of p.
+func (g *repGrid) key(p []float64) [gridDims]int64 {
+	var key [gridDims]int64
+	for j := 0; j < g.k; j++ {
+		key[j] = cell(p[j], g.side)
+	}
+	return key
+}
+
+// add hashes representative r of reps.
+func (g *repGrid) add(reps []float64, r int) {
+	key := g.key(reps[r*g.d : r*g.d+g.d])
+	g.cells[key] = append(g.cells[key], r)
+}
+
+// near reports whether a representative of reps hashed in g lies within
+// squared distance tol2 of p.
+func (g *repGrid) near(p, reps []float64, tol2 float64) bool {
+	d, k := g.d, g.k
+	key := g.key(p)
+	// Visit the 3^k neighbouring cells: offsets −1, 0, 1 per dimension.
+	for c := 0; c < pow3[k]; c++ {
+		nb := key
+		for j, r := 0, c; j < k; j, r = j+1, r/3 {
+			nb[j] += int64(r%3) - 1
+		}
+		for _, r := range g.cells[nb] {
+			if kernel.SqDist(p, reps[r*d:r*d+d]) <= tol2 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // gridDims is the largest number of coordinates Merge hashes on, and pow3
