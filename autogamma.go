@@ -147,15 +147,13 @@ func autoC(data []float64, n, d int, gamma float64, seed uint64, w int) float64 
 	m := min(n, autoGammaSample)
 	sample := sampleRows(data, n, d, m, rng)
 	dens := make([]float64, m)
+	ones := make([]float64, m)
+	for i := range ones {
+		ones[i] = 1
+	}
 	parallel.For(m, 64, w, func(_, lo, hi int) {
-		row := make([]float64, m)
 		for i := lo; i < hi; i++ {
-			kernel.RowTo(row, sample[i*d:i*d+d], sample, gamma)
-			var s float64
-			for _, v := range row {
-				s += v
-			}
-			dens[i] = s / float64(m)
+			dens[i] = kernel.Sum(sample[i*d:i*d+d], sample, ones, gamma) / float64(m)
 		}
 	})
 	slices.Sort(dens)

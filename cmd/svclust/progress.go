@@ -86,21 +86,40 @@ func isTerminal(w io.Writer) bool {
 
 // tick prints the status of a running phase every p.every until close.
 func (p *progress) tick() {
-	defer close(p.stopped)
 	t := time.NewTicker(p.every)
 	defer t.Stop()
+	p.loop(t.C)
+}
+
+// loop prints the status of a running phase at the times received from
+// ticks when a line is due, until close; it closes p.stopped on return.
+func (p *progress) loop(ticks <-chan time.Time) {
+	defer close(p.stopped)
 	for {
 		select {
 		case <-p.stop:
 			return
-		case <-t.C:
+		case now := <-ticks:
 			p.mu.Lock()
-			if p.phase != "" && p.now().Sub(p.last) >= p.every {
-				p.print(p.status(), false)
+			if p.phase != "" && due(now, p.last, p.every) {
+				p.print(now, p.status(now), false)
 			}
 			p.mu.Unlock()
 		}
 	}
+}
+
+// due reports whether a tick at now, of a ticker of period every, prints a
+// status line when the last line was printed, or the phase began, at last.
+// The ticks come a period apart, so a line is due at each. The threshold
+// is half a period, not a whole one, so that a tick that comes a little
+// less than a period after the previous line is not skipped (with a whole
+// period, about every other tick was), while a tick that comes just after
+// a phase began, or after the summary line of the previous phase, prints
+// no status of nothing done: the first status line of a phase comes
+// between a half and one and a half periods into it.
+func due(now, last time.Time, every time.Duration) bool {
+	return now.Sub(last) >= every/2
 }
 
 // begin starts a phase that counts total units of unit ("bytes", "rows";
@@ -133,7 +152,7 @@ func (p *progress) end() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.tty {
-		p.print(p.summary(), true)
+		p.print(p.now(), p.summary(), true)
 	}
 	p.phase = ""
 }
@@ -153,10 +172,10 @@ func (p *progress) close() {
 	}
 }
 
-// print writes line, as a redrawn status line on a terminal, unless the
-// run is younger than p.delay; final lines of a log are always written.
-func (p *progress) print(line string, final bool) {
-	now := p.now()
+// print writes line at the time now, as a redrawn status line on a
+// terminal, unless the run is younger than p.delay; final lines of a log
+// are always written.
+func (p *progress) print(now time.Time, line string, final bool) {
 	if now.Sub(p.start) < p.delay && !final {
 		return
 	}
@@ -169,10 +188,10 @@ func (p *progress) print(line string, final bool) {
 	fmt.Fprintf(p.w, "%s: %s\n", p.name, line)
 }
 
-// status describes the running phase: "assign: 1,200,000 of 20,000,000
-// rows (6.0%), 52,345 rows/s, 5m58s left".
-func (p *progress) status() string {
-	el := p.now().Sub(p.phaseStart)
+// status describes the running phase at the time now: "assign: 1,200,000
+// of 20,000,000 rows (6.0%), 52,345 rows/s, 5m58s left".
+func (p *progress) status(now time.Time) string {
+	el := now.Sub(p.phaseStart)
 	done := p.done.Load()
 	if p.unit == "" || done == 0 {
 		return p.phase + " " + seconds(el)

@@ -41,7 +41,7 @@ func TestProgressStatus(t *testing.T) {
 		p.begin(tc.phase, tc.unit, tc.total)
 		p.set(tc.done)
 		clock = clock.Add(tc.after)
-		if got := p.status(); got != tc.status {
+		if got := p.status(clock); got != tc.status {
 			t.Errorf("status %q, want %q", got, tc.status)
 		}
 		b.Reset()
@@ -61,12 +61,12 @@ func TestProgressTerminal(t *testing.T) {
 	p := fakeProgress(&b, true, ttyDelay, &clock)
 	p.begin("train", "", 0)
 	clock = clock.Add(time.Second)
-	p.print(p.status(), false)
+	p.print(clock, p.status(clock), false)
 	if b.Len() != 0 {
 		t.Errorf("printed %q before the delay", b.String())
 	}
 	clock = clock.Add(1500 * time.Millisecond)
-	p.print(p.status(), false)
+	p.print(clock, p.status(clock), false)
 	if got, want := b.String(), "\rsvclust fit: train 2.5 s\033[K"; got != want {
 		t.Errorf("printed %q, want %q", got, want)
 	}
@@ -79,6 +79,54 @@ func TestProgressTerminal(t *testing.T) {
 	p.close() // a second close does nothing
 	if got := b.String(); got != "\r\033[K" {
 		t.Errorf("close printed %q, want the line cleared", got)
+	}
+}
+
+// TestProgressLoop runs the reporting loop on ticks sent by the test at
+// the fake times a loaded machine might handle them (period 1 s, each tick
+// 0.1 s early or late): each tick from the second on prints a status line,
+// also the ones that come 0.9 s after the line before, which a threshold of
+// a whole period skipped; the first, 0.1 s after the phase began, prints
+// none (due). The loop reads no clock but the ticks', so the output does
+// not depend on timing.
+func TestProgressLoop(t *testing.T) {
+	t0 := time.Unix(0, 0)
+	clock := t0.Add(300 * time.Millisecond)
+	var b bytes.Buffer
+	p := fakeProgress(&b, false, 0, &clock)
+	p.stopped = make(chan struct{})
+	p.begin("train", "", 0)
+	ticks := make(chan time.Time)
+	go p.loop(ticks)
+	for _, ms := range []int{400, 1400, 2300, 3400, 4300} {
+		ticks <- t0.Add(time.Duration(ms) * time.Millisecond)
+	}
+	p.close()
+	// Elapsed since the phase began at 0.3 s.
+	want := "svclust fit: train 1.1 s\nsvclust fit: train 2.0 s\nsvclust fit: train 3.1 s\nsvclust fit: train 4.0 s\n"
+	if got := b.String(); got != want {
+		t.Errorf("printed\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestDue checks the threshold of half a period of due.
+func TestDue(t *testing.T) {
+	last := time.Unix(100, 0)
+	for _, tc := range []struct {
+		after time.Duration
+		want  bool
+	}{
+		{-time.Second, false},           // a tick older than the phase
+		{100 * time.Millisecond, false}, // just after the phase began
+		{499 * time.Millisecond, false},
+		{500 * time.Millisecond, true},
+		{900 * time.Millisecond, true}, // a tick a little early
+		{time.Second, true},
+		{2500 * time.Millisecond, true},
+	} {
+		if got := due(last.Add(tc.after), last, time.Second); got != tc.want {
+			t.Errorf("due %v after the last line: %v, want %v", tc.after, got, tc.want)
+		}
 	}
 }
 
