@@ -171,11 +171,9 @@ func TestUnbudgetedReachesDualOptimum(t *testing.T) {
 	if j < dual*(1-1e-9) {
 		t.Errorf("J(SGD) = %v below the optimum %v: the objective is wrong", j, dual)
 	}
-	if j > 1.02*dual {
-		t.Errorf("J(SGD) = %v, more than 2%% above J* = %v", j, dual)
-	}
-	// The criterion is 2 %; this seeded run reaches 1.00002 (the
-	// README's "0.002 %"), which a bound of 1e-4 guards.
+	// The criterion is 2 % above J*; this seeded run reaches
+	// 1.00002 (the README's "0.002 %"), which a bound of 1e-4 guards (it
+	// implies the 2 %).
 	if j > (1+1e-4)*dual {
 		t.Errorf("J(SGD)/J* = %v, above the 1 + 1e-4 this run reached", j/dual)
 	}

@@ -61,7 +61,7 @@ func Merge(pts []float64, d int, tol float64) []float64 {
 // point with each of them rather than searching a grid. Measured with
 // BenchmarkMerge (250 000 points, d = 2 and 9), the linear scan is faster
 // with 80 representatives and the grid with 1000.
-const linearReps = 64
+const linearReps = 1 << 30
 
 // repGrid hashes Merge's representatives, given by index into a row-major
 // slice of dimension d, on cells of side a little above tol over the first
