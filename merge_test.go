@@ -33,6 +33,8 @@ func TestMergePairGrid(t *testing.T) {
 		{2, 5, 1e-3},    // nearly identical points
 	} {
 		h, az := mergePair(tc.a, tc.b, tc.c)
+		// mergePair and mergeValue evaluate the same formula, but may round
+		// h and 1 − h differently: a few ulps of |a| + |b| (1e-15 ≈ 4.5 ulps).
 		if got := mergeValue(tc.a, tc.b, tc.c, h); math.Abs(got-az) > 1e-15*(math.Abs(tc.a)+math.Abs(tc.b)) {
 			t.Errorf("%+v: α_z = %v, but α_z(h = %v) = %v", tc, az, h, got)
 		}
@@ -46,7 +48,9 @@ func TestMergePairGrid(t *testing.T) {
 		// The golden-section maximiser is within mergeSearchTol of the true
 		// one, where α_z falls short by at most
 		// c·mergeSearchTol²·(|a| + |b|) (the bound derived at
-		// mergeSearchTol); the grid maximum is at most the true one.
+		// mergeSearchTol); the grid maximum is at most the true one. The
+		// 1e-14·(|a| + |b|) covers the rounding of the two evaluations
+		// (about 45 ulps, more than the handful of operations can lose).
 		scale := math.Abs(tc.a) + math.Abs(tc.b)
 		slack := tc.c*mergeSearchTol*mergeSearchTol*scale + 1e-14*scale
 		if math.Abs(az) < gv-slack {
@@ -99,7 +103,9 @@ func TestMergeMaintain(t *testing.T) {
 			continue
 		}
 		loss, _, _ := degradation(n)
-		// Merging never loses more than removal, which loses aₘ².
+		// Merging never loses more than removal, which loses aₘ²: already
+		// z = xₙ (h = 0) loses aₘ²(1 − k(xₘ, xₙ)²). 1e-12 relative allows
+		// for the rounding of the six-term loss.
 		if loss > a[m]*a[m]*(1+1e-12) {
 			t.Errorf("partner %d: loss %v > removal's %v", n, loss, a[m]*a[m])
 		}

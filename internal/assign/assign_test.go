@@ -269,12 +269,13 @@ func TestLinkUntil(t *testing.T) {
 // BenchmarkMerge merges n = 250 000 points scattered tightly (standard
 // deviation 10⁻³ per coordinate) around M centres drawn uniformly in
 // [0, 10)^d, with tol = 0.1: the shape of Cluster's equilibria, which
-// converge to a few dozen points (M up to about 80 in practice); M = 1000
-// shows the regime where the grid pays.
+// converge to a few dozen points (M up to about 80 in practice). M = 16 and
+// 48 stay within Merge's linear scan; M = 80 and 1000 switch to its grid
+// after linearReps representatives.
 func BenchmarkMerge(b *testing.B) {
 	const n = 250_000
 	for _, d := range []int{2, 9} {
-		for _, m := range []int{16, 80, 1000} {
+		for _, m := range []int{16, 48, 80, 1000} {
 			rng := rand.New(rand.NewPCG(4, uint64(d*10000+m)))
 			centres := make([]float64, m*d)
 			for i := range centres {

@@ -59,9 +59,10 @@ func Merge(pts []float64, d int, tol float64) []float64 {
 
 // linearReps is the number of representatives up to which Merge compares a
 // point with each of them rather than searching a grid. Measured with
-// BenchmarkMerge (250 000 points, d = 2 and 9), the linear scan is faster
-// with 80 representatives and the grid with 1000.
-const linearReps = 1 << 30
+// BenchmarkMerge (250 000 points, d = 2 and 9), the linear scan is several
+// times faster than the grid with 16 or 48 representatives, still faster
+// with 80, and several times slower with 1000.
+const linearReps = 64
 
 // repGrid hashes Merge's representatives, given by index into a row-major
 // slice of dimension d, on cells of side a little above tol over the first
