@@ -25,7 +25,8 @@ const (
 	// only remove edges; with k = 10 the components were those of the full
 	// test in every one of 612 runs (13 of the paper's data sets and the 4
 	// generated ones, budget 50, the paper's grid of γ and C), with k = 5
-	// in all but one.
+	// in all but one; this was measured once with a program outside the
+	// repository, and the tests do not repeat it.
 	DefaultNeighbors = 10
 	// DefaultStripQuantile sets ε when ClusterConfig.Eps is 0: ε is this
 	// quantile of |f(xᵢ)| over the data, so that this fraction of the points
@@ -51,14 +52,16 @@ const (
 	// trajectory stops as soon as it comes within anchorRadius·ℓ of an
 	// anchor and takes the anchor's place. Near an equilibrium the
 	// trajectory converges linearly, so this saves the slow final approach,
-	// about half the steps (measured on Shuttle and on moons with 100,000
-	// points). An anchor is a local maximum of f, which attracts the points
+	// about half the steps (measured once on Shuttle and on moons with
+	// 100,000 points, with a program outside the repository). An anchor is a local maximum of f, which attracts the points
 	// around it, so a trajectory that close would almost always have ended
 	// there: with anchors forced on every strip, the partitions were those
 	// of the exact computation in all 209 runs tried (the paper's 15 data
 	// sets and the 4 generated ones, budget 50 (100 for Shuttle), at the
-	// defaults and 10 other settings of γ, C, strategy, seed and All; see
-	// TestAnchorsKeepPartition). Predict stops at the same anchors.
+	// defaults and 10 other settings of γ, C, strategy, seed and All;
+	// measured once with a program outside the repository, of which
+	// TestAnchorsKeepPartition repeats the 4 generated sets at the
+	// defaults). Predict stops at the same anchors.
 	anchorStride = 8
 	anchorRadius = mergeTol
 )
