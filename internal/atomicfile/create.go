@@ -16,7 +16,6 @@ type File struct {
 	bw        *bufio.Writer
 	tmp, path string
 	mode      os.FileMode
-	err       error // the first error of Write
 	done      bool
 }
 
@@ -44,17 +43,14 @@ func Create(path string) (*File, error) {
 }
 
 // Write writes p to the temporary file, through a buffer. It implements
-// io.Writer. After an error, every later Write and Commit return it.
+// io.Writer. After an error, every later Write and Commit return it: the
+// bufio.Writer keeps its first error and returns it from every later Write
+// and Flush.
 func (f *File) Write(p []byte) (int, error) {
 	if f.done {
 		return 0, os.ErrClosed
 	}
-	if f.err != nil {
-		return 0, f.err
-	}
-	n, err := f.bw.Write(p)
-	f.err = err
-	return n, err
+	return f.bw.Write(p)
 }
 
 // Stage completes the temporary file, flushed, synced and closed, and hands
@@ -67,10 +63,7 @@ func (f *File) Stage() (*Staged, error) {
 		return nil, os.ErrClosed
 	}
 	f.done = true
-	err := f.err
-	if err == nil {
-		err = f.bw.Flush()
-	}
+	err := f.bw.Flush() // the first error of Write, if any
 	if err == nil {
 		err = f.f.Chmod(f.mode)
 	}

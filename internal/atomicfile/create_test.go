@@ -35,6 +35,17 @@ func TestCreate(t *testing.T) {
 		}
 	}
 	checkFile(t, path, "old\n")
+	// The 2000 lines hold 10·2 + 90·3 + 900·4 + 1000·5 = 8890 bytes, of
+	// which at most the buffer's 4096 can still be buffered: the temporary
+	// file must already hold a prefix of at least 4794 of them.
+	if want.Len() != 8890 {
+		t.Fatalf("wrote %d bytes, want 8890", want.Len())
+	}
+	if b, err := os.ReadFile(f.tmp); err != nil {
+		t.Fatal(err)
+	} else if len(b) < want.Len()-4096 || !strings.HasPrefix(want.String(), string(b)) {
+		t.Errorf("temporary file holds %d bytes before Commit, want a prefix of at least %d", len(b), want.Len()-4096)
+	}
 	if err := f.Commit(); err != nil {
 		t.Fatal(err)
 	}
