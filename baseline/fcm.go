@@ -78,7 +78,8 @@ func FuzzyCMeans(x []float64, d int, cfg *FCMConfig) (*FCMResult, error) {
 	if cfg == nil {
 		cfg = &FCMConfig{}
 	}
-	n, err := checkData(x, d)
+	// The settings are checked before the data is reported.
+	n, dataErr := checkData(x, d)
 	if err := validateK(cfg.K, cfg.MaxIter, 0, cfg.Workers, n); err != nil {
 		return nil, err
 	}
@@ -88,8 +89,8 @@ func FuzzyCMeans(x []float64, d int, cfg *FCMConfig) (*FCMResult, error) {
 	if math.IsNaN(cfg.Tol) || math.IsInf(cfg.Tol, 0) || cfg.Tol < 0 {
 		return nil, &svclust.ConfigError{Field: "Tol", Value: cfg.Tol, Reason: "must be ≥ 0 and finite (0 selects the default)"}
 	}
-	if err != nil {
-		return nil, err
+	if dataErr != nil {
+		return nil, dataErr
 	}
 	m, tol, maxIter := cfg.M, cfg.Tol, cfg.MaxIter
 	if m == 0 {

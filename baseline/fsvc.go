@@ -114,7 +114,10 @@ func (s *SVDD) LabelFSVC(x []float64, cfg *FSVCConfig) (*Labelling, error) {
 	if cfg == nil {
 		cfg = &FSVCConfig{}
 	}
-	n, m, w, err := s.labelSetup(x, cfg.Validate(), cfg.M, cfg.Workers)
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	n, m, w, err := s.labelSetup(x, cfg.M, cfg.Workers)
 	if err != nil {
 		return nil, err
 	}

@@ -85,12 +85,13 @@ func KMeans(x []float64, d int, cfg *KMeansConfig) (*KMeansResult, error) {
 	if cfg == nil {
 		cfg = &KMeansConfig{}
 	}
-	n, err := checkData(x, d)
+	// The settings are checked before the data is reported.
+	n, dataErr := checkData(x, d)
 	if err := validateK(cfg.K, cfg.MaxIter, cfg.Runs, cfg.Workers, n); err != nil {
 		return nil, err
 	}
-	if err != nil {
-		return nil, err
+	if dataErr != nil {
+		return nil, dataErr
 	}
 	maxIter := cfg.MaxIter
 	if maxIter == 0 {

@@ -57,7 +57,10 @@ func TestKMeansHandMade(t *testing.T) {
 	}
 	c := slices.Clone(res.Centres)
 	slices.Sort(c)
-	if math.Abs(c[0]-0.05) > 1e-15 || math.Abs(c[1]-10.05) > 1e-14 || math.Abs(res.Inertia-0.01) > 1e-14 {
+	// (0 + 0.1)/2 is exactly 0.05 in floating point (halving is exact);
+	// (10 + 10.1)/2 and the inertia 4·0.05² round the sum 20.1 and the
+	// squares: within a few ulps of 10 (ulp 1.8e-15), so 1e-14.
+	if c[0] != 0.05 || math.Abs(c[1]-10.05) > 1e-14 || math.Abs(res.Inertia-0.01) > 1e-14 {
 		t.Errorf("centres %v, inertia %v; want [0.05 10.05], 0.01", res.Centres, res.Inertia)
 	}
 }

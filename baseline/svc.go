@@ -62,14 +62,10 @@ type Labelling struct {
 	Runtime time.Duration
 }
 
-// labelSetup is the common start of the labellings: it passes on invalid,
-// the settings' validation error, checks the rows of x and returns their
-// number, the segment points m (0 selects svclust.DefaultM) and the number
-// of workers.
-func (s *SVDD) labelSetup(x []float64, invalid error, m, workers int) (int, int, int, error) {
-	if invalid != nil {
-		return 0, 0, 0, invalid
-	}
+// labelSetup is the common start of the labellings: it checks the rows of
+// x and returns their number, the segment points m (0 selects
+// svclust.DefaultM) and the number of workers.
+func (s *SVDD) labelSetup(x []float64, m, workers int) (int, int, int, error) {
 	n, err := checkData(x, s.D)
 	if err != nil {
 		return 0, 0, 0, err
@@ -113,7 +109,10 @@ func (s *SVDD) LabelCompleteGraph(x []float64, cfg *GraphConfig) (*Labelling, er
 	if cfg == nil {
 		cfg = &GraphConfig{}
 	}
-	n, m, w, err := s.labelSetup(x, cfg.Validate(), cfg.M, cfg.Workers)
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	n, m, w, err := s.labelSetup(x, cfg.M, cfg.Workers)
 	if err != nil {
 		return nil, err
 	}

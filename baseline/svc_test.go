@@ -40,10 +40,11 @@ func TestLabelCompleteGraphHandMade(t *testing.T) {
 		x        []float64
 		c        float64
 		clusters int
-		check    func(t *testing.T, labels []int)
+		check    func(t *testing.T, s *SVDD, res *Labelling)
 	}{
 		{"one blob", a, 1, 1, nil},
-		{"two blobs", append(slices.Clone(a), b...), 1, 2, func(t *testing.T, l []int) {
+		{"two blobs", append(slices.Clone(a), b...), 1, 2, func(t *testing.T, _ *SVDD, res *Labelling) {
+			l := res.Labels
 			for i := range l {
 				if want := i / 6; l[i] != want {
 					t.Errorf("labels %v, want six 0s then six 1s", l)
@@ -57,9 +58,12 @@ func TestLabelCompleteGraphHandMade(t *testing.T) {
 		// R²(x) ≈ 1 − 2·0.1 + βᵀKβ, above R² ≈ 1 − 2·0.45 + βᵀKβ of the
 		// blobs: a bounded support vector, outside. Its nearest inside
 		// point is the blob at the origin (3 away, against 7).
-		{"bounded SV takes nearest cluster", append(append(slices.Clone(a), b...), 3, 0), 0.1, 2, func(t *testing.T, l []int) {
-			if l[12] != l[0] || l[0] == l[6] {
+		{"bounded SV takes nearest cluster", append(append(slices.Clone(a), b...), 3, 0), 0.1, 2, func(t *testing.T, s *SVDD, res *Labelling) {
+			if l := res.Labels; l[12] != l[0] || l[0] == l[6] {
 				t.Errorf("labels %v: the outlier (last) must join the first blob", l)
+			}
+			if out := s.Inside([]float64{3, 0}); s.Bounded != 1 || out || res.Inside != 12 {
+				t.Errorf("%d bounded SVs, outlier inside %v, %d inside; want 1, false, 12", s.Bounded, out, res.Inside)
 			}
 		}},
 	}
@@ -77,12 +81,7 @@ func TestLabelCompleteGraphHandMade(t *testing.T) {
 				t.Errorf("%d clusters, want %d (labels %v)", res.Clusters, tt.clusters, res.Labels)
 			}
 			if tt.check != nil {
-				tt.check(t, res.Labels)
-			}
-			if tt.name == "bounded SV takes nearest cluster" {
-				if s.Bounded != 1 || s.Inside(tt.x[24:26]) || res.Inside != 12 {
-					t.Errorf("%d bounded SVs, outlier inside %v, %d inside; want 1, false, 12", s.Bounded, s.Inside(tt.x[24:26]), res.Inside)
-				}
+				tt.check(t, s, res)
 			}
 		})
 	}

@@ -175,8 +175,8 @@ const roundSlack = 1e-9
 // small constant to R. With the default Tol the free support vectors
 // straddle R2 by up to Gap; those left outside are labelled like bounded
 // support vectors. Bound does not include Gap, so that the labellings use
-// the same domain as [SVDD.Model] (widening it by Gap = 10⁻³ merged
-// clusters in a measured case).
+// the same domain as [SVDD.Model]; widened by Gap it would be a larger
+// domain, which can only join clusters.
 func (s *SVDD) Bound() float64 { return s.R2 + roundSlack }
 
 // within reports whether R²(x) ≤ Bound(), the inside test of the
