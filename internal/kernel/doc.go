@@ -5,6 +5,5 @@
 //
 // Support vectors are passed as one flat row-major slice svs of length n·d,
 // where d = len(x). Functions with a To suffix write into dst and return it;
-// a nil dst is allocated, except by MeanShiftCutTo, which panics unless
-// len(dst) = d. All functions panic if lengths do not agree.
+// a nil dst is allocated. All functions panic if lengths do not agree.
 package kernel

@@ -117,12 +117,18 @@ const CutOff = 40
 // skipped, as is their exponential, the costly part. Together they change
 // num and den by less than n·4·10⁻¹⁸ of the largest term, below the rounding
 // error of the full sums (n·2⁻⁵³ ≈ n·1.1·10⁻¹⁶ of the same). z is scratch
-// space of length len(a); on return z[i] = γ‖x − svᵢ‖². dst must have
-// length len(x) (a nil dst is not allocated) and must not alias x. It
-// panics on a length mismatch.
+// space of length len(a); on return z[i] = γ‖x − svᵢ‖². As for MeanShiftTo,
+// dst must have length len(x) or be nil, when it is allocated, and must not
+// alias x. It panics on a length mismatch.
 func MeanShiftCutTo(dst, z, x, svs, a, lnA []float64, gamma float64) (num []float64, den float64) {
 	d := len(x)
-	if rows(svs, d) != len(a) || len(lnA) != len(a) || len(z) != len(a) || len(dst) != d {
+	if rows(svs, d) != len(a) || len(lnA) != len(a) || len(z) != len(a) {
+		panic(badLength)
+	}
+	if dst == nil {
+		dst = make([]float64, d)
+	}
+	if len(dst) != d {
 		panic(badLength)
 	}
 	umin := math.Inf(1)

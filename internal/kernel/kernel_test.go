@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -91,10 +92,9 @@ func TestPanics(t *testing.T) {
 		"RowTo":    func() { RowTo(nil, []float64{1, 2}, []float64{1, 2, 3}, 1) },
 		"RowToDst": func() { RowTo(make([]float64, 3), []float64{1}, []float64{1, 2}, 1) },
 		"Sum":      func() { Sum([]float64{1}, []float64{1, 2}, []float64{1}, 1) },
-		// MeanShiftCutTo does not allocate a nil dst, as its doc says.
-		"MeanShiftCutToNil": func() {
+		"MeanShiftCutToDst": func() {
 			z := make([]float64, 1)
-			MeanShiftCutTo(nil, z, []float64{1}, []float64{1}, []float64{1}, []float64{0}, 1)
+			MeanShiftCutTo(make([]float64, 2), z, []float64{1}, []float64{1}, []float64{1}, []float64{0}, 1)
 		},
 	} {
 		func() {
@@ -105,6 +105,27 @@ func TestPanics(t *testing.T) {
 			}()
 			f()
 		}()
+	}
+}
+
+// TestMeanShiftCutToNil: a nil dst is allocated with length d, as by every
+// other To function, and holds the same sums, bit for bit, as a dst passed
+// in (the same code runs on both).
+func TestMeanShiftCutToNil(t *testing.T) {
+	const n, d = 20, 3
+	flat, _ := randomSet(rand.New(rand.NewPCG(5, 5)), n, d)
+	a := make([]float64, n)
+	lnA := make([]float64, n)
+	for i := range a {
+		a[i] = 1 + float64(i%3)
+		lnA[i] = math.Log(a[i])
+	}
+	x := []float64{0.1, -0.2, 0.3}
+	z := make([]float64, n)
+	want, wantDen := MeanShiftCutTo(make([]float64, d), z, x, flat, a, lnA, 0.7)
+	got, gotDen := MeanShiftCutTo(nil, z, x, flat, a, lnA, 0.7)
+	if len(got) != d || !slices.Equal(got, want) || gotDen != wantDen {
+		t.Errorf("nil dst: %v, %v; want %v, %v", got, gotDen, want, wantDen)
 	}
 }
 
