@@ -430,7 +430,7 @@ func stripLabel(tree *assign.Tree, clusters int, stripCluster []int, x []float64
 // Predict share it, so that Predict reproduces Cluster's labels.
 func equilibrium(f *assign.Field, e, scratch []float64, anchors *assign.Tree) []float64 {
 	scale := f.Scale()
-	_, a := f.EquilibriumNear(e, scratch, trajectoryTol*scale, trajectoryMaxIter, anchors, anchorRadius*scale)
+	a := f.EquilibriumNear(e, scratch, trajectoryTol*scale, trajectoryMaxIter, anchors, anchorRadius*scale)
 	if a >= 0 {
 		copy(e, anchors.Point(a))
 	}

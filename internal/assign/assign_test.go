@@ -73,7 +73,7 @@ func TestEquilibriumAndLink(t *testing.T) {
 		t.Errorf("f midway = %v, want %v", v, want)
 	}
 	x := []float64{-2.5, 0.3}
-	if _, a := f.EquilibriumNear(x, f.Scratch(), 1e-9, 1000, nil, 0); a != -1 {
+	if a := f.EquilibriumNear(x, f.Scratch(), 1e-9, 1000, nil, 0); a != -1 {
 		t.Errorf("no anchors, yet anchor %d", a)
 	}
 	// The fixed point of a single bump is its centre; the other bump adds

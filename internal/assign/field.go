@@ -37,10 +37,10 @@ func (f *Field) Scale() float64 { return 1 / math.Sqrt(f.Gamma) }
 //
 //	P(x) = Σᵢ αᵢ k(x, svᵢ) svᵢ / Σᵢ αᵢ k(x, svᵢ),
 //
-// until a step is shorter than tol or maxIter steps were taken, and returns
-// the number of steps. The trajectory also stops, where it is, when the
-// denominator Σᵢ αᵢ k(x, svᵢ) = f(x) + 1 is not positive and finite: with
-// negative coefficients (after projection) or far from every support vector
+// until a step is shorter than tol or maxIter steps were taken. The
+// trajectory also stops, where it is, when the denominator
+// Σᵢ αᵢ k(x, svᵢ) = f(x) + 1 is not positive and finite: with negative
+// coefficients (after projection) or far from every support vector
 // the map is undefined there, and such a point lies outside the domain
 // (f ≤ −1). Each step drops the terms below e⁻⁴⁰ of the largest (see
 // kernel.MeanShiftCutTo), a change below the rounding of the sums. scratch
@@ -51,7 +51,7 @@ func (f *Field) Scale() float64 { return 1 / math.Sqrt(f.Gamma) }
 // a point of anchors (equilibria found before), the trajectory stops there
 // and EquilibriumNear returns the index of the nearest such point as
 // anchor; otherwise anchor is −1. A nil anchors never stops early.
-func (f *Field) EquilibriumNear(x, scratch []float64, tol float64, maxIter int, anchors *Tree, r float64) (steps, anchor int) {
+func (f *Field) EquilibriumNear(x, scratch []float64, tol float64, maxIter int, anchors *Tree, r float64) (anchor int) {
 	f.once.Do(func() {
 		f.lnA = make([]float64, len(f.Alpha))
 		for i, a := range f.Alpha {
@@ -60,15 +60,15 @@ func (f *Field) EquilibriumNear(x, scratch []float64, tol float64, maxIter int, 
 	})
 	num, z := scratch[:f.D], scratch[f.D:f.D+len(f.Alpha)]
 	tol2, r2 := tol*tol, r*r
-	for it := 0; it < maxIter; it++ {
+	for range maxIter {
 		if anchors != nil {
 			if a, dd := anchors.Nearest(x); a >= 0 && dd <= r2 {
-				return it, a
+				return a
 			}
 		}
 		num, den := kernel.MeanShiftCutTo(num, z, x, f.SV, f.Alpha, f.lnA, f.Gamma)
 		if !(den > 0) || math.IsInf(den, 0) {
-			return it, -1
+			return -1
 		}
 		var step float64
 		for j, v := range num {
@@ -77,10 +77,10 @@ func (f *Field) EquilibriumNear(x, scratch []float64, tol float64, maxIter int, 
 			x[j] = nx
 		}
 		if step <= tol2 {
-			return it + 1, -1
+			return -1
 		}
 	}
-	return maxIter, -1
+	return -1
 }
 
 // Segment reports whether f ≥ 0 at each of the m equally spaced points
