@@ -93,19 +93,8 @@ func newContingency(truth, pred []int, layout int) contingency {
 	n := len(truth)
 	tc, pc := newCoder(truth), newCoder(pred)
 	c := makeContingency(n, tc.k, pc.k, layout)
-	if c.dense != nil {
-		// The loop of add, with the layout test taken out of it.
-		rows, cols, dense := c.rows, c.cols, c.dense
-		for i := range n {
-			a, b := tc.code(truth[i]), pc.code(pred[i])
-			rows[a]++
-			cols[b]++
-			dense[a*len(cols)+b]++
-		}
-	} else {
-		for i := range n {
-			c.add(tc.code(truth[i]), pc.code(pred[i]), 1)
-		}
+	for i := range n {
+		c.add(tc.code(truth[i]), pc.code(pred[i]), 1)
 	}
 	c.finish()
 	return c
