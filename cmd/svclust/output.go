@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strconv"
 
 	"github.com/svclust/svclust/internal/atomicfile"
@@ -93,10 +92,10 @@ func appendFloats(buf []byte, v []float64) []byte {
 }
 
 // checkOutput reports whether the file path named by flag could be written,
-// by creating and removing a temporary file beside it, so that a command
-// fails before its work rather than after. Writing over one of the inputs
-// is a usage error: the output would replace the data it came from. "" and
-// "-" are always fine.
+// by creating and removing the temporary file beside it with which writing
+// it starts (atomicfile.Create), so that a command fails before its work
+// rather than after. Writing over one of the inputs is a usage error: the
+// output would replace the data it came from. "" and "-" are always fine.
 func checkOutput(flag, path string, inputs ...string) error {
 	if path == "" || path == "-" {
 		return nil
@@ -110,16 +109,11 @@ func checkOutput(flag, path string, inputs ...string) error {
 			return usagef("%s %s is also an input; write the output elsewhere", flag, path)
 		}
 	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp*")
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return outputError(flag, path, err)
 	}
-	f.Close()
-	os.Remove(f.Name())
+	f.Abort()
 	return nil
 }
 
