@@ -64,7 +64,7 @@ vectors and the training and assignment times.`,
 				return err
 			}
 			dt := prepare(ds, s.scale)
-			r, err := fitCluster(dt, s, indices{}) // the table shows ARI and NMI only
+			r, err := fitCluster(dt, s, indices{}, nil) // the table shows ARI and NMI only
 			if err != nil {
 				return fmt.Errorf("%s: %w", k, err)
 			}

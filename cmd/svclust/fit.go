@@ -332,13 +332,9 @@ type data struct {
 }
 
 // load reads the CSV file path and scales it in place with a scaler fitted
-// on it. The label column must exist when required is set.
-func load(path, label string, required bool, sc dataset.Scale) (*data, error) {
-	return loadProgress(path, label, required, sc, nil)
-}
-
-// loadProgress is load reporting the bytes read to prog.
-func loadProgress(path, label string, required bool, sc dataset.Scale, prog *progress) (*data, error) {
+// on it, reporting the bytes read to prog (nil reports nothing). The label
+// column must exist when required is set.
+func load(path, label string, required bool, sc dataset.Scale, prog *progress) (*data, error) {
 	r, size, err := openData(path)
 	if err != nil {
 		return nil, err
@@ -436,13 +432,9 @@ type indices struct {
 }
 
 // fitCluster trains and clusters the scaled data with the settings s and
-// evaluates the clustering with the internal indices want.
-func fitCluster(dt *data, s *setup, want indices) (*result, error) {
-	return fitClusterProgress(dt, s, want, nil)
-}
-
-// fitClusterProgress is fitCluster reporting its phases to prog.
-func fitClusterProgress(dt *data, s *setup, want indices, prog *progress) (*result, error) {
+// evaluates the clustering with the internal indices want, reporting its
+// phases to prog (nil reports nothing).
+func fitCluster(dt *data, s *setup, want indices, prog *progress) (*result, error) {
 	model, cl, err := trainCluster(dt.ds.X, s, prog)
 	if err != nil {
 		return nil, err
@@ -550,7 +542,7 @@ func (o *fitFlags) prepare(args []string) (s *setup, dt *data, stop func() error
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if dt, err = load(path, o.label, o.labelSet, s.scale); err != nil {
+	if dt, err = load(path, o.label, o.labelSet, s.scale, nil); err != nil {
 		stop()
 		return nil, nil, nil, err
 	}
@@ -618,14 +610,14 @@ func (o *fitFlags) validateFit(args []string) error {
 
 // fitInMemory loads the data, fits, clusters and writes the outputs.
 func fitInMemory(e *env, o *fitFlags, s *setup, path string, prog *progress) (*data, *result, error) {
-	dt, err := loadProgress(path, o.label, o.labelSet, s.scale, prog)
+	dt, err := load(path, o.label, o.labelSet, s.scale, prog)
 	if err != nil {
 		return nil, nil, err
 	}
 	// The summary shows Davies–Bouldin with the external indices, -json
 	// every index; without labels neither shows any (fitReport).
 	want := indices{db: dt.labelled(), compactness: dt.labelled() && o.json}
-	r, err := fitClusterProgress(dt, s, want, prog)
+	r, err := fitCluster(dt, s, want, prog)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -654,7 +654,7 @@ func TestSavedModelScoresExactly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dt, err := load(data, o.label, false, s.scale)
+	dt, err := load(data, o.label, false, s.scale, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

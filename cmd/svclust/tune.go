@@ -154,7 +154,7 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, gammas, cs
 	if o.out != "" || o.model != "" {
 		bs := *s
 		bs.train.Gamma, bs.train.C = best.Gamma, best.C
-		r, err := fitCluster(dt, &bs, indices{}) // only its outputs are used
+		r, err := fitCluster(dt, &bs, indices{}, nil) // only its outputs are used
 		if err != nil {
 			return err
 		}
@@ -185,7 +185,7 @@ func evalPoint(dt *data, s *setup, want indices, p *gridPoint) {
 	ps := *s
 	ps.train.Gamma, ps.train.C = p.Gamma, p.C
 	ps.train.Workers, ps.cluster.Workers = 1, 1
-	r, err := fitCluster(dt, &ps, want)
+	r, err := fitCluster(dt, &ps, want, nil)
 	if err != nil {
 		p.Error = err.Error()
 		return
