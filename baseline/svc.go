@@ -140,7 +140,6 @@ func (s *SVDD) LabelCompleteGraph(x []float64, cfg *GraphConfig) (*Labelling, er
 	}
 
 	uf := newUnionFind(len(vert))
-	order := segmentOrder(m)
 	var tested atomic.Int64
 	var exceeded atomic.Bool
 	parallel.For(len(vert), 1, w, func(_, a, _ int) {
@@ -163,7 +162,7 @@ func (s *SVDD) LabelCompleteGraph(x []float64, cfg *GraphConfig) (*Labelling, er
 				continue
 			}
 			count++
-			if s.segment(xa, x[vert[b]*d:vert[b]*d+d], buf, order) {
+			if s.segment(xa, x[vert[b]*d:vert[b]*d+d], buf, m) {
 				uf.union(int32(a), int32(b))
 			}
 		}
@@ -205,38 +204,20 @@ func (s *SVDD) LabelCompleteGraph(x []float64, cfg *GraphConfig) (*Labelling, er
 	return res, nil
 }
 
-// segment reports whether the points a + λ(b − a), λ = order[k]/(m−1),
-// all lie inside the sphere. buf is scratch space of length D.
-func (s *SVDD) segment(a, b, buf []float64, order []int) bool {
-	last := float64(len(order) - 1)
-	for _, j := range order {
-		lam := float64(j) / last
-		for k := range buf {
-			buf[k] = a[k] + lam*(b[k]-a[k])
+// segment reports whether the m points a + λ(b − a), λ = j/(m−1), all lie
+// inside the sphere, tested in assign.SegmentIndex order (from the middle
+// outwards). buf is scratch space of length D.
+func (s *SVDD) segment(a, b, buf []float64, m int) bool {
+	for k := range m {
+		lam := float64(assign.SegmentIndex(k, m)) / float64(m-1)
+		for i := range buf {
+			buf[i] = a[i] + lam*(b[i]-a[i])
 		}
 		if !s.within(buf) {
 			return false
 		}
 	}
 	return true
-}
-
-// segmentOrder returns 0 … m−1 ordered from the middle of the segment
-// outwards, alternating sides; the ends come last, as they are data points
-// already known to be inside.
-func segmentOrder(m int) []int {
-	order := make([]int, 0, m)
-	mid := (m - 1) / 2
-	order = append(order, mid)
-	for k := 1; len(order) < m; k++ {
-		if mid+k < m {
-			order = append(order, mid+k)
-		}
-		if mid-k >= 0 && len(order) < m {
-			order = append(order, mid-k)
-		}
-	}
-	return order
 }
 
 // unionFind is a disjoint-set forest safe for concurrent find and union:

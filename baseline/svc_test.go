@@ -142,22 +142,3 @@ func TestLabelCompleteGraphErrors(t *testing.T) {
 		t.Errorf("empty: %v", err)
 	}
 }
-
-func TestSegmentOrder(t *testing.T) {
-	// Every index once, middle first, ends last.
-	for m := 2; m <= 21; m++ {
-		o := segmentOrder(m)
-		s := slices.Sorted(slices.Values(o))
-		for i := range s {
-			if s[i] != i {
-				t.Fatalf("m=%d: %v is not a permutation", m, o)
-			}
-		}
-		if o[0] != (m-1)/2 {
-			t.Errorf("m=%d: starts at %d", m, o[0])
-		}
-		if last := o[m-2:]; !(slices.Contains(last, 0) && slices.Contains(last, m-1)) {
-			t.Errorf("m=%d: %v does not end with the ends", m, o)
-		}
-	}
-}

@@ -296,3 +296,33 @@ func BenchmarkMerge(b *testing.B) {
 		}
 	}
 }
+
+// TestSegmentIndex: for every m, k ↦ SegmentIndex(k, m) visits every index
+// once, the middle first, the two ends last, and alternates sides.
+func TestSegmentIndex(t *testing.T) {
+	for m := 2; m <= 21; m++ {
+		o := make([]int, m)
+		for k := range m {
+			o[k] = SegmentIndex(k, m)
+		}
+		s := slices.Sorted(slices.Values(o))
+		for i := range s {
+			if s[i] != i {
+				t.Fatalf("m=%d: %v is not a permutation", m, o)
+			}
+		}
+		mid := (m - 1) / 2
+		if o[0] != mid {
+			t.Errorf("m=%d: starts at %d", m, o[0])
+		}
+		if last := o[m-2:]; !(slices.Contains(last, 0) && slices.Contains(last, m-1)) {
+			t.Errorf("m=%d: %v does not end with the ends", m, o)
+		}
+		for k := 1; k < m; k++ {
+			if (o[k] > mid) != (k%2 == 1) {
+				t.Errorf("m=%d: %v does not alternate right and left", m, o)
+				break
+			}
+		}
+	}
+}

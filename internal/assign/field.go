@@ -86,16 +86,32 @@ func (f *Field) EquilibriumNear(x, scratch []float64, tol float64, maxIter int, 
 // Segment reports whether f ≥ 0 at each of the m equally spaced points
 // a + λ(b − a), λ = j/(m−1), j = 0, …, m−1, of the segment from a to b (the
 // sample-point test of Ben-Hur et al. 2001 used by Algorithm 3). The end
-// points are included. buf is scratch space of length D.
+// points are included. The points are tested in SegmentIndex order, from
+// the middle outwards, which rejects a segment sooner and gives the same
+// answer. buf is scratch space of length D.
 func (f *Field) Segment(a, b, buf []float64, m int) bool {
-	for j := 0; j < m; j++ {
-		lam := float64(j) / float64(m-1)
-		for k := range buf {
-			buf[k] = a[k] + lam*(b[k]-a[k])
+	for k := 0; k < m; k++ {
+		lam := float64(SegmentIndex(k, m)) / float64(m-1)
+		for i := range buf {
+			buf[i] = a[i] + lam*(b[i]-a[i])
 		}
 		if f.Value(buf) < 0 {
 			return false
 		}
 	}
 	return true
+}
+
+// SegmentIndex returns the index j of the k-th point tested of the m
+// points of a segment test, for k = 0, …, m−1: the middle point (m−1)/2
+// first, then alternately one step further right and left, mid+1, mid−1,
+// mid+2, …, so that the two end points, usually data points already known
+// to be inside, come last. It is a permutation of 0, …, m−1 because the
+// right of the middle has as many points as the left or one more.
+func SegmentIndex(k, m int) int {
+	mid := (m - 1) / 2
+	if k%2 == 1 {
+		return mid + (k+1)/2
+	}
+	return mid - k/2
 }
