@@ -49,7 +49,8 @@ newline are accepted, and lines have no length limit; a blank line, also a
 second newline at the end, is a row without fields, an error. The label
 column must not occur twice, and must exist when -label is given. Constant
 columns are scaled to 0; a single row, or identical rows, form one
-cluster; with no more rows than -budget every row is a support vector.
+cluster. With N rows and N ≤ -budget no budget maintenance runs; the model
+has at most N support vectors.
 
 # Exit status
 
@@ -179,10 +180,11 @@ their elapsed time. Progress never goes to standard output, so -json and
 # Streaming
 
 fit -stream clusters a file of any length in memory that does not grow with
-it: about 8·d bytes for each row of the sample, one chunk of 16,384 rows,
-and the model with its equilibria. Pass 1 reads the file row by row,
-keeps a uniform random sample of -sample rows (reservoir sampling,
-Algorithm R, from -seed) and accumulates the scaling over every row;
+it: about 8·d bytes for each row of the sample, one chunk of at most
+16,384 rows and 8 MB (one row if a row is larger), and the model with its
+equilibria. Pass 1 reads the file row by row, keeps a uniform random
+sample of -sample rows (reservoir sampling, Algorithm R, from -seed) and
+accumulates the scaling over every row;
 zscore takes one more pass for the variance (over the file, or over the
 sample when it holds every row), so the scaling is exactly the one fit would
 fit on the whole file. The sample is trained and clustered as

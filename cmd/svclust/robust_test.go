@@ -278,11 +278,21 @@ func TestRobust(t *testing.T) {
 		{name: "all rows identical", args: fitArgs(), data: "a,b\n1,2\n1,2\n1,2\n1,2\n", code: 0, ok: oneCluster(4)},
 		{name: "N below the budget", args: fitArgs("-budget", "50"), data: plain, code: 0,
 			ok: func(t *testing.T, r *robustRun) {
-				// Every row is a support vector (no maintenance runs);
+				// With 6 rows and a budget of 50 the support set, which
+				// holds each row at most once, never exceeds the budget,
+				// so no maintenance runs (Stats.Maintenance, kept in the
+				// model file) and there are at most 6 support vectors;
 				// γ comes from the distances between the rows.
 				j := r.report(t)
 				if j.SupportVectors > 6 || j.Gamma == 1 {
 					t.Errorf("%d support vectors, γ = %v", j.SupportVectors, j.Gamma)
+				}
+				var mf modelFile
+				if err := json.Unmarshal([]byte(readFile(t, r.path("model.json"))), &mf); err != nil {
+					t.Fatal(err)
+				}
+				if n := mf.Model.Stats.Maintenance; n != 0 {
+					t.Errorf("%d maintenance calls, want 0", n)
 				}
 				labelled(6)(t, r)
 			}},
