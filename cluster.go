@@ -34,18 +34,11 @@ const (
 	// gives ε; a quantile adapts to the scale of f, which varies with γ and
 	// C by orders of magnitude, and fixes the cost of the trajectories.
 	DefaultStripQuantile = 0.25
-	// trajectoryTol stops a trajectory when a step is shorter than this
-	// many ℓ, and trajectoryMaxIter caps its steps; near a non-degenerate
-	// equilibrium the fixed-point map converges linearly, so the cap is
-	// reached only on plateaus, whose end points are still inside the
-	// domain and linked by the segment test.
-	trajectoryTol     = 1e-4
-	trajectoryMaxIter = 500
-	// mergeTol: equilibria closer than this many ℓ are one equilibrium.
-	// Trajectories stopped by trajectoryTol end within a few 1e-4·ℓ of
-	// their limit, and two genuine local maxima of f closer than 0.1·ℓ
-	// cannot be separated by a region of f < 0 unless f ≈ 0 at both.
-	mergeTol = 0.1
+	// The trajectories' tolerances, in units of ℓ = 1/√γ, shared with
+	// baseline's FSVC: see assign.StepTol, MaxSteps and SameTol.
+	trajectoryTol     = assign.StepTol
+	trajectoryMaxIter = assign.MaxSteps
+	mergeTol          = assign.SameTol
 	// Strips of at least anchorMin points are clustered in two rounds:
 	// the trajectories from every anchorStride-th strip point run to their
 	// end, and their merged equilibria become anchors; every other

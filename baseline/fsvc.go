@@ -12,19 +12,6 @@ import (
 	"github.com/svclust/svclust/internal/parallel"
 )
 
-// Tolerances of the FSVC trajectories, in units of the kernel's length
-// scale ℓ = 1/√γ; they are those of svclust's own cluster assignment.
-const (
-	// fsvcStepTol: a trajectory has arrived when a step of the fixed-point
-	// map is shorter than this many ℓ; fsvcMaxRounds caps the steps.
-	fsvcStepTol   = 1e-4
-	fsvcMaxRounds = 500
-	// fsvcSameTol: arrived trajectories closer than this many ℓ share one
-	// equilibrium (a step tolerance of 1e-4·ℓ leaves them within a few
-	// 1e-4·ℓ of their limit).
-	fsvcSameTol = 0.1
-)
-
 // FSVCConfig holds the settings of [SVDD.LabelFSVC]. The zero value labels
 // by the stable equilibrium of every row, with no partition and no
 // intermediate merging.
@@ -133,7 +120,7 @@ func (s *SVDD) LabelFSVC(x []float64, cfg *FSVCConfig) (*Labelling, error) {
 
 	// 2. Trajectories from the ball centres, with intermediate merging.
 	ell := 1 / math.Sqrt(s.Gamma)
-	stepTol2 := (fsvcStepTol * ell) * (fsvcStepTol * ell)
+	stepTol2 := (assign.StepTol * ell) * (assign.StepTol * ell)
 	pos := make([]float64, nb*d)
 	for b, i := range centres {
 		copy(pos[b*d:b*d+d], x[i*d:i*d+d])
@@ -157,7 +144,7 @@ func (s *SVDD) LabelFSVC(x []float64, cfg *FSVCConfig) (*Labelling, error) {
 		if over() {
 			return nil, ErrExceeded
 		}
-		last := round == fsvcMaxRounds
+		last := round == assign.MaxSteps
 		parallel.For(len(active), 16, w, func(_, lo, hi int) {
 			num := make([]float64, d)
 			for _, t := range active[lo:hi] {
@@ -171,7 +158,7 @@ func (s *SVDD) LabelFSVC(x []float64, cfg *FSVCConfig) (*Labelling, error) {
 				continue
 			}
 			p := pos[t*d : t*d+d]
-			e := nearestWithin(eqs, d, p, fsvcSameTol*ell)
+			e := nearestWithin(eqs, d, p, assign.SameTol*ell)
 			if e < 0 {
 				e = len(eqs) / d
 				eqs = append(eqs, p...)

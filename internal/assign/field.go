@@ -7,6 +7,23 @@ import (
 	"github.com/svclust/svclust/internal/kernel"
 )
 
+// Tolerances of the trajectories, in units of the kernel's length scale
+// ℓ = 1/√γ, shared by svclust's cluster assignment and baseline's FSVC.
+const (
+	// StepTol stops a trajectory when a step is shorter than this many ℓ,
+	// and MaxSteps caps its steps; near a non-degenerate equilibrium the
+	// fixed-point map converges linearly, so the cap is reached only on
+	// plateaus, whose end points are still inside the domain and linked by
+	// the segment test.
+	StepTol  = 1e-4
+	MaxSteps = 500
+	// SameTol: equilibria closer than this many ℓ are one equilibrium.
+	// Trajectories stopped by StepTol end within a few 1e-4·ℓ of their
+	// limit, and two genuine local maxima of f closer than 0.1·ℓ cannot be
+	// separated by a region of f < 0 unless f ≈ 0 at both.
+	SameTol = 0.1
+)
+
 // Field is the decision function f(x) = Σᵢ Alpha[i]·exp(−Gamma‖x − svᵢ‖²) − 1
 // with the support vectors svᵢ stored row-major in SV.
 type Field struct {
