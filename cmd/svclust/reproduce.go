@@ -149,7 +149,11 @@ func runReproduce(ctx context.Context, e *env, o *reproFlags, args []string) err
 		rep.Seconds = time.Since(start).Seconds()
 	}
 	if len(rep.Reach) == 0 {
-		rep.AddReach(o.data)
+		// The Reach section needs the data; without it the report is
+		// still written, without that section, and the user is told.
+		if err := rep.AddReach(o.data); err != nil && !o.quiet {
+			fmt.Fprintf(e.stderr, "svclust reproduce: the report leaves out the Reach of data sets it cannot read: %v\n", err)
+		}
 	}
 
 	outs := []output{{"-out", md, rep.WriteMarkdown}}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/svclust/svclust/reproduce"
 )
 
 // tinyData writes 60 points of gauss3 and moons as NAME.csv into a new
@@ -148,5 +150,32 @@ func TestReproduceOutputChecked(t *testing.T) {
 		if strings.Contains(stderr, "absent: skipped") {
 			t.Errorf("%s a directory: the run started before the output was checked:\n%s", name, stderr)
 		}
+	}
+}
+
+// TestReproduceFromWithoutData: -from renders a report whose data sets are
+// not under -data, with a warning that the Reach section leaves them out.
+func TestReproduceFromWithoutData(t *testing.T) {
+	dir := t.TempDir()
+	rec := reproduce.Record{Dataset: "jain", Method: reproduce.BSGDR, N: 373, Status: "ok", NMI: reproduce.Stat{Mean: 0.5}}
+	rep := &reproduce.Report{Records: []reproduce.Record{rec}}
+	f, err := os.Create(filepath.Join(dir, "reproduction.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.WriteJSON(f); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	code, _, stderr := cli(t, "reproduce", "-from", filepath.Join(dir, "reproduction.json"), "-data", t.TempDir(), "-out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "leaves out the Reach") || !strings.Contains(stderr, "jain.csv") {
+		t.Errorf("no warning naming jain.csv: %q", stderr)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "REPRODUCTION.md"))
+	if err != nil || strings.Contains(string(md), "## Why the grid of C") {
+		t.Errorf("report: %v; Reach section present without data", err)
 	}
 }
