@@ -78,9 +78,6 @@ func (f *ScaleFitter) Add(row []float64) {
 	f.n++
 }
 
-// Rows returns the number of rows added in the first pass.
-func (f *ScaleFitter) Rows() int { return f.n }
-
 // NextPass reports whether the scaling needs another pass over the rows and,
 // if so, starts it. Only ScaleZScore with at least one row needs one, and
 // only one.
