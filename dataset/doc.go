@@ -13,8 +13,13 @@
 // A first line that holds only numbers is taken for a data row whose header
 // is missing, and is an error ([ErrNoHeader]) rather than a header of numeric
 // names. Fields are separated by commas and the spaces or tabs around a field
-// are ignored. Quoting is not supported. Every feature is a finite float64; NaN,
-// infinities and values that overflow float64 are errors. The ground-truth
+// are ignored. Quoting is not supported. Every feature is a finite number in the
+// decimal notation that spreadsheets, R and pandas write: an optional sign,
+// digits with an optional decimal point, and an optional exponent (e or E,
+// an optional sign, digits), such as 5, -0.25, .5 or 1.5e-3. Other syntax
+// that Go's strconv accepts (1_000, 0x1p4) is an error ([ErrNotNumber]), and
+// so are missing values (NA, an empty field); NaN, infinities (in any
+// spelling) and values that overflow float64 are errors ([ErrNotFinite]). The ground-truth
 // column (named "label" unless [ReadOptions] says otherwise) may hold any
 // text; its distinct values are numbered 0..k-1 as described at [Read]. Lines
 // end in LF or CRLF, a UTF-8 byte order mark before the header is skipped, and

@@ -4,13 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"gonum.org/v1/gonum/mat"
@@ -293,29 +293,88 @@ func allNumbers(fields []string) bool {
 	return true
 }
 
-// parseFloat parses a feature field, which must be a finite number.
+// parseFloat parses a feature field, which must be a finite number in the
+// decimal syntax of isDecimal.
 func parseFloat(f []byte) (float64, error) {
 	if v, ok := parseSimple(f); ok {
 		return v, nil
 	}
-	// The conversion does not allocate for short fields because strconv
-	// does not retain its argument.
-	v, err := strconv.ParseFloat(string(f), 64)
-	if err != nil {
-		if errors.Is(err, strconv.ErrRange) {
-			if math.IsInf(v, 0) {
-				return 0, fmt.Errorf("%w: %s is out of range", ErrNotFinite, quote(f))
-			}
-			// Underflow: v is the nearest float, 0 or subnormal, which is
-			// a fine value.
-			return v, nil
+	if !isDecimal(f) {
+		if isNonFinite(f) {
+			return 0, fmt.Errorf("%w: %s", ErrNotFinite, quote(f))
+		}
+		if isMissing(f) {
+			return 0, fmt.Errorf("%w: %s (missing values are not supported)", ErrNotNumber, quote(f))
 		}
 		return 0, fmt.Errorf("%w: %s", ErrNotNumber, quote(f))
 	}
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("%w: %s", ErrNotFinite, quote(f))
+	// The conversion does not allocate for short fields because strconv
+	// does not retain its argument. strconv accepts every decimal number,
+	// so its only error is ErrRange.
+	v, err := strconv.ParseFloat(string(f), 64)
+	if err != nil && math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%w: %s is out of range", ErrNotFinite, quote(f))
 	}
+	// On underflow v is the nearest float, 0 or subnormal, which is a fine
+	// value.
 	return v, nil
+}
+
+// isDecimal reports whether f is a decimal number as spreadsheets, R and
+// pandas write them: an optional sign, digits with an optional decimal
+// point (at least one digit in all), and an optional exponent, e or E with
+// an optional sign and at least one digit. It leaves out what
+// strconv.ParseFloat accepts beyond that: underscores, hexadecimal, and
+// the spellings of infinity and NaN.
+func isDecimal(f []byte) bool {
+	i := 0
+	if i < len(f) && (f[i] == '+' || f[i] == '-') {
+		i++
+	}
+	digits, dot := false, false
+	for ; i < len(f); i++ {
+		c := f[i]
+		if c == '.' && !dot {
+			dot = true
+		} else if c >= '0' && c <= '9' {
+			digits = true
+		} else {
+			break
+		}
+	}
+	if !digits {
+		return false
+	}
+	if i < len(f) && (f[i] == 'e' || f[i] == 'E') {
+		i++
+		if i < len(f) && (f[i] == '+' || f[i] == '-') {
+			i++
+		}
+		start := i
+		for i < len(f) && f[i] >= '0' && f[i] <= '9' {
+			i++
+		}
+		if i == start {
+			return false
+		}
+	}
+	return i == len(f)
+}
+
+// isNonFinite reports whether f spells infinity or NaN, with an optional
+// sign and in any case: inf, infinity or nan.
+func isNonFinite(f []byte) bool {
+	if len(f) > 0 && (f[0] == '+' || f[0] == '-') {
+		f = f[1:]
+	}
+	s := string(f)
+	return strings.EqualFold(s, "inf") || strings.EqualFold(s, "infinity") || strings.EqualFold(s, "nan")
+}
+
+// isMissing reports whether f is a missing value as R (NA) or pandas (an
+// empty field) writes it.
+func isMissing(f []byte) bool {
+	return len(f) == 0 || string(f) == "NA"
 }
 
 // pow10 holds the powers of ten that are exact in a float64.

@@ -204,6 +204,63 @@ var readTests = []struct {
 		in:   "x1,x2,label\n-1e400,1,0\n",
 		err:  ErrNotFinite, line: 2, col: 1,
 	},
+	// Only the decimal syntax of spreadsheets, R and pandas is a number;
+	// Go's extensions to it (strconv.ParseFloat) are not.
+	{
+		name: "digit separator",
+		in:   "x1,x2,label\n1,1_000,0\n",
+		err:  ErrNotNumber, line: 2, col: 2,
+		msg: `"1_000"`,
+	},
+	{
+		name: "hexadecimal float",
+		in:   "x1,x2,label\n0x1p4,1,0\n",
+		err:  ErrNotNumber, line: 2, col: 1,
+	},
+	{
+		name: "hexadecimal integer",
+		in:   "x1,x2,label\n1,0x10,0\n",
+		err:  ErrNotNumber, line: 2, col: 2,
+	},
+	{
+		name: "long hexadecimal float",
+		in:   "x1,x2,label\n1,0x1.00000000000000000000001p-2,0\n",
+		err:  ErrNotNumber, line: 2, col: 2,
+	},
+	{
+		name: "digit separator in a long number",
+		in:   "x1,x2,label\n1,1_000000000000000000000000,0\n",
+		err:  ErrNotNumber, line: 2, col: 2,
+	},
+	{
+		name: "exponent without digits",
+		in:   "x1,x2,label\n1,1e+,0\n",
+		err:  ErrNotNumber, line: 2, col: 2,
+	},
+	{
+		name: "R's NA",
+		in:   "x1,x2,label\n1,NA,0\n",
+		err:  ErrNotNumber, line: 2, col: 2,
+		msg: "missing values are not supported",
+	},
+	{
+		name: "signed NaN",
+		in:   "x1,x2,label\n1,-nan,0\n",
+		err:  ErrNotFinite, line: 2, col: 2,
+	},
+	{
+		name: "INF with a plus sign",
+		in:   "x1,x2,label\n1,+INF,0\n",
+		err:  ErrNotFinite, line: 2, col: 2,
+	},
+	{
+		name:    "decimal forms",
+		in:      "x1,x2,x3,x4,label\n+1.,.5,-0.25E+2,1e-0000000000000000000000000005,0\n12345678901234567890123,1.5e2,00.5,-.5e1,0\n",
+		x:       [][]float64{{1, 0.5, -25, 1e-5}, {12345678901234567890123, 150, 0.5, -5}},
+		labels:  []int{0, 0},
+		names:   []string{"x1", "x2", "x3", "x4"},
+		classes: []string{"0"},
+	},
 	{
 		name:    "underflow is zero",
 		in:      "x1,x2,label\n1e-400,-1e-400,0\n",
