@@ -12,18 +12,58 @@
 //
 // A first line that holds only numbers is taken for a data row whose header
 // is missing, and is an error ([ErrNoHeader]) rather than a header of numeric
-// names. Fields are separated by commas and the spaces or tabs around a field
-// are ignored. Quoting is not supported. Every feature is a finite number in the
-// decimal notation that spreadsheets, R and pandas write: an optional sign,
-// digits with an optional decimal point, and an optional exponent (e or E,
-// an optional sign, digits), such as 5, -0.25, .5 or 1.5e-3. Other syntax
-// that Go's strconv accepts (1_000, 0x1p4) is an error ([ErrNotNumber]), and
-// so are missing values (NA, an empty field); NaN, infinities (in any
-// spelling) and values that overflow float64 are errors ([ErrNotFinite]). The ground-truth
-// column (named "label" unless [ReadOptions] says otherwise) may hold any
-// text; its distinct values are numbered 0..k-1 as described at [Read]. Lines
-// end in LF or CRLF, a UTF-8 byte order mark before the header is skipped, and
-// lines have no length limit.
+// names. The spaces or tabs around a field are ignored. Every feature is a
+// finite number in the decimal notation that spreadsheets, R and pandas
+// write: an optional sign, digits with an optional decimal point, and an
+// optional exponent (e or E, an optional sign, digits), such as 5, -0.25, .5
+// or 1.5e-3. Other syntax that Go's strconv accepts (1_000, 0x1p4) is an
+// error ([ErrNotNumber]), and so are missing values (NA, an empty field);
+// NaN, infinities (in any spelling) and values that overflow float64 are
+// errors ([ErrNotFinite]). A decimal comma (1,5) is not read: it is not a
+// number. The ground-truth column (named "label" unless [ReadOptions] says
+// otherwise) may hold any text; its distinct values are numbered 0..k-1 as
+// described at [Read]. Lines end in LF or CRLF, and a UTF-8 byte order mark
+// before the header is skipped.
+//
+// Fields may be quoted as RFC 4180 says and as R's write.csv and Excel write
+// them: a field that starts with a double quote ends at the next lone one,
+// "" within it stands for one double quote, and separators within it are
+// text. This holds for names, labels and numbers ("1.5" is 1.5). The spaces
+// within the quotes are kept. A quoted field must end on its line: newlines
+// inside quotes are not supported ([ErrQuote]), and neither is a quote
+// inside an unquoted field. Lines without a quote take a faster path.
+//
+// # Separators
+//
+// Fields are separated by commas, semicolons or tabs. [ReadOptions.Sep]
+// chooses one; otherwise it is found in the header line, outside quotes: a
+// comma if the header holds commas, a semicolon if it holds semicolons, a
+// tab if it holds neither but tabs between names, and a comma (one column)
+// if it holds none of them. A header that holds both commas and semicolons
+// is ambiguous and an error ([ErrSeparator]) unless Sep is set.
+//
+// # Columns
+//
+// Every column but the label column is a feature, except those named in
+// [ReadOptions.Drop], or all but those named in [ReadOptions.Features]. A
+// column that is read must have a name, and a name of its own
+// ([ErrColumnName]): an unnamed first column, as pandas' to_csv writes for
+// its index, is an error rather than a silent feature; drop it with the
+// empty name in Drop.
+//
+// # Compression
+//
+// Input that starts with the gzip magic bytes 1f 8b is decompressed as it is
+// read, whatever its name; a stream of several gzip members is read as
+// their concatenation. Damaged gzip data are an error ([ErrGzip]).
+//
+// # Limits
+//
+// A line may hold at most [ReadOptions.MaxLine] bytes ([DefaultMaxLine], 16
+// MiB, by default) and a header at most [MaxColumns] columns; beyond that
+// the input is an error ([ErrLineTooLong], [ErrTooManyColumns]) found
+// before the line is held in memory, so that input such as /dev/zero fails
+// at once. Memory is otherwise bounded by what the data hold (see [Read]).
 //
 // Errors in the input are reported as a [*ParseError] that gives the file,
 // line and column, and wraps one of the sentinel errors such as [ErrRagged]

@@ -33,6 +33,29 @@ var (
 	// ErrNoLabel means that the label column is absent although
 	// [ReadOptions.RequireLabel] is set.
 	ErrNoLabel = errors.New("dataset: no label column")
+	// ErrColumnName means that a column that is read has no name, or the
+	// name of another column that is read.
+	ErrColumnName = errors.New("dataset: bad column name")
+	// ErrNoColumn means that a name of [ReadOptions.Drop] or
+	// [ReadOptions.Features] is not in the header, or is the label column.
+	ErrNoColumn = errors.New("dataset: no such column")
+	// ErrQuote means that a field is badly quoted: a quote inside an
+	// unquoted field, text after a closing quote, or a quoted field not
+	// closed on its line (newlines inside quoted fields are not supported).
+	ErrQuote = errors.New("dataset: bad quoting")
+	// ErrSeparator means that the field separator is not one of ',', ';'
+	// and '\t', or cannot be told from a header that holds both ',' and
+	// ';' outside quotes.
+	ErrSeparator = errors.New("dataset: unknown separator")
+	// ErrLineTooLong means that a line is longer than
+	// [ReadOptions.MaxLine].
+	ErrLineTooLong = errors.New("dataset: line too long")
+	// ErrTooManyColumns means that the header has more than [MaxColumns]
+	// columns.
+	ErrTooManyColumns = errors.New("dataset: too many columns")
+	// ErrGzip means that the input starts as gzip data does but is not
+	// valid gzip.
+	ErrGzip = errors.New("dataset: bad gzip data")
 )
 
 // ParseError reports where [Read] found an error in its input. Like

@@ -60,13 +60,44 @@ type ReadOptions struct {
 	// copied together at the end, which halves its peak memory. A wrong
 	// value costs only memory or time, never data.
 	Rows int
+
+	// Sep is the field separator: ',', ';' or '\t'. 0 detects it from the
+	// header line as the package documentation describes. Other values
+	// are an error ([ErrSeparator]).
+	Sep byte
+
+	// Drop names columns that are read as neither features nor labels,
+	// such as an id column. The empty name drops the columns that have
+	// no name, such as the index column that pandas' to_csv writes. Every
+	// name must be in the header ([ErrNoColumn]).
+	Drop []string
+
+	// Features, if not nil, names the feature columns, in the order of
+	// the columns of Dataset.X; the other columns, except the label
+	// column, are dropped. Every name must be in the header once
+	// ([ErrNoColumn], [ErrColumnName]).
+	Features []string
+
+	// MaxLine is the length in bytes of the longest line accepted; a
+	// longer one is an error ([ErrLineTooLong]) found before it is held in
+	// memory. 0 means [DefaultMaxLine] and a negative value no limit.
+	MaxLine int
 }
+
+// DefaultMaxLine is the longest line [Read] accepts by default: 16 MiB, the
+// size of a row of about a million features.
+const DefaultMaxLine = 16 << 20
+
+// MaxColumns is the largest number of columns [Read] accepts
+// ([ErrTooManyColumns]), so that a hostile header of separators cannot
+// make it hold millions of names.
+const MaxColumns = 1 << 21
 
 // LineCount returns the number of lines of f, an upper bound on the rows of
 // the data set it holds, and moves f back to its start. It returns 0 when f
-// is not a regular file or cannot be read to the end and back, so that its
-// result can be passed to ReadOptions.Rows as it is. It reads f once, which
-// costs little next to parsing it.
+// is not a regular file, is compressed, or cannot be read to the end and
+// back, so that its result can be passed to ReadOptions.Rows as it is. It
+// reads f once, which costs little next to parsing it.
 func LineCount(f *os.File) int {
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 		return 0
@@ -74,8 +105,12 @@ func LineCount(f *os.File) int {
 	buf := make([]byte, bufSize)
 	lines := 0
 	last := byte('\n')
-	for {
+	for first := true; ; first = false {
 		n, err := f.Read(buf)
+		if first && bytes.HasPrefix(buf[:n], gzipMagic) {
+			lines = 0
+			break
+		}
 		if n > 0 {
 			lines += bytes.Count(buf[:n], []byte{'\n'})
 			last = buf[n-1]
@@ -109,7 +144,7 @@ const (
 const maxReserve = 1 << 27
 
 // bufSize is the size of the bufio.Reader used by Read. Longer lines are
-// assembled in a growing buffer, so it is not a limit on the line length.
+// assembled in a growing buffer up to ReadOptions.MaxLine.
 const bufSize = 64 << 10
 
 // ReadFile reads a data set from the named CSV file, as [Read] does. The path
@@ -168,10 +203,11 @@ func displayName(name string) string {
 
 // parser reads the lines of the input of a Scanner.
 type parser struct {
-	br   *bufio.Reader
-	long []byte // holds lines longer than the bufio.Reader's buffer
-	line int    // number of the last line returned by next
-	name string
+	br      *bufio.Reader
+	long    []byte // holds lines longer than the bufio.Reader's buffer
+	line    int    // number of the last line returned by next
+	name    string
+	maxLine int // longest line accepted, in bytes, line ending included; < 0 for no limit
 }
 
 // next returns the next line without its line ending, or io.EOF when the
@@ -182,10 +218,16 @@ func (p *parser) next() ([]byte, error) {
 	if err == bufio.ErrBufferFull {
 		p.long = append(p.long[:0], s...)
 		for err == bufio.ErrBufferFull {
+			if p.maxLine >= 0 && len(p.long) > p.maxLine {
+				break
+			}
 			s, err = p.br.ReadSlice('\n')
 			p.long = append(p.long, s...)
 		}
 		s = p.long
+	}
+	if p.maxLine >= 0 && len(bytes.TrimSuffix(bytes.TrimSuffix(s, []byte("\n")), []byte("\r"))) > p.maxLine {
+		return nil, p.errorf(p.line+1, 0, "%w: more than %d bytes", ErrLineTooLong, p.maxLine)
 	}
 	switch {
 	case err == io.EOF && len(s) == 0:

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -163,15 +164,287 @@ var readTests = []struct {
 		err:  ErrNotNumber, line: 2, col: 2,
 		msg: `""`,
 	},
+	// RFC 4180 quoting, as R's write.csv and Excel write it.
 	{
-		name: "quoted field",
-		in:   "x1,x2,label\n\"1\",2,0\n",
-		err:  ErrNotNumber, line: 2, col: 1,
+		name:    "R write.csv",
+		in:      "\"x1\",\"x2\",\"label\"\n1.5,-2,\"setosa\"\n3,4e-1,\"virginica\"\n",
+		x:       [][]float64{{1.5, -2}, {3, 0.4}},
+		labels:  []int{0, 1},
+		names:   []string{"x1", "x2"},
+		classes: []string{"setosa", "virginica"},
 	},
 	{
-		name: "comma in quotes",
+		name:    "quoted numbers",
+		in:      "x1,x2,label\n\"1\",\"1.5\",0\n",
+		x:       [][]float64{{1, 1.5}},
+		labels:  []int{0},
+		names:   []string{"x1", "x2"},
+		classes: []string{"0"},
+	},
+	{
+		name:    "separator and quotes in quotes",
+		in:      "\"a,b\",\"say \"\"hi\"\"\",label\n1,2,\"x, \"\"y\"\"\"\n3 , \"4\" ,\"\"\n",
+		x:       [][]float64{{1, 2}, {3, 4}},
+		labels:  []int{1, 0},
+		names:   []string{"a,b", `say "hi"`},
+		classes: []string{"", `x, "y"`},
+	},
+	{
+		name:    "quoted empty last field",
+		in:      "x1,label\n1,\"a\"\n2,\"\"\n",
+		x:       [][]float64{{1}, {2}},
+		labels:  []int{1, 0},
+		names:   []string{"x1"},
+		classes: []string{"", "a"},
+	},
+	{
+		name: "comma in quotes is not a separator",
 		in:   "x1,x2,label\n\"1,5\",0\n",
+		err:  ErrRagged, line: 2, col: 3,
+		msg: "expected 3, got 2",
+	},
+	{
+		name: "quoted number with a space",
+		in:   "x1,label\n\" 1\",a\n",
 		err:  ErrNotNumber, line: 2, col: 1,
+		msg: `" 1"`,
+	},
+	{
+		name: "newline in quotes",
+		in:   "x1,label\n1,\"a\nb\"\n",
+		err:  ErrQuote, line: 2, col: 2,
+		msg: "newlines inside quotes are not supported",
+	},
+	{
+		name: "unclosed quote in the header",
+		in:   "\"x1,label\n1,a\n",
+		err:  ErrQuote, line: 1, col: 1,
+	},
+	{
+		name: "bare quote",
+		in:   "x1,label\n1,a\"b\n",
+		err:  ErrQuote, line: 2, col: 2,
+		msg: "inside an unquoted field",
+	},
+	{
+		name: "text after the closing quote",
+		in:   "x1,label\n\"1\"2,a\n",
+		err:  ErrQuote, line: 2, col: 1,
+		msg: "after the closing quote",
+	},
+	{
+		name: "quoted line of too many fields",
+		in:   "x1,label\n1,\"a\",\n",
+		err:  ErrRagged, line: 2, col: 3,
+		msg: "expected 2, got 3",
+	},
+	// Separators.
+	{
+		name:    "semicolon",
+		in:      "x1;x2;label\n1;2.5;a\n",
+		x:       [][]float64{{1, 2.5}},
+		labels:  []int{0},
+		names:   []string{"x1", "x2"},
+		classes: []string{"a"},
+	},
+	{
+		name: "semicolon with decimal comma",
+		in:   "x1;x2;label\n1;2,5;a\n",
+		err:  ErrNotNumber, line: 2, col: 2,
+		msg: `"2,5"`,
+	},
+	{
+		name:    "tab",
+		in:      "x1\tx 2\tlabel\n1\t2\ta b\n",
+		x:       [][]float64{{1, 2}},
+		labels:  []int{0},
+		names:   []string{"x1", "x 2"},
+		classes: []string{"a b"},
+	},
+	{
+		name:    "tab with empty names dropped",
+		in:      "\tx1\tlabel\n7\t1\ta\n",
+		opt:     ReadOptions{Drop: []string{""}},
+		x:       [][]float64{{1}},
+		labels:  []int{0},
+		names:   []string{"x1"},
+		classes: []string{"a"},
+	},
+	{
+		name:    "quoted semicolons",
+		in:      "\"x;1\";label\n1;a\n",
+		x:       [][]float64{{1}},
+		labels:  []int{0},
+		names:   []string{"x;1"},
+		classes: []string{"a"},
+	},
+	{
+		name:    "quoted commas in a semicolon header",
+		in:      "\"x,1\";\"x,2\";label\n1;2;a\n",
+		x:       [][]float64{{1, 2}},
+		labels:  []int{0},
+		names:   []string{"x,1", "x,2"},
+		classes: []string{"a"},
+	},
+	{
+		name: "ambiguous separator",
+		in:   "x1,x2;label\n1,2;a\n",
+		err:  ErrSeparator, line: 1,
+		msg: "both ',' and ';'",
+	},
+	{
+		name: "explicit separator",
+		in:   "x1,x2;label\n1,2;a\n",
+		opt:  ReadOptions{Sep: ';'},
+		err:  ErrNotNumber, line: 2, col: 1,
+		msg: `"1,2"`,
+	},
+	{
+		name:    "explicit comma with semicolons in names",
+		in:      "x;1,label\n1,a\n",
+		opt:     ReadOptions{Sep: ','},
+		x:       [][]float64{{1}},
+		labels:  []int{0},
+		names:   []string{"x;1"},
+		classes: []string{"a"},
+	},
+	{
+		name: "unknown separator",
+		in:   "x1|label\n1|a\n",
+		opt:  ReadOptions{Sep: '|'},
+		err:  ErrSeparator, line: 1,
+	},
+	// Columns that are not features.
+	{
+		name: "pandas index column",
+		in:   ",x1,x2,label\n0,1,2,a\n1,3,4,b\n",
+		err:  ErrColumnName, line: 1, col: 1,
+		msg: "column 1 has no name",
+	},
+	{
+		name:    "pandas index column dropped",
+		in:      ",x1,x2,label\n0,1,2,a\n1,3,4,b\n",
+		opt:     ReadOptions{Drop: []string{""}},
+		x:       [][]float64{{1, 2}, {3, 4}},
+		labels:  []int{0, 1},
+		names:   []string{"x1", "x2"},
+		classes: []string{"a", "b"},
+	},
+	{
+		name: "quoted empty name",
+		in:   "x1,\"\",label\n1,2,a\n",
+		err:  ErrColumnName, line: 1, col: 2,
+	},
+	{
+		name: "duplicate feature name",
+		in:   "x1,x2,x1\n1,2,3\n",
+		err:  ErrColumnName, line: 1, col: 3,
+		msg: `"x1" names columns 1 and 3`,
+	},
+	{
+		name:  "duplicate names dropped",
+		in:    "id,x1,id\nA7,1,B\n",
+		opt:   ReadOptions{Drop: []string{"id"}},
+		x:     [][]float64{{1}},
+		names: []string{"x1"},
+	},
+	{
+		name:    "drop a text id",
+		in:      "id,x1,x2,label\nA-17,1,2,a\n\"B,18\",3,4,b\n",
+		opt:     ReadOptions{Drop: []string{"id"}},
+		x:       [][]float64{{1, 2}, {3, 4}},
+		labels:  []int{0, 1},
+		names:   []string{"x1", "x2"},
+		classes: []string{"a", "b"},
+	},
+	{
+		name: "drop a missing column",
+		in:   "x1,x2\n1,2\n",
+		opt:  ReadOptions{Drop: []string{"id"}},
+		err:  ErrNoColumn, line: 1,
+		msg: `"id"`,
+	},
+	{
+		name: "drop unnamed columns when none is",
+		in:   "x1,x2\n1,2\n",
+		opt:  ReadOptions{Drop: []string{""}},
+		err:  ErrNoColumn, line: 1,
+	},
+	{
+		name: "drop the label",
+		in:   "x1,x2,label\n1,2,a\n",
+		opt:  ReadOptions{Drop: []string{"label"}},
+		err:  ErrNoColumn, line: 1, col: 3,
+		msg: "label column",
+	},
+	{
+		name: "drop every feature",
+		in:   "x1,x2,label\n1,2,a\n",
+		opt:  ReadOptions{Drop: []string{"x1", "x2"}},
+		err:  ErrNoFeatures, line: 1,
+	},
+	{
+		name:    "features in their order",
+		in:      ",x1,x2,x3,label\n0,1,2,3,a\n",
+		opt:     ReadOptions{Features: []string{"x3", "x1"}},
+		x:       [][]float64{{3, 1}},
+		labels:  []int{0},
+		names:   []string{"x3", "x1"},
+		classes: []string{"a"},
+	},
+	{
+		name: "feature not in the header",
+		in:   "x1,x2,label\n1,2,a\n",
+		opt:  ReadOptions{Features: []string{"x1", "x9"}},
+		err:  ErrNoColumn, line: 1,
+		msg: `"x9"`,
+	},
+	{
+		name: "feature named twice",
+		in:   "x1,x2,label\n1,2,a\n",
+		opt:  ReadOptions{Features: []string{"x1", "x1"}},
+		err:  ErrColumnName, line: 1, col: 1,
+	},
+	{
+		name: "feature of a repeated name",
+		in:   "x1,x2,x1\n1,2,3\n",
+		opt:  ReadOptions{Features: []string{"x1"}},
+		err:  ErrColumnName, line: 1, col: 3,
+	},
+	{
+		name: "label as a feature",
+		in:   "x1,x2,label\n1,2,a\n",
+		opt:  ReadOptions{Features: []string{"label"}},
+		err:  ErrNoColumn, line: 1, col: 3,
+	},
+	{
+		name: "feature also dropped",
+		in:   "x1,x2,label\n1,2,a\n",
+		opt:  ReadOptions{Features: []string{"x1"}, Drop: []string{"x1"}},
+		err:  ErrNoColumn, line: 1, col: 1,
+	},
+	{
+		name: "empty list of features",
+		in:   "x1,x2,label\n1,2,a\n",
+		opt:  ReadOptions{Features: []string{}},
+		err:  ErrNoFeatures, line: 1,
+	},
+	// Limits.
+	{
+		name: "line too long",
+		in:   "x1,label\n1,a\n123456789,a\n",
+		opt:  ReadOptions{MaxLine: 8},
+		err:  ErrLineTooLong, line: 3,
+		msg: "more than 8 bytes",
+	},
+	{
+		name:    "line at the limit",
+		in:      "x1,label\r\n1,a\r\n",
+		opt:     ReadOptions{MaxLine: 8},
+		x:       [][]float64{{1}},
+		labels:  []int{0},
+		names:   []string{"x1"},
+		classes: []string{"a"},
 	},
 	{
 		name: "NaN",
@@ -300,13 +573,10 @@ var readTests = []struct {
 		names: []string{"x1", "label"},
 	},
 	{
-		name: "NoLabel ignores duplicate label columns",
+		name: "NoLabel ignores duplicate label columns but not duplicate names",
 		in:   "label,label\n1,2\n",
 		opt:  ReadOptions{NoLabel: true},
-		x:    [][]float64{{1, 2}},
-		names: []string{
-			"label", "label",
-		},
+		err:  ErrColumnName, line: 1, col: 2,
 	},
 	{
 		name: "only a label column",
@@ -736,6 +1006,23 @@ func benchmarkRead(b *testing.B, rows, cols int) {
 
 func BenchmarkRead(b *testing.B) {
 	b.Run("rows=100000/cols=9", func(b *testing.B) { benchmarkRead(b, 100000, 9) })
+	// As R's write.csv writes the same data: every name and label quoted,
+	// which takes the slow path of the reader.
+	b.Run("rows=100000/cols=9/quoted", func(b *testing.B) {
+		var in []byte
+		for line := range bytes.Lines(benchCSV(100000, 9)) {
+			fields := bytes.Split(bytes.TrimSuffix(line, []byte("\n")), []byte(","))
+			fields[len(fields)-1] = fmt.Appendf(nil, "%q", fields[len(fields)-1])
+			in = append(append(in, bytes.Join(fields, []byte(","))...), '\n')
+		}
+		b.SetBytes(int64(len(in)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Read(bytes.NewReader(in), ReadOptions{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // parseSimpleTests are inputs at the edges of parseSimple's fast path.
@@ -794,5 +1081,91 @@ func TestParseSimple(t *testing.T) {
 	// Most of these inputs have ≤ 19 digits and a small exponent.
 	if accepted < 50000 {
 		t.Errorf("fast path took only %d of 100000 inputs", accepted)
+	}
+}
+
+// zeros is an endless input of NUL bytes, as /dev/zero is, that counts
+// what it gives.
+type zeros struct{ n int }
+
+func (z *zeros) Read(p []byte) (int, error) {
+	clear(p)
+	z.n += len(p)
+	return len(p), nil
+}
+
+// TestReadEndlessLine checks that a line without end, such as /dev/zero
+// gives, is an error after DefaultMaxLine bytes rather than a buffer that
+// grows until memory runs out, in the header and in a row.
+func TestReadEndlessLine(t *testing.T) {
+	for _, head := range []string{"", "x1,label\n1,a\n"} {
+		z := &zeros{}
+		_, err := Read(io.MultiReader(strings.NewReader(head), z), ReadOptions{Name: "zero"})
+		line := strings.Count(head, "\n") + 1
+		checkParseError(t, err, ErrLineTooLong, "zero", line, 0, "more than 16777216 bytes")
+		if z.n > DefaultMaxLine+2*bufSize {
+			t.Errorf("header %q: read %d bytes for a limit of %d", head, z.n, DefaultMaxLine)
+		}
+	}
+}
+
+// gzipped returns in compressed with gzip.
+func gzipped(t testing.TB, in []byte) []byte {
+	var buf bytes.Buffer
+	z := gzip.NewWriter(&buf)
+	if _, err := z.Write(in); err != nil {
+		t.Fatal(err)
+	}
+	if err := z.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestReadGzip checks that gzip data are recognised by their first bytes,
+// whatever the file name, and read as the text they hold, including a
+// stream of several members (as `cat a.gz b.gz` makes), and that corrupt
+// gzip data are an error that says so.
+func TestReadGzip(t *testing.T) {
+	const text = "\"x1\";\"x2\";\"label\"\n1;2;a\n3;4;b\n"
+	z := gzipped(t, []byte(text))
+	dir := t.TempDir()
+	path := filepath.Join(dir, "data.csv") // no .gz suffix
+	if err := os.WriteFile(path, z, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x := [][]float64{{1, 2}, {3, 4}}
+	ds, err := ReadFile(path, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDataset(t, ds, x, []int{0, 1}, []string{"x1", "x2"}, []string{"a", "b"})
+
+	// Two members: the header and first row, then the second row.
+	two := append(gzipped(t, []byte(text[:len(text)-6])), gzipped(t, []byte(text[len(text)-6:]))...)
+	ds, err = Read(bytes.NewReader(two), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDataset(t, ds, x, []int{0, 1}, []string{"x1", "x2"}, []string{"a", "b"})
+
+	// Cut in the trailer, after the last line.
+	_, err = Read(bytes.NewReader(z[:len(z)-5]), ReadOptions{Name: "cut.gz"})
+	checkParseError(t, err, ErrGzip, "cut.gz", 4, 0, "unexpected EOF")
+	_, err = Read(bytes.NewReader(z[:5]), ReadOptions{Name: "head.gz"})
+	checkParseError(t, err, ErrGzip, "head.gz", 1, 0, "bad gzip data")
+	bad := slices.Clone(z)
+	bad[len(bad)-8] ^= 1 // the CRC-32 (RFC 1952, section 2.3.1)
+	_, err = Read(bytes.NewReader(bad), ReadOptions{Name: "crc.gz"})
+	checkParseError(t, err, ErrGzip, "crc.gz", 4, 0, "checksum")
+
+	// A gzip file gives no row count: its newlines are compressed.
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if n := LineCount(f); n != 0 {
+		t.Errorf("LineCount of a gzip file = %d, want 0", n)
 	}
 }

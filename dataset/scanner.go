@@ -3,6 +3,8 @@ package dataset
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
+	"fmt"
 	"io"
 	"slices"
 )
@@ -26,8 +28,10 @@ import (
 // numbering is the sorted order of the same texts.
 type Scanner struct {
 	p        parser
+	sep      byte     // field separator
 	ncol     int      // fields per line
 	labelCol int      // 0-based index of the label column, or -1
+	dest     []int    // for each column, its index in row, or labelDest or dropDest
 	names    []string // feature column names
 	row      []float64
 	label    int
@@ -35,7 +39,21 @@ type Scanner struct {
 	classes  []string       // label texts in order of first appearance
 	rows     int
 	err      error
+
+	// The fields of a line that holds a quote, split by splitQuoted.
+	fields [][]byte
+	buf    []byte
+	ends   []int
 }
+
+// Values of Scanner.dest for the columns that are not features.
+const (
+	labelDest = -1
+	dropDest  = -2
+)
+
+// gzipMagic starts every gzip stream (RFC 1952, section 2.3.1).
+var gzipMagic = []byte{0x1f, 0x8b}
 
 // NewScanner returns a Scanner that reads the CSV data of r with the options
 // opt, as [Read] does. It reads the header line and returns its errors, such
@@ -43,10 +61,21 @@ type Scanner struct {
 func NewScanner(r io.Reader, opt ReadOptions) (*Scanner, error) {
 	s := &Scanner{
 		p: parser{
-			br:   bufio.NewReaderSize(r, bufSize),
-			name: displayName(opt.Name),
+			br:      bufio.NewReaderSize(r, bufSize),
+			name:    displayName(opt.Name),
+			maxLine: opt.MaxLine,
 		},
 		label: -1,
+	}
+	if s.p.maxLine == 0 {
+		s.p.maxLine = DefaultMaxLine
+	}
+	if magic, _ := s.p.br.Peek(len(gzipMagic)); bytes.Equal(magic, gzipMagic) {
+		z, err := gzip.NewReader(s.p.br)
+		if err != nil {
+			return nil, s.p.errorf(1, 0, "%w: %v", ErrGzip, err)
+		}
+		s.p.br = bufio.NewReaderSize(gzipErrors{z}, bufSize)
 	}
 	if err := s.header(opt); err != nil {
 		return nil, err
@@ -55,7 +84,20 @@ func NewScanner(r io.Reader, opt ReadOptions) (*Scanner, error) {
 	return s, nil
 }
 
-// header reads the header line and finds the label column.
+// gzipErrors reads a gzip stream and says so in its errors, which
+// compress/gzip leaves as bare as "unexpected EOF".
+type gzipErrors struct{ z *gzip.Reader }
+
+func (g gzipErrors) Read(p []byte) (int, error) {
+	n, err := g.z.Read(p)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("%w: %w", ErrGzip, err)
+	}
+	return n, err
+}
+
+// header reads the header line, chooses the separator and decides what each
+// column is.
 func (s *Scanner) header(opt ReadOptions) error {
 	p := &s.p
 	head, err := p.next()
@@ -69,10 +111,24 @@ func (s *Scanner) header(opt ReadOptions) error {
 	if len(trimSpace(head)) == 0 {
 		return p.errorf(1, 0, "%w: line 1 is blank", ErrEmpty)
 	}
-
+	if s.sep, err = separator(head, opt.Sep); err != nil {
+		return p.errorf(1, 0, "%w", err)
+	}
+	if n := bytes.Count(head, []byte{s.sep}) + 1; n > MaxColumns {
+		return p.errorf(1, 0, "%w: %d, at most %d", ErrTooManyColumns, n, MaxColumns)
+	}
 	var cols []string
-	for f := range bytes.SplitSeq(head, []byte(",")) {
-		cols = append(cols, string(trimSpace(f)))
+	if bytes.IndexByte(head, '"') >= 0 {
+		if err := s.splitQuoted(head); err != nil {
+			return err
+		}
+		for _, f := range s.fields {
+			cols = append(cols, string(f))
+		}
+	} else {
+		for f := range bytes.SplitSeq(head, []byte{s.sep}) {
+			cols = append(cols, string(trimSpace(f)))
+		}
 	}
 	if allNumbers(cols) {
 		return p.errorf(1, 0, "%w: line 1 holds only numbers; the first line must name the columns", ErrNoHeader)
@@ -98,15 +154,142 @@ func (s *Scanner) header(opt ReadOptions) error {
 			return p.errorf(1, 0, "%w: no column is named %q", ErrNoLabel, want)
 		}
 	}
-	names := cols
 	if labelCol >= 0 {
-		names = slices.Delete(slices.Clone(cols), labelCol, labelCol+1)
 		s.ids = make(map[string]int)
 	}
-	if len(names) == 0 {
-		return p.errorf(1, 0, "%w: the header has only the label column", ErrNoFeatures)
+	s.ncol, s.labelCol = len(cols), labelCol
+	return s.choose(cols, opt)
+}
+
+// separator returns the field separator of a file with the header line
+// head: sep if it is not 0, otherwise the one found in head outside quotes
+// by the rule of the package documentation.
+func separator(head []byte, sep byte) (byte, error) {
+	switch sep {
+	case ',', ';', '\t':
+		return sep, nil
+	case 0:
+	default:
+		return 0, fmt.Errorf("%w %q: use ',', ';' or tab", ErrSeparator, sep)
 	}
-	s.ncol, s.labelCol, s.names = len(cols), labelCol, names
+	var comma, semicolon, tab bool
+	quoted := false
+	for _, c := range head {
+		switch {
+		case c == '"':
+			quoted = !quoted
+		case quoted:
+		case c == ',':
+			comma = true
+		case c == ';':
+			semicolon = true
+		case c == '\t':
+			tab = true
+		}
+	}
+	switch {
+	case comma && semicolon:
+		return 0, fmt.Errorf("%w: the header holds both ',' and ';'; say which separates the fields", ErrSeparator)
+	case semicolon:
+		return ';', nil
+	case !comma && tab && len(bytes.Fields(head)) > 1:
+		// Tabs that separate names, not tabs around a single name.
+		return '\t', nil
+	}
+	return ',', nil
+}
+
+// choose sets s.dest and s.names from the column names cols, the label
+// column and opt.Drop and opt.Features.
+func (s *Scanner) choose(cols []string, opt ReadOptions) error {
+	p := &s.p
+	s.dest = make([]int, len(cols))
+	col := make(map[string]int, len(cols)) // 0-based column of each name, the first if repeated
+	last := make(map[string]int, len(cols))
+	for j, c := range cols {
+		if _, ok := col[c]; !ok {
+			col[c] = j
+		}
+		last[c] = j
+	}
+	for _, name := range opt.Drop {
+		j, ok := col[name]
+		switch {
+		case !ok && name == "":
+			return p.errorf(1, 0, "%w: every column has a name, but an unnamed one is to be dropped", ErrNoColumn)
+		case !ok:
+			return p.errorf(1, 0, "%w %q to drop", ErrNoColumn, name)
+		case j == s.labelCol:
+			return p.errorf(1, j+1, "%w: %q is the label column, which is never a feature", ErrNoColumn, name)
+		}
+		for k, c := range cols {
+			if c == name {
+				s.dest[k] = dropDest
+			}
+		}
+	}
+	if s.labelCol >= 0 {
+		s.dest[s.labelCol] = labelDest
+	}
+	if opt.Features != nil {
+		if len(opt.Features) == 0 {
+			return p.errorf(1, 0, "%w: the list of features is empty", ErrNoFeatures)
+		}
+		pos := make([]int, len(cols)) // 1 + position in opt.Features, or 0
+		for k, name := range opt.Features {
+			j, ok := col[name]
+			switch {
+			case !ok:
+				return p.errorf(1, 0, "%w %q among the features", ErrNoColumn, name)
+			case j == s.labelCol:
+				return p.errorf(1, j+1, "%w: %q is the label column, which is never a feature", ErrNoColumn, name)
+			case s.dest[j] == dropDest:
+				return p.errorf(1, j+1, "%w: %q is both dropped and a feature", ErrNoColumn, name)
+			case pos[j] != 0:
+				return p.errorf(1, j+1, "%w: %q is named twice among the features", ErrColumnName, name)
+			case last[name] != j:
+				return p.errorf(1, last[name]+1, "%w: %q names columns %d and %d", ErrColumnName, name, j+1, last[name]+1)
+			}
+			pos[j] = k + 1
+		}
+		for j := range cols {
+			if s.dest[j] >= 0 {
+				s.dest[j] = pos[j] - 1
+				if pos[j] == 0 {
+					s.dest[j] = dropDest
+				}
+			}
+		}
+		s.names = slices.Clone(opt.Features)
+	} else {
+		for j, c := range cols {
+			if s.dest[j] >= 0 {
+				s.dest[j] = len(s.names)
+				s.names = append(s.names, c)
+			}
+		}
+	}
+	// A column that is read needs a name of its own: an unnamed one is
+	// most often an index, which is no feature.
+	first := make(map[string]int, len(s.names))
+	for j, c := range cols {
+		if s.dest[j] < 0 {
+			continue
+		}
+		if c == "" {
+			return p.errorf(1, j+1, "%w: column %d has no name (as the index column pandas' to_csv writes); drop unnamed columns or name it", ErrColumnName, j+1)
+		}
+		if k, ok := first[c]; ok {
+			return p.errorf(1, j+1, "%w: %q names columns %d and %d", ErrColumnName, c, k+1, j+1)
+		}
+		first[c] = j
+	}
+	if len(s.names) == 0 {
+		if s.labelCol >= 0 {
+			return p.errorf(1, 0, "%w: the header has only the label column", ErrNoFeatures)
+		}
+		return p.errorf(1, 0, "%w: every column is dropped", ErrNoFeatures)
+	}
 	return nil
 }
 
@@ -142,8 +325,12 @@ func (s *Scanner) next(dst []float64) bool {
 		s.err = err
 		return false
 	}
-	ncol := s.ncol
-	got := bytes.Count(line, []byte(",")) + 1
+	if bytes.IndexByte(line, '"') >= 0 {
+		return s.nextQuoted(line, dst)
+	}
+	// The fast path: no field is quoted.
+	ncol, sep := s.ncol, s.sep
+	got := bytes.Count(line, []byte{sep}) + 1
 	if len(trimSpace(line)) == 0 {
 		got = 0 // A blank line has no fields rather than one empty one.
 	}
@@ -151,36 +338,139 @@ func (s *Scanner) next(dst []float64) bool {
 		s.err = p.errorf(p.line, min(got, ncol)+1, "%w: expected %d, got %d", ErrRagged, ncol, got)
 		return false
 	}
-	k := 0
 	for j := 0; j < ncol; j++ {
 		var f []byte
-		if i := bytes.IndexByte(line, ','); i >= 0 {
+		if i := bytes.IndexByte(line, sep); i >= 0 {
 			f, line = line[:i], line[i+1:]
 		} else {
 			f, line = line, nil
 		}
 		f = trimSpace(f)
-		if j == s.labelCol {
-			id, ok := s.ids[string(f)]
-			if !ok {
-				id = len(s.classes)
-				t := string(f)
-				s.ids[t] = id
-				s.classes = append(s.classes, t)
+		if k := s.dest[j]; k >= 0 {
+			// The common case, inline.
+			v, err := parseFloat(f)
+			if err != nil {
+				s.err = p.errorf(p.line, j+1, "%w", err)
+				return false
 			}
-			s.label = id
-			continue
-		}
-		v, err := parseFloat(f)
-		if err != nil {
-			s.err = p.errorf(p.line, j+1, "%w", err)
+			dst[k] = v
+		} else if !s.field(j, f, dst) {
 			return false
 		}
-		dst[k] = v
-		k++
 	}
 	s.rows++
 	return true
+}
+
+// nextQuoted parses a line that holds a quote into dst.
+func (s *Scanner) nextQuoted(line []byte, dst []float64) bool {
+	if err := s.splitQuoted(line); err != nil {
+		s.err = err
+		return false
+	}
+	if got := len(s.fields); got != s.ncol {
+		s.err = s.p.errorf(s.p.line, min(got, s.ncol)+1, "%w: expected %d, got %d", ErrRagged, s.ncol, got)
+		return false
+	}
+	for j, f := range s.fields {
+		if !s.field(j, f, dst) {
+			return false
+		}
+	}
+	s.rows++
+	return true
+}
+
+// field stores field f of column j (0-based) into dst or the label, or
+// records its error.
+func (s *Scanner) field(j int, f []byte, dst []float64) bool {
+	switch k := s.dest[j]; k {
+	case dropDest:
+	case labelDest:
+		id, ok := s.ids[string(f)]
+		if !ok {
+			id = len(s.classes)
+			t := string(f)
+			s.ids[t] = id
+			s.classes = append(s.classes, t)
+		}
+		s.label = id
+	default:
+		v, err := parseFloat(f)
+		if err != nil {
+			s.err = s.p.errorf(s.p.line, j+1, "%w", err)
+			return false
+		}
+		dst[k] = v
+	}
+	return true
+}
+
+// splitQuoted splits a line that holds a quote into s.fields by the rules of
+// RFC 4180: a field that starts with a quote, after spaces, ends at the
+// next lone quote, and "" within it stands for one quote. Spaces around a
+// quoted field are ignored, as they are around an unquoted one, but those
+// within the quotes are kept.
+func (s *Scanner) splitQuoted(line []byte) error {
+	p := &s.p
+	s.buf, s.ends = s.buf[:0], s.ends[:0]
+	sep := s.sep
+	j := 0 // 0-based column
+	for {
+		i := 0
+		for i < len(line) && line[i] != sep && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		line = line[i:]
+		if len(line) > 0 && line[0] == '"' {
+			line = line[1:]
+			for {
+				i := bytes.IndexByte(line, '"')
+				if i < 0 {
+					return p.errorf(p.line, j+1, "%w: the quoted field is not closed on its line (newlines inside quotes are not supported)", ErrQuote)
+				}
+				s.buf = append(s.buf, line[:i]...)
+				line = line[i+1:]
+				if len(line) > 0 && line[0] == '"' {
+					s.buf = append(s.buf, '"')
+					line = line[1:]
+					continue
+				}
+				break
+			}
+			rest := line
+			if i := bytes.IndexByte(line, sep); i >= 0 {
+				rest = line[:i]
+			}
+			if len(trimSpace(rest)) != 0 {
+				return p.errorf(p.line, j+1, "%w: text after the closing quote", ErrQuote)
+			}
+			line = line[len(rest):]
+		} else {
+			f := line
+			if i := bytes.IndexByte(line, sep); i >= 0 {
+				f = line[:i]
+			}
+			if bytes.IndexByte(f, '"') >= 0 {
+				return p.errorf(p.line, j+1, "%w: a quote inside an unquoted field", ErrQuote)
+			}
+			s.buf = append(s.buf, trimSpace(f)...)
+			line = line[len(f):]
+		}
+		s.ends = append(s.ends, len(s.buf))
+		j++
+		if len(line) == 0 {
+			break
+		}
+		line = line[1:] // the separator
+	}
+	s.fields = s.fields[:0]
+	start := 0
+	for _, end := range s.ends {
+		s.fields = append(s.fields, s.buf[start:end:end])
+		start = end
+	}
+	return nil
 }
 
 // Row returns the feature values of the row read by the last call to Scan.

@@ -238,7 +238,7 @@ func TestRobust(t *testing.T) {
 		{name: "two final newlines", args: fitArgs(), data: "a,b\n1,2\n\n", code: 1, msg: "in.csv:3:1: wrong number of fields"},
 		{name: "non-numeric cell", args: fitArgs(), data: "x1,x2,label\n1,2,a\n3,oops,b\n", old: true, code: 1, msg: `in.csv:3:2: not a number: "oops"`},
 		{name: "empty cell", args: fitArgs(), data: "a,b\n1,\n", code: 1, msg: `in.csv:2:2: not a number: ""`},
-		{name: "quoted number", args: fitArgs(), data: "a,b\n\"1\",2\n", code: 1, msg: "in.csv:2:1: not a number"},
+		{name: "badly quoted number", args: fitArgs(), data: "a,b\n\"1\"2,2\n", code: 1, msg: "in.csv:2:1: bad quoting: text after the closing quote"},
 		{name: "NaN", args: fitArgs(), data: "a,b\n1,2\nNaN,3\n", old: true, code: 1, msg: `in.csv:3:1: not a finite number: "NaN"`},
 		{name: "Inf", args: fitArgs(), data: "a,b\n1,Inf\n", code: 1, msg: `in.csv:2:2: not a finite number: "Inf"`},
 		{name: "-infinity", args: fitArgs(), data: "a,b\n1,-infinity\n", code: 1, msg: "in.csv:2:2: not a finite number"},
