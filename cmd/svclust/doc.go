@@ -38,19 +38,59 @@ and labels the data again from the saved model.
 
 Data files are CSV with a header line naming the columns and one point per
 line; every column is a numeric feature except the ground-truth column,
-named "label" unless -label says otherwise, which may hold any text. DATA
-may be - for standard input. Errors in the data are reported with their
-file, line and column.
+named "label" unless -label says otherwise, which may hold any text, and
+the columns -drop or -features leave out. DATA may be - for standard input.
+Errors in the data are reported with their file, line and column.
+
+Fields may be quoted as R's write.csv and Excel write them ("x1","x2",
+"label"; "1.5"; "" for a quote; separators inside quotes are text), but a
+quoted field must end on its line: newlines inside quotes are an error. The
+separator is a comma, a semicolon or a tab: -sep chooses it, and otherwise
+it is found in the header, outside quotes: a comma if the header holds
+commas, a semicolon if it holds semicolons, a tab if it holds neither but
+tabs between names, else a comma (one column). A header with both commas
+and semicolons is an error unless -sep is given. A decimal comma (1,5) is
+not read, with any separator: it is not a number. Input compressed with
+gzip is decompressed as it is read, recognised by its first bytes (1f 8b)
+whatever its name, by every command that reads data, fit -stream included.
 
 A first line of only numbers is reported as a missing header. Features must
-be finite numbers: NaN, Inf and numbers beyond the range of float64 (1e400)
-are errors. A UTF-8 byte order mark, CRLF line endings and a missing final
-newline are accepted, and lines have no length limit; a blank line, also a
-second newline at the end, is a row without fields, an error. The label
-column must not occur twice, and must exist when -label is given. Constant
+be finite numbers written in decimal, as spreadsheets, R and pandas write
+them: an optional sign, digits with an optional decimal point, an optional
+exponent (5, -0.25, .5, 1.5e-3). Go's other forms (1_000, 0x1p4), missing
+values (NA, an empty field), NaN, Inf (in any spelling) and numbers beyond
+the range of float64 (1e400) are errors. A UTF-8 byte order mark, CRLF line
+endings and a missing final newline are accepted; a blank line, also a
+second newline at the end, is a row without fields, an error. Every column
+read must have a name of its own: an unnamed column (as the index column
+pandas' to_csv writes first) or a repeated name is an error unless the
+column is dropped; -drop ” drops the unnamed columns. The label column
+must not occur twice, and must exist when -label is given. Constant
 columns are scaled to 0; a single row, or identical rows, form one
 cluster. With N rows and N ≤ -budget no budget maintenance runs; the model
 has at most N support vectors.
+
+A line longer than -max-line bytes (16 MiB by default) is an error found
+before the line is held in memory, so that input without line ends (such as
+/dev/zero) fails at once; a header may name at most 2,097,152 columns.
+fit -stream refuses standard input, pipes, FIFOs and process substitutions
+such as <(zcat x.gz), which it could not read twice.
+
+The data flags, taken by fit, tune, predict, score and plot, are:
+
+	-sep ,|;|tab
+		Field separator; by default found in the header as above.
+	-drop names
+		Comma-separated names of columns that are neither features nor
+		labels, such as an id; the empty name (-drop '') drops the unnamed
+		columns. Each must be in the header.
+	-features names
+		Comma-separated names of the feature columns, in the order the
+		model takes them; the other columns but the label are dropped.
+		predict, score and plot need the -drop or -features the model was
+		fitted with when the file has other columns.
+	-max-line bytes
+		Longest line accepted (default 16777216).
 
 # Exit status
 
@@ -155,7 +195,8 @@ The flags are:
 	-stream
 		Read DATA in two passes instead of into memory, for files larger
 		than memory; see Streaming below. It implies -all, and DATA must
-		be a file, not standard input.
+		be a regular file (gzip compressed or not), not standard input or
+		a pipe.
 	-sample n
 		Number of rows -stream keeps for training (default 200000).
 	-progress
@@ -203,7 +244,7 @@ rows trained on, and its assign_seconds include the second pass.
 
 Usage:
 
-	svclust predict -model FILE [-o FILE] [-workers N] DATA.csv
+	svclust predict -model FILE [-o FILE] [-workers N] [data flags] DATA.csv
 
 Predict applies the scaling and the clustering of a model file to the rows
 of DATA.csv and writes the cluster of each row as CSV with the header
@@ -222,7 +263,7 @@ labels of fit -o exactly.
 
 Usage:
 
-	svclust score -model FILE [-o FILE] [-workers N] DATA.csv
+	svclust score -model FILE [-o FILE] [-workers N] [data flags] DATA.csv
 
 Score writes the novelty score f(x) = Σᵢ αᵢ k(svᵢ, x) − 1 of each row of
 DATA.csv, after the model's scaling, as CSV with the header "score", in the
@@ -302,7 +343,7 @@ milliseconds.
 
 Usage:
 
-	svclust plot -model FILE -o FIG.png|FIG.svg [-labels FILE] [-title TEXT] [-legend] [-width IN] [-height IN] [-grid N] [-workers N] DATA.csv
+	svclust plot -model FILE -o FIG.png|FIG.svg [-labels FILE] [-title TEXT] [-legend] [-width IN] [-height IN] [-grid N] [-workers N] [data flags] DATA.csv
 
 Plot draws a 2-D data set with a model fitted to it: the rows of DATA.csv,
 after the model's scaling, coloured by the cluster the model assigns them

@@ -73,6 +73,7 @@ type fitFlags struct {
 	cpuprof  string
 	memprof  string
 	minIter  int
+	data     dataFlags // how to read DATA; fit and tune only
 
 	// Flags of fit only.
 	stream   bool
@@ -140,6 +141,7 @@ func defaultFit() *fitFlags {
 		seed:     1,
 		label:    "label",
 		sample:   setInt{v: defaultSample},
+		data:     dataFlags{maxLine: dataset.DefaultMaxLine},
 	}
 }
 
@@ -331,23 +333,32 @@ type data struct {
 	truth32 []int32
 }
 
-// load reads the CSV file path and scales it in place with a scaler fitted
-// on it, reporting the bytes read to prog (nil reports nothing). The label
-// column must exist when required is set.
-func load(path, label string, required bool, sc dataset.Scale, prog *progress) (*data, error) {
+// readOptions returns the options that read the data file path as the
+// flags o say.
+func (o *fitFlags) readOptions(path string) (dataset.ReadOptions, error) {
+	return o.data.options(path, o.label, o.labelSet)
+}
+
+// load reads the CSV file path as the flags o say and scales it in place
+// with a scaler fitted on it, reporting the bytes read to prog (nil reports
+// nothing).
+func load(path string, o *fitFlags, sc dataset.Scale, prog *progress) (*data, error) {
+	opt, err := o.readOptions(path)
+	if err != nil {
+		return nil, err
+	}
 	r, size, err := openData(path)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	opt := dataset.ReadOptions{Name: path, Label: label, RequireLabel: required}
 	if f, ok := r.(*os.File); ok && size > 0 {
 		opt.Rows = dataset.LineCount(f)
 	}
 	prog.begin("read", "bytes", size)
 	ds, err := dataset.Read(&countingReader{r: r, p: prog}, opt)
 	if err != nil {
-		return nil, err
+		return nil, dataError(err)
 	}
 	dt := prepare(ds, sc)
 	prog.end()
@@ -508,6 +519,7 @@ the model, with its scaling, with -model. With a ground-truth column
 		Flag: flag.NewFlagSet("fit", flag.ContinueOnError),
 	}
 	o.register(c.Flag, true)
+	o.data.register(c.Flag)
 	o.registerFit(c.Flag)
 	c.Run = func(ctx context.Context, e *env, args []string) error { return runFit(ctx, e, o, args) }
 	return c
@@ -521,6 +533,9 @@ func (o *fitFlags) begin(args []string) (s *setup, path string, stop func() erro
 		return nil, "", nil, err
 	}
 	if path, err = oneArg(args); err != nil {
+		return nil, "", nil, err
+	}
+	if _, err = o.readOptions(path); err != nil {
 		return nil, "", nil, err
 	}
 	// Fail before a long training, not after it.
@@ -542,7 +557,7 @@ func (o *fitFlags) prepare(args []string) (s *setup, dt *data, stop func() error
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if dt, err = load(path, o.label, o.labelSet, s.scale, nil); err != nil {
+	if dt, err = load(path, o, s.scale, nil); err != nil {
 		stop()
 		return nil, nil, nil, err
 	}
@@ -602,15 +617,15 @@ func (o *fitFlags) validateFit(args []string) error {
 	if o.sample.v < 1 {
 		return usagef("-sample must be ≥ 1")
 	}
-	if len(args) == 1 && args[0] == "-" {
-		return usagef("-stream reads DATA twice, so it must be a file, not standard input")
+	if len(args) == 1 {
+		return checkRereadable(args[0])
 	}
 	return nil
 }
 
 // fitInMemory loads the data, fits, clusters and writes the outputs.
 func fitInMemory(e *env, o *fitFlags, s *setup, path string, prog *progress) (*data, *result, error) {
-	dt, err := load(path, o.label, o.labelSet, s.scale, prog)
+	dt, err := load(path, o, s.scale, prog)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -116,13 +116,13 @@ func parseModel(b []byte) (*modelFile, error) {
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-// loadFor reads the data of path for the model mf: the model's label
-// column is dropped, the feature count checked and the stored scaling
-// applied.
-func loadFor(e *env, mf *modelFile, path string) (*mat.Dense, error) {
-	ds, err := dataset.ReadFile(path, dataset.ReadOptions{Label: mf.Label})
+// loadFor reads the data of path with the options opt for the model mf:
+// the model's label column is dropped, the feature count checked and the
+// stored scaling applied.
+func loadFor(e *env, mf *modelFile, path string, opt dataset.ReadOptions) (*mat.Dense, error) {
+	ds, err := dataset.ReadFile(path, opt)
 	if err != nil {
-		return nil, err
+		return nil, dataError(err)
 	}
 	ds.Labels = nil // not needed, and as large as a column of data
 	_, d := ds.X.Dims()

@@ -27,7 +27,7 @@ type plotFlags struct {
 func newPlot() *Command {
 	o := &plotFlags{width: 5, height: 5}
 	c := &Command{
-		UsageLine: "plot -model FILE -o FIG.png|FIG.svg [-labels FILE] [-title TEXT] [-legend] [-width IN] [-height IN] [-grid N] [-workers N] DATA.csv",
+		UsageLine: "plot -model FILE -o FIG.png|FIG.svg [-labels FILE] [-title TEXT] [-legend] [-width IN] [-height IN] [-grid N] [-workers N] [data flags] DATA.csv",
 		Short:     "draw the clusters and the domain of novelty of 2-D data",
 		Long: `
 Plot draws the rows of DATA.csv, in the scaled space of a model file,
@@ -47,6 +47,7 @@ of -o. The model must be 2-D.`,
 	fs.Float64Var(&o.width, "width", o.width, "width of the figure in `inches`")
 	fs.Float64Var(&o.height, "height", o.height, "height of the figure in `inches`")
 	fs.IntVar(&o.grid, "grid", 0, "evaluate f at `n` grid points along the longer side; 0 means 300")
+	o.data.register(fs)
 	c.Run = func(_ context.Context, e *env, args []string) error { return runPlot(e, o, args) }
 	return c
 }
@@ -85,7 +86,11 @@ func runPlot(e *env, o *plotFlags, args []string) error {
 	if d := mf.Model.Dim(); d != 2 {
 		return fmt.Errorf("plot needs 2-D data; got d=%d (the model's dimension)", d)
 	}
-	x, err := loadFor(e, mf, path)
+	ropt, err := o.data.options(path, mf.Label, false)
+	if err != nil {
+		return err
+	}
+	x, err := loadFor(e, mf, path, ropt)
 	if err != nil {
 		return err
 	}

@@ -17,12 +17,14 @@ type modelFlags struct {
 	model   string
 	out     string
 	workers int
+	data    dataFlags
 }
 
 func (o *modelFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.model, "model", "", "read the model from `file`, as written by fit -model (required)")
 	fs.StringVar(&o.out, "o", "-", "write the result to `file` (- for standard output)")
 	fs.IntVar(&o.workers, "workers", 0, "number of goroutines; 0 means all cores")
+	o.data.register(fs)
 }
 
 // runWith returns the Run function of a command that applies a model to
@@ -34,7 +36,11 @@ func (o *modelFlags) runWith(apply func(*modelFile, *mat.Dense) (func(io.Writer)
 		if err != nil {
 			return err
 		}
-		x, err := loadFor(e, mf, path)
+		opt, err := o.data.options(path, mf.Label, false)
+		if err != nil {
+			return err
+		}
+		x, err := loadFor(e, mf, path, opt)
 		if err != nil {
 			return err
 		}
@@ -58,6 +64,9 @@ func (o *modelFlags) setup(e *env, args []string) (*modelFile, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	if _, err := o.data.options(path, "", false); err != nil {
+		return nil, "", err
+	}
 	if err := checkOutput("-o", o.out, path, o.model); err != nil {
 		return nil, "", err
 	}
@@ -71,7 +80,7 @@ func (o *modelFlags) setup(e *env, args []string) (*modelFile, string, error) {
 func newPredict() *Command {
 	o := &modelFlags{}
 	c := &Command{
-		UsageLine: "predict -model FILE [-o FILE] [-workers N] DATA.csv",
+		UsageLine: "predict -model FILE [-o FILE] [-workers N] [data flags] DATA.csv",
 		Short:     "label new data with a fitted model",
 		Long: `
 Predict applies the scaling and the clustering stored in a model file to
@@ -98,7 +107,7 @@ reproduces the labels of fit -o exactly.`,
 func newScore() *Command {
 	o := &modelFlags{}
 	c := &Command{
-		UsageLine: "score -model FILE [-o FILE] [-workers N] DATA.csv",
+		UsageLine: "score -model FILE [-o FILE] [-workers N] [data flags] DATA.csv",
 		Short:     "print the novelty score f(x) of new data",
 		Long: `
 Score applies the scaling stored in a model file to the rows of DATA.csv

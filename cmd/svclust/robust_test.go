@@ -664,7 +664,7 @@ func TestSavedModelScoresExactly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dt, err := load(data, o.label, false, s.scale, nil)
+	dt, err := load(data, o, s.scale, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

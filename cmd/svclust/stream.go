@@ -100,7 +100,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 	}
 	closer.Close()
 	if err := sc.Err(); err != nil {
-		return nil, nil, err
+		return nil, nil, dataError(err)
 	}
 	prog.end()
 	m := len(sample) / d // = min(n, limit)
@@ -160,15 +160,19 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 // openScanner opens the data file path for a pass named phase and starts
 // the phase, which counts bytes.
 func openScanner(path string, o *fitFlags, prog *progress, phase string) (*dataset.Scanner, io.Closer, error) {
+	opt, err := o.readOptions(path)
+	if err != nil {
+		return nil, nil, err
+	}
 	r, size, err := openData(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	prog.begin(phase, "bytes", size)
-	sc, err := dataset.NewScanner(&countingReader{r: r, p: prog}, dataset.ReadOptions{Name: path, Label: o.label, RequireLabel: o.labelSet})
+	sc, err := dataset.NewScanner(&countingReader{r: r, p: prog}, opt)
 	if err != nil {
 		r.Close()
-		return nil, nil, err
+		return nil, nil, dataError(err)
 	}
 	return sc, r, nil
 }
@@ -192,7 +196,7 @@ func scalePass(ctx context.Context, path string, o *fitFlags, fitter *dataset.Sc
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return err
+		return dataError(err)
 	}
 	if sc.Rows() != n {
 		return changed(path, n, sc.Rows())
@@ -249,7 +253,7 @@ func assignPass(ctx context.Context, path string, o *fitFlags, scaler *dataset.S
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return err
+		return dataError(err)
 	}
 	if err := flush(); err != nil {
 		return err

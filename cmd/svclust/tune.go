@@ -102,6 +102,7 @@ fit's merge, which is calibrated for the automatic γ and C.`,
 		Flag: flag.NewFlagSet("tune", flag.ContinueOnError),
 	}
 	o.register(c.Flag, false)
+	o.data.register(c.Flag)
 	c.Flag.StringVar(&metric, "metric", metric, "external index that picks the best setting: nmi, ari, purity or rand")
 	c.Flag.Var(&gammas, "gamma-grid", "comma-separated `list` of γ values")
 	c.Flag.Var(&cs, "C-grid", "comma-separated `list` of C values")

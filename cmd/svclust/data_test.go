@@ -1,0 +1,213 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/svclust/svclust/dataset"
+)
+
+// gzipText returns s compressed with gzip.
+func gzipText(t *testing.T, s string) string {
+	t.Helper()
+	var b bytes.Buffer
+	z := gzip.NewWriter(&b)
+	if _, err := z.Write([]byte(s)); err != nil {
+		t.Fatal(err)
+	}
+	if err := z.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// mapLines returns s with f applied to each of its lines, counted from 0
+// (the header), without their newline.
+func mapLines(s string, f func(i int, line string) string) string {
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = f(i, l)
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// TestDataFormats checks that the files people have, written by R, Excel,
+// pandas or gzip, give fit, fit -stream, predict, score and tune the
+// results of the plain comma-separated file that holds the same data:
+// labels, model and scores byte for byte.
+func TestDataFormats(t *testing.T) {
+	g3, err := dataset.Generate(dataset.Gauss3, 200, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := csvOf(t, g3) // x1,x2,label
+	quoteAll := func(_ int, l string) string {
+		f := strings.Split(l, ",")
+		for j := range f {
+			f[j] = `"` + f[j] + `"`
+		}
+		return strings.Join(f, ",")
+	}
+	// rWrite quotes the names and the labels, as R's write.csv does.
+	rWrite := mapLines(plain, func(i int, l string) string {
+		if i == 0 {
+			return quoteAll(i, l)
+		}
+		j := strings.LastIndexByte(l, ',')
+		return l[:j+1] + `"` + l[j+1:] + `"`
+	})
+	semicolon := strings.ReplaceAll(plain, ",", ";")
+	for _, tc := range []struct {
+		name  string
+		data  string
+		flags []string
+	}{
+		{"R write.csv", rWrite, nil},
+		{"every field quoted, CRLF", strings.ReplaceAll(mapLines(plain, quoteAll), "\n", "\r\n"), nil},
+		{"semicolon", semicolon, nil},
+		{"semicolon, -sep", semicolon, []string{"-sep", ";"}},
+		{"tab", strings.ReplaceAll(plain, ",", "\t"), nil},
+		{"tab, -sep tab", strings.ReplaceAll(plain, ",", "\t"), []string{"-sep", "tab"}},
+		{"gzip", gzipText(t, plain), nil},
+		{"gzip of R write.csv with semicolons", gzipText(t, strings.ReplaceAll(rWrite, ",", ";")), nil},
+		{"pandas index, -drop ''", mapLines(plain, func(i int, l string) string {
+			if i == 0 {
+				return "," + l
+			}
+			return fmt.Sprint(i-1, ",", l)
+		}), []string{"-drop", ""}},
+		{"id and note, -drop", mapLines(plain, func(i int, l string) string {
+			if i == 0 {
+				return "id," + l + ",note"
+			}
+			return fmt.Sprintf(`"r%d",%s,"a, b"`, i, l)
+		}), []string{"-drop", "id,note"}},
+		{"-features", mapLines(plain, func(i int, l string) string {
+			f := strings.Split(l, ",")
+			if i == 0 {
+				return "z," + f[1] + ",label," + f[0]
+			}
+			return "oops," + f[1] + "," + f[2] + "," + f[0]
+		}), []string{"-features", "x1,x2"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			ref := writeFile(t, "ref.csv", plain)
+			in := writeFile(t, "in.csv", tc.data)
+			out := func(name string) string { return filepath.Join(dir, name) }
+			for _, mode := range [][]string{{"fit", "-budget", "20"}, {"fit", "-budget", "20", "-stream"}} {
+				for _, f := range []struct{ data, suffix string }{{ref, ".ref"}, {in, ".in"}} {
+					args := append(append(append([]string{}, mode...), "-o", out("labels"+f.suffix), "-model", out("model"+f.suffix)), tc.flags...)
+					if f.data == ref {
+						args = append(append([]string{}, mode...), "-o", out("labels"+f.suffix), "-model", out("model"+f.suffix))
+					}
+					mustCLI(t, append(args, f.data)...)
+				}
+				if readFile(t, out("labels.in")) != readFile(t, out("labels.ref")) {
+					t.Errorf("%s: labels differ from those of the plain file", strings.Join(mode, " "))
+				}
+				if readFile(t, out("model.in")) != readFile(t, out("model.ref")) {
+					t.Errorf("%s: model differs from that of the plain file", strings.Join(mode, " "))
+				}
+			}
+			// The model of the plain file on the variant.
+			model := out("model.ref")
+			for _, cmd := range []string{"predict", "score"} {
+				want := mustCLI(t, cmd, "-model", model, ref)
+				got := mustCLI(t, append(append([]string{cmd, "-model", model}, tc.flags...), in)...)
+				if got != want {
+					t.Errorf("%s: output differs from that of the plain file", cmd)
+				}
+			}
+			tune := []string{"tune", "-budget", "20", "-gamma-grid", "1,4", "-C-grid", "2", "-o", out("tune.ref")}
+			mustCLI(t, append(tune, ref)...)
+			tune[len(tune)-1] = out("tune.in")
+			mustCLI(t, append(append(tune, tc.flags...), in)...)
+			if readFile(t, out("tune.in")) != readFile(t, out("tune.ref")) {
+				t.Error("tune: labels differ from those of the plain file")
+			}
+		})
+	}
+}
+
+// TestDataErrors checks the messages and exit statuses of files and data
+// flags that cannot be read as they are.
+func TestDataErrors(t *testing.T) {
+	pandas := writeFile(t, "p.csv", ",x1,x2\n0,1,2\n1,3,4\n")
+	plain := writeFile(t, "a.csv", "x1,x2\n1,2\n3,4\n")
+	both := writeFile(t, "b.csv", "x1,x2;x3\n1,2;3\n")
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"fit", pandas}, 1, "p.csv:1:1: bad column name: column 1 has no name (as the index column pandas' to_csv writes); drop unnamed columns or name it (-drop '' drops the unnamed columns)"},
+		{[]string{"fit", "-features", "x1,x1", plain}, 1, `a.csv:1:1: bad column name: "x1" is named twice among the features`},
+		{[]string{"fit", "-drop", "id", plain}, 1, `a.csv:1: no such column "id" to drop`},
+		{[]string{"fit", both}, 1, "b.csv:1: unknown separator: the header holds both ',' and ';'; say which separates the fields (choose it with -sep)"},
+		{[]string{"fit", "-max-line", "4", plain}, 1, "a.csv:1: line too long: more than 4 bytes (raise the limit with -max-line)"},
+		{[]string{"predict", "-model", "m.json", "-max-line", "0", plain}, 2, "-max-line must be ≥ 1"},
+		{[]string{"fit", "-sep", "|", plain}, 2, `-sep must be , ; or tab, not "|"`},
+		{[]string{"score", "-model", "m.json", "-sep", "||", plain}, 2, `-sep must be , ; or tab`},
+		{[]string{"tune", "-features", "", plain}, 2, "-features names no column"},
+		{[]string{"fit", "-stream", "-sep", "x", plain}, 2, "-sep must be"},
+	} {
+		code, _, errs := cli(t, tc.args...)
+		if first, _, _ := strings.Cut(errs, "\n"); code != tc.code || !strings.Contains(first, tc.msg) {
+			t.Errorf("svclust %s: exit %d, %q; want %d and %q", strings.Join(tc.args, " "), code, first, tc.code, tc.msg)
+		}
+	}
+}
+
+// TestHostileInput runs svclust on inputs that used to hang or to grow
+// without bound, in a child process that is killed if it has not
+// finished after a minute: /dev/zero, a line of 20 MB, and a FIFO
+// given to fit -stream, whose second open would block.
+func TestHostileInput(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no /dev/zero or FIFOs")
+	}
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	long := writeFile(t, "long.csv", "x1,x2\n1,2\n"+strings.Repeat("9", 20<<20)+",1\n")
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"fit", "/dev/zero"}, 1, "/dev/zero:1: line too long: more than 16777216 bytes"},
+		{[]string{"fit", long}, 1, "long.csv:3: line too long: more than 16777216 bytes (raise the limit with -max-line)"},
+		{[]string{"fit", "-stream", fifo}, 2, "-stream reads DATA twice, so it must be a regular file; " + fifo + " is a pipe"},
+		{[]string{"fit", "-stream", "/dev/zero"}, 2, "/dev/zero is a device"},
+	} {
+		cmd := svclustCmd(t, tc.args...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		timer := time.AfterFunc(time.Minute, func() { cmd.Process.Kill() })
+		cmd.Wait()
+		timer.Stop()
+		code := cmd.ProcessState.ExitCode()
+		if first, _, _ := strings.Cut(stderr.String(), "\n"); code != tc.code || !strings.Contains(first, tc.msg) {
+			t.Errorf("svclust %s: exit %d, %q; want %d and %q", strings.Join(tc.args, " "), code, first, tc.code, tc.msg)
+		}
+	}
+	// The long line is accepted when the limit allows it.
+	if code, _, errs := cli(t, "fit", "-max-line", "30000000", long); code != 1 || !strings.Contains(errs, "long.csv:3:1: not a finite number") {
+		t.Errorf("-max-line 30000000: exit %d, %s", code, errs)
+	}
+	_ = os.Remove(fifo)
+}

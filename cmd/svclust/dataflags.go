@@ -1,0 +1,115 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/svclust/svclust/dataset"
+)
+
+// dataFlags are the flags that say how to read DATA, shared by the
+// commands that read it: fit, tune, predict and score.
+type dataFlags struct {
+	sep      string
+	drop     listFlag
+	features listFlag
+	maxLine  int
+}
+
+// listFlag is a comma-separated list of column names that records whether
+// it was given: "" given is the list of the one empty name.
+type listFlag struct {
+	names []string
+	set   bool
+}
+
+func (l *listFlag) String() string {
+	if l == nil {
+		return ""
+	}
+	return strings.Join(l.names, ",")
+}
+
+func (l *listFlag) Set(v string) error {
+	l.names, l.set = strings.Split(v, ","), true
+	return nil
+}
+
+func (o *dataFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&o.sep, "sep", "", "field `separator` of DATA: , ; or tab; by default found in the header (see the Data section)")
+	fs.Var(&o.drop, "drop", "comma-separated `names` of columns that are neither features nor labels, such as an id; an empty name ('') drops the unnamed columns, such as pandas' index")
+	fs.Var(&o.features, "features", "comma-separated `names` of the feature columns, in the order the model takes them; the other columns but the label are dropped")
+	fs.IntVar(&o.maxLine, "max-line", dataset.DefaultMaxLine, "longest line of DATA accepted, in `bytes`")
+}
+
+// options returns the reading options of the data file path with the label
+// column label (required when given is set), or a usage error naming the
+// flag at fault.
+func (o *dataFlags) options(path, label string, required bool) (dataset.ReadOptions, error) {
+	opt := dataset.ReadOptions{Name: path, Label: label, RequireLabel: required, MaxLine: o.maxLine}
+	switch o.sep {
+	case "", "auto":
+	case ",", "comma":
+		opt.Sep = ','
+	case ";", "semicolon":
+		opt.Sep = ';'
+	case "\t", `\t`, "tab":
+		opt.Sep = '\t'
+	default:
+		return opt, usagef("-sep must be , ; or tab, not %q", o.sep)
+	}
+	if o.maxLine < 1 {
+		return opt, usagef("-max-line must be ≥ 1 (the default is %d)", dataset.DefaultMaxLine)
+	}
+	if o.drop.set {
+		opt.Drop = o.drop.names
+	}
+	if o.features.set {
+		if len(o.features.names) == 1 && o.features.names[0] == "" {
+			return opt, usagef("-features names no column")
+		}
+		opt.Features = o.features.names
+	}
+	return opt, nil
+}
+
+// dataError returns err, a data error, with a hint at the flag that
+// changes what caused it.
+func dataError(err error) error {
+	switch {
+	case errors.Is(err, dataset.ErrLineTooLong):
+		return fmt.Errorf("%w (raise the limit with -max-line)", err)
+	case errors.Is(err, dataset.ErrColumnName) && strings.Contains(err.Error(), "has no name"):
+		return fmt.Errorf("%w (-drop '' drops the unnamed columns)", err)
+	case errors.Is(err, dataset.ErrSeparator):
+		return fmt.Errorf("%w (choose it with -sep)", err)
+	}
+	return err
+}
+
+// checkRereadable returns a usage error unless the data file path can be
+// read twice, as fit -stream reads it: a pipe, a FIFO or a process
+// substitution such as <(zcat x.gz) would block or be empty the second
+// time. A path that cannot be examined is left to the open that follows.
+func checkRereadable(path string) error {
+	if path == "-" {
+		return usagef("-stream reads DATA twice, so it must be a file, not standard input")
+	}
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().IsRegular() || fi.IsDir() {
+		return nil
+	}
+	kind := "not a regular file"
+	switch m := fi.Mode(); {
+	case m&os.ModeNamedPipe != 0:
+		kind = "a pipe (a FIFO, or a process substitution such as <(cmd))"
+	case m&os.ModeSocket != 0:
+		kind = "a socket"
+	case m&os.ModeDevice != 0:
+		kind = "a device"
+	}
+	return usagef("-stream reads DATA twice, so it must be a regular file; %s is %s, which can be read only once (write it to a file first)", path, kind)
+}
