@@ -64,7 +64,7 @@ endings and a missing final newline are accepted; a blank line, also a
 second newline at the end, is a row without fields, an error. Every column
 read must have a name of its own: an unnamed column (as the index column
 pandas' to_csv writes first) or a repeated name is an error unless the
-column is dropped; -drop ” drops the unnamed columns. The label column
+column is dropped; -drop "" drops the unnamed columns. The label column
 must not occur twice, and must exist when -label is given. Constant
 columns are scaled to 0; a single row, or identical rows, form one
 cluster. With N rows and N ≤ -budget no budget maintenance runs; the model
@@ -82,7 +82,7 @@ The data flags, taken by fit, tune, predict, score and plot, are:
 		Field separator; by default found in the header as above.
 	-drop names
 		Comma-separated names of columns that are neither features nor
-		labels, such as an id; the empty name (-drop '') drops the unnamed
+		labels, such as an id; the empty name (-drop "") drops the unnamed
 		columns. Each must be in the header.
 	-features names
 		Comma-separated names of the feature columns, in the order the
