@@ -134,3 +134,25 @@ func (s *Scaler) check(c int) {
 		panic("dataset: column count does not match Scaler")
 	}
 }
+
+// MaxScaled is the largest magnitude of a scaled feature that
+// [Scaler.Overflow] accepts. The Gaussian kernel takes squared distances
+// between rows, which overflow float64 (about 1.8e308) when features reach
+// about 1e154; 1e150 leaves room for the sum over many features.
+const MaxScaled = 1e150
+
+// Overflow reports the first value of row that s maps to a value that is
+// not finite or exceeds [MaxScaled] in magnitude, as its 0-based index j
+// and its scaled value; j is -1 if there is none. Finite data can overflow
+// when scaled: the range of a column from -1e308 to 1e308 is infinite, and
+// so is the mean of three values of 1e308. It panics as TransformRow does.
+func (s *Scaler) Overflow(row []float64) (j int, scaled float64) {
+	s.check(len(row))
+	for j, v := range row {
+		u := (v - s.Shift[j]) * s.Mul[j]
+		if !(math.Abs(u) <= MaxScaled) {
+			return j, u
+		}
+	}
+	return -1, 0
+}

@@ -148,3 +148,42 @@ func panics(f func()) (panicked bool) {
 	f()
 	return false
 }
+
+// TestScalerOverflow checks that finite data whose scaled values overflow,
+// or grow beyond MaxScaled, are found, with the column at fault.
+func TestScalerOverflow(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		s    Scale
+		rows [][]float64
+		row  int // first row that overflows, or -1
+		col  int
+	}{
+		// max − min = 3.4e308 overflows: Mul is 1/Inf = 0 or 1, and
+		// (x − min)·Mul is Inf or NaN.
+		{"minmax of ±1.7e308", ScaleMinMax, [][]float64{{1, 1.7e308}, {2, -1.7e308}, {3, 0}}, 0, 1},
+		// The mean of 1e308, 1e308, 1e308, 1e307 overflows in its sum.
+		{"zscore of 1e308", ScaleZScore, [][]float64{{1e308, 1}, {1e308, 2}, {1e308, 3}, {1e307, 4}}, 0, 0},
+		// Unscaled values of 1e200 square to infinity.
+		{"none of 1e200", ScaleNone, [][]float64{{1, 2}, {3, -1e200}}, 1, 1},
+		{"none of 1e150", ScaleNone, [][]float64{{1, 1e150}, {3, -1e150}}, -1, 0},
+		{"zscore of 1e300", ScaleZScore, [][]float64{{1e300, 1}, {-1e300, 2}, {5e299, 3}}, -1, 0},
+	} {
+		var data []float64
+		for _, r := range tc.rows {
+			data = append(data, r...)
+		}
+		x := mat.NewDense(len(tc.rows), 2, data)
+		sc := FitScaler(x, tc.s)
+		row, col := -1, 0
+		for i, r := range tc.rows {
+			if j, _ := sc.Overflow(r); j >= 0 {
+				row, col = i, j
+				break
+			}
+		}
+		if row != tc.row || col != tc.col {
+			t.Errorf("%s: first overflow at row %d column %d, want %d and %d", tc.name, row, col, tc.row, tc.col)
+		}
+	}
+}

@@ -144,6 +144,12 @@ func TestDataErrors(t *testing.T) {
 	pandas := writeFile(t, "p.csv", ",x1,x2\n0,1,2\n1,3,4\n")
 	plain := writeFile(t, "a.csv", "x1,x2\n1,2\n3,4\n")
 	both := writeFile(t, "b.csv", "x1,x2;x3\n1,2;3\n")
+	// Finite values that overflow when scaled: max − min = 3.4e308 is
+	// infinite, and 1e200 squares to infinity.
+	wide := writeFile(t, "w.csv", "x1,x2\n1,0\n2,1.7e308\n3,-1.7e308\n")
+	big := writeFile(t, "big.csv", "x1,x2\n1,0\n2,0\n-1e200,1\n")
+	model := filepath.Join(t.TempDir(), "m.json")
+	mustCLI(t, "fit", "-scale", "none", "-model", model, plain)
 	for _, tc := range []struct {
 		args []string
 		code int
@@ -159,6 +165,11 @@ func TestDataErrors(t *testing.T) {
 		{[]string{"score", "-model", "m.json", "-sep", "||", plain}, 2, `-sep must be , ; or tab`},
 		{[]string{"tune", "-features", "", plain}, 2, "-features names no column"},
 		{[]string{"fit", "-stream", "-sep", "x", plain}, 2, "-sep must be"},
+		{[]string{"fit", "-scale", "minmax", wide}, 1, `w.csv:3: feature "x2": the value 1.7e+308 overflows when scaled (-scale minmax): it scales to NaN`},
+		{[]string{"fit", "-stream", "-scale", "minmax", wide}, 1, `w.csv:3: feature "x2": the value 1.7e+308 overflows when scaled (-scale minmax)`},
+		{[]string{"fit", "-scale", "none", big}, 1, `big.csv:4: feature "x1": the value -1e+200 overflows when scaled (-scale none): it scales to -1e+200, beyond ±1e+150, where the squared distances of the kernel overflow`},
+		{[]string{"tune", "-scale", "none", big}, 1, `big.csv:4: feature "x1": the value -1e+200 overflows`},
+		{[]string{"score", "-model", model, big}, 1, `big.csv:4: feature "x1": the value -1e+200 overflows when scaled (-scale none)`},
 	} {
 		code, _, errs := cli(t, tc.args...)
 		if first, _, _ := strings.Cut(errs, "\n"); code != tc.code || !strings.Contains(first, tc.msg) {

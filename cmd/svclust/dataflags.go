@@ -113,3 +113,36 @@ func checkRereadable(path string) error {
 	}
 	return usagef("-stream reads DATA twice, so it must be a regular file; %s is %s, which can be read only once (write it to a file first)", path, kind)
 }
+
+// checkScaled returns an error that names the first value of ds, read from
+// path, that scaler makes overflow (see dataset.Scaler.Overflow), with its
+// line: data row i is line i+2, since the reader rejects blank lines and
+// newlines in quotes. sc names the scaling (-scale) in the message.
+func checkScaled(path string, ds *dataset.Dataset, scaler *dataset.Scaler, sc string) error {
+	n, _ := ds.X.Dims()
+	for i := range n {
+		row := ds.X.RawRowView(i)
+		if j, u := scaler.Overflow(row); j >= 0 {
+			return overflowError(fmt.Sprintf("%s:%d", displayPath(path), i+2), ds.Names[j], row[j], u, sc)
+		}
+	}
+	return nil
+}
+
+// overflowError is the error of the value v of feature name, at where,
+// that scales to u with sc.
+func overflowError(where, name string, v, u float64, sc string) error {
+	why := fmt.Sprintf("to %v", u)
+	if finite(u) {
+		why = fmt.Sprintf("to %.3g, beyond ±%.0e, where the squared distances of the kernel overflow", u, dataset.MaxScaled)
+	}
+	return fmt.Errorf("%s: feature %q: the value %v overflows when scaled (-scale %s): it scales %s; divide the column by a power of ten", where, name, v, sc, why)
+}
+
+// displayPath returns the name of the data file path in messages.
+func displayPath(path string) string {
+	if path == "-" {
+		return "<stdin>"
+	}
+	return path
+}

@@ -360,7 +360,11 @@ func load(path string, o *fitFlags, sc dataset.Scale, prog *progress) (*data, er
 	if err != nil {
 		return nil, dataError(err)
 	}
-	dt := prepare(ds, sc)
+	scaler := dataset.FitScaler(ds.X, sc)
+	if err := checkScaled(path, ds, scaler, sc.String()); err != nil {
+		return nil, err
+	}
+	dt := prepareScaled(ds, scaler)
 	prog.end()
 	return dt, nil
 }
@@ -385,7 +389,12 @@ func openData(path string) (io.ReadCloser, int64, error) {
 
 // prepare scales ds in place and moves its labels into data.truth.
 func prepare(ds *dataset.Dataset, sc dataset.Scale) *data {
-	scaler := dataset.FitScaler(ds.X, sc)
+	return prepareScaled(ds, dataset.FitScaler(ds.X, sc))
+}
+
+// prepareScaled scales ds in place with scaler and moves its labels into
+// data.truth.
+func prepareScaled(ds *dataset.Dataset, scaler *dataset.Scaler) *data {
 	scaler.Transform(ds.X)
 	n, d := ds.X.Dims()
 	dt := &data{ds: ds, scaler: scaler, n: n, d: d}

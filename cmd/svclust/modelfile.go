@@ -137,12 +137,10 @@ func loadFor(e *env, mf *modelFile, path string, opt dataset.ReadOptions) (*mat.
 			}
 		}
 	}
-	mf.Scaler.Transform(ds.X)
 	// Scaling finite data by finite factors can still overflow.
-	for _, v := range flat(ds.X) {
-		if !finite(v) {
-			return nil, fmt.Errorf("%s: a value overflows when scaled", path)
-		}
+	if err := checkScaled(path, ds, mf.Scaler, mf.Scale); err != nil {
+		return nil, err
 	}
+	mf.Scaler.Transform(ds.X)
 	return ds.X, nil
 }

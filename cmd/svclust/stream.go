@@ -117,6 +117,14 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 	scaler := fitter.Scaler()
 	for i := range m {
 		row := sample[i*d : (i+1)*d]
+		if j, u := scaler.Overflow(row); j >= 0 {
+			// The sample is in file order when it holds every row.
+			where := displayPath(path) + ", a row of the sample"
+			if n <= limit {
+				where = fmt.Sprintf("%s:%d", displayPath(path), i+2)
+			}
+			return nil, nil, overflowError(where, sc.Names()[j], row[j], u, o.scale)
+		}
 		scaler.TransformRow(row, row)
 	}
 	x := mat.NewDense(m, d, sample)
@@ -243,6 +251,9 @@ func assignPass(ctx context.Context, path string, o *fitFlags, scaler *dataset.S
 		return ctx.Err()
 	}
 	for sc.Scan() {
+		if j, u := scaler.Overflow(sc.Row()); j >= 0 {
+			return overflowError(fmt.Sprintf("%s:%d", displayPath(path), sc.Line()), sc.Names()[j], sc.Row()[j], u, o.scale)
+		}
 		scaler.TransformRow(chunk[k*d:(k+1)*d], sc.Row())
 		truth = append(truth, sc.Label())
 		k++
