@@ -2,8 +2,12 @@ package dataset
 
 import (
 	"bytes"
+	"compress/gzip"
 	"math"
+	"slices"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 func FuzzRead(f *testing.F) {
@@ -21,6 +25,79 @@ func FuzzRead(f *testing.F) {
 			}
 			return
 		}
+		checkFuzzDataset(t, ds)
+	})
+}
+
+// FuzzReadFormats reads its input with each separator choice, quoted or
+// not, as it is and compressed with gzip: the two must give the same data
+// set or the same error, always a *ParseError, and never a panic. The
+// seeds are files as R, Excel, pandas and gzip write them, with the edge
+// cases of quoting.
+func FuzzReadFormats(f *testing.F) {
+	for _, s := range []string{
+		"\"x1\",\"x2\",\"label\"\n1.5,2,\"a\"\n3,4,\"b\"\n",
+		"\"x;1\";\"x2\";\"label\"\r\n\"1.5\";2;\"a \"\"q\"\"\"\r\n",
+		",x1,x2,label\n0,1,2,a\n1,3,4,b\n",
+		"x1\tx2\tlabel\n1\t2\ta\n",
+		"x1,label\n\"1,5\",a\n",
+		"x1,label\n1,\"a\nb\"\n",
+		"x1,label\n1,a\"b\n",
+		"x1,label\n\"1\"2,a\n",
+		"x1,x2;label\n1,2;a\n",
+		"id,x1,x1\n1,2,3\n",
+		"x1,label\n0x1p4,a\n1_000,b\n-nan,c\nNA,d\n",
+	} {
+		for sep := range byte(4) {
+			f.Add([]byte(s), sep)
+		}
+	}
+	var z bytes.Buffer
+	w := gzip.NewWriter(&z)
+	w.Write([]byte("x1,label\n1,a\n2,b\n"))
+	w.Close()
+	f.Add(z.Bytes(), byte(0))
+	f.Add(z.Bytes()[:z.Len()/2], byte(0))
+	f.Fuzz(func(t *testing.T, in []byte, sep byte) {
+		opt := ReadOptions{Sep: [...]byte{0, ',', ';', '\t'}[sep%4], Drop: []string{"id"}, MaxLine: 1 << 16}
+		if !bytes.Contains(in, []byte("id")) {
+			opt.Drop = nil
+		}
+		ds, err := Read(bytes.NewReader(in), opt)
+		if err != nil {
+			if _, ok := err.(*ParseError); !ok {
+				t.Fatalf("error %v (%T) is not a *ParseError", err, err)
+			}
+		} else {
+			checkFuzzDataset(t, ds)
+		}
+		if bytes.HasPrefix(in, gzipMagic) {
+			return // compressed twice, it would be read once decompressed
+		}
+		var z bytes.Buffer
+		w := gzip.NewWriter(&z)
+		w.Write(in)
+		w.Close()
+		dz, errz := Read(&z, opt)
+		switch {
+		case (err == nil) != (errz == nil):
+			t.Fatalf("plain: %v; gzip: %v", err, errz)
+		case err != nil:
+			if err.Error() != errz.Error() {
+				t.Fatalf("plain: %v; gzip: %v", err, errz)
+			}
+		case !mat.Equal(ds.X, dz.X) || !slices.Equal(ds.Labels, dz.Labels) ||
+			!slices.Equal(ds.Names, dz.Names) || !slices.Equal(ds.Classes, dz.Classes):
+			t.Fatal("gzip input read differently")
+		}
+	})
+}
+
+// checkFuzzDataset fails t unless ds is consistent: names for every
+// column, a label for every row, every class used, finite values.
+func checkFuzzDataset(t *testing.T, ds *Dataset) {
+	t.Helper()
+	{
 		r, c := ds.X.Dims()
 		if r < 1 || c < 1 || len(ds.Names) != c {
 			t.Fatalf("X is %d×%d with %d names", r, c, len(ds.Names))
@@ -49,7 +126,7 @@ func FuzzRead(f *testing.F) {
 				}
 			}
 		}
-	})
+	}
 }
 
 // FuzzParseSimple checks that the fast path of the float parser agrees with
