@@ -1154,6 +1154,8 @@ func TestReadGzip(t *testing.T) {
 	checkParseError(t, err, ErrGzip, "cut.gz", 4, 0, "unexpected EOF")
 	_, err = Read(bytes.NewReader(z[:5]), ReadOptions{Name: "head.gz"})
 	checkParseError(t, err, ErrGzip, "head.gz", 1, 0, "bad gzip data")
+	_, err = Read(bytes.NewReader(gzipped(t, z)), ReadOptions{Name: "twice.gz"})
+	checkParseError(t, err, ErrGzip, "twice.gz", 1, 0, "compressed twice")
 	bad := slices.Clone(z)
 	bad[len(bad)-8] ^= 1 // the CRC-32 (RFC 1952, section 2.3.1)
 	_, err = Read(bytes.NewReader(bad), ReadOptions{Name: "crc.gz"})
@@ -1168,4 +1170,15 @@ func TestReadGzip(t *testing.T) {
 	if n := LineCount(f); n != 0 {
 		t.Errorf("LineCount of a gzip file = %d, want 0", n)
 	}
+}
+
+// TestReadTooManyColumns checks that a header of more than MaxColumns
+// columns, 2 MB of commas here, is an error before its names are stored.
+func TestReadTooManyColumns(t *testing.T) {
+	head := strings.Repeat(",", MaxColumns) + "\n1\n"
+	_, err := Read(strings.NewReader(head), ReadOptions{Name: "wide"})
+	checkParseError(t, err, ErrTooManyColumns, "wide", 1, 0, fmt.Sprintf("%d, at most %d", MaxColumns+1, MaxColumns))
+	// One fewer is read, and fails only for its unnamed columns.
+	_, err = Read(strings.NewReader(head[1:]), ReadOptions{Name: "wide"})
+	checkParseError(t, err, ErrColumnName, "wide", 1, 1, "column 1 has no name")
 }

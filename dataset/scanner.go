@@ -76,6 +76,9 @@ func NewScanner(r io.Reader, opt ReadOptions) (*Scanner, error) {
 			return nil, s.p.errorf(1, 0, "%w: %v", ErrGzip, err)
 		}
 		s.p.br = bufio.NewReaderSize(gzipErrors{z}, bufSize)
+		if magic, _ := s.p.br.Peek(len(gzipMagic)); bytes.Equal(magic, gzipMagic) {
+			return nil, s.p.errorf(1, 0, "%w: the data are compressed twice", ErrGzip)
+		}
 	}
 	if err := s.header(opt); err != nil {
 		return nil, err
