@@ -54,7 +54,7 @@ var (
 	// columns.
 	ErrTooManyColumns = errors.New("dataset: too many columns")
 	// ErrGzip means that the input starts as gzip data does but is not
-	// valid gzip.
+	// valid gzip, or holds gzip data again once decompressed.
 	ErrGzip = errors.New("dataset: bad gzip data")
 )
 
