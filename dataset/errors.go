@@ -56,6 +56,9 @@ var (
 	// ErrGzip means that the input starts as gzip data does but is not
 	// valid gzip, or holds gzip data again once decompressed.
 	ErrGzip = errors.New("dataset: bad gzip data")
+	// ErrEncoding means that the input is text in UTF-16, recognised by
+	// its byte order mark, rather than in UTF-8 or ASCII.
+	ErrEncoding = errors.New("dataset: not UTF-8")
 )
 
 // ParseError reports where [Read] found an error in its input. Like

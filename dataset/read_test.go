@@ -429,6 +429,17 @@ var readTests = []struct {
 		opt:  ReadOptions{Features: []string{}},
 		err:  ErrNoFeatures, line: 1,
 	},
+	{
+		name: "UTF-16 little-endian",
+		in:   "\xff\xfex\x00\t\x00l\x00\n\x00",
+		err:  ErrEncoding, line: 1,
+		msg: "UTF-16",
+	},
+	{
+		name: "UTF-16 big-endian",
+		in:   "\xfe\xff\x00x\x00\n",
+		err:  ErrEncoding, line: 1,
+	},
 	// Limits.
 	{
 		name: "line too long",

@@ -80,6 +80,11 @@ func NewScanner(r io.Reader, opt ReadOptions) (*Scanner, error) {
 			return nil, s.p.errorf(1, 0, "%w: the data are compressed twice", ErrGzip)
 		}
 	}
+	// Excel's "Unicode Text" is UTF-16 with a byte order mark; read as
+	// bytes it would give names and fields interleaved with NULs.
+	if bom, _ := s.p.br.Peek(2); string(bom) == "\xff\xfe" || string(bom) == "\xfe\xff" {
+		return nil, s.p.errorf(1, 0, "%w: the text is UTF-16 (as Excel's Unicode Text); save it as CSV UTF-8", ErrEncoding)
+	}
 	if err := s.header(opt); err != nil {
 		return nil, err
 	}
