@@ -39,7 +39,7 @@ func (l *listFlag) Set(v string) error {
 }
 
 func (o *dataFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&o.sep, "sep", "", "field `separator` of DATA: , ; or tab; by default found in the header (see the Data section)")
+	fs.StringVar(&o.sep, "sep", "", "field `separator` of DATA: , ; or tab; by default the header's: , if it holds commas, else ; if it holds semicolons, else tab")
 	fs.Var(&o.drop, "drop", "comma-separated `names` of columns that are neither features nor labels, such as an id; an empty name ('') drops the unnamed columns, such as pandas' index")
 	fs.Var(&o.features, "features", "comma-separated `names` of the feature columns, in the order the model takes them; the other columns but the label are dropped")
 	fs.IntVar(&o.maxLine, "max-line", dataset.DefaultMaxLine, "longest line of DATA accepted, in `bytes`")
