@@ -19,8 +19,9 @@
 // or 1.5e-3. Other syntax that Go's strconv accepts (1_000, 0x1p4) is an
 // error ([ErrNotNumber]), and so are missing values (NA, an empty field);
 // NaN, infinities (in any spelling) and values that overflow float64 are
-// errors ([ErrNotFinite]). A decimal comma (1,5) is not read: it is not a
-// number. The ground-truth column (named "label" unless [ReadOptions] says
+// errors ([ErrNotFinite]). A decimal comma (1,5) is read only when
+// [ReadOptions.Decimal] asks for it; then the separator is never a comma
+// and a point in a feature is an error, since it may separate thousands. The ground-truth column (named "label" unless [ReadOptions] says
 // otherwise) may hold any text; its distinct values are numbered 0..k-1 as
 // described at [Read]. Lines end in LF or CRLF, and a UTF-8 byte order mark
 // before the header is skipped; UTF-16 text (with its byte order mark) is
@@ -41,7 +42,10 @@
 // comma if the header holds commas, a semicolon if it holds semicolons, a
 // tab if it holds neither but tabs between names, and a comma (one column)
 // if it holds none of them. A header that holds both commas and semicolons
-// is ambiguous and an error ([ErrSeparator]) unless Sep is set.
+// is ambiguous and an error ([ErrSeparator]) unless Sep is set. With a
+// decimal comma, commas in the header do not count: the separator is a tab
+// if the header holds tabs between names and no semicolon, else a
+// semicolon.
 //
 // # Columns
 //

@@ -29,8 +29,8 @@ func FuzzRead(f *testing.F) {
 	})
 }
 
-// FuzzReadFormats reads its input with each separator choice, quoted or
-// not, as it is and compressed with gzip: the two must give the same data
+// FuzzReadFormats reads its input with each separator choice and decimal
+// separator, as it is and compressed with gzip: the two must give the same data
 // set or the same error, always a *ParseError, and never a panic. The
 // seeds are files as R, Excel, pandas and gzip write them, with the edge
 // cases of quoting.
@@ -47,8 +47,9 @@ func FuzzReadFormats(f *testing.F) {
 		"x1,x2;label\n1,2;a\n",
 		"id,x1,x1\n1,2,3\n",
 		"x1,label\n0x1p4,a\n1_000,b\n-nan,c\nNA,d\n",
+		"x1;x2;label\n1,5;-0,25e1;a\n1.000,5;2;b\n",
 	} {
-		for sep := range byte(4) {
+		for sep := range byte(8) {
 			f.Add([]byte(s), sep)
 		}
 	}
@@ -60,6 +61,9 @@ func FuzzReadFormats(f *testing.F) {
 	f.Add(z.Bytes()[:z.Len()/2], byte(0))
 	f.Fuzz(func(t *testing.T, in []byte, sep byte) {
 		opt := ReadOptions{Sep: [...]byte{0, ',', ';', '\t'}[sep%4], Drop: []string{"id"}, MaxLine: 1 << 16}
+		if sep&4 != 0 {
+			opt.Decimal = ','
+		}
 		if !bytes.Contains(in, []byte("id")) {
 			opt.Drop = nil
 		}

@@ -66,6 +66,12 @@ type ReadOptions struct {
 	// are an error ([ErrSeparator]).
 	Sep byte
 
+	// Decimal is the decimal separator of the features: '.' (or 0) or
+	// ','. A decimal comma needs a separator other than ',' (given or
+	// detected, else [ErrSeparator]), and makes a point in a feature an
+	// error, since it may then separate thousands.
+	Decimal byte
+
 	// Drop names columns that are read as neither features nor labels,
 	// such as an id column. The empty name drops the columns that have
 	// no name, such as the index column that pandas' to_csv writes. Every
@@ -325,37 +331,68 @@ func read(s *Scanner, rows int) (*Dataset, error) {
 }
 
 // allNumbers reports whether every field of a header is a finite number,
-// which makes it a data row rather than column names.
-func allNumbers(fields []string) bool {
+// with a decimal comma if comma is set, which makes it a data row rather
+// than column names.
+func allNumbers(fields []string, comma bool) bool {
+	var buf []byte
 	for _, f := range fields {
-		if _, err := parseFloat([]byte(f)); err != nil {
+		var err error
+		if comma {
+			_, buf, err = parseComma([]byte(f), buf)
+		} else {
+			_, err = parseFloat([]byte(f))
+		}
+		if err != nil {
 			return false
 		}
 	}
 	return true
 }
 
+// parseComma parses a feature field written with a decimal comma, using buf
+// (returned, perhaps grown) for the field with a point in its place. A
+// point in the field is an error: with a decimal comma it may separate
+// thousands.
+func parseComma(f, buf []byte) (float64, []byte, error) {
+	if bytes.IndexByte(f, '.') >= 0 {
+		return 0, buf, fmt.Errorf("%w: %s (the decimal separator is a comma)", ErrNotNumber, quote(f))
+	}
+	g := f
+	if i := bytes.IndexByte(f, ','); i >= 0 {
+		buf = append(buf[:0], f...)
+		buf[i] = '.'
+		g = buf
+	}
+	v, err := parseNumber(g, f)
+	return v, buf, err
+}
+
 // parseFloat parses a feature field, which must be a finite number in the
 // decimal syntax of isDecimal.
 func parseFloat(f []byte) (float64, error) {
+	return parseNumber(f, f)
+}
+
+// parseNumber parses f as parseFloat does, naming text in its errors.
+func parseNumber(f, text []byte) (float64, error) {
 	if v, ok := parseSimple(f); ok {
 		return v, nil
 	}
 	if !isDecimal(f) {
 		if isNonFinite(f) {
-			return 0, fmt.Errorf("%w: %s", ErrNotFinite, quote(f))
+			return 0, fmt.Errorf("%w: %s", ErrNotFinite, quote(text))
 		}
 		if isMissing(f) {
-			return 0, fmt.Errorf("%w: %s (missing values are not supported)", ErrNotNumber, quote(f))
+			return 0, fmt.Errorf("%w: %s (missing values are not supported)", ErrNotNumber, quote(text))
 		}
-		return 0, fmt.Errorf("%w: %s", ErrNotNumber, quote(f))
+		return 0, fmt.Errorf("%w: %s", ErrNotNumber, quote(text))
 	}
 	// The conversion does not allocate for short fields because strconv
 	// does not retain its argument. strconv accepts every decimal number,
 	// so its only error is ErrRange.
 	v, err := strconv.ParseFloat(string(f), 64)
 	if err != nil && math.IsInf(v, 0) {
-		return 0, fmt.Errorf("%w: %s is out of range", ErrNotFinite, quote(f))
+		return 0, fmt.Errorf("%w: %s is out of range", ErrNotFinite, quote(text))
 	}
 	// On underflow v is the nearest float, 0 or subnormal, which is a fine
 	// value.

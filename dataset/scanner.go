@@ -39,6 +39,8 @@ type Scanner struct {
 	classes  []string       // label texts in order of first appearance
 	rows     int
 	err      error
+	comma    bool   // features have a decimal comma
+	num      []byte // a feature with a point in place of its decimal comma
 
 	// The fields of a line that holds a quote, split by splitQuoted.
 	fields [][]byte
@@ -119,7 +121,14 @@ func (s *Scanner) header(opt ReadOptions) error {
 	if len(trimSpace(head)) == 0 {
 		return p.errorf(1, 0, "%w: line 1 is blank", ErrEmpty)
 	}
-	if s.sep, err = separator(head, opt.Sep); err != nil {
+	switch opt.Decimal {
+	case 0, '.':
+	case ',':
+		s.comma = true
+	default:
+		return p.errorf(1, 0, "%w: decimal separator %q: use '.' or ','", ErrSeparator, opt.Decimal)
+	}
+	if s.sep, err = separator(head, opt.Sep, s.comma); err != nil {
 		return p.errorf(1, 0, "%w", err)
 	}
 	if n := bytes.Count(head, []byte{s.sep}) + 1; n > MaxColumns {
@@ -138,7 +147,7 @@ func (s *Scanner) header(opt ReadOptions) error {
 			cols = append(cols, string(trimSpace(f)))
 		}
 	}
-	if allNumbers(cols) {
+	if allNumbers(cols, s.comma) {
 		return p.errorf(1, 0, "%w: line 1 holds only numbers; the first line must name the columns", ErrNoHeader)
 	}
 
@@ -171,13 +180,15 @@ func (s *Scanner) header(opt ReadOptions) error {
 
 // separator returns the field separator of a file with the header line
 // head: sep if it is not 0, otherwise the one found in head outside quotes
-// by the rule of the package documentation.
-func separator(head []byte, sep byte) (byte, error) {
-	switch sep {
-	case ',', ';', '\t':
+// by the rule of the package documentation. With a decimal comma
+// (decimalComma set) the separator is not ','.
+func separator(head []byte, sep byte, decimalComma bool) (byte, error) {
+	switch {
+	case decimalComma && sep == ',':
+		return 0, fmt.Errorf("%w: fields separated by ',' cannot have a decimal comma", ErrSeparator)
+	case sep == ',' || sep == ';' || sep == '\t':
 		return sep, nil
-	case 0:
-	default:
+	case sep != 0:
 		return 0, fmt.Errorf("%w %q: use ',', ';' or tab", ErrSeparator, sep)
 	}
 	var comma, semicolon, tab bool
@@ -194,6 +205,14 @@ func separator(head []byte, sep byte) (byte, error) {
 		case c == '\t':
 			tab = true
 		}
+	}
+	if decimalComma {
+		// Commas in the header are decimal commas (of a missing header)
+		// or part of names.
+		if !semicolon && tab && len(bytes.Fields(head)) > 1 {
+			return '\t', nil
+		}
+		return ';', nil
 	}
 	switch {
 	case comma && semicolon:
@@ -354,7 +373,7 @@ func (s *Scanner) next(dst []float64) bool {
 			f, line = line, nil
 		}
 		f = trimSpace(f)
-		if k := s.dest[j]; k >= 0 {
+		if k := s.dest[j]; k >= 0 && !s.comma {
 			// The common case, inline.
 			v, err := parseFloat(f)
 			if err != nil {
@@ -404,7 +423,13 @@ func (s *Scanner) field(j int, f []byte, dst []float64) bool {
 		}
 		s.label = id
 	default:
-		v, err := parseFloat(f)
+		var v float64
+		var err error
+		if s.comma {
+			v, s.num, err = parseComma(f, s.num)
+		} else {
+			v, err = parseFloat(f)
+		}
 		if err != nil {
 			s.err = s.p.errorf(s.p.line, j+1, "%w", err)
 			return false

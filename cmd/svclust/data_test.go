@@ -75,6 +75,8 @@ func TestDataFormats(t *testing.T) {
 		{"semicolon", semicolon, nil},
 		{"semicolon, -sep", semicolon, []string{"-sep", ";"}},
 		{"tab", strings.ReplaceAll(plain, ",", "\t"), nil},
+		{"Excel in a decimal-comma locale", strings.ReplaceAll(semicolon, ".", ","), []string{"-decimal", ","}},
+		{"decimal comma, tab, gzip", gzipText(t, strings.ReplaceAll(strings.ReplaceAll(plain, ",", "\t"), ".", ",")), []string{"-decimal", ",", "-sep", "tab"}},
 		{"tab, -sep tab", strings.ReplaceAll(plain, ",", "\t"), []string{"-sep", "tab"}},
 		{"gzip", gzipText(t, plain), nil},
 		{"gzip of R write.csv with semicolons", gzipText(t, strings.ReplaceAll(rWrite, ",", ";")), nil},
@@ -144,6 +146,7 @@ func TestDataErrors(t *testing.T) {
 	pandas := writeFile(t, "p.csv", ",x1,x2\n0,1,2\n1,3,4\n")
 	plain := writeFile(t, "a.csv", "x1,x2\n1,2\n3,4\n")
 	both := writeFile(t, "b.csv", "x1,x2;x3\n1,2;3\n")
+	semi := writeFile(t, "s.csv", "x1;x2\n1;2.5\n")
 	// Finite values that overflow when scaled: max − min = 3.4e308 is
 	// infinite, and 1e200 squares to infinity.
 	wide := writeFile(t, "w.csv", "x1,x2\n1,0\n2,1.7e308\n3,-1.7e308\n")
@@ -162,6 +165,9 @@ func TestDataErrors(t *testing.T) {
 		{[]string{"fit", "-max-line", "4", plain}, 1, "a.csv:1: line too long: more than 4 bytes (raise the limit with -max-line)"},
 		{[]string{"predict", "-model", "m.json", "-max-line", "0", plain}, 2, "-max-line must be ≥ 1"},
 		{[]string{"fit", "-sep", "|", plain}, 2, `-sep must be , ; or tab, not "|"`},
+		{[]string{"fit", "-decimal", ",", "-sep", ",", plain}, 2, "-decimal , needs -sep ; or tab"},
+		{[]string{"fit", "-decimal", ";", plain}, 2, `-decimal must be . or , not ";"`},
+		{[]string{"fit", "-decimal", ",", semi}, 1, `s.csv:2:2: not a number: "2.5" (the decimal separator is a comma)`},
 		{[]string{"score", "-model", "m.json", "-sep", "||", plain}, 2, `-sep must be , ; or tab`},
 		{[]string{"tune", "-features", "", plain}, 2, "-features names no column"},
 		{[]string{"fit", "-stream", "-sep", "x", plain}, 2, "-sep must be"},

@@ -14,6 +14,7 @@ import (
 // commands that read it: fit, tune, predict and score.
 type dataFlags struct {
 	sep      string
+	decimal  string
 	drop     listFlag
 	features listFlag
 	maxLine  int
@@ -40,6 +41,7 @@ func (l *listFlag) Set(v string) error {
 
 func (o *dataFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.sep, "sep", "", "field `separator` of DATA: , ; or tab; by default the header's: , if it holds commas, else ; if it holds semicolons, else tab")
+	fs.StringVar(&o.decimal, "decimal", ".", "decimal `separator` of the features: . or , (a comma needs fields separated by ; or tab)")
 	fs.Var(&o.drop, "drop", "comma-separated `names` of columns that are neither features nor labels, such as an id; an empty name ('') drops the unnamed columns, such as pandas' index")
 	fs.Var(&o.features, "features", "comma-separated `names` of the feature columns, in the order the model takes them; the other columns but the label are dropped")
 	fs.IntVar(&o.maxLine, "max-line", dataset.DefaultMaxLine, "longest line of DATA accepted, in `bytes`")
@@ -60,6 +62,16 @@ func (o *dataFlags) options(path, label string, required bool) (dataset.ReadOpti
 		opt.Sep = '\t'
 	default:
 		return opt, usagef("-sep must be , ; or tab, not %q", o.sep)
+	}
+	switch o.decimal {
+	case "", ".":
+	case ",":
+		if opt.Sep == ',' {
+			return opt, usagef("-decimal , needs -sep ; or tab: with -sep , a comma separates fields")
+		}
+		opt.Decimal = ','
+	default:
+		return opt, usagef("-decimal must be . or , not %q", o.decimal)
 	}
 	if o.maxLine < 1 {
 		return opt, usagef("-max-line must be ≥ 1 (the default is %d)", dataset.DefaultMaxLine)

@@ -49,8 +49,11 @@ separator is a comma, a semicolon or a tab: -sep chooses it, and otherwise
 it is found in the header, outside quotes: a comma if the header holds
 commas, a semicolon if it holds semicolons, a tab if it holds neither but
 tabs between names, else a comma (one column). A header with both commas
-and semicolons is an error unless -sep is given. A decimal comma (1,5) is
-not read, with any separator: it is not a number. Input compressed with
+and semicolons is an error unless -sep is given. A decimal comma (1,5, as
+Excel writes in many locales, with semicolons) is read only with
+-decimal , and then the separator is never a comma (it is found among
+semicolons and tabs) and a point in a feature is an error, since it may
+separate thousands; without -decimal , a decimal comma is not a number. Input compressed with
 gzip is decompressed as it is read, recognised by its first bytes (1f 8b)
 whatever its name, by every command that reads data, fit -stream included.
 
@@ -80,6 +83,9 @@ The data flags, taken by fit, tune, predict, score and plot, are:
 
 	-sep ,|;|tab
 		Field separator; by default found in the header as above.
+	-decimal .|,
+		Decimal separator of the features (default .); a comma needs
+		fields separated by semicolons or tabs.
 	-drop names
 		Comma-separated names of columns that are neither features nor
 		labels, such as an id; the empty name (-drop "") drops the unnamed
