@@ -105,7 +105,9 @@ func TestDataFormats(t *testing.T) {
 			ref := writeFile(t, "ref.csv", plain)
 			in := writeFile(t, "in.csv", tc.data)
 			out := func(name string) string { return filepath.Join(dir, name) }
-			for _, mode := range [][]string{{"fit", "-budget", "20"}, {"fit", "-budget", "20", "-stream"}} {
+			// -sample 50 makes -stream read the file three times: for the
+			// sample, for the variance of zscore, and to label it.
+			for _, mode := range [][]string{{"fit", "-budget", "20"}, {"fit", "-budget", "20", "-stream"}, {"fit", "-budget", "20", "-stream", "-sample", "50"}} {
 				for _, f := range []struct{ data, suffix string }{{ref, ".ref"}, {in, ".in"}} {
 					args := append(append(append([]string{}, mode...), "-o", out("labels"+f.suffix), "-model", out("model"+f.suffix)), tc.flags...)
 					if f.data == ref {
