@@ -374,7 +374,11 @@ func (s *Scanner) next(dst []float64) bool {
 		}
 		f = trimSpace(f)
 		if k := s.dest[j]; k >= 0 && !s.comma {
-			// The common case, inline.
+			// The common case, inline, with the fast path of parseFloat.
+			if v, ok := parseSimple(f); ok {
+				dst[k] = v
+				continue
+			}
 			v, err := parseFloat(f)
 			if err != nil {
 				s.err = p.errorf(p.line, j+1, "%w", err)
