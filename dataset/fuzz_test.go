@@ -143,3 +143,43 @@ func FuzzParseSimple(f *testing.F) {
 		checkParseSimple(t, s)
 	})
 }
+
+// FuzzQuotedSameAsPlain checks the two paths of the reader against each
+// other: a file without quotes that reads without error must read the
+// same once every field is quoted, as R's write.csv or Excel might write
+// it, which takes the path for quoted lines.
+func FuzzQuotedSameAsPlain(f *testing.F) {
+	for _, tc := range readTests {
+		f.Add([]byte(tc.in))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		// A byte order mark or a CR would end up inside the quotes.
+		if bytes.ContainsAny(in, "\"\r") || bytes.HasPrefix(in, []byte("\xef\xbb\xbf")) {
+			return
+		}
+		opt := ReadOptions{Sep: ',', MaxLine: -1}
+		ds, err := Read(bytes.NewReader(in), opt)
+		if err != nil {
+			return
+		}
+		var q []byte
+		for line := range bytes.Lines(in) {
+			line = bytes.TrimSuffix(line, []byte("\n"))
+			for j, field := range bytes.Split(line, []byte(",")) {
+				if j > 0 {
+					q = append(q, ',')
+				}
+				q = append(append(append(q, '"'), trimSpace(field)...), '"')
+			}
+			q = append(q, '\n')
+		}
+		dq, err := Read(bytes.NewReader(q), opt)
+		if err != nil {
+			t.Fatalf("quoted %q: %v", q, err)
+		}
+		if !mat.Equal(ds.X, dq.X) || !slices.Equal(ds.Labels, dq.Labels) ||
+			!slices.Equal(ds.Names, dq.Names) || !slices.Equal(ds.Classes, dq.Classes) {
+			t.Fatalf("quoted %q reads differently", q)
+		}
+	})
+}
