@@ -67,7 +67,10 @@ type Scaler struct {
 // A constant column, whose standard deviation and range are 0, gets its value
 // as Shift and Mul = 1, so that ScaleZScore and ScaleMinMax map it to all
 // zeros rather than NaN. Mul is also 1 for a spread so small that its
-// reciprocal overflows.
+// reciprocal overflows, and NaN for a spread whose computation overflows
+// (a range beyond 1.8e308, or a standard deviation beyond about 1e154),
+// so that every value of such a column scales to NaN, which
+// [Scaler.Overflow] reports, rather than to 0.
 //
 // The extremes detect constant columns exactly (the computed mean of a
 // constant column need not equal its value), and the variance is taken about
@@ -89,8 +92,13 @@ func FitScaler(x *mat.Dense, s Scale) *Scaler {
 	}
 }
 
-// reciprocal returns 1/v, or 1 if v is not positive or 1/v is infinite.
+// reciprocal returns 1/v, or 1 if v is not positive or 1/v is infinite,
+// or NaN if v is +Inf or NaN: the spread of a column whose computation
+// overflowed has no reciprocal, and 0 would make the column vanish.
 func reciprocal(v float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 1) {
+		return math.NaN()
+	}
 	m := 1 / v
 	if !(v > 0) || math.IsInf(m, 0) {
 		return 1

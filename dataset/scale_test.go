@@ -166,8 +166,12 @@ func TestScalerOverflow(t *testing.T) {
 		{"zscore of 1e308", ScaleZScore, [][]float64{{1e308, 1}, {1e308, 2}, {1e308, 3}, {1e307, 4}}, 0, 0},
 		// Unscaled values of 1e200 square to infinity.
 		{"none of 1e200", ScaleNone, [][]float64{{1, 2}, {3, -1e200}}, 1, 1},
+		// The variance of ±1e160 overflows: Mul was 0, which made
+		// the column 0 without a word.
+		{"zscore of ±1e160", ScaleZScore, [][]float64{{1, 1e160}, {2, -1e160}, {3, 1}}, 0, 1},
 		{"none of 1e150", ScaleNone, [][]float64{{1, 1e150}, {3, -1e150}}, -1, 0},
-		{"zscore of 1e300", ScaleZScore, [][]float64{{1e300, 1}, {-1e300, 2}, {5e299, 3}}, -1, 0},
+		{"zscore of 1e300", ScaleZScore, [][]float64{{1e300, 1}, {-1e300, 2}, {5e299, 3}}, 0, 0},
+		{"minmax of 1e300", ScaleMinMax, [][]float64{{1e300, 1}, {-1e300, 2}, {5e299, 3}}, -1, 0},
 	} {
 		var data []float64
 		for _, r := range tc.rows {

@@ -123,7 +123,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 			if n <= limit {
 				where = fmt.Sprintf("%s:%d", displayPath(path), i+2)
 			}
-			return nil, nil, overflowError(where, sc.Names()[j], row[j], u, o.scale)
+			return nil, nil, overflowError(path, where, sc.Names()[j], j, row[j], u, scaler, o.scale)
 		}
 		scaler.TransformRow(row, row)
 	}
@@ -252,7 +252,7 @@ func assignPass(ctx context.Context, path string, o *fitFlags, scaler *dataset.S
 	}
 	for sc.Scan() {
 		if j, u := scaler.Overflow(sc.Row()); j >= 0 {
-			return overflowError(fmt.Sprintf("%s:%d", displayPath(path), sc.Line()), sc.Names()[j], sc.Row()[j], u, o.scale)
+			return overflowError(path, fmt.Sprintf("%s:%d", displayPath(path), sc.Line()), sc.Names()[j], j, sc.Row()[j], u, scaler, o.scale)
 		}
 		scaler.TransformRow(chunk[k*d:(k+1)*d], sc.Row())
 		truth = append(truth, sc.Label())
