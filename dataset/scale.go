@@ -68,15 +68,18 @@ type Scaler struct {
 // as Shift and Mul = 1, so that ScaleZScore and ScaleMinMax map it to all
 // zeros rather than NaN. Mul is also 1 for a spread so small that its
 // reciprocal overflows, and NaN for a spread whose computation overflows
-// (a range beyond 1.8e308, or a standard deviation beyond about 1e154),
-// so that every value of such a column scales to NaN, which
-// [Scaler.Overflow] reports, rather than to 0.
+// (a range beyond 1.8e308, or a mean whose sum overflows), so that every
+// value of such a column scales to NaN, which [Scaler.Overflow] reports,
+// rather than to 0.
 //
 // The extremes detect constant columns exactly (the computed mean of a
 // constant column need not equal its value), and the variance is taken about
 // the mean in a second pass with the compensation term, as in gonum's
 // stat.MeanVariance, so that a large common offset does not swamp a small
-// spread. FitScaler runs a [ScaleFitter] over the rows of x.
+// spread. A column whose variance underflows or overflows float64 (a spread
+// below about 1e-154 or above about 1e154) takes a third pass that computes
+// it in units of the column's largest magnitude. FitScaler runs a
+// [ScaleFitter] over the rows of x.
 //
 // FitScaler panics if s is not one of the Scale constants.
 func FitScaler(x *mat.Dense, s Scale) *Scaler {

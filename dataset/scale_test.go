@@ -166,11 +166,14 @@ func TestScalerOverflow(t *testing.T) {
 		{"zscore of 1e308", ScaleZScore, [][]float64{{1e308, 1}, {1e308, 2}, {1e308, 3}, {1e307, 4}}, 0, 0},
 		// Unscaled values of 1e200 square to infinity.
 		{"none of 1e200", ScaleNone, [][]float64{{1, 2}, {3, -1e200}}, 1, 1},
-		// The variance of ±1e160 overflows: Mul was 0, which made
-		// the column 0 without a word.
-		{"zscore of ±1e160", ScaleZScore, [][]float64{{1, 1e160}, {2, -1e160}, {3, 1}}, 0, 1},
+		// The variance of ±1e160 overflows when computed directly
+		// (Mul was 0, which made the column 0 without a word); a third
+		// pass computes it in units of 1e160.
+		{"zscore of ±1e160", ScaleZScore, [][]float64{{1, 1e160}, {2, -1e160}, {3, 1}}, -1, 0},
 		{"none of 1e150", ScaleNone, [][]float64{{1, 1e150}, {3, -1e150}}, -1, 0},
-		{"zscore of 1e300", ScaleZScore, [][]float64{{1e300, 1}, {-1e300, 2}, {5e299, 3}}, 0, 0},
+		{"zscore of 1e300", ScaleZScore, [][]float64{{1e300, 1}, {-1e300, 2}, {5e299, 3}}, -1, 0},
+		// The mean of 1.7e308 and 1.7e308 overflows in its sum.
+		{"zscore of 1.7e308", ScaleZScore, [][]float64{{1.7e308, 1}, {1.7e308, 2}, {1, 3}}, 0, 0},
 		{"minmax of 1e300", ScaleMinMax, [][]float64{{1e300, 1}, {-1e300, 2}, {5e299, 3}}, -1, 0},
 	} {
 		var data []float64
@@ -188,6 +191,47 @@ func TestScalerOverflow(t *testing.T) {
 		}
 		if row != tc.row || col != tc.col {
 			t.Errorf("%s: first overflow at row %d column %d, want %d and %d", tc.name, row, col, tc.row, tc.col)
+		}
+	}
+}
+
+// TestFitScalerExtremeSpreads checks that z-scores reach mean 0 and
+// standard deviation 1, their definition, for columns whose variance
+// underflows (spread 1e-200) or overflows (spread 1e160 and 1e300) float64
+// when computed directly, and that ordinary columns take no third pass.
+func TestFitScalerExtremeSpreads(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		col    []float64
+		passes int
+	}{
+		{"ordinary", []float64{1, -2, 3.5, 0}, 2},
+		{"1e-200", []float64{1e-200, -2e-200, 3.5e-200, 0}, 3},
+		{"1e160", []float64{1e160, -2e160, 3.5e160, 0}, 3},
+		{"1e300", []float64{1e300, -2e300, 3.5e300, 1}, 3},
+	} {
+		f := NewScaleFitter(ScaleZScore, 1)
+		passes := 1
+		for {
+			for _, v := range tc.col {
+				f.Add([]float64{v})
+			}
+			if !f.NextPass() {
+				break
+			}
+			passes++
+		}
+		sc := f.Scaler()
+		var sum, ss float64
+		for _, v := range tc.col {
+			u := sc.TransformRow(nil, []float64{v})[0]
+			sum += u
+			ss += u * u
+		}
+		n := float64(len(tc.col))
+		mean, sd := sum/n, math.Sqrt(ss/n-(sum/n)*(sum/n))
+		if passes != tc.passes || math.Abs(mean) > 1e-12 || math.Abs(sd-1) > 1e-12 {
+			t.Errorf("%s: %d passes, scaled mean %v and sd %v; want %d passes, 0 and 1", tc.name, passes, mean, sd, tc.passes)
 		}
 	}
 }

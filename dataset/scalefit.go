@@ -23,13 +23,21 @@ import "math"
 // this loop.
 type ScaleFitter struct {
 	scale  Scale
-	pass   int // 0 or 1
+	pass   int // 0, 1 or 2
 	n      int // rows of the first pass
 	n2     int // rows of the second pass
+	n3     int // rows of the third pass
 	lo, hi []float64
 	mean   []float64 // the sum during the first pass
 	ss     []float64 // Σ (x − mean)², second pass
 	comp   []float64 // Σ (x − mean), second pass
+
+	// The third pass, for the columns whose variance under- or
+	// overflowed in the second: unit[j] is max(|lo|, |hi|), or 0 for a
+	// column that needs no third pass, and ss3 and comp3 are ss and comp
+	// of x/unit − mean/unit, whose squares neither underflow nor
+	// overflow.
+	unit, ss3, comp3 []float64
 }
 
 // NewScaleFitter returns a ScaleFitter of s for rows of d values. It panics if
@@ -57,6 +65,17 @@ func (f *ScaleFitter) Add(row []float64) {
 	if len(row) != len(f.lo) {
 		panic("dataset: row length does not match ScaleFitter")
 	}
+	if f.pass == 2 {
+		for j, v := range row {
+			if u := f.unit[j]; u != 0 {
+				dv := v/u - f.mean[j]/u
+				f.ss3[j] += dv * dv
+				f.comp3[j] += dv
+			}
+		}
+		f.n3++
+		return
+	}
 	if f.pass == 1 {
 		for j, v := range row {
 			dv := v - f.mean[j]
@@ -80,16 +99,48 @@ func (f *ScaleFitter) Add(row []float64) {
 
 // NextPass reports whether the scaling needs another pass over the rows and,
 // if so, starts it. Only ScaleZScore with at least one row needs one, and
-// only one.
+// one more (a third pass) only for a column whose variance underflows or
+// overflows float64 when computed directly: a spread below about 1e-154
+// or above about 1e154.
 func (f *ScaleFitter) NextPass() bool {
-	if f.pass == 1 || f.scale != ScaleZScore || f.n == 0 {
+	if f.scale != ScaleZScore || f.n == 0 {
 		return false
 	}
-	for j := range f.mean {
-		f.mean[j] /= float64(f.n)
+	switch f.pass {
+	case 0:
+		for j := range f.mean {
+			f.mean[j] /= float64(f.n)
+		}
+		f.pass = 1
+		return true
+	case 1:
+		if f.n2 != f.n {
+			return false // Scaler panics
+		}
+		third := false
+		for j := range f.ss {
+			if v := f.variance(j); f.lo[j] != f.hi[j] && (v == 0 || math.IsInf(v, 0) || math.IsNaN(v)) && !math.IsInf(f.mean[j], 0) {
+				if f.unit == nil {
+					d := len(f.lo)
+					f.unit, f.ss3, f.comp3 = make([]float64, d), make([]float64, d), make([]float64, d)
+				}
+				f.unit[j] = math.Max(math.Abs(f.lo[j]), math.Abs(f.hi[j]))
+				third = true
+			}
+		}
+		if third {
+			f.pass = 2
+		}
+		return third
 	}
-	f.pass = 1
-	return true
+	return false
+}
+
+// variance returns the population variance of column j from the second
+// pass, with the compensation term.
+func (f *ScaleFitter) variance(j int) float64 {
+	r := float64(f.n)
+	return (f.ss[j] - f.comp[j]*f.comp[j]/r) / r
 }
 
 // Scaler returns the fitted Scaler. It panics if a pass that NextPass would
@@ -106,14 +157,17 @@ func (f *ScaleFitter) Scaler() *Scaler {
 	}
 	switch f.scale {
 	case ScaleZScore:
-		if f.pass != 1 || f.n2 != f.n {
-			panic("dataset: ScaleFitter.Scaler before a complete second pass")
+		if f.pass == 0 || f.n2 != f.n || (f.pass == 2 && f.n3 != f.n) {
+			panic("dataset: ScaleFitter.Scaler before a complete second (or third) pass")
 		}
 		r := float64(f.n)
 		copy(sc.Shift, f.mean)
 		for j := range f.ss {
-			variance := (f.ss[j] - f.comp[j]*f.comp[j]/r) / r
-			sc.Mul[j] = reciprocal(math.Sqrt(variance))
+			sd := math.Sqrt(f.variance(j))
+			if f.pass == 2 && f.unit[j] != 0 {
+				sd = f.unit[j] * math.Sqrt((f.ss3[j]-f.comp3[j]*f.comp3[j]/r)/r)
+			}
+			sc.Mul[j] = reciprocal(sd)
 		}
 	case ScaleMinMax:
 		copy(sc.Shift, f.lo)

@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -153,6 +155,7 @@ func TestDataErrors(t *testing.T) {
 	// infinite, and 1e200 squares to infinity.
 	wide := writeFile(t, "w.csv", "x1,x2\n1,0\n2,1.7e308\n3,-1.7e308\n")
 	big := writeFile(t, "big.csv", "x1,x2\n1,0\n2,0\n-1e200,1\n")
+	sum := writeFile(t, "sum.csv", "x1,x2\n1,1.7e308\n2,1.7e308\n3,1\n") // the sum for the mean overflows
 	model := filepath.Join(t.TempDir(), "m.json")
 	mustCLI(t, "fit", "-scale", "none", "-model", model, plain)
 	for _, tc := range []struct {
@@ -175,7 +178,7 @@ func TestDataErrors(t *testing.T) {
 		{[]string{"fit", "-stream", "-sep", "x", plain}, 2, "-sep must be"},
 		{[]string{"fit", "-scale", "minmax", wide}, 1, `w.csv: feature "x2": its mean, range or standard deviation overflows float64, so its values cannot be scaled (-scale minmax)`},
 		{[]string{"fit", "-stream", "-scale", "minmax", wide}, 1, `w.csv: feature "x2": its mean, range or standard deviation overflows float64`},
-		{[]string{"fit", wide}, 1, `w.csv: feature "x2": its mean, range or standard deviation overflows float64, so its values cannot be scaled (-scale zscore)`},
+		{[]string{"fit", sum}, 1, `sum.csv: feature "x2": its mean, range or standard deviation overflows float64, so its values cannot be scaled (-scale zscore)`},
 		{[]string{"fit", "-scale", "none", wide}, 1, `w.csv:3: feature "x2": the value 1.7e+308 overflows when scaled (-scale none): it scales to 1.7e+308, beyond ±1e+150`},
 		{[]string{"fit", "-scale", "none", big}, 1, `big.csv:4: feature "x1": the value -1e+200 overflows when scaled (-scale none): it scales to -1e+200, beyond ±1e+150, where the squared distances of the kernel overflow`},
 		{[]string{"tune", "-scale", "none", big}, 1, `big.csv:4: feature "x1": the value -1e+200 overflows`},
@@ -231,4 +234,45 @@ func TestHostileInput(t *testing.T) {
 		t.Errorf("-max-line 30000000: exit %d, %s", code, errs)
 	}
 	_ = os.Remove(fifo)
+}
+
+// TestExtremeSpreads checks that z-scores work on columns whose variance
+// underflows or overflows float64 when computed directly (spreads of
+// 1e-200 and 1e300), and that fit -stream, whose sample is smaller than
+// the file here so that it reads the file for each pass of the scaling,
+// fits the same scaler as fit, bit for bit, as the Streaming section of
+// the manual says.
+func TestExtremeSpreads(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("x1,x2,x3\n")
+	for i := range 60 {
+		c := float64(i%2*10) + float64(i%7)/7
+		fmt.Fprintf(&b, "%g,%g,%g\n", c*1e300, c*1e-200, c)
+	}
+	in := writeFile(t, "x.csv", b.String())
+	dir := t.TempDir()
+	a, s := filepath.Join(dir, "a.json"), filepath.Join(dir, "s.json")
+	mustCLI(t, "fit", "-all", "-model", a, in)
+	mustCLI(t, "fit", "-stream", "-sample", "20", "-model", s, in)
+	scaler := func(path string) string {
+		m := readFile(t, path)
+		i := strings.Index(m, `"scaler"`)
+		j := strings.Index(m[i:], "}")
+		return m[i : i+j+1]
+	}
+	sa, ss := scaler(a), scaler(s)
+	if sa != ss {
+		t.Errorf("fit scaler %s, fit -stream %s", sa, ss)
+	}
+	// The three columns are one pattern at three magnitudes: their
+	// multipliers are the reciprocals of 1e300, 1e-200 and 1 times one
+	// standard deviation, within rounding.
+	var mf modelFile
+	if err := json.Unmarshal([]byte(readFile(t, a)), &mf); err != nil {
+		t.Fatal(err)
+	}
+	m := mf.Scaler.Mul
+	if r1, r2 := m[0]*1e300/m[2], m[1]*1e-200/m[2]; math.Abs(r1-1) > 1e-9 || math.Abs(r2-1) > 1e-9 {
+		t.Errorf("multipliers %v: ratios %v and %v to the unit column, want 1", m, r1, r2)
+	}
 }

@@ -232,8 +232,9 @@ it: about 8·d bytes for each row of the sample, one chunk of at most
 equilibria. Pass 1 reads the file row by row, keeps a uniform random
 sample of -sample rows (reservoir sampling, Algorithm R, from -seed) and
 accumulates the scaling over every row;
-zscore takes one more pass for the variance (over the file, or over the
-sample when it holds every row), so the scaling is exactly the one fit would
+zscore takes one more pass for the variance, and another for a column
+whose variance under- or overflows float64 when computed directly (over
+the file, or over the sample when it holds every row), so the scaling is exactly the one fit would
 fit on the whole file. The sample is trained and clustered as
 fit -all trains and clusters its data. Pass 2 reads the file again in
 chunks, sends each point along its own trajectory to an equilibrium

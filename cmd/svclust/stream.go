@@ -22,8 +22,9 @@ import (
 // full sample when j, drawn uniformly from 0..i, is below -sample) and the
 // statistics of the scaling over every row. The z-score needs the mean
 // before the variance about it, as dataset.FitScaler computes them, so it
-// takes another pass: over the sample when the sample holds every row,
-// otherwise over the file. The scaling is therefore bit for bit the one fit
+// takes another pass (and one more for a column whose variance under- or
+// overflows float64 when computed directly): over the sample when the
+// sample holds every row, otherwise over the file. The scaling is therefore bit for bit the one fit
 // would fit on the whole file.
 //
 // The scaled sample is then trained and clustered exactly as fit -all
@@ -104,7 +105,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 	}
 	prog.end()
 	m := len(sample) / d // = min(n, limit)
-	if fitter.NextPass() {
+	for fitter.NextPass() {
 		if n <= limit {
 			// The sample is every row, in file order.
 			for i := range m {
