@@ -57,8 +57,9 @@ var (
 	// valid gzip, or holds gzip data again once decompressed.
 	ErrGzip = errors.New("dataset: bad gzip data")
 	// ErrEncoding means that the input is text in UTF-16, recognised by
-	// its byte order mark, rather than in UTF-8 or ASCII.
-	ErrEncoding = errors.New("dataset: not UTF-8")
+	// its byte order mark, rather than in UTF-8 or ASCII, or that its
+	// lines end in CR alone.
+	ErrEncoding = errors.New("dataset: unsupported text encoding")
 )
 
 // ParseError reports where [Read] found an error in its input. Like

@@ -498,6 +498,12 @@ var readTests = []struct {
 		in:   "\xfe\xff\x00x\x00\n",
 		err:  ErrEncoding, line: 1,
 	},
+	{
+		name: "classic Mac line ends",
+		in:   "x1,label\r1,a\r2,b\r",
+		err:  ErrEncoding, line: 1,
+		msg: "lines end in CR alone",
+	},
 	// Limits.
 	{
 		name: "line too long",

@@ -121,6 +121,11 @@ func (s *Scanner) header(opt ReadOptions) error {
 	if len(trimSpace(head)) == 0 {
 		return p.errorf(1, 0, "%w: line 1 is blank", ErrEmpty)
 	}
+	if bytes.IndexByte(head, '\r') >= 0 {
+		// A file whose lines end in CR alone (as classic Mac OS, and
+		// Excel's "CSV (Macintosh)", write them) reads as one line.
+		return p.errorf(1, 0, "%w: lines end in CR alone (classic Mac OS); save the file with LF or CRLF line ends", ErrEncoding)
+	}
 	switch opt.Decimal {
 	case 0, '.':
 	case ',':

@@ -63,7 +63,8 @@ them: an optional sign, digits with an optional decimal point, an optional
 exponent (5, -0.25, .5, 1.5e-3). Go's other forms (1_000, 0x1p4), missing
 values (NA, an empty field), NaN, Inf (in any spelling) and numbers beyond
 the range of float64 (1e400) are errors. A UTF-8 byte order mark, CRLF line
-endings and a missing final newline are accepted; UTF-16 text is an error; a blank line, also a
+endings and a missing final newline are accepted; UTF-16 text and lines
+ending in CR alone are errors; a blank line, also a
 second newline at the end, is a row without fields, an error. Every column
 read must have a name of its own: an unnamed column (as the index column
 pandas' to_csv writes first) or a repeated name is an error unless the
