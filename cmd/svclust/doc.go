@@ -53,9 +53,10 @@ and semicolons is an error unless -sep is given. A decimal comma (1,5, as
 Excel writes in many locales, with semicolons) is read only with
 -decimal , and then the separator is never a comma (it is found among
 semicolons and tabs) and a point in a feature is an error, since it may
-separate thousands; without -decimal , a decimal comma is not a number. Input compressed with
-gzip is decompressed as it is read, recognised by its first bytes (1f 8b)
-whatever its name, by every command that reads data, fit -stream included.
+separate thousands; without -decimal , a decimal comma is not a number.
+Input compressed with gzip is decompressed as it is read, recognised by its
+first bytes (1f 8b) whatever its name, by every command that reads data,
+fit -stream included.
 
 A first line of only numbers is reported as a missing header. Features must
 be finite numbers written in decimal, as spreadsheets, R and pandas write
@@ -64,8 +65,11 @@ exponent (5, -0.25, .5, 1.5e-3). Go's other forms (1_000, 0x1p4), missing
 values (NA, an empty field), NaN, Inf (in any spelling) and numbers beyond
 the range of float64 (1e400) are errors. A UTF-8 byte order mark, CRLF line
 endings and a missing final newline are accepted; UTF-16 text and lines
-ending in CR alone are errors; a blank line, also a
-second newline at the end, is a row without fields, an error. Every column
+ending in CR alone are errors; a blank line, also a second newline at the
+end, is a row without fields, an error. A value that overflows when scaled
+(beyond ±1e150 once scaled, where the kernel's squared distances overflow,
+or in a column whose mean or range overflows float64) is an error that
+names the file, the line and the feature. Every column
 read must have a name of its own: an unnamed column (as the index column
 pandas' to_csv writes first) or a repeated name is an error unless the
 column is dropped; -drop "" drops the unnamed columns. The label column
