@@ -309,7 +309,7 @@ func (s *Scanner) choose(cols []string, opt ReadOptions) error {
 			continue
 		}
 		if c == "" {
-			return p.errorf(1, j+1, "%w: column %d has no name (as the index column pandas' to_csv writes); drop unnamed columns or name it", ErrColumnName, j+1)
+			return p.errorf(1, j+1, "%w: column %d has no name (as the index pandas' to_csv and the row names R's write.csv write there); drop unnamed columns or name it", ErrColumnName, j+1)
 		}
 		if k, ok := first[c]; ok {
 			return p.errorf(1, j+1, "%w: %q names columns %d and %d", ErrColumnName, c, k+1, j+1)

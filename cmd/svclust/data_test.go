@@ -88,6 +88,12 @@ func TestDataFormats(t *testing.T) {
 			}
 			return fmt.Sprint(i-1, ",", l)
 		}), []string{"-drop", ""}},
+		{"R write.csv with row names, -drop ''", mapLines(rWrite, func(i int, l string) string {
+			if i == 0 {
+				return `"",` + l
+			}
+			return fmt.Sprintf(`"%d",%s`, i, l)
+		}), []string{"-drop", ""}},
 		{"id and note, -drop", mapLines(plain, func(i int, l string) string {
 			if i == 0 {
 				return "id," + l + ",note"
@@ -163,7 +169,7 @@ func TestDataErrors(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{[]string{"fit", pandas}, 1, "p.csv:1:1: bad column name: column 1 has no name (as the index column pandas' to_csv writes); drop unnamed columns or name it (-drop '' drops the unnamed columns)"},
+		{[]string{"fit", pandas}, 1, "p.csv:1:1: bad column name: column 1 has no name (as the index pandas' to_csv and the row names R's write.csv write there); drop unnamed columns or name it (-drop \"\" drops the unnamed columns)"},
 		{[]string{"fit", "-features", "x1,x1", plain}, 1, `a.csv:1:1: bad column name: "x1" is named twice among the features`},
 		{[]string{"fit", "-drop", "id", plain}, 1, `a.csv:1: no such column "id" to drop`},
 		{[]string{"fit", both}, 1, "b.csv:1: unknown separator: the header holds both ',' and ';'; say which separates the fields (choose it with -sep)"},

@@ -42,7 +42,7 @@ func (l *listFlag) Set(v string) error {
 func (o *dataFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.sep, "sep", "", "field `separator` of DATA: , ; or tab; by default the header's: , if it holds commas, else ; if it holds semicolons, else tab")
 	fs.StringVar(&o.decimal, "decimal", ".", "decimal `separator` of the features: . or , (a comma needs fields separated by ; or tab)")
-	fs.Var(&o.drop, "drop", "comma-separated `names` of columns that are neither features nor labels, such as an id; an empty name ('') drops the unnamed columns, such as pandas' index")
+	fs.Var(&o.drop, "drop", "comma-separated `names` of columns that are neither features nor labels, such as an id; an empty name (-drop \"\") drops the unnamed columns, such as pandas' index or R's row names")
 	fs.Var(&o.features, "features", "comma-separated `names` of the feature columns, in the order the model takes them; the other columns but the label are dropped")
 	fs.IntVar(&o.maxLine, "max-line", dataset.DefaultMaxLine, "longest line of DATA accepted, in `bytes`")
 }
@@ -95,7 +95,7 @@ func dataError(err error) error {
 	case errors.Is(err, dataset.ErrLineTooLong):
 		return fmt.Errorf("%w (raise the limit with -max-line)", err)
 	case errors.Is(err, dataset.ErrColumnName) && strings.Contains(err.Error(), "has no name"):
-		return fmt.Errorf("%w (-drop '' drops the unnamed columns)", err)
+		return fmt.Errorf("%w (-drop \"\" drops the unnamed columns)", err)
 	case errors.Is(err, dataset.ErrSeparator):
 		return fmt.Errorf("%w (choose it with -sep)", err)
 	}
