@@ -183,13 +183,15 @@ func (o *fitFlags) registerFit(fs *flag.FlagSet) {
 // the function that stops it and writes the heap profile requested by
 // -memprofile. stop may be called more than once; only the first call acts.
 func (o *fitFlags) startProfile() (stop func() error, err error) {
-	var cpu *os.File
+	// The CPU profile is written as every output is: to a temporary
+	// file renamed over the path at the end.
+	var cpu *atomicfile.File
 	if o.cpuprof != "" {
-		if cpu, err = os.Create(o.cpuprof); err != nil {
-			return nil, err
+		if cpu, err = atomicfile.Create(o.cpuprof); err != nil {
+			return nil, outputError("-cpuprofile", o.cpuprof, err)
 		}
 		if err := pprof.StartCPUProfile(cpu); err != nil {
-			cpu.Close()
+			cpu.Abort()
 			return nil, err
 		}
 	}
@@ -202,7 +204,9 @@ func (o *fitFlags) startProfile() (stop func() error, err error) {
 		var err error
 		if cpu != nil {
 			pprof.StopCPUProfile()
-			err = cpu.Close()
+			if err = cpu.Commit(); err != nil {
+				err = outputError("-cpuprofile", o.cpuprof, err)
+			}
 		}
 		if o.memprof != "" {
 			// The heap profile shows the live objects as of the last
@@ -305,9 +309,6 @@ func (o *fitFlags) validate() (*setup, error) {
 	s.cluster.All = o.all || o.stream
 	s.cluster.Outliers = o.outliers
 	s.cluster.Workers = o.workers
-	if o.out != "" && o.out == o.model {
-		return nil, usagef("-o and -model name the same file %q", o.out)
-	}
 	// Let the library check what is left (such as -k against -budget).
 	if err := s.train.Validate(); err != nil {
 		return nil, configError(err)
@@ -524,10 +525,10 @@ func (o *fitFlags) begin(args []string) (s *setup, path string, stop func() erro
 		return nil, "", nil, err
 	}
 	// Fail before a long training, not after it.
-	for _, out := range []struct{ flag, path string }{{"-o", o.out}, {"-model", o.model}, {"-memprofile", o.memprof}} {
-		if err = checkOutput(out.flag, out.path, path); err != nil {
-			return nil, "", nil, err
-		}
+	ins := []namedPath{{"DATA", path}}
+	outs := []namedPath{{"-o", o.out}, {"-model", o.model}, {"-cpuprofile", o.cpuprof}, {"-memprofile", o.memprof}}
+	if err = checkPaths(ins, outs); err != nil {
+		return nil, "", nil, err
 	}
 	if stop, err = o.startProfile(); err != nil {
 		return nil, "", nil, err

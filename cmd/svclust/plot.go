@@ -78,7 +78,7 @@ func runPlot(e *env, o *plotFlags, args []string) error {
 	if o.grid < 0 {
 		return usagef("-grid must be ≥ 0 (0 means 300)")
 	}
-	mf, path, err := o.setup(e, args)
+	mf, path, err := o.setup(e, args, namedPath{"-labels", o.labels})
 	if err != nil {
 		return err
 	}

@@ -46,8 +46,9 @@ func (o *modelFlags) runWith(apply func(*modelFile, *mat.Dense) (func(io.Writer)
 	}
 }
 
-// setup validates the flags and reads the model and the data.
-func (o *modelFlags) setup(e *env, args []string) (*modelFile, string, error) {
+// setup validates the flags and reads the model and the data; more names
+// the inputs besides DATA and -model, if any.
+func (o *modelFlags) setup(e *env, args []string, more ...namedPath) (*modelFile, string, error) {
 	if o.model == "" {
 		return nil, "", usagef("-model is required")
 	}
@@ -58,7 +59,8 @@ func (o *modelFlags) setup(e *env, args []string) (*modelFile, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if err := checkOutput("-o", o.out, path, o.model); err != nil {
+	ins := append([]namedPath{{"DATA", path}, {"-model", o.model}}, more...)
+	if err := checkPaths(ins, []namedPath{{"-o", o.out}}); err != nil {
 		return nil, "", err
 	}
 	mf, err := readModel(o.model)

@@ -114,13 +114,12 @@ func runReproduce(ctx context.Context, e *env, o *reproFlags, args []string) err
 	// than after it; -from writes only the Markdown.
 	md := filepath.Join(o.out, "REPRODUCTION.md")
 	js := filepath.Join(o.out, "reproduction.json")
-	if err := checkOutput("-out", md, o.from); err != nil {
-		return err
-	}
+	paths := []namedPath{{"-out", md}}
 	if o.from == "" {
-		if err := checkOutput("-out", js); err != nil {
-			return err
-		}
+		paths = append(paths, namedPath{"-out", js})
+	}
+	if err := checkPaths([]namedPath{{"-from", o.from}}, paths); err != nil {
+		return err
 	}
 
 	var rep *reproduce.Report

@@ -361,7 +361,7 @@ func TestRobust(t *testing.T) {
 		{name: "unknown strategy", args: fitArgs("-maintain", "forget"), data: valid, old: true, code: 2, msg: "-maintain must be removal, project-knn"},
 		{name: "unknown scale", args: fitArgs("-scale", "log"), data: valid, code: 2, msg: `-scale must be none, zscore or minmax, not "log"`},
 		{name: "unknown flag", args: fitArgs("-budgett", "5"), data: valid, code: 2, msg: "-budgett"},
-		{name: "-o and -model the same", args: fitArgs("-model", "$OUT"), data: valid, old: true, code: 2, msg: "-o and -model name the same file"},
+		{name: "-o and -model the same", args: fitArgs("-model", "$OUT"), data: valid, old: true, code: 2, msg: "-o $DIR/out.csv and -model $DIR/out.csv name the same file"},
 		{name: "no DATA", args: fitArgs()[:6:6], code: 2, msg: "missing DATA argument"},
 		{name: "fit alone", args: []string{"fit"}, code: 2, msg: "svclust fit: missing DATA argument (a CSV file, or - for standard input)"},
 		{name: "predict no DATA", args: []string{"predict", "-model", "$MODEL", "-o", "$OUT"}, old: true, code: 2, msg: "missing DATA argument"},
@@ -380,13 +380,13 @@ func TestRobust(t *testing.T) {
 		{name: "score -workers -2", args: modelArgs("score", "-workers", "-2"), data: valid, code: 2, msg: "-workers must be ≥ 0"},
 		{name: "score -workers NaN", args: modelArgs("score", "-workers", "NaN"), data: valid, code: 2, msg: "flag -workers"},
 
-		{name: "fit -o over the data", args: fitArgs("-o", "$DATA"), data: valid, code: 2, msg: "-o $DATA is also an input"},
-		{name: "predict -o over the model", args: modelArgs("predict", "-o", "$MODEL"), data: valid, code: 2, msg: "m.json is also an input"},
+		{name: "fit -o over the data", args: fitArgs("-o", "$DATA"), data: valid, code: 2, msg: "-o $DATA is the same file as DATA $DATA"},
+		{name: "predict -o over the model", args: modelArgs("predict", "-o", "$MODEL"), data: valid, code: 2, msg: "m.json is the same file as -model $DIR/m.json"},
 
 		// Unwritable outputs: exit 1, naming the flag and the file.
 		{name: "-o in a missing directory", args: fitArgs("-o", "$DIR/no/such/labels.csv"), data: valid, code: 1, msg: "-o $DIR/no/such/labels.csv: cannot write: no such file or directory"},
 		{name: "-model in a missing directory", args: fitArgs("-model", "$DIR/no/model.json"), data: valid, old: true, code: 1, msg: "-model $DIR/no/model.json: cannot write"},
-		{name: "-o is a directory", args: fitArgs("-o", "$DIR"), data: valid, old: true, code: 1, msg: "-o $DIR: cannot write: not a regular file"},
+		{name: "-o is a directory", args: fitArgs("-o", "$DIR"), data: valid, old: true, code: 1, msg: "-o $DIR: cannot write: is a directory"},
 		{name: "-model under a file", args: fitArgs("-model", "$DATA/model.json"), data: valid, code: 1, msg: "-model $DATA/model.json: cannot write: not a directory"},
 		{name: "predict -o in a missing directory", args: modelArgs("predict", "-o", "$DIR/no/out.csv"), data: valid, old: true, code: 1, msg: "-o $DIR/no/out.csv: cannot write"},
 		{name: "score -o is a directory", args: modelArgs("score", "-o", "$DIR"), data: valid, code: 1, msg: "-o $DIR: cannot write"},

@@ -17,12 +17,18 @@ type File struct {
 	tmp, path string
 	mode      os.FileMode
 	done      bool
+	direct    bool // path is not a regular file and is written in place
 }
 
 // Create starts a new content of the file path in a temporary file named
 // "." + base + ".tmp" + digits in the directory of path, where base is the
 // last element of path. The permission bits are those [WriteFile] gives.
 // Create does not accept "-".
+//
+// An existing path that is neither a regular file nor a directory, such as
+// /dev/null, /dev/stdout or a named pipe, cannot be replaced by a rename:
+// Create opens it for writing instead, and the data go to it as they are
+// written, with no atomicity (a reader of a pipe sees them anyway).
 func Create(path string) (*File, error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
@@ -30,8 +36,15 @@ func Create(path string) (*File, error) {
 	}
 	mode := os.FileMode(0o644)
 	if fi, err := os.Stat(path); err == nil {
-		if !fi.Mode().IsRegular() {
-			return nil, &os.PathError{Op: "write", Path: path, Err: errors.New("not a regular file")}
+		switch {
+		case fi.IsDir():
+			return nil, &os.PathError{Op: "write", Path: path, Err: errors.New("is a directory")}
+		case !fi.Mode().IsRegular():
+			f, err := os.OpenFile(path, os.O_WRONLY, 0)
+			if err != nil {
+				return nil, err
+			}
+			return &File{f: f, bw: bufio.NewWriter(f), path: path, direct: true}, nil
 		}
 		mode = fi.Mode().Perm()
 	}
@@ -64,6 +77,15 @@ func (f *File) Stage() (*Staged, error) {
 	}
 	f.done = true
 	err := f.bw.Flush() // the first error of Write, if any
+	if f.direct {
+		if cerr := f.f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return nil, err
+		}
+		return &Staged{path: f.path, done: true}, nil // nothing left to rename
+	}
 	if err == nil {
 		err = f.f.Chmod(f.mode)
 	}
@@ -102,5 +124,7 @@ func (f *File) Abort() {
 	}
 	f.done = true
 	f.f.Close()
-	os.Remove(f.tmp)
+	if !f.direct {
+		os.Remove(f.tmp)
+	}
 }
