@@ -64,7 +64,23 @@ hidden temporary files beside them, named ".NAME.tmp" and digits, which are
 renamed over the named files together once all are complete, so a run that
 fails or is interrupted leaves every output either unchanged or complete,
 never partial. A process killed outright (SIGKILL) may leave such a
-temporary file behind; it can be deleted.
+temporary file behind; it can be deleted. An output that is not a regular
+file, such as /dev/null, /dev/stdout or a named pipe, is written in place.
+An output that names the same file as an input (DATA, -model, -labels,
+-from) or as another output, also through "./", a symbolic link or a hard
+link, is a usage error naming both flags: nothing is read or written.
+
+# Limits
+
+The size flags have upper bounds far beyond any sensible setting, so that
+a mistyped value is a usage error naming the flag rather than a run out of
+memory or of hours: -budget ≤ 20,000 (the cache of distances between
+support vectors takes 8·s² bytes for s support vectors, at most 3.2 GB),
+-m ≤ 1,000, -max-iter and -min-iter ≤ 10⁹, -sample ≤ 10⁷, -workers ≤
+1,024, gen -n ≤ 10⁹, demo -n ≤ 10⁶, plot -grid ≤ 5,000 and reproduce
+-runs ≤ 10,000. A budget of n or more for n rows is never reached: it
+gives the model of budget n, and the distance cache grows with the support
+set rather than being allocated for the budget.
 
 # Fit
 
@@ -97,7 +113,8 @@ The flags are:
 		domain f ≥ 0 is empty for C ≤ 1, so every point is an outlier; fit
 		warns.
 	-budget n
-		Largest number of support vectors (default 50); 0 means no budget.
+		Largest number of support vectors (default 50, at most 20,000); 0
+		means no budget. For n rows the effective budget is min(n, -budget).
 	-maintain removal|project-knn|project-random|merge
 		Budget maintenance (default merge): drop the smallest
 		support vector, or project it onto its k nearest or k random

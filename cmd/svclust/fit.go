@@ -249,6 +249,9 @@ func (o *fitFlags) validate() (*setup, error) {
 	if o.budget < 0 {
 		return nil, usagef("-budget must be ≥ 0 (0 means no budget)")
 	}
+	if err := atMost("-budget", o.budget, maxBudget); err != nil {
+		return nil, err
+	}
 	s.train.Budget = o.budget
 	if o.k.v < 1 {
 		return nil, usagef("-k must be ≥ 1")
@@ -285,13 +288,22 @@ func (o *fitFlags) validate() (*setup, error) {
 	if o.maxIter < 0 {
 		return nil, usagef("-max-iter must be ≥ 0 (0 means the default)")
 	}
+	if err := atMost("-max-iter", o.maxIter, maxIter); err != nil {
+		return nil, err
+	}
 	s.train.MaxIter = o.maxIter
 	if o.minIter < -1 {
 		return nil, usagef("-min-iter must be ≥ -1 (0 means the default, -1 the paper's rule)")
 	}
+	if err := atMost("-min-iter", o.minIter, maxIter); err != nil {
+		return nil, err
+	}
 	s.train.MinIter = o.minIter
 	if o.m < 2 {
 		return nil, usagef("-m must be ≥ 2")
+	}
+	if err := atMost("-m", o.m, maxM); err != nil {
+		return nil, err
 	}
 	s.cluster.M = o.m
 	sc, err := dataset.ParseScale(o.scale)
@@ -301,6 +313,9 @@ func (o *fitFlags) validate() (*setup, error) {
 	s.scale = sc
 	if o.workers < 0 {
 		return nil, usagef("-workers must be ≥ 0 (0 means all cores)")
+	}
+	if err := atMost("-workers", o.workers, maxWorkers); err != nil {
+		return nil, err
 	}
 	s.train.Seed = o.seed
 	s.train.Workers = o.workers
@@ -602,6 +617,9 @@ func (o *fitFlags) validateFit(args []string) error {
 	}
 	if o.sample.v < 1 {
 		return usagef("-sample must be ≥ 1")
+	}
+	if err := atMost("-sample", o.sample.v, maxSample); err != nil {
+		return err
 	}
 	if len(args) == 1 && args[0] == "-" {
 		return usagef("-stream reads DATA twice, so it must be a file, not standard input")

@@ -78,6 +78,9 @@ func runPlot(e *env, o *plotFlags, args []string) error {
 	if o.grid < 0 {
 		return usagef("-grid must be ≥ 0 (0 means 300)")
 	}
+	if err := atMost("-grid", o.grid, maxGrid); err != nil {
+		return err
+	}
 	mf, path, err := o.setup(e, args, namedPath{"-labels", o.labels})
 	if err != nil {
 		return err

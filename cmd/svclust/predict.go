@@ -55,6 +55,9 @@ func (o *modelFlags) setup(e *env, args []string, more ...namedPath) (*modelFile
 	if o.workers < 0 {
 		return nil, "", usagef("-workers must be ≥ 0 (0 means all cores)")
 	}
+	if err := atMost("-workers", o.workers, maxWorkers); err != nil {
+		return nil, "", err
+	}
 	path, err := oneArg(args)
 	if err != nil {
 		return nil, "", err

@@ -197,6 +197,12 @@ func (o *reproFlags) protocol() (*reproduce.Protocol, []reproduce.DataSet, []rep
 	case o.workers < 0:
 		return nil, nil, nil, usagef("-workers must be ≥ 0 (0 means all cores)")
 	}
+	if err := atMost("-workers", o.workers, maxWorkers); err != nil {
+		return nil, nil, nil, err
+	}
+	if err := atMost("-runs", o.runs, maxRuns); err != nil {
+		return nil, nil, nil, err
+	}
 	sc, err := dataset.ParseScale(o.scale)
 	if err != nil {
 		return nil, nil, nil, usagef("-scale must be none, zscore or minmax, not %q", o.scale)

@@ -361,6 +361,22 @@ func TestRobust(t *testing.T) {
 		{name: "unknown strategy", args: fitArgs("-maintain", "forget"), data: valid, old: true, code: 2, msg: "-maintain must be removal, project-knn"},
 		{name: "unknown scale", args: fitArgs("-scale", "log"), data: valid, code: 2, msg: `-scale must be none, zscore or minmax, not "log"`},
 		{name: "unknown flag", args: fitArgs("-budgett", "5"), data: valid, code: 2, msg: "-budgett"},
+		// Size flags beyond their documented bounds (limits.go); issue 13
+		// found -budget 100000 dying of lack of memory, -budget 1e9 an
+		// internal error and -m 1e8 running for minutes.
+		{name: "-budget 100000", args: fitArgs("-budget", "100000"), data: valid, old: true, code: 2, msg: "-budget 100000: must be ≤ 20,000"},
+		{name: "-budget 1e9", args: fitArgs("-budget", "1000000000"), data: valid, code: 2, msg: "-budget 1000000000: must be ≤ 20,000"},
+		{name: "-m 1e8", args: fitArgs("-m", "100000000"), data: valid, code: 2, msg: "-m 100000000: must be ≤ 1,000"},
+		{name: "-max-iter 2e9", args: fitArgs("-max-iter", "2000000000"), data: valid, code: 2, msg: "-max-iter 2000000000: must be ≤"},
+		{name: "-min-iter 2e9", args: fitArgs("-min-iter", "2000000000"), data: valid, code: 2, msg: "-min-iter 2000000000: must be ≤"},
+		{name: "-workers 1e6", args: fitArgs("-workers", "1000000"), data: valid, code: 2, msg: "-workers 1000000: must be ≤ 1,024"},
+		{name: "-sample 1e9", args: fitArgs("-stream", "-sample", "1000000000"), data: valid, code: 2, msg: "-sample 1000000000: must be ≤"},
+		{name: "tune -budget 1e9", args: []string{"tune", "-o", "$OUT", "-budget", "1000000000", "$DATA"}, data: valid, code: 2, msg: "-budget 1000000000"},
+		{name: "predict -workers 1e6", args: modelArgs("predict", "-workers", "1000000"), data: valid, code: 2, msg: "-workers 1000000: must be ≤"},
+		{name: "gen -n 1e10", args: []string{"gen", "-o", "$OUT", "-n", "10000000000"}, code: 2, msg: "-n 10000000000: must be ≤"},
+		{name: "demo -n 1e9", args: []string{"demo", "-n", "1000000000"}, code: 2, msg: "-n 1000000000: must be ≤"},
+		{name: "plot -grid 1e6", args: []string{"plot", "-model", "$MODEL", "-o", "$DIR/p.png", "-grid", "1000000", "$DATA"}, data: valid, code: 2, msg: "-grid 1000000: must be ≤"},
+		{name: "reproduce -runs 1e6", args: []string{"reproduce", "-runs", "1000000", "-out", "$DIR/rep"}, code: 2, msg: "-runs 1000000: must be ≤"},
 		{name: "-o and -model the same", args: fitArgs("-model", "$OUT"), data: valid, old: true, code: 2, msg: "-o $DIR/out.csv and -model $DIR/out.csv name the same file"},
 		{name: "no DATA", args: fitArgs()[:6:6], code: 2, msg: "missing DATA argument"},
 		{name: "fit alone", args: []string{"fit"}, code: 2, msg: "svclust fit: missing DATA argument (a CSV file, or - for standard input)"},
