@@ -57,7 +57,8 @@ has at most N support vectors.
 Svclust exits with status 0 on success, 2 on a usage error (an unknown
 flag, a bad flag value, a missing argument; the message names the flag),
 130 after an interrupt (SIGINT) and 1 on any other error, such as a missing
-or malformed data file or an output file that cannot be written.
+or malformed data file or an output file that cannot be written, standard
+output included (a full disk fails the run even for the text summary).
 Fit, tune, predict, score and reproduce check that their output files can
 be written before they start work. Outputs are first written in full to
 hidden temporary files beside them, named ".NAME.tmp" and digits, which are

@@ -103,6 +103,21 @@ func main() {
 // the exit status: 0 on success, 1 on an error, 2 on a usage error. A panic
 // is reported as an internal error with status 1, never as a stack trace.
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) (code int) {
+	// A summary printed with fmt.Fprintf, whose error nobody checks, must
+	// still fail the run when standard output cannot take it (a full
+	// disk): out keeps the first error of every write.
+	out := &errWriter{w: stdout}
+	stdout = out
+	defer func() {
+		if code == 0 && out.err != nil {
+			name := "svclust"
+			if len(args) > 0 {
+				name += " " + args[0]
+			}
+			fmt.Fprintf(stderr, "%s: writing standard output: %v\n", name, out.err)
+			code = 1
+		}
+	}()
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "svclust: internal error: %v\n", r)
@@ -159,6 +174,24 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) (code int
 	}
 	fmt.Fprintf(stderr, "svclust: unknown command %q\nRun 'svclust help' for usage.\n", args[0])
 	return 2
+}
+
+// errWriter passes writes to w until one fails, then fails every later
+// write with that first error, which it keeps in err.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	if err != nil {
+		e.err = err
+	}
+	return n, err
 }
 
 func help(stdout, stderr io.Writer, cmds []*Command, args []string) int {
