@@ -235,6 +235,14 @@ labels of fit -o exactly.
 		Output file (default -, standard output).
 	-workers n
 		Number of goroutines; 0 (the default) means all cores.
+	-max-model-mb n
+		Largest model file read, in MiB (default 1024, at most 2²⁰). A
+		model file holds the support vectors and the strip, about a
+		quarter of the training rows. Reading stops at the first byte
+		that cannot belong to a model file: a first non-space byte other
+		than '{' (after at most 4096 bytes of white space), a JSON syntax
+		error, or a key that occurs twice in one object, which is an
+		error rather than the last value silently winning.
 
 # Score
 
@@ -245,7 +253,8 @@ Usage:
 Score writes the novelty score f(x) = Σᵢ αᵢ k(svᵢ, x) − 1 of each row of
 DATA.csv, after the model's scaling, as CSV with the header "score", in the
 shortest form that reads back exactly. Points with f < 0 lie outside the
-domain of novelty. Its flags -model, -o and -workers are those of predict.
+domain of novelty. Its flags -model, -o, -workers and -max-model-mb are
+those of predict.
 
 # Tune
 
@@ -360,6 +369,8 @@ domain of a higher-dimensional model would misrepresent it.
 	-workers n
 		Number of goroutines; 0 (the default) means all cores. The figure
 		does not depend on it.
+	-max-model-mb n
+		Largest model file read, in MiB, as for predict (default 1024).
 
 # Reproduce
 

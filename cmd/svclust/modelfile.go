@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/dataset"
+	"github.com/svclust/svclust/internal/jsonkeys"
 )
 
 // The CLI model file wraps the library's model file with the scaling of
@@ -60,21 +63,117 @@ func (mf *modelFile) write(w io.Writer) error {
 	return err
 }
 
-// readModel reads and validates the model file path.
-func readModel(path string) (*modelFile, error) {
-	b, err := os.ReadFile(path)
+// defaultMaxModelMB is the default of -max-model-mb, the largest model file
+// predict, score and plot read, in MiB. A model file holds the support
+// vectors and the strip, about a quarter of the training rows, at about
+// 20 bytes a value: 1 GiB is 10⁷ strip rows of 5 features.
+const defaultMaxModelMB = 1024
+
+// maxModelMB bounds -max-model-mb (1 TiB).
+const maxModelMB = 1 << 20
+
+// maxLeadingSpace is the most white space read before the '{' that starts
+// a model file; fit writes none.
+const maxLeadingSpace = 4096
+
+// readModel reads and validates the model file path, of at most limit
+// bytes. It fails at the first byte that cannot belong to a model file: a
+// first non-space byte other than '{', a JSON syntax error, a key that
+// occurs twice in one object (jsonkeys.Check, read as a stream), without
+// reading further.
+func readModel(path string, limit int64) (*modelFile, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	mf, err := parseModel(b)
+	defer f.Close()
+	tooLarge := fmt.Errorf("%s: larger than %d MiB; raise -max-model-mb if it is a model file", path, limit>>20)
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	regular := fi.Mode().IsRegular()
+	if regular && fi.Size() > limit {
+		return nil, tooLarge
+	}
+	lr := &io.LimitedReader{R: f, N: limit + 1}
+	br := bufio.NewReader(lr)
+	if err := startsObject(br); err != nil {
+		return nil, fmt.Errorf("%s: not a model file: %w", path, err)
+	}
+	// Check the keys as a stream, keeping what it reads when the file
+	// cannot be read again (a pipe), then decode it.
+	var kept bytes.Buffer
+	var src io.Reader = br
+	if !regular {
+		src = io.TeeReader(br, &kept)
+	}
+	err = jsonkeys.Check(src)
+	if lr.N == 0 {
+		return nil, tooLarge
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a model file: %w", path, err)
+	}
+	if regular {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+		lr.N = limit + 1
+		src = bufio.NewReader(lr)
+	} else {
+		src = io.MultiReader(&kept, br)
+	}
+	mf, err := decodeModel(src)
+	if lr.N == 0 {
+		return nil, tooLarge
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return mf, nil
 }
 
+// startsObject skips the white space at the start of br, at most
+// maxLeadingSpace bytes, and checks that the next byte is '{', which it
+// leaves unread.
+func startsObject(br *bufio.Reader) error {
+	for i := 0; ; i++ {
+		c, err := br.ReadByte()
+		if err == io.EOF {
+			return errors.New("empty")
+		}
+		if err != nil {
+			return err
+		}
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			if i >= maxLeadingSpace {
+				return fmt.Errorf("no '{' within its first %d bytes", maxLeadingSpace)
+			}
+			continue
+		case '{':
+			return br.UnreadByte()
+		}
+		return fmt.Errorf("invalid byte 0x%02x at offset %d: a model file is a JSON object", c, i)
+	}
+}
+
+// parseModel reads and validates the model file b.
 func parseModel(b []byte) (*modelFile, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
+	if err := startsObject(bufio.NewReader(bytes.NewReader(b))); err != nil {
+		return nil, fmt.Errorf("not a model file: %w", err)
+	}
+	if err := jsonkeys.Check(bytes.NewReader(b)); err != nil {
+		return nil, fmt.Errorf("not a model file: %w", err)
+	}
+	return decodeModel(bytes.NewReader(b))
+}
+
+// decodeModel decodes and validates a model file whose keys have been
+// checked.
+func decodeModel(r io.Reader) (*modelFile, error) {
+	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
 	var mf modelFile
 	if err := dec.Decode(&mf); err != nil {
@@ -106,6 +205,11 @@ func parseModel(b []byte) (*modelFile, error) {
 	for j := range d {
 		if !finite(mf.Scaler.Shift[j]) || !finite(mf.Scaler.Mul[j]) {
 			return nil, fmt.Errorf("scaler column %d is not finite", j+1)
+		}
+		// fit writes 1/spread, or 1 for a constant column: never ≤ 0,
+		// which would fold or collapse the column.
+		if mf.Scaler.Mul[j] <= 0 {
+			return nil, fmt.Errorf("scaler multiplier of column %d is %v, not > 0", j+1, mf.Scaler.Mul[j])
 		}
 	}
 	if mf.Features != nil && len(mf.Features) != d {

@@ -146,3 +146,32 @@ func TestNonRegularOutput(t *testing.T) {
 		t.Errorf("the pipe read %d bytes, want the %d of fit's labels", len(s), len(labels))
 	}
 }
+
+// TestModelNotRegular: a model read from a device fails at its first
+// invalid byte (issue 13: predict -model /dev/urandom grew to 4 GB before
+// failing), and one read from a named pipe, which cannot be read twice,
+// loads.
+func TestModelNotRegular(t *testing.T) {
+	in := genFile(t, "gauss3", 60)
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.json")
+	mustCLI(t, "fit", "-budget", "10", "-model", model, in)
+	if _, err := os.Stat("/dev/urandom"); err == nil {
+		code, _, stderr := cli(t, "predict", "-model", "/dev/urandom", "-o", os.DevNull, in)
+		if code != 1 || !strings.Contains(stderr, "/dev/urandom: not a model file") {
+			t.Errorf("predict -model /dev/urandom: exit %d\n%s", code, stderr)
+		}
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := mkfifo(fifo); err != nil {
+		t.Skip("no named pipes:", err)
+	}
+	good := readFile(t, model)
+	go func() {
+		os.WriteFile(fifo, []byte(good), 0o600)
+	}()
+	want := mustCLI(t, "predict", "-model", model, in)
+	if got := mustCLI(t, "predict", "-model", fifo, in); got != want {
+		t.Error("the model read from a pipe labels differently")
+	}
+}

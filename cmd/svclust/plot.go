@@ -41,6 +41,7 @@ of -o. The model must be 2-D.`,
 	fs.StringVar(&o.model, "model", "", "read the model from `file`, as written by fit -model (required)")
 	fs.StringVar(&o.out, "o", "", "write the figure to `file`, ending in .png or .svg (required)")
 	fs.IntVar(&o.workers, "workers", 0, "number of goroutines; 0 means all cores")
+	fs.Int64Var(&o.maxModelMB, "max-model-mb", defaultMaxModelMB, "largest model file read, in `MiB`")
 	fs.StringVar(&o.labels, "labels", "", "colour the points by the clusters in `file` (CSV, one column, as written by fit -o) instead of the model's")
 	fs.StringVar(&o.title, "title", "", "draw `text` above the plot")
 	fs.BoolVar(&o.legend, "legend", false, "add a legend")

@@ -14,15 +14,17 @@ import (
 
 // modelFlags are the flags of predict and score.
 type modelFlags struct {
-	model   string
-	out     string
-	workers int
+	model      string
+	out        string
+	workers    int
+	maxModelMB int64
 }
 
 func (o *modelFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.model, "model", "", "read the model from `file`, as written by fit -model (required)")
 	fs.StringVar(&o.out, "o", "-", "write the result to `file` (- for standard output)")
 	fs.IntVar(&o.workers, "workers", 0, "number of goroutines; 0 means all cores")
+	fs.Int64Var(&o.maxModelMB, "max-model-mb", defaultMaxModelMB, "largest model file read, in `MiB`")
 }
 
 // runWith returns the Run function of a command that applies a model to
@@ -66,7 +68,10 @@ func (o *modelFlags) setup(e *env, args []string, more ...namedPath) (*modelFile
 	if err := checkPaths(ins, []namedPath{{"-o", o.out}}); err != nil {
 		return nil, "", err
 	}
-	mf, err := readModel(o.model)
+	if o.maxModelMB < 1 || o.maxModelMB > maxModelMB {
+		return nil, "", usagef("-max-model-mb %d: must be ≥ 1 and ≤ %s", o.maxModelMB, thousands(maxModelMB))
+	}
+	mf, err := readModel(o.model, o.maxModelMB<<20)
 	if err != nil {
 		return nil, "", err
 	}

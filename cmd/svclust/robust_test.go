@@ -411,7 +411,7 @@ func TestRobust(t *testing.T) {
 		// Model files: exit 1, naming the model file.
 		{name: "missing model", args: modelArgs("predict", "-model", "$DIR/none.json"), data: valid, code: 1, msg: "none.json: no such file or directory"},
 		{name: "model is a directory", args: modelArgs("predict", "-model", "$DIR"), data: valid, code: 1, msg: "is a directory"},
-		{name: "empty model", args: modelArgs("predict"), data: valid, model: func(string) string { return "" }, code: 1, msg: "m.json: not a model file: EOF"},
+		{name: "empty model", args: modelArgs("predict"), data: valid, model: func(string) string { return "" }, code: 1, msg: "m.json: not a model file: empty"},
 		{name: "truncated model", args: modelArgs("predict"), data: valid, model: func(g string) string { return g[:len(g)/2] }, old: true, code: 1, msg: "m.json: not a model file"},
 		{name: "model cut after one byte", args: modelArgs("score"), data: valid, model: func(g string) string { return g[:1] }, code: 1, msg: "m.json: not a model file"},
 		{name: "corrupted model", args: modelArgs("predict"), data: valid, model: func(g string) string { return strings.Replace(g, ",", ";", 5) }, code: 1, msg: "m.json: not a model file"},
@@ -473,6 +473,33 @@ func TestRobust(t *testing.T) {
 		{name: "NaN scaler", args: modelArgs("predict"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { v["scaler"].(map[string]any)["mul"] = []any{"NaN", 1.0} })
 		}, code: 1, msg: "m.json: not a model file"},
+		// Issue 13: a multiplier ≤ 0 was accepted, and so were duplicate
+		// keys, the last one winning, which hid a γ of -1.
+		{name: "zero scaler multiplier", args: modelArgs("predict"), data: valid, model: func(g string) string {
+			return editJSON(g, func(v map[string]any) { v["scaler"].(map[string]any)["mul"] = []any{0.0, 1.0} })
+		}, code: 1, msg: "m.json: scaler multiplier of column 1 is 0, not > 0"},
+		{name: "negative scaler multiplier", args: modelArgs("score"), data: valid, model: func(g string) string {
+			return editJSON(g, func(v map[string]any) { v["scaler"].(map[string]any)["mul"] = []any{1.0, -2.0} })
+		}, code: 1, msg: "m.json: scaler multiplier of column 2 is -2, not > 0"},
+		{name: "duplicate gamma", args: modelArgs("predict"), data: valid, model: func(g string) string {
+			return strings.Replace(g, `"gamma":`, `"gamma":-1,"gamma":`, 1)
+		}, old: true, code: 1, msg: `m.json: not a model file: duplicate key "model.gamma"`},
+		{name: "duplicate top-level key", args: modelArgs("score"), data: valid, model: func(g string) string {
+			return strings.Replace(g, `"scale":`, `"scale":"none","scale":`, 1)
+		}, code: 1, msg: `m.json: not a model file: duplicate key "scale"`},
+		{name: "duplicate key deep down", args: modelArgs("score"), data: valid, model: func(g string) string {
+			return strings.Replace(g, `"iterations":`, `"iterations":1,"iterations":`, 1)
+		}, code: 1, msg: `duplicate key "model.stats.iterations"`},
+		{name: "model of random bytes", args: modelArgs("score"), data: valid, model: func(g string) string {
+			return "\x9f\x00" + g
+		}, code: 1, msg: "m.json: not a model file: invalid byte 0x9f at offset 0"},
+		{name: "model of spaces", args: modelArgs("score"), data: valid, model: func(g string) string {
+			return strings.Repeat(" ", 10000) + g
+		}, code: 1, msg: "m.json: not a model file: no '{' within its first 4096 bytes"},
+		{name: "model above -max-model-mb", args: modelArgs("score", "-max-model-mb", "1"), data: valid, model: func(g string) string {
+			return g + strings.Repeat(" ", 1<<20)
+		}, code: 1, msg: "m.json: larger than 1 MiB; raise -max-model-mb"},
+		{name: "-max-model-mb 0", args: modelArgs("predict", "-max-model-mb", "0"), data: valid, code: 2, msg: "-max-model-mb 0: must be ≥ 1"},
 		{name: "negative count", args: modelArgs("score"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { inner(v)["stats"].(map[string]any)["iterations"] = -1 })
 		}, old: true, code: 1, msg: "negative count in stats"},
