@@ -20,7 +20,11 @@ The commands are:
 	reproduce rerun the paper's experiments and compare with its tables
 
 'svclust help' lists the commands and 'svclust help <command>' describes
-one, with its flags. A quick start is
+one, with its flags. Flags may come before or after the arguments
+("svclust fit data.csv -json" is "svclust fit -json data.csv"); "--" ends
+the flags, so that what follows is an argument even if it starts with "-".
+A mistyped flag is reported in one line with the nearest defined flag
+("unknown flag -budgte: did you mean -budget?"), exit status 2. A quick start is
 
 	svclust demo
 

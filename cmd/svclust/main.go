@@ -146,14 +146,16 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) (code int
 		e := &env{stdout: stdout, stderr: stderr, cmd: c}
 		c.Flag.SetOutput(stderr)
 		c.Flag.Usage = func() { printUsage(stderr, c) }
-		if err := c.Flag.Parse(args[1:]); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return 0
-			}
-			// The flag package has printed the message and the usage.
+		pos, err := parseArgs(c.Flag, args[1:])
+		if errors.Is(err, flag.ErrHelp) {
+			printUsage(stderr, c)
+			return 0
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "svclust %s: %s\n", c.Name(), err)
 			return 2
 		}
-		err := c.Run(ctx, e, c.Flag.Args())
+		err = c.Run(ctx, e, pos)
 		if err == nil {
 			return 0
 		}

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"strings"
 
 	"gonum.org/v1/plot/vg"
 
@@ -53,13 +52,6 @@ of -o. The model must be 2-D.`,
 }
 
 func runPlot(e *env, o *plotFlags, args []string) error {
-	// The flag package stops at DATA, so "plot -model M DATA -o F" leaves
-	// "-o F" in args; say so rather than that -o is missing.
-	for _, a := range args[min(1, len(args)):] {
-		if strings.HasPrefix(a, "-") && a != "-" {
-			return usagef("flags must come before DATA: %s", strings.Join(args, " "))
-		}
-	}
 	if o.out == "" {
 		return usagef("-o is required (a .png or .svg file)")
 	}
