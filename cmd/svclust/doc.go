@@ -60,7 +60,8 @@ has at most N support vectors.
 
 Svclust exits with status 0 on success, 2 on a usage error (an unknown
 flag, a bad flag value, a missing argument; the message names the flag),
-130 after an interrupt (SIGINT) and 1 on any other error, such as a missing
+128 + the signal's number after SIGINT (130), SIGTERM (143) or SIGHUP
+(129), and 1 on any other error, such as a missing
 or malformed data file or an output file that cannot be written, standard
 output included (a full disk fails the run even for the text summary).
 Fit, tune, predict, score and reproduce check that their output files can
@@ -68,7 +69,10 @@ be written before they start work. Outputs are first written in full to
 hidden temporary files beside them, named ".NAME.tmp" and digits, which are
 renamed over the named files together once all are complete, so a run that
 fails or is interrupted leaves every output either unchanged or complete,
-never partial. A process killed outright (SIGKILL) may leave such a
+never partial. On SIGINT, SIGTERM or SIGHUP svclust stops at the next
+point where it can (at the latest after 2 seconds), renames no output
+after the signal, removes its temporary files and says which signal
+stopped it. A process killed outright (SIGKILL) may leave such a
 temporary file behind; it can be deleted. An output that is not a regular
 file, such as /dev/null, /dev/stdout or a named pipe, is written in place.
 An output that names the same file as an input (DATA, -model, -labels,

@@ -275,3 +275,51 @@ func TestSIGINT(t *testing.T) {
 		t.Errorf("%s left after SIGINT", e.Name())
 	}
 }
+
+// TestSignalsMidWrite sends SIGTERM and SIGHUP, as SIGINT, to gen while it
+// writes its output: it must exit with 128 + the signal's number and say
+// so, leave the output old or complete, and leave no temporary file.
+// Issue 13 found both exiting 143/129 with no message, leaving the
+// temporary file.
+func TestSignalsMidWrite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs child processes")
+	}
+	const rows = "200000" // about 8 MB of CSV
+	want := map[string]string{"data.csv": mustCLI(t, "gen", "-n", rows, "-seed", "7")}
+	const old = "old content\n"
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT} {
+		dir := t.TempDir()
+		out := filepath.Join(dir, "data.csv")
+		if err := os.WriteFile(out, []byte(old), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := svclustCmd(t, "gen", "-n", rows, "-seed", "7", "-o", out)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		if !waitTemp(dir, done, "data.csv") {
+			t.Fatalf("%v: gen ended before its temporary file was seen", sig)
+		}
+		cmd.Process.Signal(sig)
+		<-done
+		code := cmd.ProcessState.ExitCode()
+		name := map[syscall.Signal]string{syscall.SIGTERM: "SIGTERM", syscall.SIGHUP: "SIGHUP", syscall.SIGINT: "SIGINT"}[sig]
+		if code != 128+int(sig) || !strings.Contains(stderr.String(), "interrupted by "+name) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and \"interrupted by %s\"", sig, code, stderr.String(), 128+int(sig), name)
+		}
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			if e.Name() != "data.csv" {
+				t.Errorf("%v: %s left", sig, e.Name())
+			}
+		}
+		if got := readFile(t, out); got != old && got != want["data.csv"] {
+			t.Errorf("%v: the output holds %d bytes, neither old nor complete", sig, len(got))
+		}
+	}
+}

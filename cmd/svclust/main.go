@@ -10,9 +10,11 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/internal/atomicfile"
 )
 
 // A Command is one subcommand, after cmd/go's base.Command.
@@ -42,6 +44,8 @@ func (c *Command) Name() string {
 type env struct {
 	stdout, stderr io.Writer
 	cmd            *Command
+	// ctx is cancelled by a stop signal; outputs are not committed after.
+	ctx context.Context
 }
 
 // usageError is a bad command line: exit status 2.
@@ -67,6 +71,50 @@ const (
 	interruptGrace  = 2 * time.Second
 )
 
+// stopSignals are the signals that stop a run: SIGINT (Ctrl-C), SIGTERM
+// (kill, service managers) and SIGHUP (a closed terminal). Each is handled
+// alike: the run is cancelled, the temporary files of unwritten outputs
+// are removed, and svclust exits with 128 + the signal's number.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+// A signalCause is the cause of the cancellation of a run by a signal.
+type signalCause struct{ sig os.Signal }
+
+func (c signalCause) Error() string { return "received " + signalName(c.sig) }
+
+// signalName returns the conventional name of a stop signal.
+func signalName(s os.Signal) string {
+	switch s {
+	case os.Interrupt:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	}
+	return s.String()
+}
+
+// exitCode returns the exit status after the signal s: 128 + its number,
+// as shells report a process killed by it.
+func exitCode(s os.Signal) int {
+	if n, ok := s.(syscall.Signal); ok {
+		return 128 + int(n)
+	}
+	return exitInterrupted
+}
+
+// interrupted returns the exit status and the name of the signal that
+// cancelled ctx: 130 and SIGINT if the cause is not a signal (a test's
+// cancelled context).
+func interrupted(ctx context.Context) (int, string) {
+	var sc signalCause
+	if errors.As(context.Cause(ctx), &sc) {
+		return exitCode(sc.sig), signalName(sc.sig)
+	}
+	return exitInterrupted, "SIGINT"
+}
+
 // gcPercent is the garbage collector's GOGC setting unless the GOGC
 // environment variable is set: a collection starts when the heap has grown
 // by 10 % since the last, instead of the default 100 %, so that the heap
@@ -82,20 +130,25 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, stopSignals...)
 	go func() {
 		// tune, demo and reproduce stop between settings when ctx is
 		// cancelled, and fit -stream between chunks of rows; fit without
 		// -stream, predict and score spend their time in library calls that
-		// do not look at it. Outputs are written by rename, so exiting here never leaves
-		// a partial output file.
-		<-ctx.Done()
+		// do not look at it. Outputs are written by rename, and the
+		// temporary files not yet renamed are removed, so exiting here
+		// never leaves a partial output file or a temporary one.
+		sig := <-sigs
+		cancel(signalCause{sig})
 		time.Sleep(interruptGrace)
-		fmt.Fprintln(os.Stderr, "svclust: interrupted")
-		os.Exit(exitInterrupted)
+		atomicfile.RemoveTemporary()
+		fmt.Fprintf(os.Stderr, "svclust: interrupted by %s\n", signalName(sig))
+		os.Exit(exitCode(sig))
 	}()
 	code := run(ctx, os.Stdout, os.Stderr, os.Args[1:])
-	stop()
+	signal.Stop(sigs)
 	os.Exit(code)
 }
 
@@ -143,7 +196,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) (code int
 		if c.Name() != args[0] {
 			continue
 		}
-		e := &env{stdout: stdout, stderr: stderr, cmd: c}
+		e := &env{stdout: stdout, stderr: stderr, cmd: c, ctx: ctx}
 		c.Flag.SetOutput(stderr)
 		c.Flag.Usage = func() { printUsage(stderr, c) }
 		pos, err := parseArgs(c.Flag, args[1:])
@@ -160,8 +213,9 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) (code int
 			return 0
 		}
 		if ctx.Err() != nil {
-			fmt.Fprintf(stderr, "svclust %s: interrupted\n", c.Name())
-			return exitInterrupted
+			code, sig := interrupted(ctx)
+			fmt.Fprintf(stderr, "svclust %s: interrupted by %s\n", c.Name(), sig)
+			return code
 		}
 		// Library errors carry their package prefix; the command name
 		// replaces it.

@@ -64,6 +64,10 @@ func (e *env) writeOutputsAfter(pre []stagedOutput, outs ...output) error {
 			}
 		}
 	}
+	// A stop signal during the writing keeps every file old.
+	if e.ctx != nil && e.ctx.Err() != nil {
+		return e.ctx.Err()
+	}
 	for _, f := range files {
 		if err := f.staged.Commit(); err != nil {
 			return outputError(f.flag, f.path, err)

@@ -5,7 +5,44 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"sync"
 )
+
+// live holds the temporary files not yet renamed or removed, for
+// RemoveTemporary.
+var live struct {
+	sync.Mutex
+	names map[string]struct{}
+}
+
+func track(name string) {
+	live.Lock()
+	if live.names == nil {
+		live.names = map[string]struct{}{}
+	}
+	live.names[name] = struct{}{}
+	live.Unlock()
+}
+
+func untrack(name string) {
+	live.Lock()
+	delete(live.names, name)
+	live.Unlock()
+}
+
+// RemoveTemporary removes every temporary file of this process that has
+// not been renamed over its path or removed yet, leaving those paths
+// untouched. A program calls it just before exiting without returning,
+// such as on a signal, so that no temporary file outlives it; a File or
+// Staged whose temporary file it removed fails to commit.
+func RemoveTemporary() {
+	live.Lock()
+	defer live.Unlock()
+	for name := range live.names {
+		os.Remove(name)
+	}
+	live.names = nil
+}
 
 // File is a file written piece by piece, for output too large to build in
 // memory, that appears at its path only when complete: the data go to a
@@ -52,6 +89,7 @@ func Create(path string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	track(f.Name())
 	return &File{f: f, bw: bufio.NewWriter(f), tmp: f.Name(), path: path, mode: mode}, nil
 }
 
@@ -97,6 +135,7 @@ func (f *File) Stage() (*Staged, error) {
 	}
 	if err != nil {
 		os.Remove(f.tmp)
+		untrack(f.tmp)
 		return nil, err
 	}
 	return &Staged{tmp: f.tmp, path: f.path}, nil
@@ -126,5 +165,6 @@ func (f *File) Abort() {
 	f.f.Close()
 	if !f.direct {
 		os.Remove(f.tmp)
+		untrack(f.tmp)
 	}
 }

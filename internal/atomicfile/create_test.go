@@ -150,3 +150,47 @@ func TestCreateWriteError(t *testing.T) {
 	}
 	checkOnly(t, dir)
 }
+
+// TestRemoveTemporary: RemoveTemporary removes the temporary files of
+// Files and Staged files not yet committed, not the paths, and a commit
+// after it fails, leaving the path as it was.
+func TestRemoveTemporary(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	if err := os.WriteFile(a, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Create(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(f, "new\n")
+	s, err := Stage(b, func(w io.Writer) error { _, err := io.WriteString(w, "b\n"); return err })
+	if err != nil {
+		t.Fatal(err)
+	}
+	RemoveTemporary()
+	checkOnly(t, dir, "a")
+	if err := f.Commit(); err == nil {
+		t.Error("Commit after RemoveTemporary succeeded")
+	}
+	if err := s.Commit(); err == nil {
+		t.Error("Staged.Commit after RemoveTemporary succeeded")
+	}
+	checkFile(t, a, "old\n")
+	checkOnly(t, dir, "a")
+}
+
+// TestCreateNotRegular: a path that exists and is not a regular file is
+// written in place (/dev/null), a directory is refused.
+func TestCreateNotRegular(t *testing.T) {
+	if _, err := os.Stat(os.DevNull); err != nil {
+		t.Skip(err)
+	}
+	if err := WriteFile(os.DevNull, func(w io.Writer) error { _, err := io.WriteString(w, "x"); return err }); err != nil {
+		t.Errorf("WriteFile(%s): %v", os.DevNull, err)
+	}
+	if _, err := Create(t.TempDir()); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("Create(directory): %v, want \"is a directory\"", err)
+	}
+}

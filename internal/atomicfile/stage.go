@@ -40,6 +40,7 @@ func (s *Staged) Commit() error {
 		return nil
 	}
 	s.done = true
+	defer untrack(s.tmp)
 	if err := os.Rename(s.tmp, s.path); err != nil {
 		os.Remove(s.tmp)
 		return err
@@ -55,4 +56,5 @@ func (s *Staged) Abort() {
 	}
 	s.done = true
 	os.Remove(s.tmp)
+	untrack(s.tmp)
 }
