@@ -197,11 +197,18 @@ JSON), whose cost grows with the square of the cluster sizes.
 
 When standard error is a terminal, a run that lasts over 2 seconds shows a
 status line there: the phase (read, train, cluster, metrics, write; with
--stream read, scale, train, cluster, assign, write), and while reading or
-assigning the amount done, the rate and the time left. The library reports
-nothing from inside training and clustering, so those phases show only
-their elapsed time. Progress never goes to standard output, so -json and
--o - output are unaffected.
+-stream read, scale, train, cluster, assign, write), and while reading,
+clustering (the trajectories followed from the strip points, most of the
+phase's work; the segment tests come after) or assigning the amount done,
+the percentage, the rate and the time left. Training shows only its
+elapsed time. Progress never goes to standard output, so -json and -o -
+output are unaffected.
+
+The text summary gives the data, the model and its settings, training,
+clustering ("1 cluster", the equilibria and the strip), the size of each
+cluster in the order of their numbers (the first 12), with -outliers the
+number of outliers, and with a ground-truth column the external indices
+and Davies–Bouldin, which is "undefined" with fewer than 2 clusters.
 
 # Streaming
 

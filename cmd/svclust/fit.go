@@ -471,8 +471,12 @@ func trainCluster(x *mat.Dense, s *setup, prog *progress) (*svclust.Model, *svcl
 		return nil, nil, configError(err)
 	}
 	prog.end()
-	prog.begin("cluster", "", 0)
-	cl, err := model.Cluster(x, &s.cluster)
+	prog.begin("cluster", "trajectories", 0)
+	cc := s.cluster
+	if prog != nil {
+		cc.Progress = func(done, total int) { prog.setTotal(int64(done), int64(total)) }
+	}
+	cl, err := model.Cluster(x, &cc)
 	if err != nil {
 		return nil, nil, configError(err)
 	}
@@ -772,8 +776,9 @@ func printSummary(w io.Writer, path string, o *fitFlags, dt *data, r *result) {
 	fmt.Fprintf(tw, "model\tγ = %.6g (%s), C = %.6g%s, budget %d, maintenance %s, seed %d\n", m.Gamma, g, m.C, c, o.budget, strategy, o.seed)
 	fmt.Fprintf(tw, "training\t%s after %d iterations (%d updates, %d maintenance calls), objective %.6g, %d support vectors, %s\n",
 		m.Status, m.Stats.Iterations, m.Stats.Updates, m.Stats.Maintenance, m.Stats.Objective, len(m.Alpha), ms(m.Stats.Runtime.Seconds()))
-	fmt.Fprintf(tw, "clustering\t%d clusters from %d equilibria, strip of %d points (ε = %.4g), %s\n",
-		r.cl.Clusters, r.cl.Equilibria, r.cl.StripSize, r.cl.Eps, ms(r.cl.Runtime.Seconds()))
+	fmt.Fprintf(tw, "clustering\t%s from %s, strip of %s (ε = %.4g), %s\n",
+		plural(r.cl.Clusters, "cluster"), plural(r.cl.Equilibria, "equilibrium"), plural(r.cl.StripSize, "point"), r.cl.Eps, ms(r.cl.Runtime.Seconds()))
+	fmt.Fprintf(tw, "clusters\t%s\n", clusterSizes(r.cl.Labels, r.cl.Clusters, o.outliers))
 	if st := r.stream; st != nil {
 		fmt.Fprintf(tw, "stream\ttrained and clustered on a sample of %d of the %d rows; labelled every row in a second pass, %s\n",
 			st.sample, dt.n, ms(st.assign.Seconds()))
@@ -781,13 +786,69 @@ func printSummary(w io.Writer, path string, o *fitFlags, dt *data, r *result) {
 	if dt.labelled() {
 		s := r.scores
 		db := fmt.Sprintf("%.4g", s.DB)
-		if r.stream != nil {
+		switch {
+		case r.stream != nil:
 			db = "not computed with -stream"
+		case math.IsNaN(s.DB):
+			// metrics.DaviesBouldin: undefined below two clusters, not
+			// counting the outliers.
+			db = "undefined with fewer than 2 clusters"
+			if k := r.cl.Clusters; k < 2 {
+				db = "undefined with " + plural(k, "cluster")
+			}
 		}
 		fmt.Fprintf(tw, "metrics\t%d true classes: ARI %.4f, NMI %.4f, purity %.4f, Rand %.4f, Davies–Bouldin %s\n",
 			len(dt.ds.Classes), s.ARI, s.NMI, s.Purity, s.Rand, db)
 	}
 	tw.Flush()
+}
+
+// plural returns "1 cluster", "2 clusters", "0 clusters": n and the noun,
+// in the plural unless n is 1. "equilibrium" becomes "equilibria".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if p, ok := strings.CutSuffix(noun, "um"); ok {
+		return fmt.Sprintf("%s %sa", thousands(int64(n)), p)
+	}
+	return fmt.Sprintf("%s %ss", thousands(int64(n)), noun)
+}
+
+// maxSizes is the number of cluster sizes the summary lists.
+const maxSizes = 12
+
+// clusterSizes describes the clustering labels of k clusters: the size of
+// each cluster in the order of their numbers, the first maxSizes of them,
+// and with outliers the number of points labelled −1.
+func clusterSizes(labels []int, k int, outliers bool) string {
+	sizes := make([]int, k)
+	out := 0
+	for _, l := range labels {
+		if l < 0 {
+			out++
+		} else {
+			sizes[l]++
+		}
+	}
+	var b strings.Builder
+	b.WriteString("sizes ")
+	for c, n := range sizes[:min(k, maxSizes)] {
+		if c > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(thousands(int64(n)))
+	}
+	if k > maxSizes {
+		fmt.Fprintf(&b, " and %d more", k-maxSizes)
+	}
+	if k == 0 {
+		b.WriteString("none")
+	}
+	if outliers {
+		fmt.Fprintf(&b, "; %s (f < 0)", plural(out, "outlier"))
+	}
+	return b.String()
 }
 
 func ms(sec float64) string { return fmt.Sprintf("%.1f ms", sec*1000) }

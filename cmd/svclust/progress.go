@@ -11,10 +11,11 @@ import (
 	"time"
 )
 
-// Progress reporting on standard error. The library prints nothing and has
-// no hooks, so fit reports at the granularity of its phases (read, train,
-// cluster, metrics, write; with -stream also scale and assign), with counts
-// where the command itself loops: the bytes read and the rows assigned.
+// Progress reporting on standard error. The library prints nothing, so fit
+// reports at the granularity of its phases (read, train, cluster, metrics,
+// write; with -stream also scale and assign), with counts where the command
+// itself loops, the bytes read and the rows assigned, and in the cluster
+// phase the trajectories followed, which ClusterConfig.Progress reports.
 //
 // On a terminal a status line is redrawn in place, starting only once the
 // run has lasted ttyDelay, so that short runs print nothing. With -progress
@@ -142,6 +143,18 @@ func (p *progress) set(n int64) {
 	if p != nil {
 		p.done.Store(n)
 	}
+}
+
+// setTotal records that done of total units of the current phase are
+// done, for a phase whose total is known only once it runs.
+func (p *progress) setTotal(done, total int64) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	p.total = total
+	p.mu.Unlock()
+	p.done.Store(done)
 }
 
 // end ends the current phase; with -progress it prints its summary line.

@@ -258,5 +258,5 @@ func printGrid(w io.Writer, grid []*gridPoint, best *gridPoint, criterion string
 		}
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "best (by %s): γ = %g, C = %g, %d clusters\n", criterion, best.Gamma, best.C, best.Clusters)
+	fmt.Fprintf(w, "best (by %s): γ = %g, C = %g, %s\n", criterion, best.Gamma, best.C, plural(best.Clusters, "cluster"))
 }
