@@ -18,6 +18,7 @@ The commands are:
 	demo     cluster the synthetic data sets with the defaults
 	plot     draw a 2-D data set with its clusters and domain of novelty
 	reproduce rerun the paper's experiments and compare with its tables
+	version  print the version of svclust
 
 'svclust help' lists the commands and 'svclust help <command>' describes
 one, with its flags. Flags may come before or after the arguments
@@ -169,8 +170,17 @@ The flags are:
 		header "cluster".
 	-model file
 		Write the model as JSON: {"format":"svclust-cli-model",
-		"version":1, "scale", "scaler":{"shift","mul"}, "features",
-		"label", "model":<the svclust model file>}.
+		"version":2, "scale", "scaler":{"shift","mul"}, "features",
+		"label", "run", "model":<the svclust model file>}. The "run"
+		section records how the model was made: "tool" (as svclust
+		version prints it), "created" (UTC; the time of the environment
+		variable SOURCE_DATE_EPOCH when it is set, for byte-identical
+		files), "seed", "strategy", "budget", "k" of a projection,
+		"gamma" and "C" with "gamma_from" and "C_from" (auto, given, or
+		tune for tune's best), "data" (the DATA argument), "rows",
+		"sample" of -stream and "data_sha256" (the SHA-256 of the data
+		file's bytes). Version 1 files, without it, still load;
+		predict, score and plot refuse a version newer than they know.
 	-json
 		Print the result as one JSON object.
 	-cpuprofile file
@@ -386,6 +396,17 @@ domain of a higher-dimensional model would misrepresent it.
 		does not depend on it.
 	-max-model-mb n
 		Largest model file read, in MiB, as for predict (default 1024).
+
+# Version
+
+Usage:
+
+	svclust version
+
+Version prints the module version of svclust, the version control
+revision it was built from, with its time and whether the tree had local
+changes (as the Go toolchain recorded them; a build with -buildvcs=false
+has none), and the Go version.
 
 # Reproduce
 

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -14,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -73,6 +76,11 @@ type fitFlags struct {
 	cpuprof  string
 	memprof  string
 	minIter  int
+
+	// dataPath is the DATA argument, and tuned is set by tune once γ and
+	// C are the best of its grid, for the model file's run section.
+	dataPath string
+	tuned    bool
 
 	// Flags of fit only.
 	stream   bool
@@ -345,6 +353,8 @@ type data struct {
 	// are nil without a label column.
 	truth16 []uint16
 	truth32 []int32
+	// sha256 is the SHA-256 of the bytes of the data file, in hexadecimal.
+	sha256 string
 }
 
 // load reads the CSV file path and scales it in place with a scaler fitted
@@ -361,11 +371,14 @@ func load(path, label string, required bool, sc dataset.Scale, prog *progress) (
 		opt.Rows = dataset.LineCount(f)
 	}
 	prog.begin("read", "bytes", size)
-	ds, err := dataset.Read(&countingReader{r: r, p: prog}, opt)
+	h := sha256.New()
+	ds, err := dataset.Read(&countingReader{r: r, p: prog, h: h}, opt)
 	if err != nil {
 		return nil, err
 	}
+	io.Copy(h, r) // anything after the last row, so that the hash is the file's
 	dt := prepare(ds, sc)
+	dt.sha256 = hex.EncodeToString(h.Sum(nil))
 	prog.end()
 	return dt, nil
 }
@@ -543,6 +556,7 @@ func (o *fitFlags) begin(args []string) (s *setup, path string, stop func() erro
 	if path, err = oneArg(args); err != nil {
 		return nil, "", nil, err
 	}
+	o.dataPath = path
 	// Fail before a long training, not after it.
 	ins := []namedPath{{"DATA", path}}
 	outs := []namedPath{{"-o", o.out}, {"-model", o.model}, {"-cpuprofile", o.cpuprof}, {"-memprofile", o.memprof}}
@@ -681,8 +695,45 @@ func modelFileOf(o *fitFlags, dt *data, r *result) *modelFile {
 		Scaler:   dt.scaler,
 		Features: dt.ds.Names,
 		Label:    o.label,
+		Run:      runInfoOf(o, dt, r),
 		Model:    r.model,
 	}
+}
+
+// runInfoOf returns the run section of the model file of a run.
+func runInfoOf(o *fitFlags, dt *data, r *result) *runInfo {
+	from := func(a autoFloat) string {
+		switch {
+		case o.tuned:
+			return "tune"
+		case a.auto:
+			return "auto"
+		}
+		return "given"
+	}
+	ri := &runInfo{
+		Tool:       readBuildInfo().String(),
+		Created:    creationTime().Format(time.RFC3339),
+		Seed:       o.seed,
+		Strategy:   o.maintain,
+		Budget:     o.budget,
+		Gamma:      r.model.Gamma,
+		GammaFrom:  from(o.gamma),
+		C:          r.model.C,
+		CFrom:      from(o.C),
+		Data:       o.dataPath,
+		Rows:       dt.n,
+		DataSHA256: dt.sha256,
+	}
+	if o.budget == 0 {
+		ri.Strategy = "none"
+	} else if strings.HasPrefix(o.maintain, "project") {
+		ri.K = o.k.v
+	}
+	if r.stream != nil {
+		ri.Sample = r.stream.sample
+	}
+	return ri
 }
 
 // writeLabels writes labels as CSV with the header "cluster".

@@ -18,17 +18,18 @@ import (
 )
 
 // The CLI model file wraps the library's model file with the scaling of
-// the training data.
+// the training data. Version 2 added the "run" section; version 1 files,
+// without it, still load.
 const (
 	cliFormat  = "svclust-cli-model"
-	cliVersion = 1
+	cliVersion = 2
 )
 
 // modelFile is the JSON form of the file written by fit -model:
 //
-//	{"format":"svclust-cli-model","version":1,"scale":"zscore",
+//	{"format":"svclust-cli-model","version":2,"scale":"zscore",
 //	 "scaler":{"shift":[…],"mul":[…]},"features":[names],"label":"label",
-//	 "model":<svclust.Model JSON>}
+//	 "run":{…},"model":<svclust.Model JSON>}
 type modelFile struct {
 	Format   string          `json:"format"`
 	Version  int             `json:"version"`
@@ -36,7 +37,35 @@ type modelFile struct {
 	Scaler   *dataset.Scaler `json:"scaler"`
 	Features []string        `json:"features"`
 	Label    string          `json:"label"`
+	Run      *runInfo        `json:"run,omitempty"`
 	Model    *svclust.Model  `json:"model"`
+}
+
+// runInfo records how a model file was made, for whoever finds it later.
+// It is informative: predict and score do not use it.
+type runInfo struct {
+	// Tool is the svclust that wrote the file (buildInfo.String).
+	Tool string `json:"tool"`
+	// Created is the time of writing, RFC 3339 in UTC (SOURCE_DATE_EPOCH
+	// when set).
+	Created string `json:"created"`
+	Seed    uint64 `json:"seed"`
+	// Strategy is the budget maintenance, "none" without a budget.
+	Strategy string  `json:"strategy"`
+	Budget   int     `json:"budget"`
+	K        int     `json:"k,omitempty"` // of a projection
+	Gamma    float64 `json:"gamma"`
+	// GammaFrom and CFrom say how γ and C were chosen: "auto" (from the
+	// data), "given" (by -gamma, -C) or "tune" (the best of tune's grid).
+	GammaFrom string  `json:"gamma_from"`
+	C         float64 `json:"C"`
+	CFrom     string  `json:"C_from"`
+	// Data is the DATA argument, Rows its number of rows, Sample the rows
+	// fit -stream trained on, and DataSHA256 the SHA-256 of its bytes.
+	Data       string `json:"data"`
+	Rows       int    `json:"rows"`
+	Sample     int    `json:"sample,omitempty"`
+	DataSHA256 string `json:"data_sha256"`
 }
 
 // write writes mf and a final newline to w. The model, the last key, is
@@ -185,8 +214,11 @@ func decodeModel(r io.Reader) (*modelFile, error) {
 	if mf.Format != cliFormat {
 		return nil, fmt.Errorf("format is %q, want %q", mf.Format, cliFormat)
 	}
-	if mf.Version != cliVersion {
-		return nil, fmt.Errorf("version %d, want %d", mf.Version, cliVersion)
+	switch {
+	case mf.Version > cliVersion:
+		return nil, fmt.Errorf("model file version %d is newer than this svclust reads (1 to %d): use a newer svclust", mf.Version, cliVersion)
+	case mf.Version < 1:
+		return nil, fmt.Errorf("version %d, want 1 to %d", mf.Version, cliVersion)
 	}
 	if _, err := dataset.ParseScale(mf.Scale); err != nil {
 		return nil, fmt.Errorf("unknown scale %q", mf.Scale)

@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"hash"
 	"io"
 	"math/rand/v2"
 	"time"
@@ -75,7 +78,8 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 	limit := o.sample.v
 
 	// Pass 1: the reservoir sample and the scaling statistics.
-	sc, closer, err := openScanner(path, o, prog, "read")
+	h := sha256.New()
+	sc, closer, err := openScanner(path, o, prog, "read", h)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -98,10 +102,12 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 			return nil, nil, ctx.Err()
 		}
 	}
-	closer.Close()
 	if err := sc.Err(); err != nil {
+		closer.Close()
 		return nil, nil, err
 	}
+	io.Copy(h, closer) // anything after the last row
+	closer.Close()
 	prog.end()
 	m := len(sample) / d // = min(n, limit)
 	if fitter.NextPass() {
@@ -125,6 +131,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 		scaler: scaler,
 		n:      n,
 		d:      d,
+		sha256: hex.EncodeToString(h.Sum(nil)),
 	}
 
 	// Training and the trajectories of the sample, as fit -all does them
@@ -159,13 +166,13 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 
 // openScanner opens the data file path for a pass named phase and starts
 // the phase, which counts bytes.
-func openScanner(path string, o *fitFlags, prog *progress, phase string) (*dataset.Scanner, io.Closer, error) {
+func openScanner(path string, o *fitFlags, prog *progress, phase string, h hash.Hash) (*dataset.Scanner, io.ReadCloser, error) {
 	r, size, err := openData(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	prog.begin(phase, "bytes", size)
-	sc, err := dataset.NewScanner(&countingReader{r: r, p: prog}, dataset.ReadOptions{Name: path, Label: o.label, RequireLabel: o.labelSet})
+	sc, err := dataset.NewScanner(&countingReader{r: r, p: prog, h: h}, dataset.ReadOptions{Name: path, Label: o.label, RequireLabel: o.labelSet})
 	if err != nil {
 		r.Close()
 		return nil, nil, err
@@ -180,7 +187,7 @@ func changed(path string, before, now int) error {
 
 // scalePass feeds every row of the file to fitter once more.
 func scalePass(ctx context.Context, path string, o *fitFlags, fitter *dataset.ScaleFitter, n int, prog *progress) error {
-	sc, closer, err := openScanner(path, o, prog, "scale")
+	sc, closer, err := openScanner(path, o, prog, "scale", nil)
 	if err != nil {
 		return err
 	}
@@ -205,7 +212,7 @@ func scalePass(ctx context.Context, path string, o *fitFlags, fitter *dataset.Sc
 // the labels to w and counts them against the true classes in table.
 func assignPass(ctx context.Context, path string, o *fitFlags, scaler *dataset.Scaler, model *svclust.Model,
 	w *labelWriter, table *metrics.Table, n int, prog *progress) error {
-	sc, closer, err := openScanner(path, o, nil, "")
+	sc, closer, err := openScanner(path, o, nil, "", nil)
 	if err != nil {
 		return err
 	}

@@ -154,6 +154,7 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, gammas, cs
 	if o.out != "" || o.model != "" {
 		bs := *s
 		bs.train.Gamma, bs.train.C = best.Gamma, best.C
+		o.tuned = true
 		r, err := fitCluster(dt, &bs, indices{}, nil) // only its outputs are used
 		if err != nil {
 			return err
