@@ -73,8 +73,10 @@ fails or is interrupted leaves every output either unchanged or complete,
 never partial. On SIGINT, SIGTERM or SIGHUP svclust stops at the next
 point where it can (at the latest after 2 seconds), renames no output
 after the signal, removes its temporary files and says which signal
-stopped it. A process killed outright (SIGKILL) may leave such a
-temporary file behind; it can be deleted. An output that is not a regular
+stopped it. On Linux the temporary files are unnamed (O_TMPFILE) until
+the moment they are renamed, so even a process killed outright (SIGKILL)
+leaves nothing behind; elsewhere, or on a file system without O_TMPFILE,
+such a kill may leave a ".NAME.tmp" file, which can be deleted. An output that is not a regular
 file, such as /dev/null, /dev/stdout or a named pipe, is written in place.
 An output that names the same file as an input (DATA, -model, -labels,
 -from) or as another output, also through "./", a symbolic link or a hard

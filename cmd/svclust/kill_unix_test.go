@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/svclust/svclust/internal/atomicfile"
 )
 
 // tempName matches the temporary files of the outputs named in
@@ -27,6 +29,13 @@ func tempName(name string) *regexp.Regexp {
 // the complete output was left: a write was interrupted.
 func checkAfterKill(t *testing.T, dir string, old string, want map[string]string) (partial bool) {
 	t.Helper()
+	defer func() {
+		// With unnamed temporary files a named one exists only, complete,
+		// between its naming and its rename; nothing partial is left.
+		if partial && unnamedTemps(t) {
+			t.Error("a killed process left a partial temporary file")
+		}
+	}()
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -59,26 +68,63 @@ next:
 	return partial
 }
 
-// waitTemp waits until dir holds a temporary file of one of the outputs
-// names and reports whether it saw one; it returns false if done is closed
-// (the process ended) first.
-func waitTemp(dir string, done <-chan struct{}, names ...string) bool {
+// openTemp reports whether process pid is writing a temporary file of one
+// of the outputs names in dir, and the file's size: a named one,
+// ".NAME.tmp" and digits, or an unnamed one (Linux's O_TMPFILE), which
+// /proc/PID/fd shows as "DIR/#inode (deleted)".
+func openTemp(dir string, pid int, names ...string) (size int64, ok bool) {
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		for _, n := range names {
+			if tempName(n).MatchString(e.Name()) {
+				if fi, err := e.Info(); err == nil {
+					return fi.Size(), true
+				}
+			}
+		}
+	}
+	fds := filepath.Join("/proc", strconv.Itoa(pid), "fd")
+	ents, _ = os.ReadDir(fds)
+	for _, e := range ents {
+		target, err := os.Readlink(filepath.Join(fds, e.Name()))
+		if err == nil && strings.HasPrefix(target, dir+"/#") {
+			if fi, err := os.Stat(filepath.Join(fds, e.Name())); err == nil {
+				return fi.Size(), true
+			}
+		}
+	}
+	return 0, false
+}
+
+// waitTemp waits until process pid writes a temporary file of one of the
+// outputs names in dir (openTemp) and reports whether it saw one; it
+// returns false if done is closed (the process ended) first.
+func waitTemp(dir string, pid int, done <-chan struct{}, names ...string) bool {
 	for {
 		select {
 		case <-done:
 			return false
 		default:
 		}
-		ents, _ := os.ReadDir(dir)
-		for _, e := range ents {
-			for _, n := range names {
-				if tempName(n).MatchString(e.Name()) {
-					return true
-				}
-			}
+		if _, ok := openTemp(dir, pid, names...); ok {
+			return true
 		}
 		time.Sleep(100 * time.Microsecond)
 	}
+}
+
+// unnamedTemps reports whether outputs are written to unnamed temporary
+// files here, which a killed process cannot leave behind: whether a file
+// being written by atomicfile.Create shows nothing in its directory.
+func unnamedTemps(t *testing.T) bool {
+	dir := t.TempDir()
+	f, err := atomicfile.Create(filepath.Join(dir, "probe"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Abort()
+	ents, _ := os.ReadDir(dir)
+	return len(ents) == 0
 }
 
 // TestKillMidWrite kills svclust (SIGKILL) at many moments of a run,
@@ -110,14 +156,19 @@ func TestKillMidWrite(t *testing.T) {
 		done := make(chan struct{})
 		go func() { cmd.Wait(); close(done) }()
 		// Wait for the temporary file: the output is being written.
-		if afterTemp && !waitTemp(dir, done, "data.csv") {
+		if afterTemp && !waitTemp(dir, cmd.Process.Pid, done, "data.csv") {
 			t.Fatal("gen ended before its temporary file was seen")
 		}
 		time.Sleep(delay)
+		// A temporary file shorter than the output, open at the kill: the
+		// kill interrupts its write.
+		size, open := openTemp(dir, cmd.Process.Pid, "data.csv")
 		cmd.Process.Signal(syscall.SIGKILL)
 		<-done
-		if checkAfterKill(t, dir, old, want) && afterTemp {
-			partial++
+		if checkAfterKill(t, dir, old, want) || open && size < int64(len(want["data.csv"])) {
+			if afterTemp {
+				partial++
+			}
 		}
 	}
 	for _, d := range []time.Duration{0, 2 * time.Millisecond, 20 * time.Millisecond} {
@@ -126,7 +177,7 @@ func TestKillMidWrite(t *testing.T) {
 	for _, d := range []time.Duration{0, time.Millisecond, 5 * time.Millisecond, 20 * time.Millisecond} {
 		run(true, d) // while writing
 	}
-	t.Logf("%d of 4 kills during the write left a partial temporary file", partial)
+	t.Logf("%d of 4 kills during the write hit a partial temporary file", partial)
 	if partial == 0 {
 		t.Error("no kill interrupted a write: the test did not exercise what it checks")
 	}
@@ -186,14 +237,19 @@ func TestKillFit(t *testing.T) {
 		go func() { cmd.Wait(); close(done) }()
 		// A fast write can begin and end between two looks at the
 		// directory; such a run counts as one whose write was not hit.
-		if afterTemp && waitTemp(dir, done, "labels.csv", "model.json") {
+		if afterTemp && waitTemp(dir, cmd.Process.Pid, done, "labels.csv", "model.json") {
 			during++
 		}
 		time.Sleep(delay)
+		size, open := openTemp(dir, cmd.Process.Pid, "labels.csv", "model.json")
 		cmd.Process.Signal(syscall.SIGKILL)
 		<-done
-		if checkAfterKill(t, dir, old, want) && afterTemp {
-			partial++
+		// The labels are the shorter output: a temporary file shorter
+		// than them is certainly partial.
+		if checkAfterKill(t, dir, old, want) || open && size < int64(len(want["labels.csv"])) {
+			if afterTemp {
+				partial++
+			}
 		}
 	}
 	for i := range 5 {
@@ -207,7 +263,7 @@ func TestKillFit(t *testing.T) {
 	for ; kills < 4 || partial == 0 && kills < 12; kills++ {
 		run(true, time.Duration(kills%2)*time.Millisecond)
 	}
-	t.Logf("%d of %d kills after a temporary file appeared (seen in %d) left a partial one", partial, kills, during)
+	t.Logf("%d of %d kills after a temporary file appeared (seen in %d) hit a partial one", partial, kills, during)
 	if partial == 0 {
 		t.Error("no kill interrupted a write: the test did not exercise what it checks")
 	}
@@ -302,7 +358,7 @@ func TestSignalsMidWrite(t *testing.T) {
 		}
 		done := make(chan struct{})
 		go func() { cmd.Wait(); close(done) }()
-		if !waitTemp(dir, done, "data.csv") {
+		if !waitTemp(dir, cmd.Process.Pid, done, "data.csv") {
 			t.Fatalf("%v: gen ended before its temporary file was seen", sig)
 		}
 		cmd.Process.Signal(sig)

@@ -21,8 +21,9 @@ type output struct {
 }
 
 // writeOutputs writes outs so that either all of them or none of the files
-// change: every file is first written in full to a hidden temporary file
-// beside it (".NAME.tmp" and digits), then standard output is written, and
+// change: every file is first written in full to a temporary file beside
+// it (atomicfile: unnamed on Linux, else hidden, ".NAME.tmp" and digits),
+// then standard output is written, and
 // only then are the temporary files renamed over their paths. Only a failed
 // rename, which does not happen on a local file system once the temporary
 // file exists, could leave some outputs new and others old.

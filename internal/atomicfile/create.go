@@ -12,7 +12,18 @@ import (
 // RemoveTemporary.
 var live struct {
 	sync.Mutex
-	names map[string]struct{}
+	names   map[string]struct{}
+	stopped bool // RemoveTemporary was called
+}
+
+// errStopped is the error of a commit after RemoveTemporary.
+var errStopped = errors.New("atomicfile: temporary files removed before the commit")
+
+// isStopped reports whether RemoveTemporary has been called.
+func isStopped() bool {
+	live.Lock()
+	defer live.Unlock()
+	return live.stopped
 }
 
 func track(name string) {
@@ -30,14 +41,15 @@ func untrack(name string) {
 	live.Unlock()
 }
 
-// RemoveTemporary removes every temporary file of this process that has
-// not been renamed over its path or removed yet, leaving those paths
-// untouched. A program calls it just before exiting without returning,
-// such as on a signal, so that no temporary file outlives it; a File or
-// Staged whose temporary file it removed fails to commit.
+// RemoveTemporary removes every named temporary file of this process that
+// has not been renamed over its path or removed yet, leaving those paths
+// untouched (unnamed ones vanish with the process), and makes every later
+// Commit fail. A program calls it just before exiting without returning,
+// such as on a signal, so that no temporary file outlives it.
 func RemoveTemporary() {
 	live.Lock()
 	defer live.Unlock()
+	live.stopped = true
 	for name := range live.names {
 		os.Remove(name)
 	}
@@ -55,12 +67,23 @@ type File struct {
 	mode      os.FileMode
 	done      bool
 	direct    bool // path is not a regular file and is written in place
+	anon      bool // f has no name yet (openAnon); tmp is ""
 }
+
+// useAnon makes Create use unnamed temporary files where the system has
+// them; the tests of the named ones turn it off.
+var useAnon = true
 
 // Create starts a new content of the file path in a temporary file named
 // "." + base + ".tmp" + digits in the directory of path, where base is the
 // last element of path. The permission bits are those [WriteFile] gives.
 // Create does not accept "-".
+//
+// On Linux the temporary file is first unnamed (O_TMPFILE), so that a
+// process that dies before committing, even by SIGKILL, leaves nothing
+// behind: Commit gives it the hidden name only to rename it at once.
+// Elsewhere, or where the file system lacks O_TMPFILE, it is named from the
+// start, and a killed process may leave it.
 //
 // An existing path that is neither a regular file nor a directory, such as
 // /dev/null, /dev/stdout or a named pipe, cannot be replaced by a rename:
@@ -84,6 +107,11 @@ func Create(path string) (*File, error) {
 			return &File{f: f, bw: bufio.NewWriter(f), path: path, direct: true}, nil
 		}
 		mode = fi.Mode().Perm()
+	}
+	if useAnon {
+		if f, err := openAnon(dir); err == nil {
+			return &File{f: f, bw: bufio.NewWriter(f), path: path, mode: mode, anon: true}, nil
+		}
 	}
 	f, err := os.CreateTemp(dir, "."+base+".tmp*")
 	if err != nil {
@@ -130,6 +158,14 @@ func (f *File) Stage() (*Staged, error) {
 	if err == nil {
 		err = f.f.Sync()
 	}
+	if f.anon {
+		// It stays open: closing an unnamed file deletes it.
+		if err != nil {
+			f.f.Close()
+			return nil, err
+		}
+		return &Staged{path: f.path, anon: f.f}, nil
+	}
 	if cerr := f.f.Close(); err == nil {
 		err = cerr
 	}
@@ -163,7 +199,7 @@ func (f *File) Abort() {
 	}
 	f.done = true
 	f.f.Close()
-	if !f.direct {
+	if !f.direct && !f.anon {
 		os.Remove(f.tmp)
 		untrack(f.tmp)
 	}

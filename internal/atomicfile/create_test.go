@@ -10,7 +10,15 @@ import (
 	"testing"
 )
 
+// named makes Create use named temporary files until the test ends, for
+// the tests that look at them.
+func named(t *testing.T) {
+	useAnon = false
+	t.Cleanup(func() { useAnon = true })
+}
+
 func TestCreate(t *testing.T) {
+	named(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "labels.csv")
 	if err := os.WriteFile(path, []byte("old\n"), 0o600); err != nil {
@@ -155,6 +163,21 @@ func TestCreateWriteError(t *testing.T) {
 // Files and Staged files not yet committed, not the paths, and a commit
 // after it fails, leaving the path as it was.
 func TestRemoveTemporary(t *testing.T) {
+	for _, anon := range []bool{true, false} {
+		useAnon = anon
+		removeTemporary(t)
+	}
+	useAnon = true
+}
+
+func removeTemporary(t *testing.T) {
+	reset := func() {
+		live.Lock()
+		live.stopped = false
+		live.Unlock()
+	}
+	reset()
+	defer reset()
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
 	if err := os.WriteFile(a, []byte("old\n"), 0o644); err != nil {
@@ -193,4 +216,46 @@ func TestCreateNotRegular(t *testing.T) {
 	if _, err := Create(t.TempDir()); err == nil || !strings.Contains(err.Error(), "is a directory") {
 		t.Errorf("Create(directory): %v, want \"is a directory\"", err)
 	}
+}
+
+// TestCreateUnnamed: where the system has unnamed temporary files, the
+// directory shows nothing but the old file while the new content is
+// written and staged, and the new content after Commit.
+func TestCreateUnnamed(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out")
+	if err := os.WriteFile(path, []byte("old\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.anon {
+		t.Skip("no unnamed temporary files here")
+	}
+	io.WriteString(f, strings.Repeat("new\n", 5000))
+	s, err := f.Stage()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkOnly(t, dir, "out")
+	checkFile(t, path, "old\n")
+	if err := s.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	checkOnly(t, dir, "out")
+	checkFile(t, path, strings.Repeat("new\n", 5000))
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode after Commit: %v, %v; want 0600", fi.Mode(), err)
+	}
+	// Abort leaves nothing either.
+	g, err := Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(g, "x")
+	g.Abort()
+	checkOnly(t, dir, "out")
+	checkFile(t, path, strings.Repeat("new\n", 5000))
 }
