@@ -7,13 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/svclust/svclust/internal/atomicfile"
 )
 
 // tempName matches the temporary files of the outputs named in
@@ -30,9 +29,11 @@ func tempName(name string) *regexp.Regexp {
 func checkAfterKill(t *testing.T, dir string, old string, want map[string]string) (partial bool) {
 	t.Helper()
 	defer func() {
-		// With unnamed temporary files a named one exists only, complete,
-		// between its naming and its rename; nothing partial is left.
-		if partial && unnamedTemps(t) {
+		// On Linux the temporary files are unnamed (O_TMPFILE; the file
+		// systems of tests have it): a named one exists only, complete,
+		// between its naming and its rename, so nothing partial is left.
+		// Issue 13 found partial ones left forever.
+		if partial && runtime.GOOS == "linux" {
 			t.Error("a killed process left a partial temporary file")
 		}
 	}()
@@ -111,20 +112,6 @@ func waitTemp(dir string, pid int, done <-chan struct{}, names ...string) bool {
 		}
 		time.Sleep(100 * time.Microsecond)
 	}
-}
-
-// unnamedTemps reports whether outputs are written to unnamed temporary
-// files here, which a killed process cannot leave behind: whether a file
-// being written by atomicfile.Create shows nothing in its directory.
-func unnamedTemps(t *testing.T) bool {
-	dir := t.TempDir()
-	f, err := atomicfile.Create(filepath.Join(dir, "probe"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Abort()
-	ents, _ := os.ReadDir(dir)
-	return len(ents) == 0
 }
 
 // TestKillMidWrite kills svclust (SIGKILL) at many moments of a run,
