@@ -517,7 +517,8 @@ sets of at most 1,000 points.
 		skipped "by -skip" (default none).
 	-from file
 		Render REPRODUCTION.md into -out from a reproduction.json written
-		by an earlier run, instead of running.
+		by an earlier run, instead of running. The file may hold at most
+		64 MiB.
 
 Setting SVCLUST_TRACEBACK in the environment adds a stack trace to the
 report of an internal error.

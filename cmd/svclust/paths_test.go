@@ -175,3 +175,15 @@ func TestModelNotRegular(t *testing.T) {
 		t.Error("the model read from a pipe labels differently")
 	}
 }
+
+// TestReproduceFromBounded: reproduce -from reads at most maxReportBytes,
+// so that a huge or endless file fails rather than filling memory.
+func TestReproduceFromBounded(t *testing.T) {
+	defer func(v int64) { maxReportBytes = v }(maxReportBytes)
+	maxReportBytes = 1 << 20
+	big := writeFile(t, "r.json", `{"records":[`+strings.Repeat(" ", 2<<20)+`]}`)
+	code, _, stderr := cli(t, "reproduce", "-from", big, "-out", t.TempDir())
+	if code != 1 || !strings.Contains(stderr, "r.json: larger than 1 MiB") {
+		t.Errorf("exit %d\n%s", code, stderr)
+	}
+}

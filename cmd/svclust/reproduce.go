@@ -94,6 +94,11 @@ error.`,
 	return c
 }
 
+// maxReportBytes bounds the file read by -from: a reproduction.json of
+// the paper's 15 data sets and 7 methods takes about 100 KB. A variable so
+// that a test can lower it.
+var maxReportBytes int64 = 64 << 20
+
 func runReproduce(ctx context.Context, e *env, o *reproFlags, args []string) error {
 	if len(args) > 0 {
 		return usagef("unexpected arguments: %s", strings.Join(args, " "))
@@ -128,8 +133,12 @@ func runReproduce(ctx context.Context, e *env, o *reproFlags, args []string) err
 		if err != nil {
 			return err
 		}
-		rep, err = reproduce.ReadReport(f)
+		lr := &io.LimitedReader{R: f, N: maxReportBytes + 1}
+		rep, err = reproduce.ReadReport(lr)
 		f.Close()
+		if lr.N == 0 {
+			return fmt.Errorf("%s: larger than %d MiB: not a reproduction.json", o.from, maxReportBytes>>20)
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", o.from, err)
 		}
