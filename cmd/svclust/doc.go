@@ -77,7 +77,10 @@ stopped it. On Linux the temporary files are unnamed (O_TMPFILE) until
 the moment they are renamed, so even a process killed outright (SIGKILL)
 leaves nothing behind; elsewhere, or on a file system without O_TMPFILE,
 such a kill may leave a ".NAME.tmp" file, which can be deleted. An output that is not a regular
-file, such as /dev/null, /dev/stdout or a named pipe, is written in place.
+file, such as /dev/null, /dev/stdout or a named pipe, is written in place
+(/dev/stdout and /dev/fd/N appended to, and the summary then goes to
+standard error as with -o -), and an output that is a symbolic link keeps
+it: the link's target gets the new content.
 An output that names the same file as an input (DATA, -model, -labels,
 -from) or as another output, also through "./", a symbolic link or a hard
 link, is a usage error naming both flags: nothing is read or written.

@@ -612,7 +612,7 @@ func runFit(ctx context.Context, e *env, o *fitFlags, args []string) error {
 		return err
 	}
 	summary := e.stdout
-	if o.out == "-" || o.model == "-" {
+	if e.toStdout(o.out) || e.toStdout(o.model) {
 		summary = e.stderr // standard output carries the labels or the model
 	}
 	if o.json {

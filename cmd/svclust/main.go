@@ -46,6 +46,26 @@ type env struct {
 	cmd            *Command
 	// ctx is cancelled by a stop signal; outputs are not committed after.
 	ctx context.Context
+	// stdoutFile is stdout when it is a file (os.Stdout), else nil.
+	stdoutFile *os.File
+}
+
+// toStdout reports whether the output path writes to standard output: "-",
+// or a path naming the file, pipe or socket standard output is (such as
+// /dev/stdout), not a terminal or /dev/null, where mixing does no harm.
+func (e *env) toStdout(path string) bool {
+	if path == "-" {
+		return true
+	}
+	if path == "" || e.stdoutFile == nil {
+		return false
+	}
+	fo, err := e.stdoutFile.Stat()
+	if err != nil || fo.Mode()&os.ModeCharDevice != 0 {
+		return false
+	}
+	fp, err := os.Stat(path)
+	return err == nil && os.SameFile(fo, fp)
 }
 
 // usageError is a bad command line: exit status 2.
@@ -159,6 +179,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) (code int
 	// A summary printed with fmt.Fprintf, whose error nobody checks, must
 	// still fail the run when standard output cannot take it (a full
 	// disk): out keeps the first error of every write.
+	stdoutFile, _ := stdout.(*os.File)
 	out := &errWriter{w: stdout}
 	stdout = out
 	defer func() {
@@ -196,7 +217,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) (code int
 		if c.Name() != args[0] {
 			continue
 		}
-		e := &env{stdout: stdout, stderr: stderr, cmd: c, ctx: ctx}
+		e := &env{stdout: stdout, stderr: stderr, cmd: c, ctx: ctx, stdoutFile: stdoutFile}
 		c.Flag.SetOutput(stderr)
 		c.Flag.Usage = func() { printUsage(stderr, c) }
 		pos, err := parseArgs(c.Flag, args[1:])

@@ -187,3 +187,53 @@ func TestReproduceFromBounded(t *testing.T) {
 		t.Errorf("exit %d\n%s", code, stderr)
 	}
 }
+
+// TestOutputDevStdout: -o /dev/stdout writes the labels to standard output,
+// a file or a pipe, with the summary on standard error as for -o -, and
+// /dev/stdout stays the link it is. Before, with standard output
+// redirected to a file, the rename of the temporary file replaced the link
+// /dev/stdout itself by a regular file.
+func TestOutputDevStdout(t *testing.T) {
+	fi, err := os.Lstat("/dev/stdout")
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Skip("no /dev/stdout link")
+	}
+	if testing.Short() {
+		t.Skip("runs child processes")
+	}
+	in := genFile(t, "gauss3", 60)
+	want := mustCLI(t, "fit", "-budget", "10", "-o", "-", in)
+	file := filepath.Join(t.TempDir(), "out.txt")
+	f, err := os.Create(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var pipe, stderr strings.Builder
+	for _, out := range []any{f, &pipe} {
+		cmd := svclustCmd(t, "fit", "-budget", "10", "-o", "/dev/stdout", in)
+		switch w := out.(type) {
+		case *os.File:
+			cmd.Stdout = w
+		case *strings.Builder:
+			cmd.Stdout = w
+		}
+		stderr.Reset()
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%v: %s", err, stderr.String())
+		}
+		if !strings.Contains(stderr.String(), "clustering ") {
+			t.Errorf("the summary is not on standard error: %q", stderr.String())
+		}
+	}
+	if got := readFile(t, file); got != want {
+		t.Errorf("the file holds %q, want the labels", got)
+	}
+	if pipe.String() != want {
+		t.Errorf("the pipe read %q, want the labels", pipe.String())
+	}
+	if fi, err := os.Lstat("/dev/stdout"); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("/dev/stdout is no longer a link (%v)", err)
+	}
+}

@@ -164,7 +164,7 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, gammas, cs
 		}
 	}
 	out := e.stdout
-	if o.out == "-" || o.model == "-" {
+	if e.toStdout(o.out) || e.toStdout(o.model) {
 		out = e.stderr
 	}
 	if o.json {

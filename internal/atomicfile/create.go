@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 )
 
@@ -90,6 +91,18 @@ var useAnon = true
 // Create opens it for writing instead, and the data go to it as they are
 // written, with no atomicity (a reader of a pipe sees them anyway).
 func Create(path string) (*File, error) {
+	if fdLink(path) {
+		// A file descriptor (/dev/stdout, /dev/fd/N, /proc/self/fd/N):
+		// replacing the link would replace /dev/stdout itself. Append to
+		// what it opens, which never truncates a file behind it.
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			return nil, err
+		}
+		return &File{f: f, bw: bufio.NewWriter(f), path: path, direct: true}, nil
+	}
+	// A symbolic link stays one: its target gets the new content.
+	path = resolve(path)
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -119,6 +132,48 @@ func Create(path string) (*File, error) {
 	}
 	track(f.Name())
 	return &File{f: f, bw: bufio.NewWriter(f), tmp: f.Name(), path: path, mode: mode}, nil
+}
+
+// fdLink reports whether path is, or is a symbolic link to, a file
+// descriptor of the process: under /proc or /dev/fd.
+func fdLink(path string) bool {
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return false
+	}
+	under := func(p string) bool {
+		p = filepath.Clean(p)
+		return strings.HasPrefix(p, "/proc/") || strings.HasPrefix(p, "/dev/fd/")
+	}
+	if under(path) {
+		return true
+	}
+	t, err := os.Readlink(path)
+	return err == nil && under(t)
+}
+
+// resolve returns the file that writing path writes: path with its
+// symbolic links resolved, also a last one whose target does not exist
+// yet, or path itself if it is not a link.
+func resolve(path string) string {
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return path
+	}
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		return r
+	}
+	for range 40 { // a dangling chain: follow it to its end
+		t, err := os.Readlink(path)
+		if err != nil {
+			return path
+		}
+		if !filepath.IsAbs(t) {
+			t = filepath.Join(filepath.Dir(path), t)
+		}
+		path = t
+	}
+	return path
 }
 
 // Write writes p to the temporary file, through a buffer. It implements

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -258,4 +259,63 @@ func TestCreateUnnamed(t *testing.T) {
 	g.Abort()
 	checkOnly(t, dir, "out")
 	checkFile(t, path, strings.Repeat("new\n", 5000))
+}
+
+// TestCreateSymlink: writing through a symbolic link replaces its target's
+// content and keeps the link, also a dangling one; a link to a file
+// descriptor (/dev/stdout) is written in place, appending, never replaced.
+// Before, the rename replaced the link itself: "-o /dev/stdout" with
+// standard output redirected to a file replaced /dev/stdout by a file.
+func TestCreateSymlink(t *testing.T) {
+	for _, anon := range []bool{true, false} {
+		useAnon = anon
+		dir := t.TempDir()
+		target, link := filepath.Join(dir, "target"), filepath.Join(dir, "link")
+		if err := os.WriteFile(target, []byte("old\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink("target", link); err != nil {
+			t.Fatal(err)
+		}
+		write := func(w io.Writer) error { _, err := io.WriteString(w, "new\n"); return err }
+		if err := WriteFile(link, write); err != nil {
+			t.Fatal(err)
+		}
+		if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("the link was replaced (%v)", err)
+		}
+		checkFile(t, target, "new\n")
+		// A dangling link: its target is created.
+		if err := os.Symlink("sub/../new", filepath.Join(dir, "dangling")); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteFile(filepath.Join(dir, "dangling"), write); err != nil {
+			t.Fatal(err)
+		}
+		checkFile(t, filepath.Join(dir, "new"), "new\n")
+		checkOnly(t, dir, "dangling", "link", "new", "sub", "target")
+	}
+	useAnon = true
+
+	// A link to a file descriptor: /dev/fd/N of an open file.
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	f, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.WriteString("first\n")
+	fdPath := "/dev/fd/" + strconv.Itoa(int(f.Fd()))
+	if _, err := os.Lstat(fdPath); err != nil {
+		t.Skip("no /dev/fd:", err)
+	}
+	if err := WriteFile(fdPath, func(w io.Writer) error { _, err := io.WriteString(w, "second\n"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	checkFile(t, out, "first\nsecond\n")
+	checkOnly(t, dir, "out")
 }
