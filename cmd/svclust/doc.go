@@ -92,8 +92,9 @@ a mistyped value is a usage error naming the flag rather than a run out of
 memory or of hours: -budget ≤ 20,000 (the cache of distances between
 support vectors takes 8·s² bytes for s support vectors, at most 3.2 GB),
 -m ≤ 1,000, -max-iter and -min-iter ≤ 10⁹, -sample ≤ 10⁷, -workers ≤
-1,024, gen -n ≤ 10⁹, demo -n ≤ 10⁶, plot -grid ≤ 5,000 and reproduce
--runs ≤ 10,000. A budget of n or more for n rows is never reached: it
+1,024, gen -n ≤ 10⁹, demo -n ≤ 10⁶, plot -grid ≤ 5,000, reproduce
+-runs ≤ 10,000, and the grids of tune and reproduce at most 10,000
+settings (-gamma-grid values × -C-grid values). A budget of n or more for n rows is never reached: it
 gives the model of budget n, and the distance cache grows with the support
 set rather than being allocated for the budget.
 

@@ -28,6 +28,10 @@ const (
 	maxGrid = 5000
 	// maxRuns bounds reproduce -runs.
 	maxRuns = 10_000
+	// maxGridPoints bounds the settings of tune, the product of the
+	// lengths of -gamma-grid and -C-grid (the paper's grid has 36), each
+	// a full fit.
+	maxGridPoints = 10_000
 )
 
 // atMost returns the usage error "FLAG must be ≤ MAX" if v > max, else nil.

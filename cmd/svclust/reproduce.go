@@ -212,6 +212,9 @@ func (o *reproFlags) protocol() (*reproduce.Protocol, []reproduce.DataSet, []rep
 	if err := atMost("-runs", o.runs, maxRuns); err != nil {
 		return nil, nil, nil, err
 	}
+	if n := len(o.gammas) * len(o.cs); n > maxGridPoints {
+		return nil, nil, nil, usagef("-gamma-grid and -C-grid: %s settings, more than %s", thousands(int64(n)), thousands(maxGridPoints))
+	}
 	sc, err := dataset.ParseScale(o.scale)
 	if err != nil {
 		return nil, nil, nil, usagef("-scale must be none, zscore or minmax, not %q", o.scale)

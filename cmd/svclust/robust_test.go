@@ -384,6 +384,8 @@ func TestRobust(t *testing.T) {
 		{name: "-workers 1e6", args: fitArgs("-workers", "1000000"), data: valid, code: 2, msg: "-workers 1000000: must be ≤ 1,024"},
 		{name: "-sample 1e9", args: fitArgs("-stream", "-sample", "1000000000"), data: valid, code: 2, msg: "-sample 1000000000: must be ≤"},
 		{name: "tune -budget 1e9", args: []string{"tune", "-o", "$OUT", "-budget", "1000000000", "$DATA"}, data: valid, code: 2, msg: "-budget 1000000000"},
+		{name: "tune grid of 10,201 settings", args: []string{"tune", "-o", "$OUT", "-gamma-grid", strings.Repeat("1,", 100) + "1", "-C-grid", strings.Repeat("8,", 100) + "8", "$DATA"}, data: valid, code: 2, msg: "-gamma-grid and -C-grid: 10,201 settings, more than 10,000"},
+		{name: "reproduce grid of 10,201 settings", args: []string{"reproduce", "-gamma-grid", strings.Repeat("1,", 100) + "1", "-C-grid", strings.Repeat("8,", 100) + "8", "-out", "$DIR/rep"}, code: 2, msg: "-gamma-grid and -C-grid: 10,201 settings"},
 		{name: "predict -workers 1e6", args: modelArgs("predict", "-workers", "1000000"), data: valid, code: 2, msg: "-workers 1000000: must be ≤"},
 		{name: "gen -n 1e10", args: []string{"gen", "-o", "$OUT", "-n", "10000000000"}, code: 2, msg: "-n 10000000000: must be ≤"},
 		{name: "demo -n 1e9", args: []string{"demo", "-n", "1000000000"}, code: 2, msg: "-n 1000000000: must be ≤"},

@@ -116,6 +116,9 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, gammas, cs
 	if !ok {
 		return usagef("-metric must be nmi, ari, purity or rand, not %q", metric)
 	}
+	if n := len(gammas) * len(cs); n > maxGridPoints {
+		return usagef("-gamma-grid and -C-grid: %s settings, more than %s", thousands(int64(n)), thousands(maxGridPoints))
+	}
 	s, dt, stop, err := o.prepare(args)
 	if err != nil {
 		return err
