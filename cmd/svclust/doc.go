@@ -73,7 +73,8 @@ fails or is interrupted leaves every output either unchanged or complete,
 never partial. On SIGINT, SIGTERM or SIGHUP svclust stops at the next
 point where it can (at the latest after 2 seconds), renames no output
 after the signal, removes its temporary files and says which signal
-stopped it. On Linux the temporary files are unnamed (O_TMPFILE) until
+stopped it; a signal ignored when svclust started (SIGHUP under nohup)
+stays ignored. On Linux the temporary files are unnamed (O_TMPFILE) until
 the moment they are renamed, so even a process killed outright (SIGKILL)
 leaves nothing behind; elsewhere, or on a file system without O_TMPFILE,
 such a kill may leave a ".NAME.tmp" file, which can be deleted. An output that is not a regular

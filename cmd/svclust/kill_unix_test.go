@@ -366,3 +366,37 @@ func TestSignalsMidWrite(t *testing.T) {
 		}
 	}
 }
+
+// TestNohup: a SIGHUP that was ignored when svclust started, as nohup
+// makes it, stays ignored: the run completes.
+func TestNohup(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs child processes")
+	}
+	data := genFile(t, "gauss3", 2000)
+	out := filepath.Join(t.TempDir(), "labels.csv")
+	// The shell ignores SIGHUP and execs svclust, which inherits that.
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	cmd := svclustCmd(t)
+	cmd.Path = "/bin/sh"
+	cmd.Args = []string{"sh", "-c", `trap "" HUP; exec "$0" "$@"`, exe, "tune", "-o", out, "-workers", "1", "-gamma-grid", "1,2,3,4", "-C-grid", "8,16", data}
+	if _, err := os.Stat(cmd.Path); err != nil {
+		t.Skip(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitBusy(t, cmd.Process.Pid, 100*time.Millisecond)
+	cmd.Process.Signal(syscall.SIGHUP)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("%v after SIGHUP under nohup: %s", err, stderr.String())
+	}
+	if !strings.HasPrefix(readFile(t, out), "cluster\n") {
+		t.Error("no labels written")
+	}
+}

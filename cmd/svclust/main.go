@@ -152,7 +152,14 @@ func main() {
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, stopSignals...)
+	for _, sig := range stopSignals {
+		// A signal ignored at start stays ignored: nohup ignores SIGHUP,
+		// and a shell script's background jobs SIGINT, for them to
+		// survive it; Notify would end that.
+		if !signal.Ignored(sig) {
+			signal.Notify(sigs, sig)
+		}
+	}
 	go func() {
 		// tune, demo and reproduce stop between settings when ctx is
 		// cancelled, and fit -stream between chunks of rows; fit without
