@@ -256,7 +256,14 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) (code int
 		}
 		return 1
 	}
-	fmt.Fprintf(stderr, "svclust: unknown command %q\nRun 'svclust help' for usage.\n", args[0])
+	hint := ""
+	best := max(1, len(args[0])/3) + 1
+	for _, c := range cmds {
+		if d := editDistance(args[0], c.Name()); d < best {
+			best, hint = d, fmt.Sprintf(": did you mean %s?", c.Name())
+		}
+	}
+	fmt.Fprintf(stderr, "svclust: unknown command %q%s\nRun 'svclust help' for usage.\n", args[0], hint)
 	return 2
 }
 

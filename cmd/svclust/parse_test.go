@@ -76,6 +76,21 @@ func TestUnknownFlag(t *testing.T) {
 	}
 }
 
+// TestUnknownCommand: a mistyped command names the nearest one.
+func TestUnknownCommand(t *testing.T) {
+	for args, want := range map[string]string{
+		"fti":     `svclust: unknown command "fti": did you mean fit?`,
+		"predcit": `svclust: unknown command "predcit": did you mean predict?`,
+		"cluster": `svclust: unknown command "cluster"` + "\n",
+		"versoin": `svclust: unknown command "versoin": did you mean version?`,
+	} {
+		code, _, stderr := cli(t, args, "d.csv")
+		if code != 2 || !strings.HasPrefix(stderr, want) {
+			t.Errorf("svclust %s: exit %d, stderr %q; want 2 and %q", args, code, stderr, want)
+		}
+	}
+}
+
 func TestEditDistance(t *testing.T) {
 	for _, tc := range []struct {
 		a, b string
