@@ -94,6 +94,12 @@ type ClusterConfig struct {
 	// Workers is the number of goroutines; 0 means GOMAXPROCS. Labels do
 	// not depend on it.
 	Workers int
+	// Progress, if not nil, is called as the trajectories from the strip
+	// points, most of the work of Cluster, are followed: done of total
+	// have reached their equilibria. The calls are serialised and done
+	// does not decrease; the segment tests between equilibria come after
+	// the last call. It must return quickly.
+	Progress func(done, total int)
 }
 
 // Validate reports the first invalid field of c as a *ConfigError, or nil.
@@ -217,13 +223,14 @@ func (m *Model) Cluster(x mat.Matrix, cfg *ClusterConfig) (*Clustering, error) {
 	}
 	scale := f.Scale()
 	first := firstSlots(ns)
-	trajectories(f, eq[:first*d], nil, w)
+	report := progressOf(cfg.Progress, ns)
+	trajectories(f, eq[:first*d], nil, w, report)
 	var anchors []float64
 	if first < ns {
 		// The anchors come first among the representatives, as Predict
 		// expects: Merge is greedy in index order.
 		anchors = assign.Merge(eq[:first*d], d, mergeTol*scale)
-		trajectories(f, eq[first*d:], anchors, w)
+		trajectories(f, eq[first*d:], anchors, w, report)
 	}
 	reps := assign.Merge(eq, d, mergeTol*scale)
 	nrep := len(reps) / d
@@ -372,7 +379,7 @@ func slot(k, n int) int {
 // trajectories moves each row of the row-major eq to its equilibrium on w
 // goroutines, stopping early at anchors (row-major equilibria found
 // before) if there are any.
-func trajectories(f *assign.Field, eq []float64, anchors []float64, w int) {
+func trajectories(f *assign.Field, eq []float64, anchors []float64, w int, report func(int)) {
 	d := f.D
 	var tree *assign.Tree
 	if len(anchors) > 0 {
@@ -383,7 +390,27 @@ func trajectories(f *assign.Field, eq []float64, anchors []float64, w int) {
 		for k := lo; k < hi; k++ {
 			equilibrium(f, eq[k*d:k*d+d], scratch, tree)
 		}
+		if report != nil {
+			report(hi - lo)
+		}
 	})
+}
+
+// progressOf returns the function that trajectories calls with the number
+// of trajectories of a chunk just followed, which adds them up and calls
+// progress with the total so far, serialised; nil if progress is nil.
+func progressOf(progress func(done, total int), total int) func(int) {
+	if progress == nil {
+		return nil
+	}
+	var mu sync.Mutex
+	done := 0
+	return func(n int) {
+		mu.Lock()
+		defer mu.Unlock()
+		done += n
+		progress(done, total)
+	}
 }
 
 // trees builds the search trees over the equilibria and the strip, once.

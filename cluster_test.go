@@ -228,3 +228,31 @@ func TestSlot(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterProgress: ClusterConfig.Progress is called with a done that
+// never decreases and ends at the strip size, the total of every call.
+func TestClusterProgress(t *testing.T) {
+	ds, err := dataset.Generate(dataset.Gauss3, 3000, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Train(ds.X, &Config{Budget: 30, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls, last, total int
+	cfg := &ClusterConfig{Workers: 3, Progress: func(done, tot int) {
+		calls++
+		if done < last || (total != 0 && tot != total) {
+			t.Errorf("call %d: done %d after %d, total %d after %d", calls, done, last, tot, total)
+		}
+		last, total = done, tot
+	}}
+	cl, err := m.Cluster(ds.X, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls < 2 || last != cl.StripSize || total != cl.StripSize {
+		t.Errorf("%d calls, the last %d of %d; want ≥ 2 ending at the strip size %d", calls, last, total, cl.StripSize)
+	}
+}

@@ -47,7 +47,10 @@ type Config struct {
 
 	// Budget is the largest number of support vectors kept (the paper's B).
 	// 0 means no budget: the paper's unbudgeted SGD-LMOC baseline, whose
-	// model grows with the data. It must be ≥ 0.
+	// model grows with the data. It must be ≥ 0. A budget of n or more for
+	// n rows is never reached and gives the model of budget n; the cache of
+	// distances between support vectors, 8·s² bytes for s of them, grows
+	// with the support set rather than being allocated for the budget.
 	Budget int
 
 	// Maintainer restores the budget when the support set exceeds it; nil

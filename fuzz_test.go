@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust/dataset"
+	"github.com/svclust/svclust/internal/jsonkeys"
 )
 
 // fuzzModel returns the JSON of a small clustered model, the seed of the
@@ -34,8 +35,9 @@ func fuzzModel(f *testing.F, all bool) []byte {
 }
 
 // FuzzModelJSON: loading any bytes as a model never panics, and a model
-// that loads scores finite values, predicts labels in range and saves to
-// the same JSON.
+// that loads has no key twice in one object (issue 13: the last one won),
+// scores finite values, predicts labels in range and saves to the same
+// JSON.
 func FuzzModelJSON(f *testing.F) {
 	for _, all := range []bool{false, true} {
 		good := fuzzModel(f, all)
@@ -43,6 +45,18 @@ func FuzzModelJSON(f *testing.F) {
 		f.Add(good[:len(good)/2])
 		f.Add(bytes.Replace(good, []byte(`"version":1`), []byte(`"version":2`), 1))
 		f.Add(bytes.Replace(good, []byte(`"dim":2`), []byte(`"dim":1000000000`), 1))
+		for _, dup := range [][2]string{
+			{`"gamma":`, `"gamma":-1,"gamma":`},
+			{`"dim":`, `"dim":2,"dim":`},
+			{`"iterations":`, `"iterations":0,"iterations":`},
+		} {
+			b := bytes.Replace(good, []byte(dup[0]), []byte(dup[1]), 1)
+			var m Model
+			if bytes.Equal(b, good) || json.Unmarshal(b, &m) == nil {
+				f.Errorf("a second %s was accepted", dup[0])
+			}
+			f.Add(b)
+		}
 	}
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`null`))
@@ -50,6 +64,9 @@ func FuzzModelJSON(f *testing.F) {
 		var m Model
 		if err := json.Unmarshal(in, &m); err != nil {
 			return
+		}
+		if err := jsonkeys.Check(bytes.NewReader(in)); err != nil {
+			t.Fatalf("a model with a duplicate key loaded: %v", err)
 		}
 		d := m.Dim()
 		x := mat.NewDense(3, d, nil)

@@ -33,8 +33,10 @@ type SupportSet struct {
 	rng   *rand.Rand
 
 	// Squared distances between slots, stride cap; kept only with a budget.
-	d2  []float64
-	cap int
+	// The cache starts small and grows with the support set up to limit
+	// slots, so that its memory follows the support set, not the budget.
+	d2         []float64
+	cap, limit int
 
 	// Changes made during the current step: every slot whose coefficient
 	// changed, with its coefficient at the start of the step, and the slots
@@ -139,7 +141,10 @@ func (s *SupportSet) Add(z []float64, coef float64) int {
 func (s *SupportSet) push(x []float64, id, stamp int, d2 []float64, full string) int {
 	i := s.Len()
 	if s.d2 != nil && i >= s.cap {
-		panic(full)
+		if s.cap >= s.limit {
+			panic(full)
+		}
+		s.grow(min(max(2*s.cap, minCacheSlots), s.limit))
 	}
 	s.x = append(s.x, x...)
 	s.a = append(s.a, 0)
@@ -159,6 +164,20 @@ func (s *SupportSet) push(x []float64, id, stamp int, d2 []float64, full string)
 		s.d2[i*s.cap+i] = 0
 	}
 	return i
+}
+
+// minCacheSlots is the number of slots of the distance cache when the
+// first support vector enters.
+const minCacheSlots = 64
+
+// grow enlarges the distance cache to c slots (stride c), keeping the
+// distances between the slots in use.
+func (s *SupportSet) grow(c int) {
+	d2 := make([]float64, c*c)
+	for i := range s.Len() {
+		copy(d2[i*c:i*c+s.Len()], s.d2[i*s.cap:i*s.cap+s.Len()])
+	}
+	s.d2, s.cap = d2, c
 }
 
 // Remove drops support vector i from the model (its weight is lost unless

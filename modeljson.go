@@ -11,6 +11,8 @@ import (
 	"strconv"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust/internal/jsonkeys"
 )
 
 // The model file format written by [Model.MarshalJSON].
@@ -315,9 +317,14 @@ func (jw *jsonWriter) flush() error {
 // support vectors, NaN or Inf anywhere, negative counts, and a partition
 // with more clusters than equilibria, whose cluster numbers lie outside
 // [0, clusters) or whose arrays disagree are all errors wrapping
-// ErrModelFormat. Memory is allocated from the lengths of the arrays actually
-// present, never from a declared size. On an error m is left unchanged.
+// ErrModelFormat, and so is a key that occurs twice in one object, which
+// encoding/json would accept with the last value winning. Memory is
+// allocated from the lengths of the arrays actually present, never from a
+// declared size. On an error m is left unchanged.
 func (m *Model) UnmarshalJSON(data []byte) error {
+	if err := jsonkeys.Check(bytes.NewReader(data)); err != nil {
+		return fmt.Errorf("%w: %v", ErrModelFormat, err)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var j modelJSON

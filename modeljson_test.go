@@ -196,6 +196,11 @@ func TestModelJSONCorrupt(t *testing.T) {
 		{"no format", edit(func(v map[string]any) { delete(v, "format") })},
 		{"wrong version", edit(func(v map[string]any) { v["version"] = 2 })},
 		{"unknown key", edit(func(v map[string]any) { v["extra"] = 1 })},
+		// Duplicate keys (issue 13): encoding/json keeps the last value, so
+		// a file could show one γ to a reader and hide another.
+		{"duplicate gamma", strings.Replace(good, `"gamma":`, `"gamma":-1,"gamma":`, 1)},
+		{"duplicate gamma, valid both", strings.Replace(good, `"gamma":`, `"gamma":2,"gamma":`, 1)},
+		{"duplicate nested key", strings.Replace(good, `"iterations":`, `"iterations":1,"iterations":`, 1)},
 		{"gamma zero", edit(func(v map[string]any) { v["gamma"] = 0 })},
 		{"gamma negative", edit(func(v map[string]any) { v["gamma"] = -1 })},
 		{"gamma NaN string", edit(func(v map[string]any) { v["gamma"] = "NaN" })},

@@ -168,10 +168,13 @@ func newTrainer(data []float64, n, d int, c *Config) *trainer {
 	tr.s = SupportSet{d: d, gamma: c.Gamma, rng: rand.New(rand.NewPCG(c.Seed, c.Seed))}
 	if c.Budget > 0 {
 		// Room for the budget, the sample that overflows it, and one vector
-		// a strategy may create before removing others.
-		tr.s.cap = c.Budget + 2
-		tr.s.d2 = make([]float64, tr.s.cap*tr.s.cap)
-		tr.d2row = make([]float64, 0, tr.s.cap)
+		// a strategy may create before removing others. The support set
+		// holds distinct training points and, only once it has exceeded the
+		// budget, vectors a strategy created, so a budget of n or more is
+		// never reached and acts as one of n: the effective budget is
+		// min(Budget, n). The cache grows as the support set does.
+		tr.s.limit = min(c.Budget, n) + 2
+		tr.s.d2 = []float64{} // non-nil: the cache is kept; push grows it
 	}
 	return tr
 }
@@ -190,6 +193,9 @@ func (tr *trainer) run() {
 		b := s.Len()
 		var r float64
 		if s.d2 != nil {
+			if cap(tr.d2row) < b {
+				tr.d2row = make([]float64, 0, s.cap)
+			}
 			tr.d2row = kernel.SqDistRowTo(tr.d2row[:b], xn, s.x)
 			for i, v := range tr.d2row {
 				r += s.a[i] * math.Exp(-c.Gamma*v)

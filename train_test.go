@@ -336,3 +336,29 @@ func TestNearest(t *testing.T) {
 		}
 	}
 }
+
+// TestHugeBudget: a budget of n or more is never reached, so it trains
+// the model of the budget n; issue 13 found a budget of 10⁹ failing with
+// "makeslice: len out of range" and one of 10⁵ exhausting memory, since
+// the distance cache of (B+2)² values was allocated up front.
+func TestHugeBudget(t *testing.T) {
+	ds, err := dataset.Generate(dataset.Gauss3, 200, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := ds.X.Dims()
+	train := func(b int) *Model {
+		m, err := Train(ds.X, &Config{Budget: b, Seed: 4, Maintainer: Removal{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	want := train(n)
+	for _, b := range []int{n + 1, 1 << 20, 1_000_000_000} {
+		got := train(b)
+		if !mat.Equal(got.SV, want.SV) || !slices.Equal(got.Alpha, want.Alpha) {
+			t.Errorf("budget %d: model differs from that of budget n = %d", b, n)
+		}
+	}
+}

@@ -45,6 +45,9 @@ vectors and the training and assignment times.`,
 		if n < 2 {
 			return usagef("-n must be ≥ 2")
 		}
+		if err := atMost("-n", n, maxDemoN); err != nil {
+			return err
+		}
 		if len(args) > 0 {
 			return usagef("unexpected arguments")
 		}

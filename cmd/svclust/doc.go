@@ -18,9 +18,14 @@ The commands are:
 	demo     cluster the synthetic data sets with the defaults
 	plot     draw a 2-D data set with its clusters and domain of novelty
 	reproduce rerun the paper's experiments and compare with its tables
+	version  print the version of svclust
 
 'svclust help' lists the commands and 'svclust help <command>' describes
-one, with its flags. A quick start is
+one, with its flags. Flags may come before or after the arguments
+("svclust fit data.csv -json" is "svclust fit -json data.csv"); "--" ends
+the flags, so that what follows is an argument even if it starts with "-".
+A mistyped flag is reported in one line with the nearest defined flag
+("unknown flag -budgte: did you mean -budget?"), exit status 2. A quick start is
 
 	svclust demo
 
@@ -107,15 +112,43 @@ The data flags, taken by fit, tune, predict, score and plot, are:
 
 Svclust exits with status 0 on success, 2 on a usage error (an unknown
 flag, a bad flag value, a missing argument; the message names the flag),
-130 after an interrupt (SIGINT) and 1 on any other error, such as a missing
-or malformed data file or an output file that cannot be written.
+128 + the signal's number after SIGINT (130), SIGTERM (143) or SIGHUP
+(129), and 1 on any other error, such as a missing
+or malformed data file or an output file that cannot be written, standard
+output included (a full disk fails the run even for the text summary).
 Fit, tune, predict, score and reproduce check that their output files can
 be written before they start work. Outputs are first written in full to
 hidden temporary files beside them, named ".NAME.tmp" and digits, which are
 renamed over the named files together once all are complete, so a run that
 fails or is interrupted leaves every output either unchanged or complete,
-never partial. A process killed outright (SIGKILL) may leave such a
-temporary file behind; it can be deleted.
+never partial. On SIGINT, SIGTERM or SIGHUP svclust stops at the next
+point where it can (at the latest after 2 seconds), renames no output
+after the signal, removes its temporary files and says which signal
+stopped it; a signal ignored when svclust started (SIGHUP under nohup)
+stays ignored. On Linux the temporary files are unnamed (O_TMPFILE) until
+the moment they are renamed, so even a process killed outright (SIGKILL)
+leaves nothing behind; elsewhere, or on a file system without O_TMPFILE,
+such a kill may leave a ".NAME.tmp" file, which can be deleted. An output that is not a regular
+file, such as /dev/null, /dev/stdout or a named pipe, is written in place
+(/dev/stdout and /dev/fd/N appended to, and the summary then goes to
+standard error as with -o -), and an output that is a symbolic link keeps
+it: the link's target gets the new content.
+An output that names the same file as an input (DATA, -model, -labels,
+-from) or as another output, also through "./", a symbolic link or a hard
+link, is a usage error naming both flags: nothing is read or written.
+
+# Limits
+
+The size flags have upper bounds far beyond any sensible setting, so that
+a mistyped value is a usage error naming the flag rather than a run out of
+memory or of hours: -budget ≤ 20,000 (the cache of distances between
+support vectors takes 8·s² bytes for s support vectors, at most 3.2 GB),
+-m ≤ 1,000, -max-iter and -min-iter ≤ 10⁹, -sample ≤ 10⁷, -workers ≤
+1,024, gen -n ≤ 10⁹, demo -n ≤ 10⁶, plot -grid ≤ 5,000, reproduce
+-runs ≤ 10,000, and the grids of tune and reproduce at most 10,000
+settings (-gamma-grid values × -C-grid values). A budget of n or more for n rows is never reached: it
+gives the model of budget n, and the distance cache grows with the support
+set rather than being allocated for the budget.
 
 # Fit
 
@@ -148,7 +181,8 @@ The flags are:
 		domain f ≥ 0 is empty for C ≤ 1, so every point is an outlier; fit
 		warns.
 	-budget n
-		Largest number of support vectors (default 50); 0 means no budget.
+		Largest number of support vectors (default 50, at most 20,000); 0
+		means no budget. For n rows the effective budget is min(n, -budget).
 	-maintain removal|project-knn|project-random|merge
 		Budget maintenance (default merge): drop the smallest
 		support vector, or project it onto its k nearest or k random
@@ -194,8 +228,17 @@ The flags are:
 		header "cluster".
 	-model file
 		Write the model as JSON: {"format":"svclust-cli-model",
-		"version":1, "scale", "scaler":{"shift","mul"}, "features",
-		"label", "model":<the svclust model file>}.
+		"version":2, "scale", "scaler":{"shift","mul"}, "features",
+		"label", "run", "model":<the svclust model file>}. The "run"
+		section records how the model was made: "tool" (as svclust
+		version prints it), "created" (UTC; the time of the environment
+		variable SOURCE_DATE_EPOCH when it is set, for byte-identical
+		files), "seed", "strategy", "budget", "k" of a projection,
+		"gamma" and "C" with "gamma_from" and "C_from" (auto, given, or
+		tune for tune's best), "data" (the DATA argument), "rows",
+		"sample" of -stream and "data_sha256" (the SHA-256 of the data
+		file's bytes). Version 1 files, without it, still load;
+		predict, score and plot refuse a version newer than they know.
 	-json
 		Print the result as one JSON object.
 	-cpuprofile file
@@ -223,11 +266,18 @@ JSON), whose cost grows with the square of the cluster sizes.
 
 When standard error is a terminal, a run that lasts over 2 seconds shows a
 status line there: the phase (read, train, cluster, metrics, write; with
--stream read, scale, train, cluster, assign, write), and while reading or
-assigning the amount done, the rate and the time left. The library reports
-nothing from inside training and clustering, so those phases show only
-their elapsed time. Progress never goes to standard output, so -json and
--o - output are unaffected.
+-stream read, scale, train, cluster, assign, write), and while reading,
+clustering (the trajectories followed from the strip points, most of the
+phase's work; the segment tests come after) or assigning the amount done,
+the percentage, the rate and the time left. Training shows only its
+elapsed time. Progress never goes to standard output, so -json and -o -
+output are unaffected.
+
+The text summary gives the data, the model and its settings, training,
+clustering ("1 cluster", the equilibria and the strip), the size of each
+cluster in the order of their numbers (the first 12), with -outliers the
+number of outliers, and with a ground-truth column the external indices
+and Davies–Bouldin, which is "undefined" with fewer than 2 clusters.
 
 # Streaming
 
@@ -270,6 +320,14 @@ labels of fit -o exactly.
 		Output file (default -, standard output).
 	-workers n
 		Number of goroutines; 0 (the default) means all cores.
+	-max-model-mb n
+		Largest model file read, in MiB (default 1024, at most 2²⁰). A
+		model file holds the support vectors and the strip, about a
+		quarter of the training rows. Reading stops at the first byte
+		that cannot belong to a model file: a first non-space byte other
+		than '{' (after at most 4096 bytes of white space), a JSON syntax
+		error, or a key that occurs twice in one object, which is an
+		error rather than the last value silently winning.
 
 # Score
 
@@ -280,7 +338,8 @@ Usage:
 Score writes the novelty score f(x) = Σᵢ αᵢ k(svᵢ, x) − 1 of each row of
 DATA.csv, after the model's scaling, as CSV with the header "score", in the
 shortest form that reads back exactly. Points with f < 0 lie outside the
-domain of novelty. Its flags -model, -o and -workers are those of predict.
+domain of novelty. Its flags -model, -o, -workers and -max-model-mb are
+those of predict.
 
 # Tune
 
@@ -395,6 +454,19 @@ domain of a higher-dimensional model would misrepresent it.
 	-workers n
 		Number of goroutines; 0 (the default) means all cores. The figure
 		does not depend on it.
+	-max-model-mb n
+		Largest model file read, in MiB, as for predict (default 1024).
+
+# Version
+
+Usage:
+
+	svclust version
+
+Version prints the module version of svclust, the version control
+revision it was built from, with its time and whether the tree had local
+changes (as the Go toolchain recorded them; a build with -buildvcs=false
+has none), and the Go version.
 
 # Reproduce
 
@@ -503,7 +575,8 @@ sets of at most 1,000 points.
 		skipped "by -skip" (default none).
 	-from file
 		Render REPRODUCTION.md into -out from a reproduction.json written
-		by an earlier run, instead of running.
+		by an earlier run, instead of running. The file may hold at most
+		64 MiB.
 
 Setting SVCLUST_TRACEBACK in the environment adds a stack trace to the
 report of an internal error.

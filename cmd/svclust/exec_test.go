@@ -15,8 +15,15 @@ func TestMain(m *testing.M) {
 	if os.Getenv(execEnv) == "1" {
 		main() // exits
 	}
+	// Model files record their creation time; a fixed one lets tests
+	// compare the files of two runs byte for byte (TestModelRunInfo checks
+	// the time without it). Child processes inherit it.
+	os.Setenv("SOURCE_DATE_EPOCH", testEpoch)
 	os.Exit(m.Run())
 }
+
+// testEpoch is SOURCE_DATE_EPOCH in the tests: 2023-11-14T22:13:20Z.
+const testEpoch = "1700000000"
 
 // svclustCmd returns a command that runs svclust with args in a child
 // process.

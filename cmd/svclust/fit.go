@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -14,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -74,6 +77,11 @@ type fitFlags struct {
 	memprof  string
 	minIter  int
 	data     dataFlags // how to read DATA; fit and tune only
+
+	// dataPath is the DATA argument, and tuned is set by tune once γ and
+	// C are the best of its grid, for the model file's run section.
+	dataPath string
+	tuned    bool
 
 	// Flags of fit only.
 	stream   bool
@@ -185,13 +193,15 @@ func (o *fitFlags) registerFit(fs *flag.FlagSet) {
 // the function that stops it and writes the heap profile requested by
 // -memprofile. stop may be called more than once; only the first call acts.
 func (o *fitFlags) startProfile() (stop func() error, err error) {
-	var cpu *os.File
+	// The CPU profile is written as every output is: to a temporary
+	// file renamed over the path at the end.
+	var cpu *atomicfile.File
 	if o.cpuprof != "" {
-		if cpu, err = os.Create(o.cpuprof); err != nil {
-			return nil, err
+		if cpu, err = atomicfile.Create(o.cpuprof); err != nil {
+			return nil, outputError("-cpuprofile", o.cpuprof, err)
 		}
 		if err := pprof.StartCPUProfile(cpu); err != nil {
-			cpu.Close()
+			cpu.Abort()
 			return nil, err
 		}
 	}
@@ -204,7 +214,9 @@ func (o *fitFlags) startProfile() (stop func() error, err error) {
 		var err error
 		if cpu != nil {
 			pprof.StopCPUProfile()
-			err = cpu.Close()
+			if err = cpu.Commit(); err != nil {
+				err = outputError("-cpuprofile", o.cpuprof, err)
+			}
 		}
 		if o.memprof != "" {
 			// The heap profile shows the live objects as of the last
@@ -247,6 +259,9 @@ func (o *fitFlags) validate() (*setup, error) {
 	if o.budget < 0 {
 		return nil, usagef("-budget must be ≥ 0 (0 means no budget)")
 	}
+	if err := atMost("-budget", o.budget, maxBudget); err != nil {
+		return nil, err
+	}
 	s.train.Budget = o.budget
 	if o.k.v < 1 {
 		return nil, usagef("-k must be ≥ 1")
@@ -283,13 +298,22 @@ func (o *fitFlags) validate() (*setup, error) {
 	if o.maxIter < 0 {
 		return nil, usagef("-max-iter must be ≥ 0 (0 means the default)")
 	}
+	if err := atMost("-max-iter", o.maxIter, maxIter); err != nil {
+		return nil, err
+	}
 	s.train.MaxIter = o.maxIter
 	if o.minIter < -1 {
 		return nil, usagef("-min-iter must be ≥ -1 (0 means the default, -1 the paper's rule)")
 	}
+	if err := atMost("-min-iter", o.minIter, maxIter); err != nil {
+		return nil, err
+	}
 	s.train.MinIter = o.minIter
 	if o.m < 2 {
 		return nil, usagef("-m must be ≥ 2")
+	}
+	if err := atMost("-m", o.m, maxM); err != nil {
+		return nil, err
 	}
 	s.cluster.M = o.m
 	sc, err := dataset.ParseScale(o.scale)
@@ -300,6 +324,9 @@ func (o *fitFlags) validate() (*setup, error) {
 	if o.workers < 0 {
 		return nil, usagef("-workers must be ≥ 0 (0 means all cores)")
 	}
+	if err := atMost("-workers", o.workers, maxWorkers); err != nil {
+		return nil, err
+	}
 	s.train.Seed = o.seed
 	s.train.Workers = o.workers
 	// -stream labels every row by its trajectory in its second pass, so
@@ -307,9 +334,6 @@ func (o *fitFlags) validate() (*setup, error) {
 	s.cluster.All = o.all || o.stream
 	s.cluster.Outliers = o.outliers
 	s.cluster.Workers = o.workers
-	if o.out != "" && o.out == o.model {
-		return nil, usagef("-o and -model name the same file %q", o.out)
-	}
 	// Let the library check what is left (such as -k against -budget).
 	if err := s.train.Validate(); err != nil {
 		return nil, configError(err)
@@ -331,6 +355,8 @@ type data struct {
 	// are nil without a label column.
 	truth16 []uint16
 	truth32 []int32
+	// sha256 is the SHA-256 of the bytes of the data file, in hexadecimal.
+	sha256 string
 }
 
 // readOptions returns the options that read the data file path as the
@@ -356,7 +382,8 @@ func load(path string, o *fitFlags, sc dataset.Scale, prog *progress) (*data, er
 		opt.Rows = dataset.LineCount(f)
 	}
 	prog.begin("read", "bytes", size)
-	ds, err := dataset.Read(&countingReader{r: r, p: prog}, opt)
+	h := sha256.New()
+	ds, err := dataset.Read(&countingReader{r: r, p: prog, h: h}, opt)
 	if err != nil {
 		return nil, dataError(err)
 	}
@@ -364,7 +391,9 @@ func load(path string, o *fitFlags, sc dataset.Scale, prog *progress) (*data, er
 	if err := checkScaled(path, ds, scaler, sc.String()); err != nil {
 		return nil, err
 	}
+	io.Copy(h, r) // anything after the last row, so that the hash is the file's
 	dt := prepareScaled(ds, scaler)
+	dt.sha256 = hex.EncodeToString(h.Sum(nil))
 	prog.end()
 	return dt, nil
 }
@@ -475,8 +504,12 @@ func trainCluster(x *mat.Dense, s *setup, prog *progress) (*svclust.Model, *svcl
 		return nil, nil, configError(err)
 	}
 	prog.end()
-	prog.begin("cluster", "", 0)
-	cl, err := model.Cluster(x, &s.cluster)
+	prog.begin("cluster", "trajectories", 0)
+	cc := s.cluster
+	if prog != nil {
+		cc.Progress = func(done, total int) { prog.setTotal(int64(done), int64(total)) }
+	}
+	cl, err := model.Cluster(x, &cc)
 	if err != nil {
 		return nil, nil, configError(err)
 	}
@@ -547,11 +580,12 @@ func (o *fitFlags) begin(args []string) (s *setup, path string, stop func() erro
 	if _, err = o.readOptions(path); err != nil {
 		return nil, "", nil, err
 	}
+	o.dataPath = path
 	// Fail before a long training, not after it.
-	for _, out := range []struct{ flag, path string }{{"-o", o.out}, {"-model", o.model}, {"-memprofile", o.memprof}} {
-		if err = checkOutput(out.flag, out.path, path); err != nil {
-			return nil, "", nil, err
-		}
+	ins := []namedPath{{"DATA", path}}
+	outs := []namedPath{{"-o", o.out}, {"-model", o.model}, {"-cpuprofile", o.cpuprof}, {"-memprofile", o.memprof}}
+	if err = checkPaths(ins, outs); err != nil {
+		return nil, "", nil, err
 	}
 	if stop, err = o.startProfile(); err != nil {
 		return nil, "", nil, err
@@ -602,7 +636,7 @@ func runFit(ctx context.Context, e *env, o *fitFlags, args []string) error {
 		return err
 	}
 	summary := e.stdout
-	if o.out == "-" || o.model == "-" {
+	if e.toStdout(o.out) || e.toStdout(o.model) {
 		summary = e.stderr // standard output carries the labels or the model
 	}
 	if o.json {
@@ -625,6 +659,9 @@ func (o *fitFlags) validateFit(args []string) error {
 	}
 	if o.sample.v < 1 {
 		return usagef("-sample must be ≥ 1")
+	}
+	if err := atMost("-sample", o.sample.v, maxSample); err != nil {
+		return err
 	}
 	if len(args) == 1 {
 		return checkRereadable(args[0])
@@ -682,8 +719,45 @@ func modelFileOf(o *fitFlags, dt *data, r *result) *modelFile {
 		Scaler:   dt.scaler,
 		Features: dt.ds.Names,
 		Label:    o.label,
+		Run:      runInfoOf(o, dt, r),
 		Model:    r.model,
 	}
+}
+
+// runInfoOf returns the run section of the model file of a run.
+func runInfoOf(o *fitFlags, dt *data, r *result) *runInfo {
+	from := func(a autoFloat) string {
+		switch {
+		case o.tuned:
+			return "tune"
+		case a.auto:
+			return "auto"
+		}
+		return "given"
+	}
+	ri := &runInfo{
+		Tool:       readBuildInfo().String(),
+		Created:    creationTime().Format(time.RFC3339),
+		Seed:       o.seed,
+		Strategy:   o.maintain,
+		Budget:     o.budget,
+		Gamma:      r.model.Gamma,
+		GammaFrom:  from(o.gamma),
+		C:          r.model.C,
+		CFrom:      from(o.C),
+		Data:       o.dataPath,
+		Rows:       dt.n,
+		DataSHA256: dt.sha256,
+	}
+	if o.budget == 0 {
+		ri.Strategy = "none"
+	} else if strings.HasPrefix(o.maintain, "project") {
+		ri.K = o.k.v
+	}
+	if r.stream != nil {
+		ri.Sample = r.stream.sample
+	}
+	return ri
 }
 
 // writeLabels writes labels as CSV with the header "cluster".
@@ -777,8 +851,9 @@ func printSummary(w io.Writer, path string, o *fitFlags, dt *data, r *result) {
 	fmt.Fprintf(tw, "model\tγ = %.6g (%s), C = %.6g%s, budget %d, maintenance %s, seed %d\n", m.Gamma, g, m.C, c, o.budget, strategy, o.seed)
 	fmt.Fprintf(tw, "training\t%s after %d iterations (%d updates, %d maintenance calls), objective %.6g, %d support vectors, %s\n",
 		m.Status, m.Stats.Iterations, m.Stats.Updates, m.Stats.Maintenance, m.Stats.Objective, len(m.Alpha), ms(m.Stats.Runtime.Seconds()))
-	fmt.Fprintf(tw, "clustering\t%d clusters from %d equilibria, strip of %d points (ε = %.4g), %s\n",
-		r.cl.Clusters, r.cl.Equilibria, r.cl.StripSize, r.cl.Eps, ms(r.cl.Runtime.Seconds()))
+	fmt.Fprintf(tw, "clustering\t%s from %s, strip of %s (ε = %.4g), %s\n",
+		plural(r.cl.Clusters, "cluster"), plural(r.cl.Equilibria, "equilibrium"), plural(r.cl.StripSize, "point"), r.cl.Eps, ms(r.cl.Runtime.Seconds()))
+	fmt.Fprintf(tw, "clusters\t%s\n", clusterSizes(r.cl.Labels, r.cl.Clusters, o.outliers))
 	if st := r.stream; st != nil {
 		fmt.Fprintf(tw, "stream\ttrained and clustered on a sample of %d of the %d rows; labelled every row in a second pass, %s\n",
 			st.sample, dt.n, ms(st.assign.Seconds()))
@@ -786,13 +861,69 @@ func printSummary(w io.Writer, path string, o *fitFlags, dt *data, r *result) {
 	if dt.labelled() {
 		s := r.scores
 		db := fmt.Sprintf("%.4g", s.DB)
-		if r.stream != nil {
+		switch {
+		case r.stream != nil:
 			db = "not computed with -stream"
+		case math.IsNaN(s.DB):
+			// metrics.DaviesBouldin: undefined below two clusters, not
+			// counting the outliers.
+			db = "undefined with fewer than 2 clusters"
+			if k := r.cl.Clusters; k < 2 {
+				db = "undefined with " + plural(k, "cluster")
+			}
 		}
 		fmt.Fprintf(tw, "metrics\t%d true classes: ARI %.4f, NMI %.4f, purity %.4f, Rand %.4f, Davies–Bouldin %s\n",
 			len(dt.ds.Classes), s.ARI, s.NMI, s.Purity, s.Rand, db)
 	}
 	tw.Flush()
+}
+
+// plural returns "1 cluster", "2 clusters", "0 clusters": n and the noun,
+// in the plural unless n is 1. "equilibrium" becomes "equilibria".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if p, ok := strings.CutSuffix(noun, "um"); ok {
+		return fmt.Sprintf("%s %sa", thousands(int64(n)), p)
+	}
+	return fmt.Sprintf("%s %ss", thousands(int64(n)), noun)
+}
+
+// maxSizes is the number of cluster sizes the summary lists.
+const maxSizes = 12
+
+// clusterSizes describes the clustering labels of k clusters: the size of
+// each cluster in the order of their numbers, the first maxSizes of them,
+// and with outliers the number of points labelled −1.
+func clusterSizes(labels []int, k int, outliers bool) string {
+	sizes := make([]int, k)
+	out := 0
+	for _, l := range labels {
+		if l < 0 {
+			out++
+		} else {
+			sizes[l]++
+		}
+	}
+	var b strings.Builder
+	b.WriteString("sizes ")
+	for c, n := range sizes[:min(k, maxSizes)] {
+		if c > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(thousands(int64(n)))
+	}
+	if k > maxSizes {
+		fmt.Fprintf(&b, " and %d more", k-maxSizes)
+	}
+	if k == 0 {
+		b.WriteString("none")
+	}
+	if outliers {
+		fmt.Fprintf(&b, "; %s (f < 0)", plural(out, "outlier"))
+	}
+	return b.String()
 }
 
 func ms(sec float64) string { return fmt.Sprintf("%.1f ms", sec*1000) }

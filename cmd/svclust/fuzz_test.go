@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,8 +15,9 @@ import (
 )
 
 // FuzzParseModel: reading any bytes as a command-line model file never
-// panics, and a file that loads has a scaler and feature names of the
-// model's dimension, saves to a file that loads to the same bytes again, and
+// panics, and a file that loads has no key twice in one object (its
+// objects hold as many keys as encoding/json keeps of them), a scaler and
+// feature names of the model's dimension, saves to a file that loads to the same bytes again, and
 // scores small finite data without NaN.
 func FuzzParseModel(f *testing.F) {
 	ds, err := dataset.Generate(dataset.Gauss3, 60, 1)
@@ -38,10 +40,35 @@ func FuzzParseModel(f *testing.F) {
 	f.Add(good)
 	f.Add(good[:len(good)/2])
 	f.Add([]byte(`{"format":"svclust-cli-model","version":1}`))
+	// Duplicate keys at each level (issue 13): each must be rejected.
+	for _, dup := range [][2]string{
+		{`"scale":`, `"scale":"none","scale":`},
+		{`"mul":`, `"mul":[1,1],"mul":`},
+		{`"gamma":`, `"gamma":-1,"gamma":`},
+		{`"gamma":`, `"gamma":1,"gamma":`},
+		{`"iterations":`, `"iterations":0,"iterations":`},
+		{`"clusters":`, `"clusters":1,"clusters":`},
+	} {
+		b := bytes.Replace(good, []byte(dup[0]), []byte(dup[1]), 1)
+		if bytes.Equal(b, good) {
+			f.Fatalf("the model file has no %s", dup[0])
+		}
+		if _, err := parseModel(b); err == nil {
+			f.Errorf("a second %s was accepted", dup[0])
+		}
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		mf, err := parseModel(in)
 		if err != nil {
 			return
+		}
+		var generic any
+		if err := json.Unmarshal(in, &generic); err != nil {
+			t.Fatalf("a loaded model file is not JSON: %v", err)
+		}
+		if a, b := keyTokens(t, in), keysOf(generic); a != b {
+			t.Fatalf("%d keys in the file, %d once decoded: a key occurs twice", a, b)
 		}
 		d := mf.Model.Dim()
 		if len(mf.Scaler.Shift) != d || len(mf.Scaler.Mul) != d || (mf.Features != nil && len(mf.Features) != d) {
@@ -69,4 +96,53 @@ func FuzzParseModel(f *testing.F) {
 			}
 		}
 	})
+}
+
+// keyTokens counts the object keys of the JSON text b, token by token.
+func keyTokens(t *testing.T, b []byte) int {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	var inObj []bool // for each open container, whether it is an object
+	n, key := 0, false
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return n
+		}
+		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
+			inObj = inObj[:len(inObj)-1]
+			key = len(inObj) > 0 && inObj[len(inObj)-1]
+			continue
+		}
+		if key {
+			n++
+			key = false
+			continue
+		}
+		switch tok {
+		case json.Delim('{'):
+			inObj = append(inObj, true)
+			key = true
+		case json.Delim('['):
+			inObj = append(inObj, false)
+		default:
+			key = len(inObj) > 0 && inObj[len(inObj)-1]
+		}
+	}
+}
+
+// keysOf counts the keys of the objects in v, as encoding/json decodes
+// them into maps.
+func keysOf(v any) int {
+	n := 0
+	switch v := v.(type) {
+	case map[string]any:
+		for _, x := range v {
+			n += 1 + keysOf(x)
+		}
+	case []any:
+		for _, x := range v {
+			n += keysOf(x)
+		}
+	}
+	return n
 }

@@ -46,6 +46,9 @@ the same data.`,
 		if n < 1 {
 			return usagef("-n must be ≥ 1")
 		}
+		if err := atMost("-n", n, maxGenN); err != nil {
+			return err
+		}
 		if len(args) > 0 {
 			return usagef("unexpected arguments: %s", strings.Join(args, " "))
 		}

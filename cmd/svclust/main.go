@@ -10,9 +10,11 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/internal/atomicfile"
 )
 
 // A Command is one subcommand, after cmd/go's base.Command.
@@ -42,6 +44,28 @@ func (c *Command) Name() string {
 type env struct {
 	stdout, stderr io.Writer
 	cmd            *Command
+	// ctx is cancelled by a stop signal; outputs are not committed after.
+	ctx context.Context
+	// stdoutFile is stdout when it is a file (os.Stdout), else nil.
+	stdoutFile *os.File
+}
+
+// toStdout reports whether the output path writes to standard output: "-",
+// or a path naming the file, pipe or socket standard output is (such as
+// /dev/stdout), not a terminal or /dev/null, where mixing does no harm.
+func (e *env) toStdout(path string) bool {
+	if path == "-" {
+		return true
+	}
+	if path == "" || e.stdoutFile == nil {
+		return false
+	}
+	fo, err := e.stdoutFile.Stat()
+	if err != nil || fo.Mode()&os.ModeCharDevice != 0 {
+		return false
+	}
+	fp, err := os.Stat(path)
+	return err == nil && os.SameFile(fo, fp)
 }
 
 // usageError is a bad command line: exit status 2.
@@ -56,7 +80,7 @@ func usagef(format string, args ...any) error {
 // commands returns the command table, with new flag sets. It is a
 // variable so that a test can add a command.
 var commands = func() []*Command {
-	return []*Command{newFit(), newPredict(), newScore(), newTune(), newGen(), newDemo(), newPlot(), newReproduce()}
+	return []*Command{newFit(), newPredict(), newScore(), newTune(), newGen(), newDemo(), newPlot(), newReproduce(), newVersion()}
 }
 
 // exitInterrupted is the exit status after SIGINT, 128 + 2 as shells
@@ -66,6 +90,50 @@ const (
 	exitInterrupted = 130
 	interruptGrace  = 2 * time.Second
 )
+
+// stopSignals are the signals that stop a run: SIGINT (Ctrl-C), SIGTERM
+// (kill, service managers) and SIGHUP (a closed terminal). Each is handled
+// alike: the run is cancelled, the temporary files of unwritten outputs
+// are removed, and svclust exits with 128 + the signal's number.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+// A signalCause is the cause of the cancellation of a run by a signal.
+type signalCause struct{ sig os.Signal }
+
+func (c signalCause) Error() string { return "received " + signalName(c.sig) }
+
+// signalName returns the conventional name of a stop signal.
+func signalName(s os.Signal) string {
+	switch s {
+	case os.Interrupt:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	}
+	return s.String()
+}
+
+// exitCode returns the exit status after the signal s: 128 + its number,
+// as shells report a process killed by it.
+func exitCode(s os.Signal) int {
+	if n, ok := s.(syscall.Signal); ok {
+		return 128 + int(n)
+	}
+	return exitInterrupted
+}
+
+// interrupted returns the exit status and the name of the signal that
+// cancelled ctx: 130 and SIGINT if the cause is not a signal (a test's
+// cancelled context).
+func interrupted(ctx context.Context) (int, string) {
+	var sc signalCause
+	if errors.As(context.Cause(ctx), &sc) {
+		return exitCode(sc.sig), signalName(sc.sig)
+	}
+	return exitInterrupted, "SIGINT"
+}
 
 // gcPercent is the garbage collector's GOGC setting unless the GOGC
 // environment variable is set: a collection starts when the heap has grown
@@ -82,20 +150,32 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	for _, sig := range stopSignals {
+		// A signal ignored at start stays ignored: nohup ignores SIGHUP,
+		// and a shell script's background jobs SIGINT, for them to
+		// survive it; Notify would end that.
+		if !signal.Ignored(sig) {
+			signal.Notify(sigs, sig)
+		}
+	}
 	go func() {
 		// tune, demo and reproduce stop between settings when ctx is
 		// cancelled, and fit -stream between chunks of rows; fit without
 		// -stream, predict and score spend their time in library calls that
-		// do not look at it. Outputs are written by rename, so exiting here never leaves
-		// a partial output file.
-		<-ctx.Done()
+		// do not look at it. Outputs are written by rename, and the
+		// temporary files not yet renamed are removed, so exiting here
+		// never leaves a partial output file or a temporary one.
+		sig := <-sigs
+		cancel(signalCause{sig})
 		time.Sleep(interruptGrace)
-		fmt.Fprintln(os.Stderr, "svclust: interrupted")
-		os.Exit(exitInterrupted)
+		atomicfile.RemoveTemporary()
+		fmt.Fprintf(os.Stderr, "svclust: interrupted by %s\n", signalName(sig))
+		os.Exit(exitCode(sig))
 	}()
 	code := run(ctx, os.Stdout, os.Stderr, os.Args[1:])
-	stop()
+	signal.Stop(sigs)
 	os.Exit(code)
 }
 
@@ -103,6 +183,22 @@ func main() {
 // the exit status: 0 on success, 1 on an error, 2 on a usage error. A panic
 // is reported as an internal error with status 1, never as a stack trace.
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) (code int) {
+	// A summary printed with fmt.Fprintf, whose error nobody checks, must
+	// still fail the run when standard output cannot take it (a full
+	// disk): out keeps the first error of every write.
+	stdoutFile, _ := stdout.(*os.File)
+	out := &errWriter{w: stdout}
+	stdout = out
+	defer func() {
+		if code == 0 && out.err != nil {
+			name := "svclust"
+			if len(args) > 0 {
+				name += " " + args[0]
+			}
+			fmt.Fprintf(stderr, "%s: writing standard output: %v\n", name, out.err)
+			code = 1
+		}
+	}()
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "svclust: internal error: %v\n", r)
@@ -128,23 +224,26 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) (code int
 		if c.Name() != args[0] {
 			continue
 		}
-		e := &env{stdout: stdout, stderr: stderr, cmd: c}
+		e := &env{stdout: stdout, stderr: stderr, cmd: c, ctx: ctx, stdoutFile: stdoutFile}
 		c.Flag.SetOutput(stderr)
 		c.Flag.Usage = func() { printUsage(stderr, c) }
-		if err := c.Flag.Parse(args[1:]); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return 0
-			}
-			// The flag package has printed the message and the usage.
+		pos, err := parseArgs(c.Flag, args[1:])
+		if errors.Is(err, flag.ErrHelp) {
+			printUsage(stderr, c)
+			return 0
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "svclust %s: %s\n", c.Name(), err)
 			return 2
 		}
-		err := c.Run(ctx, e, c.Flag.Args())
+		err = c.Run(ctx, e, pos)
 		if err == nil {
 			return 0
 		}
 		if ctx.Err() != nil {
-			fmt.Fprintf(stderr, "svclust %s: interrupted\n", c.Name())
-			return exitInterrupted
+			code, sig := interrupted(ctx)
+			fmt.Fprintf(stderr, "svclust %s: interrupted by %s\n", c.Name(), sig)
+			return code
 		}
 		// Library errors carry their package prefix; the command name
 		// replaces it.
@@ -157,8 +256,33 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) (code int
 		}
 		return 1
 	}
-	fmt.Fprintf(stderr, "svclust: unknown command %q\nRun 'svclust help' for usage.\n", args[0])
+	hint := ""
+	best := max(1, len(args[0])/3) + 1
+	for _, c := range cmds {
+		if d := editDistance(args[0], c.Name()); d < best {
+			best, hint = d, fmt.Sprintf(": did you mean %s?", c.Name())
+		}
+	}
+	fmt.Fprintf(stderr, "svclust: unknown command %q%s\nRun 'svclust help' for usage.\n", args[0], hint)
 	return 2
+}
+
+// errWriter passes writes to w until one fails, then fails every later
+// write with that first error, which it keeps in err.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	if err != nil {
+		e.err = err
+	}
+	return n, err
 }
 
 func help(stdout, stderr io.Writer, cmds []*Command, args []string) int {

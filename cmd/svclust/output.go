@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	"github.com/svclust/svclust/internal/atomicfile"
@@ -20,8 +21,9 @@ type output struct {
 }
 
 // writeOutputs writes outs so that either all of them or none of the files
-// change: every file is first written in full to a hidden temporary file
-// beside it (".NAME.tmp" and digits), then standard output is written, and
+// change: every file is first written in full to a temporary file beside
+// it (atomicfile: unnamed on Linux, else hidden, ".NAME.tmp" and digits),
+// then standard output is written, and
 // only then are the temporary files renamed over their paths. Only a failed
 // rename, which does not happen on a local file system once the temporary
 // file exists, could leave some outputs new and others old.
@@ -63,6 +65,10 @@ func (e *env) writeOutputsAfter(pre []stagedOutput, outs ...output) error {
 			}
 		}
 	}
+	// A stop signal during the writing keeps every file old.
+	if e.ctx != nil && e.ctx.Err() != nil {
+		return e.ctx.Err()
+	}
 	for _, f := range files {
 		if err := f.staged.Commit(); err != nil {
 			return outputError(f.flag, f.path, err)
@@ -91,23 +97,104 @@ func appendFloats(buf []byte, v []float64) []byte {
 	return buf
 }
 
+// A namedPath is a file of the command line with the flag that names it
+// ("DATA" for the data argument).
+type namedPath struct{ flag, path string }
+
+// checkPaths checks the files a command reads (ins) and writes (outs)
+// before it starts: an output that is also an input or another output,
+// compared as files (see samePath), is a usage error naming both flags,
+// since one output would replace the other or the data it came from; two
+// outputs to standard output are one too. Then each output is checked
+// with checkOutput. Empty paths are left out, and "-" is compared only
+// with "-".
+func checkPaths(ins, outs []namedPath) error {
+	var stdout string
+	for i, o := range outs {
+		switch o.path {
+		case "":
+			continue
+		case "-":
+			if stdout != "" {
+				return usagef("%s and %s both write to standard output", stdout, o.flag)
+			}
+			stdout = o.flag
+			continue
+		}
+		for _, in := range ins {
+			if in.path != "" && in.path != "-" && samePath(o.path, in.path) {
+				return usagef("%s %s is the same file as %s %s: write the output elsewhere", o.flag, o.path, in.flag, in.path)
+			}
+		}
+		if fi, err := os.Stat(o.path); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			continue // such as /dev/null, which two outputs may share
+		}
+		for _, p := range outs[:i] {
+			if p.path != "" && p.path != "-" && samePath(o.path, p.path) {
+				return usagef("%s %s and %s %s name the same file", p.flag, p.path, o.flag, o.path)
+			}
+		}
+	}
+	for _, o := range outs {
+		if err := checkOutput(o.flag, o.path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// samePath reports whether the paths a and b name the same file: when both
+// exist, by os.SameFile, which sees through "./", symbolic links and hard
+// links; otherwise by their absolute forms with the symbolic links of
+// their directories resolved.
+func samePath(a, b string) bool {
+	fa, erra := os.Stat(a)
+	fb, errb := os.Stat(b)
+	if erra == nil && errb == nil {
+		return os.SameFile(fa, fb)
+	}
+	return canonical(a) == canonical(b)
+}
+
+// canonical returns the absolute form of path with the symbolic links of
+// its directory, and of path itself if it is one, resolved as far as they
+// exist.
+func canonical(path string) string {
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		path = r
+	} else if t, err := os.Readlink(path); err == nil {
+		// A link to a file that does not exist yet: writing it creates
+		// its target.
+		if !filepath.IsAbs(t) {
+			t = filepath.Join(filepath.Dir(path), t)
+		}
+		path = t
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return filepath.Clean(path)
+	}
+	dir, base := filepath.Split(abs)
+	if r, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = r
+	}
+	return filepath.Join(dir, base)
+}
+
 // checkOutput reports whether the file path named by flag could be written,
 // by creating and removing the temporary file beside it with which writing
 // it starts (atomicfile.Create), so that a command fails before its work
-// rather than after. Writing over one of the inputs is a usage error: the
-// output would replace the data it came from. "" and "-" are always fine.
-func checkOutput(flag, path string, inputs ...string) error {
+// rather than after. "" and "-" are always fine, and so is an existing file
+// that is not a regular file, such as /dev/null or a named pipe, if it can
+// be opened for writing.
+func checkOutput(flag, path string) error {
 	if path == "" || path == "-" {
 		return nil
 	}
-	fi, err := os.Stat(path)
-	if err == nil && !fi.Mode().IsRegular() {
-		return outputError(flag, path, errors.New("not a regular file"))
-	}
-	for _, in := range inputs {
-		if ii, ierr := os.Stat(in); err == nil && ierr == nil && os.SameFile(fi, ii) {
-			return usagef("%s %s is also an input; write the output elsewhere", flag, path)
-		}
+	if fi, err := os.Stat(path); err == nil && !fi.IsDir() && !fi.Mode().IsRegular() {
+		// Opening a named pipe blocks until it has a reader; writing
+		// reports its errors.
+		return nil
 	}
 	f, err := atomicfile.Create(path)
 	if err != nil {

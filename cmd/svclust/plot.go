@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"strings"
 
 	"gonum.org/v1/plot/vg"
 
@@ -41,6 +40,7 @@ of -o. The model must be 2-D.`,
 	fs.StringVar(&o.model, "model", "", "read the model from `file`, as written by fit -model (required)")
 	fs.StringVar(&o.out, "o", "", "write the figure to `file`, ending in .png or .svg (required)")
 	fs.IntVar(&o.workers, "workers", 0, "number of goroutines; 0 means all cores")
+	fs.Int64Var(&o.maxModelMB, "max-model-mb", defaultMaxModelMB, "largest model file read, in `MiB`")
 	fs.StringVar(&o.labels, "labels", "", "colour the points by the clusters in `file` (CSV, one column, as written by fit -o) instead of the model's")
 	fs.StringVar(&o.title, "title", "", "draw `text` above the plot")
 	fs.BoolVar(&o.legend, "legend", false, "add a legend")
@@ -53,13 +53,6 @@ of -o. The model must be 2-D.`,
 }
 
 func runPlot(e *env, o *plotFlags, args []string) error {
-	// The flag package stops at DATA, so "plot -model M DATA -o F" leaves
-	// "-o F" in args; say so rather than that -o is missing.
-	for _, a := range args[min(1, len(args)):] {
-		if strings.HasPrefix(a, "-") && a != "-" {
-			return usagef("flags must come before DATA: %s", strings.Join(args, " "))
-		}
-	}
 	if o.out == "" {
 		return usagef("-o is required (a .png or .svg file)")
 	}
@@ -79,7 +72,10 @@ func runPlot(e *env, o *plotFlags, args []string) error {
 	if o.grid < 0 {
 		return usagef("-grid must be ≥ 0 (0 means 300)")
 	}
-	mf, path, err := o.setup(e, args)
+	if err := atMost("-grid", o.grid, maxGrid); err != nil {
+		return err
+	}
+	mf, path, err := o.setup(e, args, namedPath{"-labels", o.labels})
 	if err != nil {
 		return err
 	}

@@ -80,7 +80,6 @@ func TestPlotErrors(t *testing.T) {
 	}{
 		{"missing -o", []string{"-model", model, data}, 2, "-o is required"},
 		{"bad extension", []string{"-model", model, "-o", out("f.jpg"), data}, 2, "-o"},
-		{"flag after DATA", []string{"-model", model, data, "-o", out("f.png")}, 2, "flags must come before DATA"},
 		{"stdout", []string{"-model", model, "-o", "-", data}, 2, "-o"},
 		{"missing -model", []string{"-o", out("f.png"), data}, 2, "-model is required"},
 		{"no data", []string{"-model", model, "-o", out("f.png")}, 2, "missing DATA"},

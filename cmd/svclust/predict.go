@@ -14,10 +14,11 @@ import (
 
 // modelFlags are the flags of predict and score.
 type modelFlags struct {
-	model   string
-	out     string
-	workers int
-	data    dataFlags
+	model      string
+	out        string
+	workers    int
+	maxModelMB int64
+	data       dataFlags
 }
 
 func (o *modelFlags) register(fs *flag.FlagSet) {
@@ -25,6 +26,7 @@ func (o *modelFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.out, "o", "-", "write the result to `file` (- for standard output)")
 	fs.IntVar(&o.workers, "workers", 0, "number of goroutines; 0 means all cores")
 	o.data.register(fs)
+	fs.Int64Var(&o.maxModelMB, "max-model-mb", defaultMaxModelMB, "largest model file read, in `MiB`")
 }
 
 // runWith returns the Run function of a command that applies a model to
@@ -52,13 +54,17 @@ func (o *modelFlags) runWith(apply func(*modelFile, *mat.Dense) (func(io.Writer)
 	}
 }
 
-// setup validates the flags and reads the model and the data.
-func (o *modelFlags) setup(e *env, args []string) (*modelFile, string, error) {
+// setup validates the flags and reads the model and the data; more names
+// the inputs besides DATA and -model, if any.
+func (o *modelFlags) setup(e *env, args []string, more ...namedPath) (*modelFile, string, error) {
 	if o.model == "" {
 		return nil, "", usagef("-model is required")
 	}
 	if o.workers < 0 {
 		return nil, "", usagef("-workers must be ≥ 0 (0 means all cores)")
+	}
+	if err := atMost("-workers", o.workers, maxWorkers); err != nil {
+		return nil, "", err
 	}
 	path, err := oneArg(args)
 	if err != nil {
@@ -67,10 +73,14 @@ func (o *modelFlags) setup(e *env, args []string) (*modelFile, string, error) {
 	if _, err := o.data.options(path, "", false); err != nil {
 		return nil, "", err
 	}
-	if err := checkOutput("-o", o.out, path, o.model); err != nil {
+	ins := append([]namedPath{{"DATA", path}, {"-model", o.model}}, more...)
+	if err := checkPaths(ins, []namedPath{{"-o", o.out}}); err != nil {
 		return nil, "", err
 	}
-	mf, err := readModel(o.model)
+	if o.maxModelMB < 1 || o.maxModelMB > maxModelMB {
+		return nil, "", usagef("-max-model-mb %d: must be ≥ 1 and ≤ %s", o.maxModelMB, thousands(maxModelMB))
+	}
+	mf, err := readModel(o.model, o.maxModelMB<<20)
 	if err != nil {
 		return nil, "", err
 	}

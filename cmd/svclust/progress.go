@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"hash"
 	"io"
 	"math"
 	"os"
@@ -11,10 +12,11 @@ import (
 	"time"
 )
 
-// Progress reporting on standard error. The library prints nothing and has
-// no hooks, so fit reports at the granularity of its phases (read, train,
-// cluster, metrics, write; with -stream also scale and assign), with counts
-// where the command itself loops: the bytes read and the rows assigned.
+// Progress reporting on standard error. The library prints nothing, so fit
+// reports at the granularity of its phases (read, train, cluster, metrics,
+// write; with -stream also scale and assign), with counts where the command
+// itself loops, the bytes read and the rows assigned, and in the cluster
+// phase the trajectories followed, which ClusterConfig.Progress reports.
 //
 // On a terminal a status line is redrawn in place, starting only once the
 // run has lasted ttyDelay, so that short runs print nothing. With -progress
@@ -144,6 +146,18 @@ func (p *progress) set(n int64) {
 	}
 }
 
+// setTotal records that done of total units of the current phase are
+// done, for a phase whose total is known only once it runs.
+func (p *progress) setTotal(done, total int64) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	p.total = total
+	p.mu.Unlock()
+	p.done.Store(done)
+}
+
 // end ends the current phase; with -progress it prints its summary line.
 func (p *progress) end() {
 	if p == nil {
@@ -270,11 +284,15 @@ type countingReader struct {
 	r io.Reader
 	n int64
 	p *progress
+	h hash.Hash // if not nil, hashes the bytes read
 }
 
 func (c *countingReader) Read(b []byte) (int, error) {
 	n, err := c.r.Read(b)
 	c.n += int64(n)
 	c.p.set(c.n)
+	if c.h != nil {
+		c.h.Write(b[:n])
+	}
 	return n, err
 }

@@ -94,6 +94,11 @@ error.`,
 	return c
 }
 
+// maxReportBytes bounds the file read by -from: a reproduction.json of
+// the paper's 15 data sets and 7 methods takes about 100 KB. A variable so
+// that a test can lower it.
+var maxReportBytes int64 = 64 << 20
+
 func runReproduce(ctx context.Context, e *env, o *reproFlags, args []string) error {
 	if len(args) > 0 {
 		return usagef("unexpected arguments: %s", strings.Join(args, " "))
@@ -114,13 +119,12 @@ func runReproduce(ctx context.Context, e *env, o *reproFlags, args []string) err
 	// than after it; -from writes only the Markdown.
 	md := filepath.Join(o.out, "REPRODUCTION.md")
 	js := filepath.Join(o.out, "reproduction.json")
-	if err := checkOutput("-out", md, o.from); err != nil {
-		return err
-	}
+	paths := []namedPath{{"-out", md}}
 	if o.from == "" {
-		if err := checkOutput("-out", js); err != nil {
-			return err
-		}
+		paths = append(paths, namedPath{"-out", js})
+	}
+	if err := checkPaths([]namedPath{{"-from", o.from}}, paths); err != nil {
+		return err
 	}
 
 	var rep *reproduce.Report
@@ -129,8 +133,12 @@ func runReproduce(ctx context.Context, e *env, o *reproFlags, args []string) err
 		if err != nil {
 			return err
 		}
-		rep, err = reproduce.ReadReport(f)
+		lr := &io.LimitedReader{R: f, N: maxReportBytes + 1}
+		rep, err = reproduce.ReadReport(lr)
 		f.Close()
+		if lr.N == 0 {
+			return fmt.Errorf("%s: larger than %d MiB: not a reproduction.json", o.from, maxReportBytes>>20)
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", o.from, err)
 		}
@@ -197,6 +205,15 @@ func (o *reproFlags) protocol() (*reproduce.Protocol, []reproduce.DataSet, []rep
 		return nil, nil, nil, usagef("-svc-budget must be ≥ 0 (0 means no limit)")
 	case o.workers < 0:
 		return nil, nil, nil, usagef("-workers must be ≥ 0 (0 means all cores)")
+	}
+	if err := atMost("-workers", o.workers, maxWorkers); err != nil {
+		return nil, nil, nil, err
+	}
+	if err := atMost("-runs", o.runs, maxRuns); err != nil {
+		return nil, nil, nil, err
+	}
+	if n := len(o.gammas) * len(o.cs); n > maxGridPoints {
+		return nil, nil, nil, usagef("-gamma-grid and -C-grid: %s settings, more than %s", thousands(int64(n)), thousands(maxGridPoints))
 	}
 	sc, err := dataset.ParseScale(o.scale)
 	if err != nil {

@@ -144,7 +144,7 @@ func TestReproduceOutputChecked(t *testing.T) {
 			t.Fatal(err)
 		}
 		code, _, stderr := cli(t, "reproduce", "-data", t.TempDir(), "-datasets", "absent", "-methods", "svc", "-out", out)
-		if want := "-out " + path + ": cannot write: not a regular file"; code != 1 || !strings.Contains(stderr, want) {
+		if want := "-out " + path + ": cannot write: is a directory"; code != 1 || !strings.Contains(stderr, want) {
 			t.Errorf("%s a directory: exit %d, stderr %q; want 1 and %q", name, code, stderr, want)
 		}
 		if strings.Contains(stderr, "absent: skipped") {

@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"hash"
 	"io"
 	"math/rand/v2"
 	"time"
@@ -76,7 +79,8 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 	limit := o.sample.v
 
 	// Pass 1: the reservoir sample and the scaling statistics.
-	sc, closer, err := openScanner(path, o, prog, "read")
+	h := sha256.New()
+	sc, closer, err := openScanner(path, o, prog, "read", h)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -99,10 +103,12 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 			return nil, nil, ctx.Err()
 		}
 	}
-	closer.Close()
 	if err := sc.Err(); err != nil {
+		closer.Close()
 		return nil, nil, dataError(err)
 	}
+	io.Copy(h, closer) // anything after the last row
+	closer.Close()
 	prog.end()
 	m := len(sample) / d // = min(n, limit)
 	for fitter.NextPass() {
@@ -134,6 +140,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 		scaler: scaler,
 		n:      n,
 		d:      d,
+		sha256: hex.EncodeToString(h.Sum(nil)),
 	}
 
 	// Training and the trajectories of the sample, as fit -all does them
@@ -168,7 +175,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 
 // openScanner opens the data file path for a pass named phase and starts
 // the phase, which counts bytes.
-func openScanner(path string, o *fitFlags, prog *progress, phase string) (*dataset.Scanner, io.Closer, error) {
+func openScanner(path string, o *fitFlags, prog *progress, phase string, h hash.Hash) (*dataset.Scanner, io.ReadCloser, error) {
 	opt, err := o.readOptions(path)
 	if err != nil {
 		return nil, nil, err
@@ -178,7 +185,7 @@ func openScanner(path string, o *fitFlags, prog *progress, phase string) (*datas
 		return nil, nil, err
 	}
 	prog.begin(phase, "bytes", size)
-	sc, err := dataset.NewScanner(&countingReader{r: r, p: prog}, opt)
+	sc, err := dataset.NewScanner(&countingReader{r: r, p: prog, h: h}, opt)
 	if err != nil {
 		r.Close()
 		return nil, nil, dataError(err)
@@ -193,7 +200,7 @@ func changed(path string, before, now int) error {
 
 // scalePass feeds every row of the file to fitter once more.
 func scalePass(ctx context.Context, path string, o *fitFlags, fitter *dataset.ScaleFitter, n int, prog *progress) error {
-	sc, closer, err := openScanner(path, o, prog, "scale")
+	sc, closer, err := openScanner(path, o, prog, "scale", nil)
 	if err != nil {
 		return err
 	}
@@ -218,7 +225,7 @@ func scalePass(ctx context.Context, path string, o *fitFlags, fitter *dataset.Sc
 // the labels to w and counts them against the true classes in table.
 func assignPass(ctx context.Context, path string, o *fitFlags, scaler *dataset.Scaler, model *svclust.Model,
 	w *labelWriter, table *metrics.Table, n int, prog *progress) error {
-	sc, closer, err := openScanner(path, o, nil, "")
+	sc, closer, err := openScanner(path, o, nil, "", nil)
 	if err != nil {
 		return err
 	}

@@ -117,6 +117,9 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, gammas, cs
 	if !ok {
 		return usagef("-metric must be nmi, ari, purity or rand, not %q", metric)
 	}
+	if n := len(gammas) * len(cs); n > maxGridPoints {
+		return usagef("-gamma-grid and -C-grid: %s settings, more than %s", thousands(int64(n)), thousands(maxGridPoints))
+	}
 	s, dt, stop, err := o.prepare(args)
 	if err != nil {
 		return err
@@ -155,6 +158,7 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, gammas, cs
 	if o.out != "" || o.model != "" {
 		bs := *s
 		bs.train.Gamma, bs.train.C = best.Gamma, best.C
+		o.tuned = true
 		r, err := fitCluster(dt, &bs, indices{}, nil) // only its outputs are used
 		if err != nil {
 			return err
@@ -164,7 +168,7 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, gammas, cs
 		}
 	}
 	out := e.stdout
-	if o.out == "-" || o.model == "-" {
+	if e.toStdout(o.out) || e.toStdout(o.model) {
 		out = e.stderr
 	}
 	if o.json {
@@ -259,5 +263,5 @@ func printGrid(w io.Writer, grid []*gridPoint, best *gridPoint, criterion string
 		}
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "best (by %s): γ = %g, C = %g, %d clusters\n", criterion, best.Gamma, best.C, best.Clusters)
+	fmt.Fprintf(w, "best (by %s): γ = %g, C = %g, %s\n", criterion, best.Gamma, best.C, plural(best.Clusters, "cluster"))
 }

@@ -1,5 +1,8 @@
 // Package atomicfile implements writing a file so that readers see either
 // its old content or the complete new content, never a partial write.
+// On Linux the new content is written to an unnamed file (O_TMPFILE) that
+// gets a name only to be renamed over the path, so that a process killed
+// while writing leaves nothing behind.
 package atomicfile
 
 import (

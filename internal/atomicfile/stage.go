@@ -1,8 +1,13 @@
 package atomicfile
 
 import (
+	"errors"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
+	"path/filepath"
+	"strconv"
 )
 
 // Staged is a complete new content of a file, written by [Stage] to a
@@ -12,6 +17,7 @@ import (
 type Staged struct {
 	tmp, path string
 	done      bool
+	anon      *os.File // the unnamed file, open, if tmp is ""
 }
 
 // Stage does what [WriteFile] does except the final rename: it calls write
@@ -40,6 +46,20 @@ func (s *Staged) Commit() error {
 		return nil
 	}
 	s.done = true
+	if isStopped() {
+		s.done = false
+		s.Abort()
+		return errStopped
+	}
+	if s.anon != nil {
+		defer s.anon.Close()
+		tmp, err := s.link()
+		if err != nil {
+			return err
+		}
+		s.tmp = tmp
+	}
+	defer untrack(s.tmp)
 	if err := os.Rename(s.tmp, s.path); err != nil {
 		os.Remove(s.tmp)
 		return err
@@ -54,5 +74,32 @@ func (s *Staged) Abort() {
 		return
 	}
 	s.done = true
+	if s.anon != nil {
+		s.anon.Close() // which deletes it
+		return
+	}
 	os.Remove(s.tmp)
+	untrack(s.tmp)
+}
+
+// link gives the unnamed staged file the hidden temporary name beside its
+// path ("." + base + ".tmp" + digits, as os.CreateTemp makes them) and
+// returns it; it is renamed over the path at once.
+func (s *Staged) link() (string, error) {
+	dir, base := filepath.Split(s.path)
+	if dir == "" {
+		dir = "."
+	}
+	for try := 0; ; try++ {
+		tmp := filepath.Join(dir, "."+base+".tmp"+strconv.FormatUint(uint64(rand.Uint32()), 10))
+		track(tmp)
+		err := linkAnon(s.anon, tmp)
+		if err == nil {
+			return tmp, nil
+		}
+		untrack(tmp)
+		if !errors.Is(err, fs.ErrExist) || try == 100 {
+			return "", err
+		}
+	}
 }

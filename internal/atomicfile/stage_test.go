@@ -10,6 +10,7 @@ import (
 )
 
 func TestStage(t *testing.T) {
+	named(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "out.csv")
 	if err := WriteFile(path, func(w io.Writer) error { _, err := fmt.Fprint(w, "old\n"); return err }); err != nil {

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// runOf returns the run section of the model file path.
+func runOf(t *testing.T, path string) (*runInfo, int) {
+	t.Helper()
+	var mf struct {
+		Version int      `json:"version"`
+		Run     *runInfo `json:"run"`
+	}
+	if err := json.Unmarshal([]byte(readFile(t, path)), &mf); err != nil {
+		t.Fatal(err)
+	}
+	if mf.Run == nil {
+		t.Fatalf("%s has no run section", path)
+	}
+	return mf.Run, mf.Version
+}
+
+// TestModelRunInfo: every model file records how it was made (issue 13):
+// the tool, the seed, strategy and budget, γ and C and how they were
+// chosen, the data's name, rows and SHA-256 (computed here independently),
+// and the creation time.
+func TestModelRunInfo(t *testing.T) {
+	in := genFile(t, "gauss3", 200)
+	sum := sha256.Sum256([]byte(readFile(t, in)))
+	hash := hex.EncodeToString(sum[:])
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+
+	mustCLI(t, "fit", "-budget", "20", "-seed", "5", "-maintain", "project-knn", "-k", "3", "-gamma", "2", "-model", p("a.json"), in)
+	r, v := runOf(t, p("a.json"))
+	want := runInfo{Tool: readBuildInfo().String(), Created: "2023-11-14T22:13:20Z", Seed: 5, Strategy: "project-knn", Budget: 20, K: 3,
+		Gamma: 2, GammaFrom: "given", C: r.C, CFrom: "auto", Data: in, Rows: 200, DataSHA256: hash}
+	if v != 2 || *r != want {
+		t.Errorf("version %d, run %+v\nwant version 2, run %+v", v, *r, want)
+	}
+	if !(r.C > 0) || !strings.HasPrefix(r.Tool, "svclust ") {
+		t.Errorf("C %v, tool %q", r.C, r.Tool)
+	}
+	if m := readFile(t, p("a.json")); withoutRun(m) == m {
+		t.Error("withoutRun removed nothing")
+	}
+
+	mustCLI(t, "fit", "-budget", "20", "-stream", "-sample", "50", "-model", p("b.json"), in)
+	if r, _ := runOf(t, p("b.json")); r.Sample != 50 || r.Rows != 200 || r.DataSHA256 != hash || r.GammaFrom != "auto" || r.Strategy != "merge" {
+		t.Errorf("-stream run %+v", *r)
+	}
+	mustCLI(t, "tune", "-gamma-grid", "1,2", "-C-grid", "8", "-model", p("c.json"), in)
+	if r, _ := runOf(t, p("c.json")); r.GammaFrom != "tune" || r.CFrom != "tune" || r.C != 8 || r.DataSHA256 != hash {
+		t.Errorf("tune run %+v", *r)
+	}
+	mustCLI(t, "fit", "-budget", "0", "-model", p("d.json"), in)
+	if r, _ := runOf(t, p("d.json")); r.Strategy != "none" || r.Budget != 0 {
+		t.Errorf("no-budget run %+v", *r)
+	}
+
+	// Without SOURCE_DATE_EPOCH the time is the time of the run.
+	t.Setenv("SOURCE_DATE_EPOCH", "")
+	before := time.Now().Add(-time.Second)
+	mustCLI(t, "fit", "-budget", "20", "-model", p("e.json"), in)
+	r, _ = runOf(t, p("e.json"))
+	if c, err := time.Parse(time.RFC3339, r.Created); err != nil || c.Before(before.Truncate(time.Second)) || c.After(time.Now()) {
+		t.Errorf("created %q (%v), want the time of the run", r.Created, err)
+	}
+}
+
+// TestModelVersions: a version 1 file (before the run section) still loads
+// and labels as its version 2 form; a newer version is refused clearly.
+func TestModelVersions(t *testing.T) {
+	in := genFile(t, "gauss3", 200)
+	dir := t.TempDir()
+	m2 := filepath.Join(dir, "m2.json")
+	mustCLI(t, "fit", "-budget", "20", "-model", m2, in)
+	want := mustCLI(t, "predict", "-model", m2, in)
+	v1 := withoutRun(strings.Replace(readFile(t, m2), `"version":2,`, `"version":1,`, 1))
+	m1 := writeFile(t, "m1.json", v1)
+	if got := mustCLI(t, "predict", "-model", m1, in); got != want {
+		t.Error("the version 1 file labels differently")
+	}
+	m3 := writeFile(t, "m3.json", strings.Replace(readFile(t, m2), `"version":2,`, `"version":3,`, 1))
+	for _, cmd := range []string{"predict", "score"} {
+		code, _, stderr := cli(t, cmd, "-model", m3, in)
+		if code != 1 || !strings.Contains(stderr, "model file version 3 is newer than this svclust reads") {
+			t.Errorf("%s of a version 3 file: exit %d\n%s", cmd, code, stderr)
+		}
+	}
+}
+
+// TestVersion: svclust version prints the module version line and the Go
+// version.
+func TestVersion(t *testing.T) {
+	out := mustCLI(t, "version")
+	if !strings.HasPrefix(out, "svclust ") || !strings.Contains(out, "go1.") {
+		t.Errorf("version printed %q", out)
+	}
+	if code, _, _ := cli(t, "version", "x"); code != 2 {
+		t.Errorf("version x: exit %d, want 2", code)
+	}
+}
