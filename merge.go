@@ -66,6 +66,9 @@ func (Merge) Maintain(s *SupportSet) {
 		}
 		aj := s.Coef(j)
 		c := gamma * s.SqDist(m, j)
+		if am > 0 && aj > 0 && mergeLossBound(am, aj, c) > bestLoss {
+			continue // this partner cannot lose less than the best so far
+		}
 		h, az := mergePair(am, aj, c)
 		// ‖αₘφₘ + αⱼφⱼ‖² − α_z².
 		loss := am*am + aj*aj + 2*am*aj*math.Exp(-c) - az*az
@@ -85,6 +88,23 @@ func (Merge) Maintain(s *SupportSet) {
 	s.Add(z, bestAz)
 	s.Remove(m)
 	s.Remove(n)
+}
+
+// mergeLossBound returns a lower bound on the weight a merge of two
+// support vectors with positive coefficients a ≤ b and c = γ‖xₘ − xₙ‖²
+// loses, ‖aφₘ + bφₙ‖² − α_z², so that Merge can skip the search for a
+// partner that cannot beat the best one found. With κ = e^{−c} and
+// z = h xₘ + (1−h) xₙ, α_z = aκ^{(1−h)²} + bκ^{h²}, where both powers are
+// at most 1 and their product κ^{(1−h)²+h²} ≤ √κ since (1−h)² + h² ≥ ½;
+// so α_z ≤ b + a√κ, and the loss is at least
+// a² + b² + 2abκ − (b + a√κ)² = a(1−√κ)(a(1+√κ) − 2b√κ). It is
+// reduced by 1e-9 of a² for the rounding of both sides, so that a partner
+// is skipped only when its loss exceeds the best by more than rounding:
+// Merge chooses the same partner with and without the bound. a ≤ b holds
+// because Merge's xₘ has the smallest coefficient.
+func mergeLossBound(a, b, c float64) float64 {
+	r := math.Exp(-c / 2)
+	return a*(1-r)*(a*(1+r)-2*b*r) - 1e-9*a*a
 }
 
 // mergePair returns the weight h of xₘ in the merged point

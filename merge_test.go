@@ -2,6 +2,7 @@ package svclust
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/svclust/svclust/dataset"
@@ -131,4 +132,22 @@ func TestMergeMaintain(t *testing.T) {
 		}
 	}
 	t.Logf("merged %d (α %v) with %d (α %v): α_z = %v, loss %.4g (removal %v)", m, a[m], best, a[best], az, bestLoss, a[m]*a[m])
+}
+
+// TestMergeLossBound: the bound Merge prunes partners with is never above
+// the loss of the merge mergePair finds, over random positive pairs with
+// a ≤ b (Merge's xₘ has the smallest coefficient) and distances from
+// coincident (c = 0) to far apart (c = 60, κ ≈ 1e-26).
+func TestMergeLossBound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 100000 {
+		a := rng.Float64() + 1e-3
+		b := a * (1 + 100*rng.Float64())
+		c := 60 * rng.Float64() * rng.Float64()
+		_, az := mergePair(a, b, c)
+		loss := a*a + b*b + 2*a*b*math.Exp(-c) - az*az
+		if bound := mergeLossBound(a, b, c); bound > loss {
+			t.Fatalf("a %v, b %v, c %v: bound %v above the loss %v", a, b, c, bound, loss)
+		}
+	}
 }
