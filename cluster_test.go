@@ -13,12 +13,13 @@ import (
 )
 
 // TestGaussiansFound: three well-separated Gaussians (package dataset) are
-// the easy case of the paper's Fig. 3; with every default, including
-// AutoGamma, the three must be found. 0.95 is the ARI threshold.
+// the easy case of the paper's Fig. 3; with every default (γ, C and budget
+// chosen by Choose, the LevelTree rule) the three must be found. 0.95 is
+// the ARI threshold.
 func TestGaussiansFound(t *testing.T) {
 	for _, kind := range []dataset.Kind{dataset.Gauss3, dataset.Gauss4} {
 		ds := generated(t, kind, 1000)
-		m, err := Train(ds.X, &Config{Budget: 50, Seed: 1})
+		m, err := Train(ds.X, &Config{Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,7 +51,7 @@ func testPredictReproducesCluster(t *testing.T) {
 		// The last case sets ε explicitly, to the median of |f| over the
 		// data, so that half the points follow trajectories and half take
 		// the cluster of the nearest strip point.
-		for _, cc := range []ClusterConfig{{}, {All: true}, {Outliers: true}, {Eps: -1}} {
+		for _, cc := range []ClusterConfig{{Rule: Components}, {Rule: Components, All: true}, {Rule: Components, Outliers: true}, {Rule: Components, Eps: -1}, {}, {Outliers: true}} {
 			m, err := Train(ds.X, &Config{Gamma: 4, Budget: 30, Maintainer: st.m, Seed: 2})
 			if err != nil {
 				t.Fatal(err)
@@ -64,10 +65,10 @@ func testPredictReproducesCluster(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s %+v: %v", st.name, cc, err)
 			}
-			if n, _ := ds.X.Dims(); !cfg.All && (cl.StripSize == 0 || cl.StripSize == n) {
+			if n, _ := ds.X.Dims(); cfg.Rule == Components && !cfg.All && (cl.StripSize == 0 || cl.StripSize == n) {
 				t.Fatalf("%s %+v: strip of %d of %d points: one path of the rule is untested", st.name, cc, cl.StripSize, n)
 			}
-			if anchored := m.Partition.Anchors > 0; anchored != (anchorMin == 0) {
+			if anchored := m.Partition.Anchors > 0; cfg.Rule == Components && anchored != (anchorMin == 0) {
 				t.Fatalf("%s %+v: %d anchors with anchorMin = %d", st.name, cc, m.Partition.Anchors, anchorMin)
 			}
 			cfg.Workers = 1
@@ -97,6 +98,12 @@ func testPredictReproducesCluster(t *testing.T) {
 				t.Errorf("%s %+v: a loaded model predicts differently", st.name, cc)
 			}
 			for i, v := range m.Score(nil, ds.X, 1) {
+				if cc.Rule != Components {
+					if l := cl.Labels[i]; l < -1 || l >= cl.Clusters || (l == -1 && !cc.Outliers) {
+						t.Fatalf("%s %+v: point %d has label %d", st.name, cc, i, l)
+					}
+					continue
+				}
 				if l := cl.Labels[i]; l < -1 || l >= cl.Clusters || (l == -1) != (cc.Outliers && v < 0) {
 					t.Fatalf("%s %+v: point %d has label %d with f = %v", st.name, cc, i, l, v)
 				}
@@ -122,7 +129,7 @@ func TestAnchorsKeepPartition(t *testing.T) {
 		var labels [2][]int
 		for i, am := range []int{math.MaxInt, 0} {
 			anchorMin = am
-			cl, err := m.Cluster(ds.X, nil)
+			cl, err := m.Cluster(ds.X, &ClusterConfig{Rule: Components})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -144,12 +151,12 @@ func TestClusterErrors(t *testing.T) {
 		t.Errorf("Predict before Cluster: %v", err)
 	}
 	var ce *ConfigError
-	for _, cfg := range []ClusterConfig{{Eps: -1}, {M: 1}, {Workers: -1}} {
+	for _, cfg := range []ClusterConfig{{Eps: -1}, {M: 1}, {Workers: -1}, {Rule: 2}, {MinSize: -1}} {
 		if _, err := m.Cluster(ds.X, &cfg); !errors.As(err, &ce) {
 			t.Errorf("%+v: got %v, want a ConfigError", cfg, err)
 		}
 	}
-	if _, err := m.Cluster(ds.X, &ClusterConfig{Eps: 1e-300}); !errors.Is(err, ErrEmptyStrip) {
+	if _, err := m.Cluster(ds.X, &ClusterConfig{Rule: Components, Eps: 1e-300}); !errors.Is(err, ErrEmptyStrip) {
 		t.Errorf("tiny eps: got %v", err)
 	}
 }
@@ -162,7 +169,7 @@ func TestEmptyDomain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl, err := m.Cluster(ds.X, &ClusterConfig{Outliers: true})
+	cl, err := m.Cluster(ds.X, &ClusterConfig{Rule: Components, Outliers: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +248,7 @@ func TestClusterProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 	var calls, last, total int
-	cfg := &ClusterConfig{Workers: 3, Progress: func(done, tot int) {
+	cfg := &ClusterConfig{Rule: Components, Workers: 3, Progress: func(done, tot int) {
 		calls++
 		if done < last || (total != 0 && tot != total) {
 			t.Errorf("call %d: done %d after %d, total %d after %d", calls, done, last, tot, total)

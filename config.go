@@ -15,9 +15,6 @@ const (
 	// The paper's stopping rule usually ends training long before: with
 	// ηₜ = 1/t, ‖w_{t+1} − w_t‖ shrinks like ‖w‖/t.
 	DefaultMaxIter = 1_000_000
-	// DefaultC is the trade-off AutoC falls back to when it has no data:
-	// the top of the paper's grid {2⁻⁵, …, 2⁵}.
-	DefaultC = 32
 	// DefaultMinIter is the number of SGD steps before the stopping rule is
 	// first checked, when Config.MinIter is 0. With ηₜ = 1/t the paper's rule
 	// ‖w_{t+1} − wₜ‖ ≤ θ holds from t ≈ ‖w‖/θ on, a few hundred steps for
@@ -37,26 +34,27 @@ const (
 // field selects the documented default.
 type Config struct {
 	// Gamma is the kernel width γ in exp(−γ‖x − y‖²). It must be > 0 and
-	// finite; 0 selects [AutoGamma].
+	// finite; 0 selects it from the data (see [Choose]).
 	Gamma float64
 
 	// C is the trade-off parameter of the objective J. It must be > 0 and
-	// finite; 0 selects [AutoC]. With C ≤ 1 the domain f ≥ 0 is empty and
-	// every point is an outlier.
+	// finite; 0 selects it from the data (see [Choose]). With C ≤ 1 the
+	// domain f ≥ 0 is empty and every point is an outlier.
 	C float64
 
 	// Budget is the largest number of support vectors kept (the paper's B).
-	// 0 means no budget: the paper's unbudgeted SGD-LMOC baseline, whose
-	// model grows with the data. It must be ≥ 0. A budget of n or more for
-	// n rows is never reached and gives the model of budget n; the cache of
-	// distances between support vectors, 8·s² bytes for s of them, grows
-	// with the support set rather than being allocated for the budget.
+	// 0 selects it from the data (see [Choose]); NoBudget (−1) means no
+	// budget: the paper's unbudgeted SGD-LMOC baseline, whose model grows
+	// with the data. It must be ≥ −1. A budget of n or more for n rows is
+	// never reached and gives the model of budget n; the cache of distances
+	// between support vectors, 8·s² bytes for s of them, grows with the
+	// support set rather than being allocated for the budget.
 	Budget int
 
 	// Maintainer restores the budget when the support set exceeds it; nil
 	// means Merge{}, BSGD-M (beyond the paper, whose figures use removal
 	// and whose tables use projection): on the generated sets it clustered
-	// far more reliably than Projection{} at budget 50 (see AutoGamma and
+	// far more reliably than Projection{} at budget 50 (see
 	// the README). Removal{}
 	// discards weight at every maintenance, so ‖w‖ decays like B·C/t and
 	// the domain shrinks the longer training runs (see the README); it is
@@ -81,7 +79,7 @@ type Config struct {
 
 	// Seed seeds every random choice of training: the sampling order, the
 	// random support vectors of Projection{Pick: Random} and the sample used
-	// by AutoGamma. The same Seed gives the same Model.
+	// by Choose. The same Seed gives the same Model.
 	Seed uint64
 
 	// Workers is the number of goroutines used for the passes over the data
@@ -117,8 +115,8 @@ func (c *Config) Validate() error {
 	if err := positiveOrZero("C", c.C); err != nil {
 		return err
 	}
-	if c.Budget < 0 {
-		return &ConfigError{"Budget", c.Budget, "must be ≥ 0 (0 means no budget)"}
+	if c.Budget < NoBudget {
+		return &ConfigError{"Budget", c.Budget, "must be ≥ 0, or NoBudget = −1 (0 selects it from the data)"}
 	}
 	if math.IsNaN(c.Tol) {
 		return &ConfigError{"Tol", c.Tol, "must be a number"}

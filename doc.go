@@ -29,7 +29,8 @@
 //
 // # Phase 2: cluster assignment
 //
-// [Model.Cluster] implements Algorithm 3: the points of the strip
+// With the Components rule, [Model.Cluster] implements Algorithm 3: the
+// points of the strip
 // |f(x)| ≤ ε follow the fixed-point map
 //
 //	x ← Σᵢ αᵢ k(x, svᵢ) svᵢ / Σᵢ αᵢ k(x, svᵢ)
@@ -38,6 +39,16 @@
 // equally spaced points of the segment between them; every point outside the
 // strip takes the cluster of its nearest strip point. [Model.Predict] applies
 // the same rule to new points and [Model.Score] returns f.
+//
+// # Beyond the paper: the defaults
+//
+// The zero values of [Config] and [ClusterConfig] go beyond the paper where
+// measurements showed better clusters without labels (see the README):
+// [Choose] picks γ, C and the budget from the data, and the [LevelTree]
+// rule reads the clusters off the tree of levels of f, with HDBSCAN's
+// excess-of-mass selection, instead of the single level f = 0. Every point
+// takes the cluster of its support vector, so Cluster and Predict cost one
+// pass of B kernel terms per point, as Score does.
 //
 // # Where the paper is silent or wrong
 //

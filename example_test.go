@@ -8,18 +8,46 @@ import (
 	"github.com/svclust/svclust/metrics"
 )
 
-// Train the domain of novelty with a budget of 50 support vectors, then
-// assign clusters (the paper's two phases).
+// Train and Cluster with every default: γ, C and the budget are chosen from
+// the data (Choose), and the clusters are read off the levels of f
+// (LevelTree).
 func ExampleTrain() {
 	ds, _ := dataset.Generate(dataset.Gauss3, 600, 1)
 	dataset.FitScaler(ds.X, dataset.ScaleZScore).Transform(ds.X)
 
-	model, err := svclust.Train(ds.X, &svclust.Config{Budget: 50, Maintainer: svclust.Projection{}, Seed: 1})
+	model, err := svclust.Train(ds.X, &svclust.Config{Seed: 1})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	cl, err := model.Cluster(ds.X, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ch := model.Choice
+	fmt.Println("budget chosen:", ch.BudgetAuto, ch.Budget >= svclust.MinAutoBudget && ch.Budget <= svclust.MaxAutoBudget)
+	fmt.Println("clusters:", cl.Clusters)
+	fmt.Printf("ARI: %.4g\n", metrics.AdjustedRand(ds.Labels, cl.Labels))
+	// Output:
+	// budget chosen: true true
+	// clusters: 3
+	// ARI: 1
+}
+
+// The paper's method as published: a budget of 50 support vectors kept by
+// k-NN projection, γ and C given, and the clusters of Algorithm 3, the
+// components of the domain f ≥ 0 (the Components rule).
+func ExampleTrain_paper() {
+	ds, _ := dataset.Generate(dataset.Gauss3, 600, 1)
+	dataset.FitScaler(ds.X, dataset.ScaleZScore).Transform(ds.X)
+
+	model, err := svclust.Train(ds.X, &svclust.Config{Gamma: 2, C: 32, Budget: 50, Maintainer: svclust.Projection{}, Seed: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	cl, err := model.Cluster(ds.X, &svclust.ClusterConfig{Rule: svclust.Components})
 	if err != nil {
 		fmt.Println(err)
 		return

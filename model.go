@@ -29,6 +29,8 @@ type Model struct {
 	Status Status
 	// Stats describes the training run.
 	Stats Stats
+	// Choice reports how Gamma, C and the budget were chosen.
+	Choice Choice
 	// Partition is the clustering found by Cluster, nil before.
 	Partition *Partition
 }

@@ -20,8 +20,10 @@ const (
 	// ModelFormat is the value of the "format" key of a model file.
 	ModelFormat = "svclust-model"
 	// ModelVersion is the version of the model file format. UnmarshalJSON
-	// rejects any other version.
-	ModelVersion = 1
+	// reads it and version 1, whose partitions are all of the Components
+	// rule, and rejects any other. Version 2 added the partition's "rule",
+	// "sv_cluster" and "birth" (LevelTree).
+	ModelVersion = 2
 )
 
 // ErrModelFormat is wrapped by every error of [Model.UnmarshalJSON] that
@@ -51,6 +53,9 @@ type statsJSON struct {
 }
 
 type partitionJSON struct {
+	Rule               string     `json:"rule"` // "" (version 1) is components
+	SVCluster          []int      `json:"sv_cluster"`
+	Birth              []float64  `json:"birth"`
 	Eps                float64    `json:"eps"`
 	All                bool       `json:"all"`
 	Outliers           bool       `json:"outliers"`
@@ -120,7 +125,15 @@ func (m *Model) WriteJSON(w io.Writer) error {
 	if pj := j.Partition; pj == nil {
 		jw.raw("null")
 	} else {
-		jw.raw(`{"eps":`)
+		jw.raw(`{"rule":`)
+		jw.value(pj.Rule)
+		if pj.Rule == LevelTree.String() {
+			jw.raw(`,"sv_cluster":`)
+			jw.ints(pj.SVCluster)
+			jw.raw(`,"birth":`)
+			jw.floats(pj.Birth)
+		}
+		jw.raw(`,"eps":`)
 		jw.float(pj.Eps)
 		jw.raw(`,"all":`)
 		jw.value(pj.All)
@@ -177,6 +190,9 @@ func (m *Model) fileForm() (*modelJSON, error) {
 	}
 	if p := m.Partition; p != nil {
 		j.Partition = &partitionJSON{
+			Rule:               p.Rule.String(),
+			SVCluster:          p.SVCluster,
+			Birth:              p.Birth,
 			Eps:                p.Eps,
 			All:                p.All,
 			Outliers:           p.Outliers,
@@ -350,8 +366,11 @@ func (j *modelJSON) check() error {
 	if j.Format != ModelFormat {
 		return bad("format is %q, want %q", j.Format, ModelFormat)
 	}
-	if j.Version != ModelVersion {
-		return bad("version is %d, want %d", j.Version, ModelVersion)
+	if j.Version != ModelVersion && j.Version != 1 {
+		return bad("version is %d, want 1 or %d", j.Version, ModelVersion)
+	}
+	if j.Version == 1 && j.Partition != nil && j.Partition.Rule != "" {
+		return bad("version 1 has no partition rule, but the file names %q", j.Partition.Rule)
 	}
 	if !(j.Gamma > 0) || math.IsInf(j.Gamma, 0) {
 		return bad("gamma = %v: must be > 0 and finite", j.Gamma)
@@ -397,7 +416,7 @@ func (j *modelJSON) check() error {
 		return bad("objective = %v: not finite", st.Objective)
 	}
 	if j.Partition != nil {
-		return j.Partition.check(j.Dim)
+		return j.Partition.check(j.Dim, len(j.Alpha))
 	}
 	return nil
 }
@@ -434,14 +453,19 @@ func (j *modelJSON) model() (*Model, error) {
 	}
 	if pj := j.Partition; pj != nil {
 		m.Partition = &Partition{
+			Rule:               pj.rule(),
+			SVCluster:          pj.SVCluster,
+			Birth:              pj.Birth,
 			Eps:                pj.Eps,
 			All:                pj.All,
 			Outliers:           pj.Outliers,
 			M:                  pj.M,
 			Clusters:           pj.Clusters,
-			Equilibria:         dense(&pj.Equilibria, j.Dim),
 			EquilibriumCluster: pj.EquilibriumCluster,
 			Anchors:            pj.Anchors,
+		}
+		if pj.Equilibria.len() > 0 {
+			m.Partition.Equilibria = dense(&pj.Equilibria, j.Dim)
 		}
 		if pj.Strip.len() > 0 {
 			m.Partition.Strip = dense(&pj.Strip, j.Dim)
@@ -451,10 +475,29 @@ func (j *modelJSON) model() (*Model, error) {
 	return m, nil
 }
 
-// check validates pj as the partition of a model of dimension d.
-func (pj *partitionJSON) check(d int) error {
+// rule returns the Rule of pj: Components when the file names none.
+func (pj *partitionJSON) rule() Rule {
+	if pj.Rule == LevelTree.String() {
+		return LevelTree
+	}
+	return Components
+}
+
+// check validates pj as the partition of a model of dimension d with nsv
+// support vectors.
+func (pj *partitionJSON) check(d, nsv int) error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: partition: "+format, append([]any{ErrModelFormat}, args...)...)
+	}
+	switch pj.Rule {
+	case "", Components.String():
+	case LevelTree.String():
+		return pj.checkLevels(nsv, bad)
+	default:
+		return bad("rule %q: want %q or %q", pj.Rule, LevelTree, Components)
+	}
+	if pj.SVCluster != nil || pj.Birth != nil {
+		return bad("sv_cluster and birth belong to the %q rule", LevelTree)
 	}
 	if math.IsNaN(pj.Eps) || math.IsInf(pj.Eps, 0) || pj.Eps < 0 {
 		return bad("eps = %v: must be ≥ 0 and finite", pj.Eps)
@@ -501,6 +544,36 @@ func (pj *partitionJSON) check(d int) error {
 				return bad("cluster %d outside [0, %d)", c, pj.Clusters)
 			}
 		}
+	}
+	return nil
+}
+
+// checkLevels validates a partition of the LevelTree rule.
+func (pj *partitionJSON) checkLevels(nsv int, bad func(string, ...any) error) error {
+	if pj.M < 2 {
+		return bad("m = %d: must be ≥ 2", pj.M)
+	}
+	if pj.Clusters < 1 || pj.Clusters > nsv {
+		return bad("clusters = %d: must be in [1, %d], the support vectors", pj.Clusters, nsv)
+	}
+	if len(pj.SVCluster) != nsv {
+		return bad("%d support-vector clusters for %d support vectors", len(pj.SVCluster), nsv)
+	}
+	for _, c := range pj.SVCluster {
+		if c < 0 || c >= pj.Clusters {
+			return bad("cluster %d outside [0, %d)", c, pj.Clusters)
+		}
+	}
+	if len(pj.Birth) != pj.Clusters {
+		return bad("%d birth levels for %d clusters", len(pj.Birth), pj.Clusters)
+	}
+	for _, b := range pj.Birth {
+		if math.IsNaN(b) || math.IsInf(b, 0) {
+			return bad("birth level %v is not finite", b)
+		}
+	}
+	if pj.Equilibria.len() > 0 || pj.Strip.len() > 0 || pj.All || pj.Eps != 0 || pj.Anchors != 0 {
+		return bad("equilibria, strip, all, eps and anchors belong to the %q rule", Components)
 	}
 	return nil
 }

@@ -37,9 +37,11 @@ func TestModelJSONRoundTrip(t *testing.T) {
 		cc   *svclust.ClusterConfig
 	}{
 		{"unclustered", nil},
-		{"strip", &svclust.ClusterConfig{}},
-		{"all", &svclust.ClusterConfig{All: true}},
-		{"outliers", &svclust.ClusterConfig{Outliers: true}},
+		{"strip", &svclust.ClusterConfig{Rule: svclust.Components}},
+		{"all", &svclust.ClusterConfig{Rule: svclust.Components, All: true}},
+		{"outliers", &svclust.ClusterConfig{Rule: svclust.Components, Outliers: true}},
+		{"levels", &svclust.ClusterConfig{}},
+		{"levels outliers", &svclust.ClusterConfig{Outliers: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, ds := trainGauss3(t, tc.cc)
@@ -136,7 +138,7 @@ func TestWriteJSONErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.Cluster(ds.X, nil); err != nil {
+	if _, err := m.Cluster(ds.X, &svclust.ClusterConfig{Rule: svclust.Components}); err != nil {
 		t.Fatal(err)
 	}
 	var all strings.Builder
@@ -164,14 +166,20 @@ func TestWriteJSONErrors(t *testing.T) {
 // that declare 10⁹ values and more) fails with an error, leaves the model
 // unchanged, and allocates in proportion to the file.
 func TestModelJSONCorrupt(t *testing.T) {
-	m, _ := trainGauss3(t, &svclust.ClusterConfig{})
+	m, _ := trainGauss3(t, &svclust.ClusterConfig{Rule: svclust.Components})
 	b, err := json.Marshal(m)
 	if err != nil {
 		t.Fatal(err)
 	}
 	good := string(b)
-	// edit decodes the good file, applies f and encodes it again.
-	edit := func(f func(map[string]any)) string {
+	ml, _ := trainGauss3(t, &svclust.ClusterConfig{})
+	bl, err := json.Marshal(ml)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// editFile decodes a good file, applies f and encodes it again; edit
+	// edits the file of the Components rule, editL that of LevelTree.
+	editFile := func(b []byte, f func(map[string]any)) string {
 		var v map[string]any
 		if err := json.Unmarshal(b, &v); err != nil {
 			t.Fatal(err)
@@ -183,6 +191,8 @@ func TestModelJSONCorrupt(t *testing.T) {
 		}
 		return string(out)
 	}
+	edit := func(f func(map[string]any)) string { return editFile(b, f) }
+	editL := func(f func(map[string]any)) string { return editFile(bl, f) }
 	part := func(v map[string]any) map[string]any { return v["partition"].(map[string]any) }
 	tests := []struct {
 		name, in string
@@ -194,7 +204,16 @@ func TestModelJSONCorrupt(t *testing.T) {
 		{"array", "[]"},
 		{"wrong format", edit(func(v map[string]any) { v["format"] = "other" })},
 		{"no format", edit(func(v map[string]any) { delete(v, "format") })},
-		{"wrong version", edit(func(v map[string]any) { v["version"] = 2 })},
+		{"wrong version", edit(func(v map[string]any) { v["version"] = 3 })},
+		{"unknown rule", edit(func(v map[string]any) { part(v)["rule"] = "density" })},
+		{"components with sv_cluster", edit(func(v map[string]any) { part(v)["sv_cluster"] = []any{0} })},
+		{"levels sv_cluster short", editL(func(v map[string]any) { s := part(v)["sv_cluster"].([]any); part(v)["sv_cluster"] = s[1:] })},
+		{"levels sv_cluster out of range", editL(func(v map[string]any) { part(v)["sv_cluster"].([]any)[0] = 99 })},
+		{"levels birth short", editL(func(v map[string]any) { part(v)["birth"] = []any{} })},
+		{"levels birth string", editL(func(v map[string]any) { part(v)["birth"].([]any)[0] = "NaN" })},
+		{"levels clusters beyond svs", editL(func(v map[string]any) { part(v)["clusters"] = 1 << 40 })},
+		{"levels with strip", editL(func(v map[string]any) { part(v)["strip"] = []any{[]any{1.0, 2.0}} })},
+		{"levels m one", editL(func(v map[string]any) { part(v)["m"] = 1 })},
 		{"unknown key", edit(func(v map[string]any) { v["extra"] = 1 })},
 		// Duplicate keys (issue 13): encoding/json keeps the last value, so
 		// a file could show one γ to a reader and hide another.

@@ -13,38 +13,72 @@ import (
 	"github.com/svclust/svclust/dataset"
 )
 
-// TestAutoGammaSmallN: with at most B rows every row is a centre of
-// AutoGamma, so no row has a nearest centre other than itself; γ must then
-// come from the distances between the rows, not be the fallback 1. Scaling
-// the data by s scales every distance by s, so γ must scale by 1/s² —
-// exactly for s = 2, since multiplying by 2 is exact in binary floating
-// point and so are the squared distances (×4) and the reciprocal (÷4).
-func TestAutoGammaSmallN(t *testing.T) {
+// TestChooseSmallN derives Choose's statistics by hand on five rows,
+// (0,0), (1,0), (0,3), (5,5), (2,7). With five rows the 5th neighbour is
+// the farthest other row; its squared distances from the five rows are
+// 53, 50, 29, 50 and 53, whose median 50 gives ρ = √50 and
+// γ = 1/(1.5²·50). Every row lies within √53 < ℓ = 1.5·√50 of (0,0), so one
+// ball covers the sample and the budget is 3·1, raised to MinAutoBudget
+// and capped by the 5 rows. Scaling the data by 2 scales every distance by
+// 2, so γ must scale by exactly 1/4 (multiplying by 2 is exact in binary
+// floating point, and so are the square root of 4x and the reciprocal).
+func TestChooseSmallN(t *testing.T) {
 	x := mat.NewDense(5, 2, []float64{0, 0, 1, 0, 0, 3, 5, 5, 2, 7})
-	for _, budget := range []int{5, 50, 0} {
-		g := AutoGamma(x, budget, 1)
-		var x2 mat.Dense
-		x2.Scale(2, x)
-		g2 := AutoGamma(&x2, budget, 1)
-		if g == 1 || g2 != g/4 {
-			t.Errorf("budget %d: γ = %v for x and %v for 2x; want γ(2x) = γ(x)/4 and not the fallback 1", budget, g, g2)
-		}
-		// The nearest-neighbour squared distances of the five rows are
-		// {1, 1, 9, 13, 13}: (0,0)–(1,0) twice, (0,3)–(0,0), and
-		// (5,5)–(2,7) twice. Their median 9 gives ρ = 3 in every draw of
-		// centres, so γ = 1/(c·3)². AutoGamma forms c·(3 + … + 3)/10,
-		// which may round differently from c·3: a few ulps are allowed.
-		nn := nearestSq(x)
-		slices.Sort(nn)
-		r := autoGammaWidth * math.Sqrt(nn[len(nn)/2])
-		if want := 1 / (r * r); math.Abs(g-want) > 4e-16*want {
-			t.Errorf("budget %d: γ = %v, want 1/(c²·median nearest-neighbour distance²) = %v", budget, g, want)
-		}
+	ch, err := Choose(x, &Config{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
 	}
-	// Identical rows still give the documented 1.
-	if g := AutoGamma(mat.NewDense(3, 2, []float64{1, 1, 1, 1, 1, 1}), 50, 1); g != 1 {
-		t.Errorf("identical rows: γ = %v, want 1", g)
+	if want := 1 / (1.5 * 1.5 * 50); math.Abs(ch.Gamma-want) > 4e-16*want || ch.Rho != math.Sqrt(50) {
+		t.Errorf("γ = %v, ρ = %v; want %v and √50", ch.Gamma, ch.Rho, want)
 	}
+	if ch.Cover != 1 || ch.Budget != 5 || !ch.GammaAuto || !ch.BudgetAuto || !ch.CAuto {
+		t.Errorf("cover %d, budget %d, auto %v %v %v; want 1, 5 and all automatic", ch.Cover, ch.Budget, ch.GammaAuto, ch.BudgetAuto, ch.CAuto)
+	}
+	// C = 0.5/κmax, κmax the largest (1/5)Σⱼ exp(−γ‖x − xⱼ‖²), by brute force.
+	var kmax float64
+	for i := range 5 {
+		var s float64
+		for j := range 5 {
+			s += math.Exp(-ch.Gamma * sqDist(x.RawRowView(i), x.RawRowView(j)))
+		}
+		kmax = max(kmax, s/5)
+	}
+	if math.Abs(ch.C-0.5/kmax) > 1e-12*ch.C {
+		t.Errorf("C = %v, want 0.5/κmax = %v", ch.C, 0.5/kmax)
+	}
+	var x2 mat.Dense
+	x2.Scale(2, x)
+	ch2, err := Choose(&x2, &Config{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch2.Gamma != ch.Gamma/4 {
+		t.Errorf("γ(2x) = %v, want γ(x)/4 = %v", ch2.Gamma, ch.Gamma/4)
+	}
+	// Given settings are kept and reported as given.
+	ch3, err := Choose(x, &Config{Gamma: 2, C: 3, Budget: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch3 != (Choice{Gamma: 2, C: 3, Budget: 4}) {
+		t.Errorf("given settings: %+v", ch3)
+	}
+	// Identical rows give the documented γ = 1.
+	ch4, err := Choose(mat.NewDense(3, 2, []float64{1, 1, 1, 1, 1, 1}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch4.Gamma != 1 || ch4.Budget != 3 {
+		t.Errorf("identical rows: γ = %v, budget %d; want 1 and 3", ch4.Gamma, ch4.Budget)
+	}
+}
+
+func sqDist(a, b []float64) float64 {
+	var s float64
+	for i := range a {
+		s += (a[i] - b[i]) * (a[i] - b[i])
+	}
+	return s
 }
 
 // nearestSq returns the squared distance from each row of x to its nearest

@@ -32,7 +32,7 @@ type Stats struct {
 	Maintenance int
 	// Objective is J(w) of the returned model on the training data.
 	Objective float64
-	// Runtime is the wall time of Train, including AutoGamma and AutoC and
+	// Runtime is the wall time of Train, including Choose and
 	// the objective pass, N·B kernel terms, which is most of it for large N.
 	Runtime time.Duration
 }
@@ -67,11 +67,14 @@ func Train(x mat.Matrix, cfg *Config) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.Gamma == 0 {
-		c.Gamma = autoGamma(data, n, d, c.Budget, c.Seed)
-	}
-	if c.C == 0 {
-		c.C = autoC(data, n, d, c.Gamma, c.Seed, numWorkers(c.Workers))
+	ch, smp := choose(data, n, d, c)
+	c.Gamma, c.C, c.Budget = ch.Gamma, ch.C, ch.Budget
+	// Validate could not check the Maintainer against a budget it had
+	// not chosen yet.
+	if v, ok := c.Maintainer.(budgetChecker); ok && ch.BudgetAuto {
+		if err := v.checkBudget(ch.Budget); err != nil {
+			return nil, err
+		}
 	}
 
 	tr := newTrainer(data, n, d, &c)
@@ -84,6 +87,7 @@ func Train(x mat.Matrix, cfg *Config) (*Model, error) {
 		SV:     mat.NewDense(tr.s.Len(), d, nil),
 		Alpha:  make([]float64, tr.s.Len()),
 		Status: tr.status,
+		Choice: ch,
 	}
 	// Order the support vectors by data index so that the model does not
 	// depend on the history of slot reuse; vectors a strategy created (index
@@ -103,6 +107,9 @@ func Train(x mat.Matrix, cfg *Config) (*Model, error) {
 		Iterations:  tr.t,
 		Updates:     tr.updates,
 		Maintenance: tr.maint,
+	}
+	if ch.CAuto {
+		m.rescale(smp, d, c.Workers)
 	}
 	m.Stats.Objective = m.objective(data, d, c.Workers)
 	m.Stats.Runtime = time.Since(start)

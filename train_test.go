@@ -209,7 +209,7 @@ func TestConfigValidate(t *testing.T) {
 		{Config{Gamma: math.NaN()}, "Gamma"},
 		{Config{Gamma: math.Inf(1)}, "Gamma"},
 		{Config{C: -2}, "C"},
-		{Config{Budget: -1}, "Budget"},
+		{Config{Budget: -2}, "Budget"},
 		{Config{Tol: math.NaN()}, "Tol"},
 		{Config{MaxIter: -5}, "MaxIter"},
 		{Config{Workers: -1}, "Workers"},
@@ -360,5 +360,21 @@ func TestHugeBudget(t *testing.T) {
 		if !mat.Equal(got.SV, want.SV) || !slices.Equal(got.Alpha, want.Alpha) {
 			t.Errorf("budget %d: model differs from that of budget n = %d", b, n)
 		}
+	}
+}
+
+// TestAutoBudgetChecksK: Validate cannot check Projection.K against a budget
+// chosen from the data, so Train does once it is chosen: on 60 rows the
+// automatic budget is at most 60, so K = 61 must fail with a ConfigError for
+// Maintainer.K, and K = 5 must train.
+func TestAutoBudgetChecksK(t *testing.T) {
+	ds := generated(t, dataset.Gauss3, 60)
+	_, err := Train(ds.X, &Config{Maintainer: Projection{K: 61}})
+	var ce *ConfigError
+	if !errors.As(err, &ce) || ce.Field != "Maintainer.K" {
+		t.Errorf("K = 61 with an automatic budget over 60 rows: got %v, want a ConfigError for Maintainer.K", err)
+	}
+	if _, err := Train(ds.X, &Config{Maintainer: Projection{K: 5}}); err != nil {
+		t.Errorf("K = 5: %v", err)
 	}
 }

@@ -78,7 +78,7 @@ func TestLabelFSVCMatchesEquilibriumLabelling(t *testing.T) {
 			t.Fatal(err)
 		}
 		model := s.Model()
-		cl, err := model.Cluster(mat.NewDense(300, 2, slices.Clone(x)), &svclust.ClusterConfig{All: true})
+		cl, err := model.Cluster(mat.NewDense(300, 2, slices.Clone(x)), &svclust.ClusterConfig{Rule: svclust.Components, All: true})
 		if err != nil {
 			t.Fatal(err)
 		}

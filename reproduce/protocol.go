@@ -602,6 +602,7 @@ func (p *Protocol) fit(d *Data, m Method, s Setting, seed uint64, budget time.Du
 	default:
 		return outcome{err: fmt.Errorf("reproduce: unknown method %q", m)}
 	}
+	cfg.Budget = svclust.NoBudget
 	if m != SGD {
 		cfg.Budget = d.Budget
 	}
@@ -611,7 +612,7 @@ func (p *Protocol) fit(d *Data, m Method, s Setting, seed uint64, budget time.Du
 		return outcome{err: err}
 	}
 	t1 := time.Now()
-	cl, err := model.Cluster(d.X, &svclust.ClusterConfig{Workers: workers})
+	cl, err := model.Cluster(d.X, &svclust.ClusterConfig{Rule: svclust.Components, Workers: workers})
 	if err != nil {
 		return outcome{err: err}
 	}

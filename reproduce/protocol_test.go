@@ -126,7 +126,7 @@ func TestRunTiny(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cl, err := m.Cluster(d.X, nil)
+			cl, err := m.Cluster(d.X, &svclust.ClusterConfig{Rule: svclust.Components})
 			if err != nil {
 				t.Fatal(err)
 			}

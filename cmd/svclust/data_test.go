@@ -259,7 +259,7 @@ func TestExtremeSpreads(t *testing.T) {
 	in := writeFile(t, "x.csv", b.String())
 	dir := t.TempDir()
 	a, s := filepath.Join(dir, "a.json"), filepath.Join(dir, "s.json")
-	mustCLI(t, "fit", "-all", "-model", a, in)
+	mustCLI(t, "fit", "-rule", "components", "-all", "-model", a, in)
 	mustCLI(t, "fit", "-stream", "-sample", "20", "-model", s, in)
 	scaler := func(path string) string {
 		m := readFile(t, path)

@@ -85,7 +85,7 @@ vectors and the training and assignment times.`,
 		if jsonOut {
 			return writeJSON(e.stdout, rows)
 		}
-		fmt.Fprintf(e.stdout, "%d points each, seed %d, budget %d, %s, scale %s\n\n", n, seed, o.budget, o.maintain, o.scale)
+		fmt.Fprintf(e.stdout, "%d points each, seed %d, budget %s, %s, scale %s\n\n", n, seed, o.budget.String(), o.maintain, o.scale)
 		tw := tabwriter.NewWriter(e.stdout, 0, 8, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintf(tw, "kind\tclusters\ttrue\tARI\tNMI\tSVs\ttrain ms\tassign ms\t\n")
 		for _, r := range rows {

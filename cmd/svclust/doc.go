@@ -1,8 +1,10 @@
 /*
 Svclust clusters data by scalable support vector clustering with a
 budget: it fits a budgeted one-class SVM to the data by stochastic
-gradient descent, and labels points by the connected parts of its domain
-of novelty f ≥ 0 (see package github.com/svclust/svclust).
+gradient descent, and labels points by the tree of the levels of its
+novelty function f (-rule levels, the default) or, as the paper's
+Algorithm 3, by the connected parts of its domain of novelty f ≥ 0 (-rule
+components); see package github.com/svclust/svclust.
 
 Usage:
 
@@ -80,8 +82,8 @@ pandas' to_csv writes first) or a repeated name is an error unless the
 column is dropped; -drop "" drops the unnamed columns. The label column
 must not occur twice, and must exist when -label is given. Constant
 columns are scaled to 0; a single row, or identical rows, form one
-cluster. With N rows and N ≤ -budget no budget maintenance runs; the model
-has at most N support vectors.
+cluster. With N rows and N ≤ the budget no budget maintenance runs; the
+model has at most N support vectors.
 
 A line longer than -max-line bytes (16 MiB by default) is an error found
 before the line is held in memory, so that input without line ends (such as
@@ -157,32 +159,79 @@ Usage:
 	svclust fit [flags] DATA.csv
 
 Fit scales the data, trains the model, clusters the rows and prints a
-summary: the size of the data, γ (the chosen one when -gamma is auto), C,
-the budget and its maintenance, the support vectors, iterations, status and
-objective of training, the strip, equilibria and clusters of the
-assignment, the times, and, when the data have a ground-truth column, the
-purity, Rand index, adjusted Rand index (ARI), normalised mutual
-information (NMI) and Davies–Bouldin index on the scaled data. With -json it
-prints one JSON object with the keys n, d, clusters, support_vectors,
-iterations, status, objective, strip_size, equilibria, eps, train_seconds,
-assign_seconds, gamma, C, budget, strategy, scale, seed and, with a
-ground-truth column, metrics (NaN written as null). When -o or -model is -,
-standard output carries that file and the summary goes to standard error.
+summary: the size of the data, γ, C and the budget (each marked auto when
+chosen from the data), the budget maintenance, the support vectors,
+iterations, status and objective of training, the clusters of the
+assignment with the modes of the level tree and the smallest cluster
+(-rule levels) or the equilibria and the strip (-rule components), the
+times, and, when the data have a ground-truth column, the purity, Rand
+index, adjusted Rand index (ARI), normalised mutual information (NMI) and
+Davies–Bouldin index on the scaled data. With -json it prints one JSON
+object with the keys n, d, clusters, support_vectors, iterations, status,
+objective, strip_size, equilibria (the modes with -rule levels), eps
+(strip_size and eps are 0 with -rule levels), train_seconds,
+assign_seconds, gamma, C, budget (the budget used; −1 for none), rule,
+min_size and stability (-rule levels: the smallest cluster allowed and
+the excess of mass of each cluster found, Σ over its rows of the range of
+levels of f over which the row is in it), choice (how γ, C and the budget
+were chosen: gamma_auto, C_auto and budget_auto, and for the automatic
+ones the statistics behind them: sample, the rows they were measured on;
+rho, the median distance to the 5th nearest neighbour; cover, the ℓ-balls
+of the greedy covering; kappa_max, the largest kernel density; C_scale,
+the factor C was rescaled by), strategy, scale, seed and, with a
+ground-truth column, metrics (NaN written as null). When -o or -model is
+-, standard output carries that file and the summary goes to standard
+error.
+
+The automatic settings (svclust.Choose) are measured on one sample of at
+most 2,000 rows drawn with -seed:
+
+  - γ = 1/ℓ² with ℓ = 1.5·ρ, ρ the median distance from a sampled row to
+    its 5th nearest neighbour (HDBSCAN's core distance with minPts = 5);
+  - the budget is 3 × the number of balls of radius ℓ that a greedy
+    covering of the sample needs, within [50, 1000] and at most the
+    number of rows;
+  - C trains at 0.5/κmax, κmax the largest kernel density
+    (1/s)Σⱼ k(x, xⱼ) over the s sampled rows, so that every SGD step adds
+    its kernel and f + 1 is C times a kernel density estimate; training
+    then multiplies C and every coefficient by the factor that puts f = 0
+    at the 5 % quantile of f over the sample, so that the domain f ≥ 0
+    holds the densest 95 % of the data. That changes no level set of f,
+    only which one is f = 0; the C reported is the rescaled one.
 
 The flags are:
 
 	-gamma number|auto
 		Kernel width γ in exp(−γ‖x−y‖²). auto (the default) chooses γ
-		from the data (svclust.AutoGamma) and reports it.
+		from the data as above and reports it.
 	-C number|auto
 		Trade-off C of the objective. auto (the default) chooses C from
-		the data and γ (svclust.AutoC: 16 over the median kernel density)
-		and reports it. The
-		domain f ≥ 0 is empty for C ≤ 1, so every point is an outlier; fit
-		warns.
-	-budget n
-		Largest number of support vectors (default 50, at most 20,000); 0
-		means no budget. For n rows the effective budget is min(n, -budget).
+		the data and γ as above and reports the rescaled C. The domain
+		f ≥ 0 is empty for C ≤ 1, so with -rule components every point
+		is an outlier and fit warns; -rule levels reads every level of
+		f, which C only scales, and does not warn.
+	-budget n|auto
+		Largest number of support vectors (at most 20,000): auto (the
+		default) chooses it from the data as above; 0 means no budget
+		(the paper's unbudgeted SGD-LMOC). For n rows the effective
+		budget is min(n, -budget).
+	-rule levels|components
+		How the rows are assigned to clusters (default levels). levels:
+		every support vector follows its trajectory to a mode of f; modes
+		are joined at the smallest f of the -m point segment between
+		them; HDBSCAN's excess-of-mass selection picks the clusters of
+		that tree with at least -min-size rows; and every row takes the
+		cluster of its support vector, the one with the largest term
+		αᵢk(x, svᵢ) of f(x), at the cost of one scoring pass.
+		components: the paper's Algorithm 3 (svclust.Components): the
+		rows of the strip |f| ≤ ε (or every row with -all) follow their
+		trajectories, equilibria in f ≥ 0 are linked by the segment test,
+		the clusters are the connected components, and every other row
+		takes the cluster of its nearest strip row.
+	-min-size n|auto
+		Smallest cluster of -rule levels, in rows, at least 1; auto (the
+		default) is max(5, ⌈0.01·N⌉) for the N rows clustered (the
+		sample with -stream). A usage error with -rule components.
 	-maintain removal|project-knn|project-random|merge
 		Budget maintenance (default merge): drop the smallest
 		support vector, or project it onto its k nearest or k random
@@ -190,10 +239,14 @@ The flags are:
 		(svclust.Merge, BSGD-M, beyond the paper).
 	-k n
 		Number of support vectors a projection projects onto (default 5);
-		at most -budget.
+		at most the budget: a usage error (exit 2) when it exceeds a given
+		-budget and, with -budget auto, when it exceeds the budget chosen
+		from the data, found once the data are read (with tune, the budget
+		follows γ and each grid point is checked).
 	-eps number|auto
 		Half-width ε of the strip |f| ≤ ε whose points follow
-		trajectories. auto (the default) is a quantile of |f| on the data.
+		trajectories (-rule components only; a usage error otherwise).
+		auto (the default) is the 0.25 quantile of |f| on the data.
 	-tol number
 		Stopping threshold θ on ‖w_{t+1} − w_t‖ (default 0.01). 0 disables
 		the rule, so training runs -max-iter steps.
@@ -205,8 +258,8 @@ The flags are:
 		which is the paper's Algorithm 2 exactly (it then stops after a
 		few hundred steps; see the README).
 	-m n
-		Number of points of the segment test between equilibria
-		(default 20, at least 2).
+		Number of points of the segment test between equilibria, or
+		between modes with -rule levels (default 20, at least 2).
 	-scale none|zscore|minmax
 		Feature scaling fitted on the data (default zscore). It is stored
 		in the model file and applied by predict and score.
@@ -220,9 +273,12 @@ The flags are:
 		feature. Given explicitly, the column must exist; with the default,
 		data without it are clustered without metrics.
 	-all
-		Run a trajectory from every point, not only from the strip.
+		Run a trajectory from every point, not only from the strip
+		(-rule components only; a usage error otherwise).
 	-outliers
-		Label the points with f < 0 as −1 instead of giving them a cluster.
+		Label as −1, instead of giving them a cluster, the points whose f
+		is below the level at which their cluster is born (-rule levels)
+		or below 0 (-rule components).
 	-o file
 		Write the cluster of each row, in input order, as CSV with the
 		header "cluster".
@@ -233,12 +289,19 @@ The flags are:
 		section records how the model was made: "tool" (as svclust
 		version prints it), "created" (UTC; the time of the environment
 		variable SOURCE_DATE_EPOCH when it is set, for byte-identical
-		files), "seed", "strategy", "budget", "k" of a projection,
+		files), "seed", "strategy" ("none" without a budget), "budget"
+		(the budget used, −1 for none) with "budget_from" (auto or
+		given), "rule" (levels or components), "k" of a projection,
 		"gamma" and "C" with "gamma_from" and "C_from" (auto, given, or
 		tune for tune's best), "data" (the DATA argument), "rows",
 		"sample" of -stream and "data_sha256" (the SHA-256 of the data
 		file's bytes). Version 1 files, without it, still load;
 		predict, score and plot refuse a version newer than they know.
+		The library model inside is version 2 of svclust-model, whose
+		partition records its "rule" and, with levels, "sv_cluster" (the
+		cluster of each support vector) and "birth" (the level at which
+		each cluster is born); its version 1 (every partition of the
+		components rule) still loads.
 	-json
 		Print the result as one JSON object.
 	-cpuprofile file
@@ -248,9 +311,9 @@ The flags are:
 		garbage collection (go tool pprof reads both profiles).
 	-stream
 		Read DATA in two passes instead of into memory, for files larger
-		than memory; see Streaming below. It implies -all, and DATA must
-		be a regular file (gzip compressed or not), not standard input or
-		a pipe.
+		than memory; see Streaming below. With -rule components it
+		implies -all. DATA must be a regular file (gzip compressed or
+		not), not standard input or a pipe.
 	-sample n
 		Number of rows -stream keeps for training (default 200000).
 	-progress
@@ -259,7 +322,7 @@ The flags are:
 		5 seconds.
 	-quiet
 		Print nothing on standard error except errors: no progress and no
-		warnings (such as the one about C ≤ 1).
+		warnings (such as the one about C ≤ 1 with -rule components).
 
 Above 20,000 points the metrics leave out the compactness index (null in
 JSON), whose cost grows with the square of the cluster sizes.
@@ -267,16 +330,20 @@ JSON), whose cost grows with the square of the cluster sizes.
 When standard error is a terminal, a run that lasts over 2 seconds shows a
 status line there: the phase (read, train, cluster, metrics, write; with
 -stream read, scale, train, cluster, assign, write), and while reading,
-clustering (the trajectories followed from the strip points, most of the
-phase's work; the segment tests come after) or assigning the amount done,
-the percentage, the rate and the time left. Training shows only its
+clustering (with -rule levels the rows scored, "cluster: 12,000 of
+50,000 rows"; with -rule components the trajectories followed from the
+strip points; either is most of the phase's work, and the segment tests
+come after) or assigning the amount done, the percentage, the rate and
+the time left. Training shows only its
 elapsed time. Progress never goes to standard output, so -json and -o -
 output are unaffected.
 
 The text summary gives the data, the model and its settings, training,
-clustering ("1 cluster", the equilibria and the strip), the size of each
-cluster in the order of their numbers (the first 12), with -outliers the
-number of outliers, and with a ground-truth column the external indices
+clustering ("1 cluster"; with -rule levels "N clusters from the level tree
+of M modes (smallest cluster S rows)", with -rule components the
+equilibria and the strip), the size of each cluster in the order of their
+numbers (the first 12), with -outliers the number of outliers and the
+rule that made them, and with a ground-truth column the external indices
 and Davies–Bouldin, which is "undefined" with fewer than 2 clusters.
 
 # Streaming
@@ -290,13 +357,16 @@ accumulates the scaling over every row;
 zscore takes one more pass for the variance, and another for a column
 whose variance under- or overflows float64 when computed directly (over
 the file, or over the sample when it holds every row), so the scaling is exactly the one fit would
-fit on the whole file. The sample is trained and clustered as
-fit -all trains and clusters its data. Pass 2 reads the file again in
-chunks, sends each point along its own trajectory to an equilibrium
-(svclust.Model.Predict) and writes the labels as it goes, to a temporary
-file that replaces the -o file at the end. With at most -sample rows the
-sample is every row in file order, so the labels and the model are those of
-fit -all with the same flags. Purity, Rand, ARI and NMI are computed
+fit on the whole file. The sample is trained and clustered as fit
+trains and clusters its data, with -all under -rule components. Pass 2
+reads the file again in chunks, labels each row by svclust.Model.Predict
+(with -rule levels by the cluster of its support vector, one scoring
+pass; with -rule components by sending it along its own trajectory to an
+equilibrium) and writes the labels as it goes, to a temporary file that
+replaces the -o file at the end. With at most -sample rows the sample is
+every row in file order, so the labels and the model are those of fit
+(fit -all with -rule components) with the same flags. -min-size auto
+takes 1 % of the sample, not of the file. Purity, Rand, ARI and NMI are computed
 exactly from a table of classes × clusters; Davies–Bouldin and
 compactness, which need the cluster centroids before the distances to them,
 are left out (null in JSON). The -json report adds "sample", the number of
@@ -322,8 +392,8 @@ labels of fit -o exactly.
 		Number of goroutines; 0 (the default) means all cores.
 	-max-model-mb n
 		Largest model file read, in MiB (default 1024, at most 2²⁰). A
-		model file holds the support vectors and the strip, about a
-		quarter of the training rows. Reading stops at the first byte
+		model file holds the support vectors and, with -rule components,
+		the strip, about a quarter of the training rows. Reading stops at the first byte
 		that cannot belong to a model file: a first non-space byte other
 		than '{' (after at most 4096 bytes of white space), a JSON syntax
 		error, or a key that occurs twice in one object, which is an
@@ -351,7 +421,10 @@ Tune fits and clusters the data for every pair (γ, C) of the grids, in
 parallel over the grid points: -workers fits at a time, each on one
 goroutine, so the result does not depend on -workers. It takes every flag
 of fit except -gamma and -C, which the grids replace, and -stream, -sample,
--progress and -quiet, and:
+-progress and -quiet. Its defaults are the paper's protocol rather than
+fit's: -maintain project-knn, -budget 50 and -rule components (so
+-min-size needs -rule levels); with -budget auto the budget is chosen at
+each grid point, since it depends on γ. It also takes:
 
 	-gamma-grid list
 		Comma-separated γ values (default 2⁻⁵, 2⁻³, 2⁻¹, 2, 2³, 2⁵, the

@@ -52,11 +52,39 @@ func (a *autoFloat) Set(s string) error {
 	return nil
 }
 
+// autoInt is a flag value that is a whole number or the word "auto".
+type autoInt struct {
+	auto bool
+	v    int
+}
+
+func (a *autoInt) String() string {
+	if a == nil || a.auto {
+		return "auto"
+	}
+	return strconv.Itoa(a.v)
+}
+
+func (a *autoInt) Set(s string) error {
+	if strings.EqualFold(s, "auto") {
+		*a = autoInt{auto: true}
+		return nil
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		return fmt.Errorf(`not a whole number or "auto"`)
+	}
+	*a = autoInt{v: v}
+	return nil
+}
+
 // fitFlags are the settings shared by fit, tune and demo.
 type fitFlags struct {
 	gamma    autoFloat
 	C        autoFloat
-	budget   int
+	budget   autoInt
+	rule     string
+	minSize  autoInt
 	maintain string
 	k        setInt
 	eps      autoFloat
@@ -139,7 +167,9 @@ func defaultFit() *fitFlags {
 	return &fitFlags{
 		gamma:    autoFloat{auto: true},
 		C:        autoFloat{auto: true},
-		budget:   50,
+		budget:   autoInt{auto: true},
+		rule:     "levels",
+		minSize:  autoInt{auto: true},
 		maintain: "merge",
 		k:        setInt{v: svclust.DefaultK},
 		eps:      autoFloat{auto: true},
@@ -160,10 +190,12 @@ func (o *fitFlags) register(fs *flag.FlagSet, gammaC bool) {
 		fs.Var(&o.gamma, "gamma", "kernel width γ in exp(-γ‖x-y‖²): a `number` > 0, or auto")
 		fs.Var(&o.C, "C", "trade-off C of the objective: a `number` > 0, or auto (chosen from the data); the domain f ≥ 0 is empty unless C > 1")
 	}
-	fs.IntVar(&o.budget, "budget", o.budget, "largest number of support vectors; 0 means no budget")
+	fs.Var(&o.budget, "budget", "largest number of support vectors: a `number` (0 means no budget), or auto (chosen from the data)")
+	fs.StringVar(&o.rule, "rule", o.rule, "cluster assignment: levels (the tree of the levels of f) or components (the paper's Algorithm 3: components of f ≥ 0)")
+	fs.Var(&o.minSize, "min-size", "smallest cluster of -rule levels, in `rows`, or auto (1 % of the rows, at least 5)")
 	fs.StringVar(&o.maintain, "maintain", o.maintain, "budget maintenance: removal, project-knn, project-random or merge")
-	fs.Var(&o.k, "k", "number of support vectors a projection projects onto; at most -budget when given")
-	fs.Var(&o.eps, "eps", "half-width ε of the strip |f| ≤ ε whose points follow trajectories: a `number` > 0, or auto (a quantile of |f|)")
+	fs.Var(&o.k, "k", "number of support vectors a projection projects onto; at most the budget, given or chosen from the data")
+	fs.Var(&o.eps, "eps", "half-width ε of the strip |f| ≤ ε whose points follow trajectories (-rule components): a `number` > 0, or auto (a quantile of |f|)")
 	fs.Float64Var(&o.tol, "tol", o.tol, "stopping threshold θ on ‖w_{t+1} − w_t‖; 0 runs -max-iter steps")
 	fs.IntVar(&o.maxIter, "max-iter", o.maxIter, "largest number of SGD steps; 0 means 1,000,000")
 	fs.IntVar(&o.minIter, "min-iter", o.minIter, "SGD steps before the stopping rule is checked; 0 means 10,000, -1 checks it from the first step as the paper does")
@@ -172,8 +204,8 @@ func (o *fitFlags) register(fs *flag.FlagSet, gammaC bool) {
 	fs.Uint64Var(&o.seed, "seed", o.seed, "random seed of training")
 	fs.IntVar(&o.workers, "workers", o.workers, "number of goroutines; 0 means all cores")
 	fs.Var(givenString{&o.label, &o.labelSet}, "label", "`name` of the ground-truth column, which is never a feature; without it no metrics are computed; when given, the column must exist")
-	fs.BoolVar(&o.all, "all", o.all, "run a trajectory from every point instead of the strip only")
-	fs.BoolVar(&o.outliers, "outliers", o.outliers, "label points with f < 0 as -1")
+	fs.BoolVar(&o.all, "all", o.all, "run a trajectory from every point instead of the strip only (-rule components)")
+	fs.BoolVar(&o.outliers, "outliers", o.outliers, "label as -1 the points below the level at which their cluster is born (-rule levels), or with f < 0 (-rule components)")
 	fs.StringVar(&o.out, "o", "", "write the cluster of each row to `file` as CSV (- for standard output)")
 	fs.StringVar(&o.model, "model", "", "write the model to `file` as JSON (- for standard output)")
 	fs.BoolVar(&o.json, "json", false, "print the result as JSON")
@@ -256,13 +288,35 @@ func (o *fitFlags) validate() (*setup, error) {
 		}
 		s.train.C = o.C.v
 	}
-	if o.budget < 0 {
-		return nil, usagef("-budget must be ≥ 0 (0 means no budget)")
+	switch {
+	case o.budget.auto:
+	case o.budget.v < 0:
+		return nil, usagef(`-budget must be ≥ 0 (0 means no budget) or "auto"`)
+	case o.budget.v == 0:
+		s.train.Budget = svclust.NoBudget
+	default:
+		if err := atMost("-budget", o.budget.v, maxBudget); err != nil {
+			return nil, err
+		}
+		s.train.Budget = o.budget.v
 	}
-	if err := atMost("-budget", o.budget, maxBudget); err != nil {
-		return nil, err
+	rule, perr := svclust.ParseRule(o.rule)
+	if perr != nil {
+		return nil, usagef("-rule must be levels or components, not %q", o.rule)
 	}
-	s.train.Budget = o.budget
+	s.cluster.Rule = rule
+	if !o.minSize.auto {
+		if o.minSize.v < 1 {
+			return nil, usagef(`-min-size must be ≥ 1 or "auto"`)
+		}
+		if rule != svclust.LevelTree {
+			return nil, usagef("-min-size applies only to -rule levels")
+		}
+		s.cluster.MinSize = o.minSize.v
+	}
+	if rule != svclust.Components && (o.all || !o.eps.auto) {
+		return nil, usagef("-all and -eps apply only to -rule components")
+	}
 	if o.k.v < 1 {
 		return nil, usagef("-k must be ≥ 1")
 	}
@@ -329,9 +383,10 @@ func (o *fitFlags) validate() (*setup, error) {
 	}
 	s.train.Seed = o.seed
 	s.train.Workers = o.workers
-	// -stream labels every row by its trajectory in its second pass, so
-	// its sample is clustered as fit -all clusters its data.
-	s.cluster.All = o.all || o.stream
+	// With -rule components, -stream labels every row by its trajectory
+	// in its second pass, so its sample is clustered as fit -all clusters
+	// its data; -rule levels labels every row by its support vector.
+	s.cluster.All = o.all || (o.stream && rule == svclust.Components)
 	s.cluster.Outliers = o.outliers
 	s.cluster.Workers = o.workers
 	// Let the library check what is left (such as -k against -budget).
@@ -504,7 +559,14 @@ func trainCluster(x *mat.Dense, s *setup, prog *progress) (*svclust.Model, *svcl
 		return nil, nil, configError(err)
 	}
 	prog.end()
-	prog.begin("cluster", "trajectories", 0)
+	// ClusterConfig.Progress counts the rows scored with -rule levels, the
+	// trajectories of the strip (or of every row with -all) with -rule
+	// components.
+	unit := "trajectories"
+	if s.cluster.Rule == svclust.LevelTree {
+		unit = "rows"
+	}
+	prog.begin("cluster", unit, 0)
 	cc := s.cluster
 	if prog != nil {
 		cc.Progress = func(done, total int) { prog.setTotal(int64(done), int64(total)) }
@@ -691,8 +753,10 @@ func fitInMemory(e *env, o *fitFlags, s *setup, path string, prog *progress) (*d
 }
 
 // warnC warns when -C leaves the domain empty, unless -quiet.
+// Only -rule components reads its clusters off the domain f ≥ 0; -rule
+// levels reads every level of f, and C only scales them.
 func warnC(e *env, o *fitFlags) {
-	if !o.C.auto && o.C.v <= 1 && !o.quiet {
+	if !o.C.auto && o.C.v <= 1 && !o.quiet && o.rule == "components" {
 		fmt.Fprintf(e.stderr, "svclust: warning: -C %v: the domain f ≥ 0 is empty for C ≤ 1: every point is an outlier\n", o.C.v)
 	}
 }
@@ -724,6 +788,34 @@ func modelFileOf(o *fitFlags, dt *data, r *result) *modelFile {
 	}
 }
 
+// fromInt says how an integer setting was chosen, as runInfoOf's from.
+func fromInt(a autoInt) string {
+	if a.auto {
+		return "auto"
+	}
+	return "given"
+}
+
+// choiceJSON is what fit -json reports of svclust.Choice: the statistics
+// behind each automatic setting.
+type choiceJSON struct {
+	GammaAuto  bool    `json:"gamma_auto"`
+	CAuto      bool    `json:"C_auto"`
+	BudgetAuto bool    `json:"budget_auto"`
+	Sample     int     `json:"sample,omitempty"`
+	Rho        float64 `json:"rho,omitempty"`
+	Cover      int     `json:"cover,omitempty"`
+	KappaMax   float64 `json:"kappa_max,omitempty"`
+	Scale      float64 `json:"C_scale,omitempty"`
+}
+
+func choiceOf(c svclust.Choice) *choiceJSON {
+	return &choiceJSON{
+		GammaAuto: c.GammaAuto, CAuto: c.CAuto, BudgetAuto: c.BudgetAuto,
+		Sample: c.Sample, Rho: c.Rho, Cover: c.Cover, KappaMax: c.KappaMax, Scale: c.Scale,
+	}
+}
+
 // runInfoOf returns the run section of the model file of a run.
 func runInfoOf(o *fitFlags, dt *data, r *result) *runInfo {
 	from := func(a autoFloat) string {
@@ -740,7 +832,9 @@ func runInfoOf(o *fitFlags, dt *data, r *result) *runInfo {
 		Created:    creationTime().Format(time.RFC3339),
 		Seed:       o.seed,
 		Strategy:   o.maintain,
-		Budget:     o.budget,
+		Budget:     r.model.Choice.Budget,
+		BudgetFrom: fromInt(o.budget),
+		Rule:       o.rule,
 		Gamma:      r.model.Gamma,
 		GammaFrom:  from(o.gamma),
 		C:          r.model.C,
@@ -749,7 +843,7 @@ func runInfoOf(o *fitFlags, dt *data, r *result) *runInfo {
 		Rows:       dt.n,
 		DataSHA256: dt.sha256,
 	}
-	if o.budget == 0 {
+	if r.model.Choice.Budget == svclust.NoBudget {
 		ri.Strategy = "none"
 	} else if strings.HasPrefix(o.maintain, "project") {
 		ri.K = o.k.v
@@ -783,6 +877,10 @@ type fitJSON struct {
 	Gamma          float64         `json:"gamma"`
 	C              float64         `json:"C"`
 	Budget         int             `json:"budget"`
+	Rule           string          `json:"rule"`
+	MinSize        int             `json:"min_size,omitempty"`
+	Stability      []float64       `json:"stability,omitempty"`
+	Choice         *choiceJSON     `json:"choice,omitempty"`
 	Strategy       string          `json:"strategy"`
 	Scale          string          `json:"scale"`
 	Seed           uint64          `json:"seed"`
@@ -806,7 +904,11 @@ func fitReport(o *fitFlags, dt *data, r *result) *fitJSON {
 		AssignSeconds:  r.cl.Runtime.Seconds(),
 		Gamma:          r.model.Gamma,
 		C:              r.model.C,
-		Budget:         o.budget,
+		Budget:         r.model.Choice.Budget,
+		Rule:           o.rule,
+		MinSize:        r.cl.MinSize,
+		Stability:      r.cl.Stability,
+		Choice:         choiceOf(r.model.Choice),
 		Strategy:       o.maintain,
 		Scale:          o.scale,
 		Seed:           o.seed,
@@ -845,15 +947,28 @@ func printSummary(w io.Writer, path string, o *fitFlags, dt *data, r *result) {
 	if strings.HasPrefix(o.maintain, "project") {
 		strategy = fmt.Sprintf("%s (k = %d)", o.maintain, o.k.v)
 	}
-	if o.budget == 0 {
-		strategy = "none (no budget)"
+	b := strconv.Itoa(m.Choice.Budget)
+	if o.budget.auto {
+		b += " (auto)"
 	}
-	fmt.Fprintf(tw, "model\tγ = %.6g (%s), C = %.6g%s, budget %d, maintenance %s, seed %d\n", m.Gamma, g, m.C, c, o.budget, strategy, o.seed)
+	if m.Choice.Budget == svclust.NoBudget {
+		b, strategy = "none", "none (no budget)"
+	}
+	fmt.Fprintf(tw, "model\tγ = %.6g (%s), C = %.6g%s, budget %s, maintenance %s, seed %d\n", m.Gamma, g, m.C, c, b, strategy, o.seed)
 	fmt.Fprintf(tw, "training\t%s after %d iterations (%d updates, %d maintenance calls), objective %.6g, %d support vectors, %s\n",
 		m.Status, m.Stats.Iterations, m.Stats.Updates, m.Stats.Maintenance, m.Stats.Objective, len(m.Alpha), ms(m.Stats.Runtime.Seconds()))
-	fmt.Fprintf(tw, "clustering\t%s from %s, strip of %s (ε = %.4g), %s\n",
-		plural(r.cl.Clusters, "cluster"), plural(r.cl.Equilibria, "equilibrium"), plural(r.cl.StripSize, "point"), r.cl.Eps, ms(r.cl.Runtime.Seconds()))
-	fmt.Fprintf(tw, "clusters\t%s\n", clusterSizes(r.cl.Labels, r.cl.Clusters, o.outliers))
+	if o.rule == "levels" {
+		fmt.Fprintf(tw, "clustering\t%s from the level tree of %s (smallest cluster %d rows), %s\n",
+			plural(r.cl.Clusters, "cluster"), plural(r.cl.Equilibria, "mode"), r.cl.MinSize, ms(r.cl.Runtime.Seconds()))
+	} else {
+		fmt.Fprintf(tw, "clustering\t%s from %s, strip of %s (ε = %.4g), %s\n",
+			plural(r.cl.Clusters, "cluster"), plural(r.cl.Equilibria, "equilibrium"), plural(r.cl.StripSize, "point"), r.cl.Eps, ms(r.cl.Runtime.Seconds()))
+	}
+	why := ""
+	if o.outliers {
+		why = outlierRule(o.rule)
+	}
+	fmt.Fprintf(tw, "clusters\t%s\n", clusterSizes(r.cl.Labels, r.cl.Clusters, why))
 	if st := r.stream; st != nil {
 		fmt.Fprintf(tw, "stream\ttrained and clustered on a sample of %d of the %d rows; labelled every row in a second pass, %s\n",
 			st.sample, dt.n, ms(st.assign.Seconds()))
@@ -895,8 +1010,9 @@ const maxSizes = 12
 
 // clusterSizes describes the clustering labels of k clusters: the size of
 // each cluster in the order of their numbers, the first maxSizes of them,
-// and with outliers the number of points labelled −1.
-func clusterSizes(labels []int, k int, outliers bool) string {
+// and, unless outliers is "", the number of points labelled −1 followed by
+// outliers, which says why they are (see outlierRule).
+func clusterSizes(labels []int, k int, outliers string) string {
 	sizes := make([]int, k)
 	out := 0
 	for _, l := range labels {
@@ -920,10 +1036,18 @@ func clusterSizes(labels []int, k int, outliers bool) string {
 	if k == 0 {
 		b.WriteString("none")
 	}
-	if outliers {
-		fmt.Fprintf(&b, "; %s (f < 0)", plural(out, "outlier"))
+	if outliers != "" {
+		fmt.Fprintf(&b, "; %s (%s)", plural(out, "outlier"), outliers)
 	}
 	return b.String()
+}
+
+// outlierRule says which points -outliers labels −1 under the rule named.
+func outlierRule(rule string) string {
+	if rule == "components" {
+		return "f < 0"
+	}
+	return "f below the birth level of their cluster"
 }
 
 func ms(sec float64) string { return fmt.Sprintf("%.1f ms", sec*1000) }

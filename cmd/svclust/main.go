@@ -343,6 +343,8 @@ var flagOf = map[string]string{
 	"Eps":          "-eps",
 	"M":            "-m",
 	"Workers":      "-workers",
+	"Rule":         "-rule",
+	"MinSize":      "-min-size",
 }
 
 // configError turns a *svclust.ConfigError in err into a usage error that

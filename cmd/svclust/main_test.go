@@ -135,12 +135,14 @@ func TestFitPredict(t *testing.T) {
 		args []string
 	}{
 		{"default", data, nil},
-		{"all", data, []string{"-all"}},
+		{"all", data, []string{"-rule", "components", "-all"}},
+		{"components outliers", data, []string{"-rule", "components", "-outliers"}},
 		{"outliers", data, []string{"-outliers"}},
-		{"all outliers", data, []string{"-all", "-outliers"}},
+		{"all outliers", data, []string{"-rule", "components", "-all", "-outliers"}},
 		{"removal minmax", data, []string{"-maintain", "removal", "-scale", "minmax"}},
 		{"random none", moons, []string{"-maintain", "project-random", "-scale", "none", "-gamma", "2"}},
-		{"no budget eps", moons, []string{"-budget", "0", "-eps", "EPS", "-C", "8"}},
+		{"no budget eps", moons, []string{"-rule", "components", "-budget", "0", "-eps", "EPS", "-C", "8"}},
+		{"levels min-size", moons, []string{"-min-size", "40", "-budget", "80"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -152,7 +154,9 @@ func TestFitPredict(t *testing.T) {
 					// An explicit ε: twice the automatic one, so that the
 					// strip is not empty whatever the model.
 					var v struct{ Eps float64 }
-					json.Unmarshal([]byte(mustCLI(t, "fit", "-json", "-budget", "0", "-C", "8", tc.data)), &v)
+					if err := json.Unmarshal([]byte(mustCLI(t, "fit", "-json", "-rule", "components", "-budget", "0", "-C", "8", tc.data)), &v); err != nil || !(v.Eps > 0) {
+						t.Fatalf("automatic ε %v: %v", v.Eps, err)
+					}
 					args[i] = strconv.FormatFloat(2*v.Eps, 'g', -1, 64)
 				}
 			}
@@ -186,7 +190,7 @@ func TestScore(t *testing.T) {
 	data := genFile(t, "gauss4", 200)
 	dir := t.TempDir()
 	labels, model := filepath.Join(dir, "labels.csv"), filepath.Join(dir, "model.json")
-	mustCLI(t, "fit", "-outliers", "-o", labels, "-model", model, data)
+	mustCLI(t, "fit", "-rule", "components", "-outliers", "-o", labels, "-model", model, data)
 	out := mustCLI(t, "score", "-model", model, data)
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	if len(lines) != 201 || lines[0] != "score" {
@@ -401,7 +405,7 @@ func TestTune(t *testing.T) {
 	}
 
 	// A grid where every fit fails is an error.
-	code, _, errs := cli(t, "tune", "-eps", "1e-300", "-gamma-grid", "1", "-C-grid", "8", data)
+	code, _, errs := cli(t, "tune", "-rule", "components", "-eps", "1e-300", "-gamma-grid", "1", "-C-grid", "8", data)
 	if code != 1 || !strings.Contains(errs, "every grid point failed") {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}

@@ -51,10 +51,14 @@ type runInfo struct {
 	Created string `json:"created"`
 	Seed    uint64 `json:"seed"`
 	// Strategy is the budget maintenance, "none" without a budget.
-	Strategy string  `json:"strategy"`
-	Budget   int     `json:"budget"`
-	K        int     `json:"k,omitempty"` // of a projection
-	Gamma    float64 `json:"gamma"`
+	Strategy string `json:"strategy"`
+	Budget   int    `json:"budget"` // the budget used; −1 for none
+	// BudgetFrom says how the budget was chosen ("auto" or "given"), and
+	// Rule is the cluster assignment (levels or components).
+	BudgetFrom string  `json:"budget_from,omitempty"`
+	Rule       string  `json:"rule,omitempty"`
+	K          int     `json:"k,omitempty"` // of a projection
+	Gamma      float64 `json:"gamma"`
 	// GammaFrom and CFrom say how γ and C were chosen: "auto" (from the
 	// data), "given" (by -gamma, -C) or "tune" (the best of tune's grid).
 	GammaFrom string  `json:"gamma_from"`

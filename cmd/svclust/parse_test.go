@@ -66,7 +66,7 @@ func TestUnknownFlag(t *testing.T) {
 		{[]string{"predict", "-modle", "m.json", "d.csv"}, "svclust predict: unknown flag -modle: did you mean -model?\n"},
 		{[]string{"tune", "-gamma", "1", "d.csv"}, "svclust tune: unknown flag -gamma: did you mean -gamma-grid?\n"},
 		{[]string{"gen", "-xyzzy"}, "svclust gen: unknown flag -xyzzy\n"},
-		{[]string{"fit", "-budget", "many", "d.csv"}, "svclust fit: invalid value \"many\" for flag -budget: parse error\n"},
+		{[]string{"fit", "-budget", "many", "d.csv"}, "svclust fit: invalid value \"many\" for flag -budget: not a whole number or \"auto\"\n"},
 		{[]string{"fit", "d.csv", "-o"}, "svclust fit: flag needs an argument: -o\n"},
 	} {
 		code, stdout, stderr := cli(t, tc.args...)

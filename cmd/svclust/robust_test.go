@@ -269,7 +269,7 @@ func TestRobust(t *testing.T) {
 		{name: "stdin bad cell", args: append(fitArgs()[:6:6], "-"), stdin: "a,b\n1,2\nz,3\n", old: true, code: 1, msg: "<stdin>:3:1: not a number"},
 		{name: "predict bad cell", args: modelArgs("predict"), data: "x1,x2\n1,2\n1,?\n", old: true, code: 1, msg: `in.csv:3:2: not a number: "?"`},
 		{name: "score NaN", args: modelArgs("score"), data: "x1,x2\nNaN,2\n", code: 1, msg: "in.csv:2:1: not a finite number"},
-		{name: "empty strip", args: fitArgs("-eps", "1e-300"), data: valid, old: true, code: 1, msg: "strip |f(x)| ≤ ε holds no point"},
+		{name: "empty strip", args: fitArgs("-rule", "components", "-eps", "1e-300"), data: valid, old: true, code: 1, msg: "strip |f(x)| ≤ ε holds no point"},
 
 		// Legitimate data: success with the documented result.
 		{name: "constant column", args: fitArgs(), data: "a,b,label\n1,5,x\n2,5,x\n3,5,x\n8,5,y\n9,5,y\n", code: 0,
@@ -319,7 +319,7 @@ func TestRobust(t *testing.T) {
 				// 1.000… is 1: the same as a short 1.
 				sameAs(plain+"1,0.5,a\n")(t, r)
 			}},
-		{name: "d = 2000", args: fitArgs("-budget", "10", "-all"), data: twoBlobs(30, 2000), code: 0,
+		{name: "d = 2000", args: fitArgs("-rule", "components", "-budget", "10", "-all"), data: twoBlobs(30, 2000), code: 0,
 			ok: func(t *testing.T, r *robustRun) {
 				// With every point followed (-all), the blobs, 7.1 times as
 				// far apart as their points (see twoBlobs), are the two
@@ -329,10 +329,24 @@ func TestRobust(t *testing.T) {
 					t.Errorf("d = %d, %d clusters, metrics %+v; want 2 clusters with ARI 1", j.D, j.Clusters, j.Metrics)
 				}
 			}},
-		{name: "-C 0.5 warns and runs", args: fitArgs("-C", "0.5"), data: valid, old: true, code: 0,
+		// The paper's rule reads the clusters off the domain f ≥ 0, which
+		// C ≤ 1 leaves empty.
+		{name: "-C 0.5 warns and runs", args: fitArgs("-rule", "components", "-C", "0.5"), data: valid, old: true, code: 0,
 			msg: "svclust: warning: -C 0.5: the domain f ≥ 0 is empty for C ≤ 1: every point is an outlier", ok: oneCluster(100)},
-		{name: "-C 1 warns", args: fitArgs("-C", "1"), data: valid, code: 0, msg: "warning: -C 1:", ok: oneCluster(100)},
-		{name: "-C 0.5 -outliers", args: fitArgs("-C", "0.5", "-outliers"), data: valid, code: 0, msg: "warning: -C 0.5",
+		{name: "-C 1 warns", args: fitArgs("-rule", "components", "-C", "1"), data: valid, code: 0, msg: "warning: -C 1:", ok: oneCluster(100)},
+		// The level tree reads every level of f, which C only scales: no
+		// warning, and the three blobs of valid are found.
+		{name: "-C 0.5 with levels", args: fitArgs("-C", "0.5"), data: valid, code: 0,
+			ok: func(t *testing.T, r *robustRun) {
+				if strings.Contains(r.stderr, "warning") {
+					t.Errorf("stderr %q, want no warning", r.stderr)
+				}
+				labelled(100)(t, r)
+				if j := r.report(t); j.Clusters != 3 || j.Metrics == nil || j.Metrics.ARI != 1 {
+					t.Errorf("%d clusters, metrics %+v; want the 3 blobs with ARI 1", j.Clusters, j.Metrics)
+				}
+			}},
+		{name: "-C 0.5 -outliers", args: fitArgs("-rule", "components", "-C", "0.5", "-outliers"), data: valid, code: 0, msg: "warning: -C 0.5",
 			ok: func(t *testing.T, r *robustRun) {
 				// f ≤ C − 1 < 0 everywhere: every point is an outlier.
 				for _, l := range r.labels(t) {
@@ -356,13 +370,34 @@ func TestRobust(t *testing.T) {
 		{name: "-budget NaN", args: fitArgs("-budget", "NaN"), data: valid, code: 2, msg: `invalid value "NaN" for flag -budget`},
 		{name: "-k 0", args: fitArgs("-k", "0"), data: valid, code: 2, msg: "-k must be ≥ 1"},
 		{name: "-k above -budget", args: fitArgs("-maintain", "project-knn", "-budget", "3", "-k", "5"), data: valid, old: true, code: 2, msg: "-k 5: must not exceed the budget 3"},
-		{name: "-k above the default budget", args: fitArgs("-maintain", "project-random", "-k", "60"), data: valid, code: 2, msg: "-k 60"},
+		// -budget auto chooses 66 for valid: 3 × a cover of 22 ℓ-balls
+		// (the "choice" of its fit -json report), and -k is checked
+		// against that budget as against a given one.
+		{name: "-k above the auto budget", args: fitArgs("-maintain", "project-random", "-k", "67"), data: valid, old: true, code: 2,
+			msg: "-k 67: must not exceed the budget 66 (Config.Budget 0: the budget chosen from the data)"},
+		{name: "-k at the auto budget", args: fitArgs("-maintain", "project-random", "-k", "66"), data: valid, code: 0,
+			ok: func(t *testing.T, r *robustRun) {
+				labelled(100)(t, r)
+				if j := r.report(t); j.Budget != 66 || j.Choice == nil || !j.Choice.BudgetAuto || j.Choice.Cover != 22 {
+					t.Errorf("budget %d, choice %+v; want 66 = 3 × a cover of 22, chosen", j.Budget, j.Choice)
+				}
+			}},
+		// In tune (whose default budget is the paper's 50) the automatic
+		// budget follows γ, so each grid point is checked.
+		{name: "-k above the default budget of tune", args: []string{"tune", "-json", "-k", "60", "-gamma-grid", "1", "-C-grid", "8", "$DATA"},
+			data: valid, code: 2, msg: "-k 60: must not exceed the budget 50"},
+		{name: "-k above the auto budget in tune", args: []string{"tune", "-json", "-budget", "auto", "-k", "500", "-gamma-grid", "1", "-C-grid", "8", "$DATA"},
+			data: valid, code: 1, msg: "every grid point failed; the first: -k 500: must not exceed the budget"},
 		{name: "-k with merge", args: fitArgs("-k", "3"), data: valid, code: 2, msg: "-k applies only to -maintain project-knn and project-random, not merge"},
 		{name: "-m 1", args: fitArgs("-m", "1"), data: valid, old: true, code: 2, msg: "-m must be ≥ 2"},
 		{name: "-m 0", args: fitArgs("-m", "0"), data: valid, code: 2, msg: "-m must be ≥ 2"},
 		{name: "-m NaN", args: fitArgs("-m", "NaN"), data: valid, code: 2, msg: "flag -m"},
-		{name: "-eps -1", args: fitArgs("-eps", "-1"), data: valid, old: true, code: 2, msg: `-eps must be > 0 or "auto"`},
-		{name: "-eps NaN", args: fitArgs("-eps", "NaN"), data: valid, code: 2, msg: "-eps"},
+		{name: "-eps -1", args: fitArgs("-rule", "components", "-eps", "-1"), data: valid, old: true, code: 2, msg: `-eps must be > 0 or "auto"`},
+		{name: "-eps NaN", args: fitArgs("-rule", "components", "-eps", "NaN"), data: valid, code: 2, msg: "-eps"},
+		{name: "-all with levels", args: fitArgs("-all"), data: valid, code: 2, msg: "-all and -eps apply only to -rule components"},
+		{name: "-min-size with components", args: fitArgs("-rule", "components", "-min-size", "9"), data: valid, code: 2, msg: "-min-size applies only to -rule levels"},
+		{name: "-rule unknown", args: fitArgs("-rule", "dbscan"), data: valid, code: 2, msg: `-rule must be levels or components, not "dbscan"`},
+		{name: "-budget word", args: fitArgs("-budget", "lots"), data: valid, code: 2, msg: `invalid value "lots" for flag -budget`},
 		{name: "-tol -1", args: fitArgs("-tol", "-1"), data: valid, old: true, code: 2, msg: "-tol must be ≥ 0 and finite"},
 		{name: "-tol NaN", args: fitArgs("-tol", "NaN"), data: valid, code: 2, msg: "-tol must be ≥ 0 and finite"},
 		{name: "-tol Inf", args: fitArgs("-tol", "Inf"), data: valid, code: 2, msg: "-tol"},
@@ -443,9 +478,10 @@ func TestRobust(t *testing.T) {
 		{name: "version as text", args: modelArgs("score"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { v["version"] = "1" })
 		}, code: 1, msg: "m.json: not a model file"},
+		// The library reads its versions 1 and 2 (modeljson.go, check).
 		{name: "wrong inner version", args: modelArgs("score"), data: valid, model: func(g string) string {
-			return editJSON(g, func(v map[string]any) { inner(v)["version"] = 2 })
-		}, code: 1, msg: "version is 2, want 1"},
+			return editJSON(g, func(v map[string]any) { inner(v)["version"] = 3 })
+		}, code: 1, msg: "version is 3, want 1 or 2"},
 		{name: "wrong dimension of data", args: modelArgs("predict"), data: "a,b,c\n1,2,3\n", old: true, code: 1, msg: "in.csv has 3 features, but the model was trained on 2"},
 		{name: "wrong dimension, score", args: modelArgs("score"), data: "a\n1\n", code: 1, msg: "in.csv has 1 features, but the model was trained on 2"},
 		{name: "scaler of another dimension", args: modelArgs("predict"), data: valid, model: func(g string) string {
@@ -471,7 +507,7 @@ func TestRobust(t *testing.T) {
 		}, old: true, code: 1, msg: "sv row 0 has 2 values, want 1099511627776"},
 		{name: "huge declared clusters", args: modelArgs("predict"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { inner(v)["partition"].(map[string]any)["clusters"] = 1 << 40 })
-		}, code: 1, msg: "clusters = 1099511627776: more than the"},
+		}, code: 1, msg: "partition: clusters = 1099511627776: must be in [1, 20], the support vectors"},
 		{name: "dim beyond int64", args: modelArgs("score"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { inner(v)["dim"] = 1e30 })
 		}, code: 1, msg: "m.json: not a model file"},
@@ -520,10 +556,24 @@ func TestRobust(t *testing.T) {
 		}, old: true, code: 1, msg: "negative count in stats"},
 		{name: "negative clusters", args: modelArgs("predict"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { inner(v)["partition"].(map[string]any)["clusters"] = -1 })
-		}, code: 1, msg: "partition: clusters = -1: must be ≥ 1"},
+		}, code: 1, msg: "partition: clusters = -1: must be in [1, 20], the support vectors"},
+		// The default partition is of the levels rule (sv_cluster, birth;
+		// modeljson.go, checkLevels).
+		{name: "missing birth levels", args: modelArgs("predict"), data: valid, model: func(g string) string {
+			return editJSON(g, func(v map[string]any) { inner(v)["partition"].(map[string]any)["birth"] = []any{} })
+		}, code: 1, msg: "partition: 0 birth levels for "},
+		{name: "short sv_cluster", args: modelArgs("predict"), data: valid, model: func(g string) string {
+			return editJSON(g, func(v map[string]any) { inner(v)["partition"].(map[string]any)["sv_cluster"] = []any{0} })
+		}, code: 1, msg: "partition: 1 support-vector clusters for 20 support vectors"},
+		{name: "eps in a levels partition", args: modelArgs("predict"), data: valid, model: func(g string) string {
+			return editJSON(g, func(v map[string]any) { inner(v)["partition"].(map[string]any)["eps"] = 0.5 })
+		}, code: 1, msg: `partition: equilibria, strip, all, eps and anchors belong to the "components" rule`},
+		{name: "unknown partition rule", args: modelArgs("predict"), data: valid, model: func(g string) string {
+			return editJSON(g, func(v map[string]any) { inner(v)["partition"].(map[string]any)["rule"] = "dbscan" })
+		}, code: 1, msg: `partition: rule "dbscan": want "levels" or "components"`},
 		{name: "cluster out of range", args: modelArgs("predict"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) {
-				inner(v)["partition"].(map[string]any)["equilibrium_cluster"].([]any)[0] = 7
+				inner(v)["partition"].(map[string]any)["sv_cluster"].([]any)[0] = 7
 			})
 		}, code: 1, msg: "cluster 7 outside"},
 		{name: "gamma -1", args: modelArgs("score"), data: valid, model: func(g string) string {
@@ -674,14 +724,17 @@ func TestLibraryValidationAgrees(t *testing.T) {
 		{[]string{"-C", "-1"}, svclust.Config{C: -1}, svclust.ClusterConfig{}},
 		{[]string{"-C", "NaN"}, svclust.Config{C: nan}, svclust.ClusterConfig{}},
 		{[]string{"-C", "Inf"}, svclust.Config{C: inf}, svclust.ClusterConfig{}},
-		{[]string{"-budget", "-1"}, svclust.Config{Budget: -1}, svclust.ClusterConfig{}},
+		// -budget 0 is the library's NoBudget (−1), so -1 maps below it.
+		{[]string{"-budget", "-1"}, svclust.Config{Budget: -2}, svclust.ClusterConfig{}},
 		{[]string{"-maintain", "project-knn", "-budget", "3", "-k", "5"}, svclust.Config{Budget: 3, Maintainer: svclust.Projection{K: 5}}, svclust.ClusterConfig{}},
 		{[]string{"-tol", "NaN"}, svclust.Config{Tol: nan}, svclust.ClusterConfig{}},
 		{[]string{"-max-iter", "-5"}, svclust.Config{MaxIter: -5}, svclust.ClusterConfig{}},
 		{[]string{"-workers", "-1"}, svclust.Config{Workers: -1}, svclust.ClusterConfig{Workers: -1}},
-		{[]string{"-eps", "-1"}, svclust.Config{}, svclust.ClusterConfig{Eps: -1}},
-		{[]string{"-eps", "NaN"}, svclust.Config{}, svclust.ClusterConfig{Eps: nan}},
-		{[]string{"-eps", "Inf"}, svclust.Config{}, svclust.ClusterConfig{Eps: inf}},
+		{[]string{"-rule", "components", "-eps", "-1"}, svclust.Config{}, svclust.ClusterConfig{Rule: svclust.Components, Eps: -1}},
+		{[]string{"-rule", "components", "-eps", "NaN"}, svclust.Config{}, svclust.ClusterConfig{Rule: svclust.Components, Eps: nan}},
+		{[]string{"-rule", "components", "-eps", "Inf"}, svclust.Config{}, svclust.ClusterConfig{Rule: svclust.Components, Eps: inf}},
+		{[]string{"-rule", "density"}, svclust.Config{}, svclust.ClusterConfig{Rule: 7}},
+		{[]string{"-min-size", "0"}, svclust.Config{}, svclust.ClusterConfig{MinSize: -1}},
 		{[]string{"-m", "1"}, svclust.Config{}, svclust.ClusterConfig{M: 1}},
 	} {
 		flag := tc.flags[len(tc.flags)-2]

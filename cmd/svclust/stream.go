@@ -30,12 +30,13 @@ import (
 // sample holds every row, otherwise over the file. The scaling is therefore bit for bit the one fit
 // would fit on the whole file.
 //
-// The scaled sample is then trained and clustered exactly as fit -all
-// trains and clusters its data: every sample point follows its trajectory,
-// and the equilibria and their clusters form the model's partition. Pass 2
-// reads DATA again in chunks of rows, scales them, labels them with
-// Model.Predict, which sends each point along its own trajectory, and
-// writes the labels as it goes. The external indices come from a
+// The scaled sample is then trained and clustered exactly as fit trains
+// and clusters its data; with -rule components as fit -all does, so that
+// every sample point follows its trajectory and the equilibria and their
+// clusters form the model's partition. Pass 2 reads DATA again in chunks
+// of rows, scales them, labels them with Model.Predict, which gives each
+// point the cluster of its support vector (-rule levels) or sends it along
+// its own trajectory (-rule components), and writes the labels as it goes. The external indices come from a
 // contingency table (metrics.Table) filled chunk by chunk; the
 // Davies–Bouldin and compactness indices, which need the centroids before
 // the distances to them, are not computed.
@@ -43,13 +44,14 @@ import (
 // Memory holds the sample (8·d bytes a row), one chunk, the model and its
 // equilibria: nothing grows with the length of the file. When the file has
 // at most -sample rows the sample is every row in file order, so the labels
-// and the model are those of fit -all.
+// and the model are those of fit (fit -all with -rule components).
 
 // defaultSample is the default of -sample. Training draws its SGD steps
 // from the sample (10,000 to 1,000,000 of them, most runs stop near
-// 10,000-50,000), and AutoGamma and AutoC look at 2,000 rows, so a sample
-// of 200,000 rows is several times what training can use; it costs 1.6 MB
-// per feature, and clustering it runs 200,000 trajectories.
+// 10,000-50,000), and the automatic settings (svclust.Choose) look at 2,000
+// rows, so a sample of 200,000 rows is several times what training can
+// use; it costs 1.6 MB per feature, and clustering it scores 200,000 rows
+// (-rule levels) or runs 200,000 trajectories (-rule components).
 const defaultSample = 200_000
 
 // reservoirStream is the second seed word of the reservoir's random source,
@@ -143,8 +145,8 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 		sha256: hex.EncodeToString(h.Sum(nil)),
 	}
 
-	// Training and the trajectories of the sample, as fit -all does them
-	// (validate sets -all with -stream).
+	// Training and clustering of the sample, as fit does them (validate
+	// sets -all with -stream and -rule components).
 	model, cl, err := trainCluster(x, s, prog)
 	if err != nil {
 		return nil, nil, err

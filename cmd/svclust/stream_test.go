@@ -35,13 +35,15 @@ func fitMetrics(t *testing.T, out string) map[string]any {
 }
 
 // TestStreamMatchesFitAll checks issue 4's requirement: on a file of at
-// most -sample rows, fit -stream gives the labels and the model file of fit
-// -all, byte for byte, whatever -workers. The sample is then every row in
-// file order and the scaling is fitted by the same sums, so training and
-// clustering see the very matrix fit -all sees, and Model.Predict returns
-// Cluster's labels on the data given to Cluster. The external indices come
-// from a contingency table that numbers labels as Evaluate does, so they
-// agree bit for bit too.
+// most -sample rows, fit -stream gives the labels and the model file of
+// fit, byte for byte, whatever -workers: of plain fit with -rule levels, of
+// fit -all with -rule components. The sample is then every row in file
+// order and the scaling is fitted by the same sums, so training and
+// clustering see the very matrix fit sees, and Model.Predict returns
+// Cluster's labels on the data given to Cluster (by the owner support
+// vector with levels, by every row's trajectory with components, hence
+// -all). The external indices come from a contingency table that numbers
+// labels as Evaluate does, so they agree bit for bit too.
 func TestStreamMatchesFitAll(t *testing.T) {
 	moons := genFile(t, "moons", 500)
 	gauss := genFile(t, "gauss3", 400)
@@ -53,23 +55,30 @@ func TestStreamMatchesFitAll(t *testing.T) {
 		{"moons zscore", moons, nil},
 		{"gauss3 minmax outliers", gauss, []string{"-scale", "minmax", "-outliers", "-maintain", "removal"}},
 		{"gauss3 none", gauss, []string{"-scale", "none", "-seed", "7"}},
+		{"components moons zscore", moons, []string{"-rule", "components"}},
+		{"components gauss3 minmax outliers", gauss, []string{"-rule", "components", "-scale", "minmax", "-outliers", "-maintain", "removal"}},
+		{"components gauss3 none", gauss, []string{"-rule", "components", "-scale", "none", "-seed", "7"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			wantL, wantM, wantOut := fitFiles(t, tc.data, append([]string{"-all", "-json", "-workers", "1"}, tc.args...)...)
+			ref := []string{"-json", "-workers", "1"}
+			if strings.HasPrefix(tc.name, "components") {
+				ref = append(ref, "-all")
+			}
+			wantL, wantM, wantOut := fitFiles(t, tc.data, append(ref, tc.args...)...)
 			want := fitMetrics(t, wantOut)
 			for _, workers := range []string{"1", "2", "3"} {
 				gotL, gotM, gotOut := fitFiles(t, tc.data, append([]string{"-stream", "-json", "-workers", workers}, tc.args...)...)
 				if gotL != wantL {
-					t.Errorf("-workers %s: labels differ from fit -all", workers)
+					t.Errorf("-workers %s: labels differ from fit %s", workers, strings.Join(ref, " "))
 				}
 				// The run sections differ: -stream records its sample.
 				if withoutRun(gotM) != withoutRun(wantM) {
-					t.Errorf("-workers %s: model file differs from fit -all", workers)
+					t.Errorf("-workers %s: model file differs from fit %s", workers, strings.Join(ref, " "))
 				}
 				got := fitMetrics(t, gotOut)
 				for _, k := range []string{"purity", "rand", "ari", "nmi", "clusters"} {
 					if got[k] != want[k] {
-						t.Errorf("-workers %s: %s = %v, fit -all %v", workers, k, got[k], want[k])
+						t.Errorf("-workers %s: %s = %v, fit %v", workers, k, got[k], want[k])
 					}
 				}
 				// Davies–Bouldin needs a third pass; -stream leaves it out.
@@ -87,7 +96,7 @@ func TestStreamMatchesFitAll(t *testing.T) {
 // does not depend on -workers.
 func TestStreamSample(t *testing.T) {
 	data := genFile(t, "gauss3", 1500)
-	_, fitModel, _ := fitFiles(t, data, "-all")
+	_, fitModel, _ := fitFiles(t, data, "-rule", "components", "-all")
 	labels, model, out := fitFiles(t, data, "-stream", "-sample", "400", "-json", "-workers", "1")
 	if n := strings.Count(labels, "\n"); n != 1501 || !strings.HasPrefix(labels, "cluster\n") {
 		t.Fatalf("labels file has %d lines", n)
@@ -138,13 +147,19 @@ func scalerOf(t *testing.T, model string) string {
 // the summary on standard error.
 func TestStreamStdout(t *testing.T) {
 	data := genFile(t, "gauss4", 300)
-	want, _, _ := fitFiles(t, data, "-all")
-	code, out, errs := cli(t, "fit", "-stream", "-o", "-", data)
-	if code != 0 || out != want {
-		t.Errorf("exit %d; labels on stdout equal fit -all's: %v\n%s", code, out == want, errs)
-	}
-	if !strings.Contains(errs, "stream") || !strings.Contains(errs, "ARI") {
-		t.Errorf("summary not on stderr:\n%s", errs)
+	for _, tc := range []struct{ ref, stream []string }{
+		{nil, nil},
+		{[]string{"-rule", "components", "-all"}, []string{"-rule", "components"}},
+	} {
+		want, _, _ := fitFiles(t, data, tc.ref...)
+		args := append(append([]string{"fit", "-stream", "-o", "-"}, tc.stream...), data)
+		code, out, errs := cli(t, args...)
+		if code != 0 || out != want {
+			t.Errorf("%v: exit %d; labels on stdout equal fit %v's: %v\n%s", args, code, tc.ref, out == want, errs)
+		}
+		if !strings.Contains(errs, "stream") || !strings.Contains(errs, "ARI") {
+			t.Errorf("%v: summary not on stderr:\n%s", args, errs)
+		}
 	}
 }
 
@@ -226,10 +241,14 @@ func TestProgress(t *testing.T) {
 			t.Errorf("fit %q: exit %d, stderr %q; want 0 and nothing", args, code, errs)
 		}
 	}
-	// Without -quiet the C ≤ 1 warning stays; stderr is no terminal here,
-	// so there is no progress.
-	if _, _, errs := cli(t, "fit", "-C", "0.5", data); !strings.HasPrefix(errs, "svclust: warning: -C 0.5") || strings.Contains(errs, "svclust fit:") {
+	// Without -quiet the C ≤ 1 warning of -rule components stays; stderr
+	// is no terminal here, so there is no progress. -rule levels, which
+	// reads every level of f, does not warn (warnC).
+	if _, _, errs := cli(t, "fit", "-rule", "components", "-C", "0.5", data); !strings.HasPrefix(errs, "svclust: warning: -C 0.5") || strings.Contains(errs, "svclust fit:") {
 		t.Errorf("stderr %q", errs)
+	}
+	if _, _, errs := cli(t, "fit", "-C", "0.5", data); errs != "" {
+		t.Errorf("-rule levels: stderr %q, want nothing", errs)
 	}
 }
 

@@ -10,49 +10,74 @@ import (
 )
 
 // TestSummaryText: the text summary lists the cluster sizes and, with
-// -outliers, the number of outliers, as counted from the labels of -o;
-// says "1 cluster", and says why Davies–Bouldin is undefined rather than
-// printing NaN (issue 13).
+// -outliers, the number of outliers and the rule that made them, as
+// counted from the labels of -o; says "1 cluster", and says why
+// Davies–Bouldin is undefined rather than printing NaN (issue 13).
 func TestSummaryText(t *testing.T) {
 	in := genFile(t, "gauss3", 300)
-	dir := t.TempDir()
-	lab := filepath.Join(dir, "l.csv")
-	out := mustCLI(t, "fit", "-budget", "20", "-outliers", "-o", lab, in)
-	labels := parseLabels(t, readFile(t, lab))
-	k := 0
-	for _, l := range labels {
-		k = max(k, l+1)
-	}
-	sizes := make([]string, k)
-	outliers := 0
-	for c := range k {
-		n := 0
+	for _, tc := range []struct {
+		args []string
+		why  string
+	}{
+		// ClusterConfig.Outliers: below the birth level with LevelTree,
+		// f < 0 with Components.
+		{nil, "f below the birth level of their cluster"},
+		{[]string{"-rule", "components"}, "f < 0"},
+	} {
+		dir := t.TempDir()
+		lab := filepath.Join(dir, "l.csv")
+		out := mustCLI(t, append(append([]string{"fit", "-budget", "20", "-outliers", "-o", lab}, tc.args...), in)...)
+		labels := parseLabels(t, readFile(t, lab))
+		k := 0
 		for _, l := range labels {
-			if l == c {
-				n++
+			k = max(k, l+1)
+		}
+		sizes := make([]string, k)
+		outliers := 0
+		for c := range k {
+			n := 0
+			for _, l := range labels {
+				if l == c {
+					n++
+				}
+			}
+			sizes[c] = thousands(int64(n))
+		}
+		for _, l := range labels {
+			if l < 0 {
+				outliers++
 			}
 		}
-		sizes[c] = thousands(int64(n))
-	}
-	for _, l := range labels {
-		if l < 0 {
-			outliers++
-		}
-	}
-	want := fmt.Sprintf("sizes %s; %s (f < 0)", strings.Join(sizes, ", "), plural(outliers, "outlier"))
-	if !strings.Contains(out, want) {
-		t.Errorf("summary lacks %q:\n%s", want, out)
-	}
-	// C ≤ 1: every point is in one cluster.
-	out = mustCLI(t, "fit", "-budget", "20", "-C", "0.5", "-quiet", in)
-	for _, want := range []string{"1 cluster from", "sizes 300\n", "Davies–Bouldin undefined with 1 cluster"} {
+		want := fmt.Sprintf("sizes %s; %s (%s)\n", strings.Join(sizes, ", "), plural(outliers, "outlier"), tc.why)
 		if !strings.Contains(out, want) {
-			t.Errorf("summary lacks %q:\n%s", want, out)
+			t.Errorf("%v: summary lacks %q:\n%s", tc.args, want, out)
 		}
 	}
-	for _, bad := range []string{"NaN", "1 clusters", "1 equilibria"} {
-		if strings.Contains(out, bad) {
-			t.Errorf("summary shows %q:\n%s", bad, out)
+	// One cluster: with -rule levels when the smallest cluster is every
+	// row, so that no split leaves two parts of at least -min-size (the
+	// root of the condensed tree is then the one cluster); with -rule
+	// components when C ≤ 1 leaves the domain f ≥ 0 empty.
+	for _, tc := range []struct {
+		args      []string
+		want, bad []string
+	}{
+		{[]string{"-min-size", "300"},
+			[]string{"1 cluster from the level tree of ", " (smallest cluster 300 rows), ", "sizes 300\n", "Davies–Bouldin undefined with 1 cluster"},
+			[]string{"1 modes", "strip", "ε ="}},
+		{[]string{"-rule", "components", "-C", "0.5"},
+			[]string{"1 cluster from ", ", strip of ", "sizes 300\n", "Davies–Bouldin undefined with 1 cluster"},
+			[]string{"1 equilibria", "level tree"}},
+	} {
+		out := mustCLI(t, append(append([]string{"fit", "-budget", "20", "-quiet"}, tc.args...), in)...)
+		for _, want := range tc.want {
+			if !strings.Contains(out, want) {
+				t.Errorf("%v: summary lacks %q:\n%s", tc.args, want, out)
+			}
+		}
+		for _, bad := range append(tc.bad, "NaN", "1 clusters") {
+			if strings.Contains(out, bad) {
+				t.Errorf("%v: summary shows %q:\n%s", tc.args, bad, out)
+			}
 		}
 	}
 }
@@ -69,21 +94,24 @@ func TestPlural(t *testing.T) {
 			t.Errorf("plural(%d, %q) = %q, want %q", tc.n, tc.noun, got, tc.want)
 		}
 	}
-	if got := clusterSizes([]int{0, 1, 1, -1, 1}, 2, false); got != "sizes 1, 3" {
+	if got := clusterSizes([]int{0, 1, 1, -1, 1}, 2, ""); got != "sizes 1, 3" {
 		t.Errorf("clusterSizes = %q", got)
 	}
 	many := make([]int, 20)
 	for i := range many {
 		many[i] = i
 	}
-	if got := clusterSizes(many, 20, true); got != "sizes 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 and 8 more; 0 outliers (f < 0)" {
+	if got := clusterSizes(many, 20, "f < 0"); got != "sizes 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 and 8 more; 0 outliers (f < 0)" {
 		t.Errorf("clusterSizes of 20 = %q", got)
 	}
 }
 
-// TestClusterProgress: the cluster phase reports its trajectories with a
+// TestClusterProgress: the cluster phase reports its progress with a
 // percentage and the time left, as the read phase does (issue 13: only
-// the elapsed time), and its summary line counts every trajectory.
+// the elapsed time), in the unit of the rule: with -rule levels
+// ClusterConfig.Progress counts the rows scored, so the summary line
+// counts every row; with -rule components it counts the trajectories of
+// the strip, so the summary line counts the strip.
 func TestClusterProgress(t *testing.T) {
 	var w bytes.Buffer
 	clock := time.Unix(0, 0)
@@ -94,11 +122,49 @@ func TestClusterProgress(t *testing.T) {
 	if got, want := p.status(clock), "cluster: 250 of 1,000 trajectories (25.0%), 125 trajectories/s, 6.0 s left"; got != want {
 		t.Errorf("status %q, want %q", got, want)
 	}
+	p.begin("cluster", "rows", 0)
+	clock = clock.Add(4 * time.Second)
+	p.setTotal(12000, 50000)
+	if got, want := p.status(clock), "cluster: 12,000 of 50,000 rows (24.0%), 3,000 rows/s, 12.7 s left"; got != want {
+		t.Errorf("status %q, want %q", got, want)
+	}
 
 	in := genFile(t, "gauss3", 300)
 	_, _, stderr := cli(t, "fit", "-budget", "20", "-progress", "-json", in)
-	strip := (&robustRun{stdout: mustCLI(t, "fit", "-budget", "20", "-json", in)}).report(t).StripSize
+	if want := "svclust fit: cluster: 300 rows in "; !strings.Contains(stderr, want) {
+		t.Errorf("levels: progress lacks %q:\n%s", want, stderr)
+	}
+	_, _, stderr = cli(t, "fit", "-rule", "components", "-budget", "20", "-progress", "-json", in)
+	strip := (&robustRun{stdout: mustCLI(t, "fit", "-rule", "components", "-budget", "20", "-json", in)}).report(t).StripSize
+	if strip == 0 || strip == 300 {
+		t.Fatalf("strip of %d points: the check below cannot tell it from the rows", strip)
+	}
 	if want := fmt.Sprintf("svclust fit: cluster: %s trajectories in ", thousands(int64(strip))); !strings.Contains(stderr, want) {
-		t.Errorf("progress lacks %q:\n%s", want, stderr)
+		t.Errorf("components: progress lacks %q:\n%s", want, stderr)
+	}
+}
+
+// TestSummaryBudget: the model line of the summary shows the budget used,
+// marked (auto) when -budget auto chose it (the budget of fit -json), a
+// given one as given, and "none" rather than the library's NoBudget (−1)
+// for -budget 0.
+func TestSummaryBudget(t *testing.T) {
+	in := genFile(t, "gauss3", 300)
+	auto := (&robustRun{stdout: mustCLI(t, "fit", "-json", in)}).report(t).Budget
+	if auto < 50 {
+		t.Fatalf("auto budget %d, below MinAutoBudget", auto)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, fmt.Sprintf(", budget %d (auto), maintenance merge, ", auto)},
+		{[]string{"-budget", "20"}, ", budget 20, maintenance merge, "},
+		{[]string{"-budget", "0"}, ", budget none, maintenance none (no budget), "},
+	} {
+		out := mustCLI(t, append(append([]string{"fit"}, tc.args...), in)...)
+		if !strings.Contains(out, tc.want) || strings.Contains(out, "budget -1") {
+			t.Errorf("%v: summary lacks %q:\n%s", tc.args, tc.want, out)
+		}
 	}
 }

@@ -74,6 +74,11 @@ func newTune() *Command {
 	// moons (n = 1000, seed 1) only as 4 clusters (ARI 0.75), while the
 	// projection finds both moons exactly.
 	o.maintain = "project-knn"
+	// tune still runs the paper's protocol: budget 50 and Algorithm 3
+	// (-rule components), as before the automatic defaults of fit; a tune
+	// over fit's automatic point and rule is open work.
+	o.budget = autoInt{v: 50}
+	o.rule = "components"
 	var (
 		metric = "nmi"
 		gammas = gridFlag(reproduce.Grid()) // the paper's grid

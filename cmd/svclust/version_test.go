@@ -27,9 +27,9 @@ func runOf(t *testing.T, path string) (*runInfo, int) {
 }
 
 // TestModelRunInfo: every model file records how it was made (issue 13):
-// the tool, the seed, strategy and budget, γ and C and how they were
-// chosen, the data's name, rows and SHA-256 (computed here independently),
-// and the creation time.
+// the tool, the seed, strategy and budget and how it was chosen, the
+// cluster rule, γ and C and how they were chosen, the data's name, rows
+// and SHA-256 (computed here independently), and the creation time.
 func TestModelRunInfo(t *testing.T) {
 	in := genFile(t, "gauss3", 200)
 	sum := sha256.Sum256([]byte(readFile(t, in)))
@@ -39,7 +39,7 @@ func TestModelRunInfo(t *testing.T) {
 
 	mustCLI(t, "fit", "-budget", "20", "-seed", "5", "-maintain", "project-knn", "-k", "3", "-gamma", "2", "-model", p("a.json"), in)
 	r, v := runOf(t, p("a.json"))
-	want := runInfo{Tool: readBuildInfo().String(), Created: "2023-11-14T22:13:20Z", Seed: 5, Strategy: "project-knn", Budget: 20, K: 3,
+	want := runInfo{Tool: readBuildInfo().String(), Created: "2023-11-14T22:13:20Z", Seed: 5, Strategy: "project-knn", Budget: 20, BudgetFrom: "given", Rule: "levels", K: 3,
 		Gamma: 2, GammaFrom: "given", C: r.C, CFrom: "auto", Data: in, Rows: 200, DataSHA256: hash}
 	if v != 2 || *r != want {
 		t.Errorf("version %d, run %+v\nwant version 2, run %+v", v, *r, want)
@@ -52,7 +52,8 @@ func TestModelRunInfo(t *testing.T) {
 	}
 
 	mustCLI(t, "fit", "-budget", "20", "-stream", "-sample", "50", "-model", p("b.json"), in)
-	if r, _ := runOf(t, p("b.json")); r.Sample != 50 || r.Rows != 200 || r.DataSHA256 != hash || r.GammaFrom != "auto" || r.Strategy != "merge" {
+	if r, _ := runOf(t, p("b.json")); r.Sample != 50 || r.Rows != 200 || r.DataSHA256 != hash || r.GammaFrom != "auto" || r.Strategy != "merge" ||
+		r.Rule != "levels" || r.BudgetFrom != "given" || r.Budget != 20 {
 		t.Errorf("-stream run %+v", *r)
 	}
 	mustCLI(t, "tune", "-gamma-grid", "1,2", "-C-grid", "8", "-model", p("c.json"), in)
@@ -60,8 +61,17 @@ func TestModelRunInfo(t *testing.T) {
 		t.Errorf("tune run %+v", *r)
 	}
 	mustCLI(t, "fit", "-budget", "0", "-model", p("d.json"), in)
-	if r, _ := runOf(t, p("d.json")); r.Strategy != "none" || r.Budget != 0 {
+	// The budget used: −1 (svclust.NoBudget) for none.
+	if r, _ := runOf(t, p("d.json")); r.Strategy != "none" || r.Budget != -1 || r.BudgetFrom != "given" {
 		t.Errorf("no-budget run %+v", *r)
+	}
+	// -budget auto records the budget Choose picked, the one fit -json
+	// reports; -rule is recorded as given.
+	out := mustCLI(t, "fit", "-rule", "components", "-json", "-model", p("f.json"), in)
+	rep := (&robustRun{stdout: out}).report(t)
+	if r, _ := runOf(t, p("f.json")); r.BudgetFrom != "auto" || r.Budget != rep.Budget || r.Budget < 50 || r.Rule != "components" ||
+		rep.Choice == nil || !rep.Choice.BudgetAuto || rep.Rule != "components" {
+		t.Errorf("auto-budget run %+v, fit -json budget %d, rule %q, choice %+v", *r, rep.Budget, rep.Rule, rep.Choice)
 	}
 
 	// Without SOURCE_DATE_EPOCH the time is the time of the run.

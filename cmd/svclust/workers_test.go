@@ -14,7 +14,8 @@ func TestWorkersDeterministic(t *testing.T) {
 	data := genFile(t, "moons", 600)
 	for _, flags := range [][]string{
 		nil,
-		{"-maintain", "project-random", "-all", "-outliers"},
+		{"-maintain", "project-random", "-rule", "components", "-all", "-outliers"},
+		{"-outliers"},
 		{"-maintain", "removal", "-budget", "20", "-scale", "minmax"},
 	} {
 		var first map[string]string

@@ -1,0 +1,287 @@
+package svclust
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust/internal/kernel"
+	"github.com/svclust/svclust/internal/parallel"
+)
+
+// Constants of the automatic choices of [Choose]. They were calibrated on
+// generated data of many shapes, not on the paper's data sets (see the
+// README, "Choosing γ, C and the budget without labels").
+var (
+	// autoSample is the largest number of rows whose statistics Choose
+	// measures: its cost is O(autoSample²·d) whatever N is.
+	autoSample = 2000
+	// autoK is the neighbour whose distance sets the kernel width, as
+	// minPts does in HDBSCAN.
+	autoK = 5
+	// autoWidth is the ratio of the kernel's length scale ℓ = 1/√γ to the
+	// median distance to the autoK-th nearest neighbour.
+	autoWidth = 1.5
+	// autoCover is the number of support vectors per ℓ-ball of a greedy
+	// covering of the sample: two support vectors ℓ apart leave a dip of
+	// 1 − 2e^(−1/4)/(1 + e^(−1)) ≈ 14 % at their midpoint, two ℓ/3 apart
+	// none, so a few per ball keep f smooth along thin shapes.
+	autoCover = 3.0
+	// autoCLevel is C·κmax: below 1, every training sample violates the
+	// margin, so every SGD step adds its kernel and f + 1 is C times a
+	// (budgeted) kernel density estimate.
+	autoCLevel = 0.5
+)
+
+// AutoOutside is the share of the sample that the automatic C leaves
+// outside the domain f ≥ 0 (see Choose).
+const AutoOutside = 0.05
+
+// Bounds of the automatic budget.
+const (
+	// MinAutoBudget is the smallest budget Choose selects (fewer rows
+	// than that give every row a support vector).
+	MinAutoBudget = 50
+	// MaxAutoBudget caps the budget Choose selects. Training, scoring
+	// and predicting cost O(B·d) per row, so the cap keeps every pass
+	// linear in N with a constant of at most MaxAutoBudget kernel terms.
+	MaxAutoBudget = 1000
+)
+
+// NoBudget as Config.Budget trains without a budget: the paper's
+// unbudgeted SGD-LMOC baseline, whose model grows with the data.
+const NoBudget = -1
+
+// Choice reports the settings [Train] used and, for those chosen
+// automatically, the statistics they were chosen from.
+type Choice struct {
+	// Gamma, C and Budget are the values used; the Auto fields tell
+	// which were chosen by the rules below rather than given.
+	Gamma, C                     float64
+	Budget                       int
+	GammaAuto, CAuto, BudgetAuto bool
+	// Sample is the number of rows the statistics were measured on.
+	Sample int
+	// Rho is the median distance from a sampled row to its autoK-th
+	// nearest other sampled row; the automatic γ is 1/(1.5·Rho)².
+	Rho float64
+	// Cover is the number of balls of radius ℓ = 1/√γ a greedy covering of
+	// the sample needs; the automatic budget is 3·Cover, within
+	// [MinAutoBudget, MaxAutoBudget] and at most N.
+	Cover int
+	// KappaMax is the largest kernel density (1/s)Σⱼ k(x, xⱼ) over the
+	// sample; the automatic C trains at 0.5/KappaMax, and Scale is the
+	// factor Train then multiplies C and the coefficients by (see Choose).
+	KappaMax float64
+	Scale    float64
+}
+
+// Choose returns the settings Train would use for the rows of x with cfg
+// (nil means defaults): the given Gamma, C and Budget, and for each zero
+// one the automatic choice, all measured on one seeded sample of at most
+// 2,000 rows:
+//
+//   - γ = 1/ℓ² with ℓ = 1.5·ρ, ρ the median distance from a row to its
+//     5th nearest neighbour, as HDBSCAN's core distance with minPts = 5:
+//     the kernel resolves the data at the scale of their neighbourhoods;
+//   - B = 3·(the number of ℓ-balls of a greedy covering of the sample),
+//     within [MinAutoBudget, MaxAutoBudget] and at most N: more clusters,
+//     or thinner ones, need more balls to cover them;
+//   - C = 0.5/κmax, κmax the largest kernel density over the sample, so
+//     that every training sample adds its kernel and f + 1 is a scaled
+//     kernel density estimate whose levels the LevelTree rule reads.
+//     With that C the domain f ≥ 0 is empty, so Train then multiplies C
+//     and every coefficient by the factor (Choice.Scale) that puts the
+//     boundary f = 0 at the AutoOutside (5 %) quantile of f over the
+//     sample: the domain holds the densest 95 % of the data. This
+//     changes no level set of f, only which one is f = 0; but the model is
+//     then not the minimiser of J for the C it reports, since at that C
+//     the hinge would have stopped the updates inside the domain. Choose
+//     reports the C of training; Model.Choice the final one.
+//
+// It returns the errors of Train for an invalid cfg or data.
+func Choose(x mat.Matrix, cfg *Config) (Choice, error) {
+	if cfg == nil {
+		cfg = &Config{}
+	}
+	if err := cfg.Validate(); err != nil {
+		return Choice{}, err
+	}
+	data, n, d, err := flatten(x)
+	if err != nil {
+		return Choice{}, err
+	}
+	ch, _ := choose(data, n, d, cfg.withDefaults())
+	return ch, nil
+}
+
+// choose is Choose for a validated c and row-major data.
+// It also returns the sample, nil when every setting was given.
+func choose(data []float64, n, d int, c Config) (Choice, []float64) {
+	ch := Choice{Gamma: c.Gamma, C: c.C, Budget: c.Budget,
+		GammaAuto: c.Gamma == 0, CAuto: c.C == 0, BudgetAuto: c.Budget == 0}
+	if !ch.GammaAuto && !ch.CAuto && !ch.BudgetAuto {
+		return ch, nil
+	}
+	rng := rand.New(rand.NewPCG(c.Seed, c.Seed^0x9e3779b97f4a7c15))
+	s := min(n, autoSample)
+	smp := sampleRows(data, n, d, s, rng)
+	ch.Sample = s
+	if ch.GammaAuto {
+		ch.Rho = kthNeighbour(smp, s, d, autoK, c.Workers)
+		ch.Gamma = 1
+		if ch.Rho > 0 {
+			l := autoWidth * ch.Rho
+			ch.Gamma = 1 / (l * l)
+		}
+	}
+	if ch.BudgetAuto {
+		ch.Cover = cover(smp, s, d, 1/math.Sqrt(ch.Gamma))
+		ch.Budget = min(n, max(MinAutoBudget, min(MaxAutoBudget, int(math.Ceil(autoCover*float64(ch.Cover))))))
+	}
+	if ch.CAuto {
+		ch.KappaMax = maxDensity(smp, s, d, ch.Gamma, c.Workers)
+		ch.C = autoCLevel / ch.KappaMax
+	}
+	return ch, smp
+}
+
+// rescale multiplies m.C and every coefficient by the factor that puts
+// f = 0 at the AutoOutside quantile of f over the rows of smp, and records
+// it in m.Choice. It does nothing when that quantile of f + 1 is not
+// positive.
+func (m *Model) rescale(smp []float64, d, w int) {
+	s := len(smp) / d
+	g := make([]float64, s)
+	sv := m.svData()
+	parallel.For(s, 64, w, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			g[i] = kernel.Sum(smp[i*d:i*d+d], sv, m.Alpha, m.Gamma)
+		}
+	})
+	slices.Sort(g)
+	q := g[min(s-1, int(AutoOutside*float64(s)))]
+	if !(q > 0) || math.IsInf(1/q, 0) {
+		return
+	}
+	f := 1 / q
+	for i := range m.Alpha {
+		m.Alpha[i] *= f
+	}
+	m.C *= f
+	m.Choice.C, m.Choice.Scale = m.C, f
+}
+
+// kthNeighbour returns the median over the s rows of smp of the distance
+// to the k-th nearest other row (the farthest one when s ≤ k), or 0 when
+// s < 2.
+func kthNeighbour(smp []float64, s, d, k, w int) float64 {
+	if s < 2 {
+		return 0
+	}
+	k = min(k, s-1)
+	kth := make([]float64, s)
+	parallel.For(s, 16, w, func(_, lo, hi int) {
+		dist := make([]float64, s)
+		for i := lo; i < hi; i++ {
+			kernel.SqDistRowTo(dist, smp[i*d:i*d+d], smp)
+			dist[i] = math.Inf(1)
+			kth[i] = quickSelect(dist, k-1)
+		}
+	})
+	slices.Sort(kth)
+	return math.Sqrt(kth[s/2])
+}
+
+// quickSelect returns the k-th smallest value of v (from 0), reordering v.
+func quickSelect(v []float64, k int) float64 {
+	lo, hi := 0, len(v)-1
+	for lo < hi {
+		p := v[(lo+hi)/2]
+		i, j := lo, hi
+		for i <= j {
+			for v[i] < p {
+				i++
+			}
+			for v[j] > p {
+				j--
+			}
+			if i <= j {
+				v[i], v[j] = v[j], v[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return v[k]
+		}
+	}
+	return v[k]
+}
+
+// cover returns the number of balls of radius r a greedy covering of the s
+// rows of smp needs: each row, in order, not within r of a centre becomes
+// one.
+func cover(smp []float64, s, d int, r float64) int {
+	r2 := r * r
+	var centres []float64
+	for i := range s {
+		x := smp[i*d : i*d+d]
+		covered := false
+		for c := 0; c < len(centres); c += d {
+			if kernel.SqDist(x, centres[c:c+d]) <= r2 {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			centres = append(centres, x...)
+		}
+	}
+	return len(centres) / d
+}
+
+// maxDensity returns the largest kernel density (1/s)Σⱼ k(x, xⱼ) over the s
+// rows x of smp.
+func maxDensity(smp []float64, s, d int, gamma float64, w int) float64 {
+	ones := make([]float64, s)
+	for i := range ones {
+		ones[i] = 1
+	}
+	dens := make([]float64, s)
+	parallel.For(s, 64, w, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			dens[i] = kernel.Sum(smp[i*d:i*d+d], smp, ones, gamma) / float64(s)
+		}
+	})
+	return slices.Max(dens)
+}
+
+// sampleRows returns m ≤ n of the n rows of data, drawn without
+// replacement from rng, as one row-major slice. It takes O(m) memory: the
+// first m steps of a Fisher–Yates shuffle, with the moved entries of the
+// permutation kept in a map.
+func sampleRows(data []float64, n, d, m int, rng *rand.Rand) []float64 {
+	out := make([]float64, 0, m*d)
+	moved := make(map[int]int, 2*m) // entry of the permutation, where it is not the identity
+	at := func(i int) int {
+		if v, ok := moved[i]; ok {
+			return v
+		}
+		return i
+	}
+	for i := range m {
+		j := i + rng.IntN(n-i)
+		pi, pj := at(i), at(j)
+		moved[i], moved[j] = pj, pi
+		out = append(out, data[pj*d:pj*d+d]...)
+	}
+	return out
+}

@@ -1,0 +1,497 @@
+package svclust
+
+import (
+	"cmp"
+	"gonum.org/v1/gonum/mat"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/svclust/svclust/internal/assign"
+	"github.com/svclust/svclust/internal/kernel"
+	"github.com/svclust/svclust/internal/parallel"
+)
+
+// DefaultMinShare sets the smallest cluster of the LevelTree rule when
+// ClusterConfig.MinSize is 0: max(5, ⌈0.01·N⌉) points. Five is HDBSCAN's
+// default min_cluster_size; the share keeps the number of clusters from
+// growing with N, as five points would on a million rows.
+const DefaultMinShare = 0.01
+
+// defaultMinSize is the smallest cluster when ClusterConfig.MinSize is 0.
+func defaultMinSize(n int) int {
+	return max(5, int(math.Ceil(DefaultMinShare*float64(n))))
+}
+
+// levelTree is the outcome of the LevelTree rule on a data set.
+type levelTree struct {
+	svCluster []int     // the cluster of each support vector
+	birth     []float64 // the level of f at which each cluster appears
+	stability []float64 // each selected cluster's excess of mass
+	clusters  int
+	modes     int
+	fx        []float64 // f at each row
+	owner     []int32   // each row's support vector (see owners)
+}
+
+// owners sets fx[i] = f(xᵢ) and owner[i] to the support vector with the
+// largest term αⱼk(xᵢ, svⱼ) of f(xᵢ) + 1 (the lowest index among equal
+// ones), in one pass of B kernel terms per row, reporting the rows done
+// to report (nil reports nothing).
+func (m *Model) owners(fx []float64, owner []int32, data []float64, d, w int, report func(int)) {
+	svs := m.svData()
+	b := len(m.Alpha)
+	parallel.For(len(fx), scoreChunk, w, func(_, lo, hi int) {
+		row := make([]float64, b)
+		for i := lo; i < hi; i++ {
+			fx[i], owner[i] = m.owner(row, data[i*d:i*d+d], svs)
+		}
+		if report != nil {
+			report(hi - lo)
+		}
+	})
+}
+
+// owner returns f(x) and the support vector of x (see owners); row is
+// scratch of length B.
+func (m *Model) owner(row, x, svs []float64) (float64, int32) {
+	kernel.RowTo(row, x, svs, m.Gamma)
+	var s float64
+	best, bi := math.Inf(-1), 0
+	for j, k := range row {
+		t := m.Alpha[j] * k
+		s += t
+		if t > best {
+			best, bi = t, j
+		}
+	}
+	return s - 1, int32(bi)
+}
+
+// segmentMin returns the smallest value of f at the m equally spaced
+// points of the segment from a to b, ends included: a lower bound on the
+// level at which a and b are connected. buf is scratch of length D.
+func segmentMin(f *assign.Field, a, b, buf []float64, m int) float64 {
+	v := math.Inf(1)
+	for j := range m {
+		lam := float64(j) / float64(m-1)
+		for i := range buf {
+			buf[i] = a[i] + lam*(b[i]-a[i])
+		}
+		v = min(v, f.Value(buf))
+	}
+	return v
+}
+
+// modeEdge links modes i and j, connected at level h.
+type modeEdge struct {
+	h    float64
+	i, j int
+}
+
+// dnode is a node of the single-linkage tree of the modes: leaves (l < 0)
+// are modes, inner nodes join their children at level h.
+type dnode struct {
+	l, r int
+	h    float64
+}
+
+// clusterLevels assigns the rows of data by the LevelTree rule (see
+// LevelTree): every support vector follows its trajectory to a mode of f,
+// modes are joined at the level their segment test reaches, clusters are
+// chosen from that tree by excess of mass, and each row takes the cluster
+// of its support vector (see owners).
+func (m *Model) clusterLevels(data []float64, n, d int, cfg *ClusterConfig, minSize, mm, w int) *levelTree {
+	f := m.field()
+	b := len(m.Alpha)
+	eq := slices.Clone(m.svData())
+	trajectories(f, eq, nil, w, nil)
+	reps := assign.Merge(eq, d, mergeTol*f.Scale())
+	nm := len(reps) / d
+	tree := assign.NewTree(reps, d)
+	svMode := make([]int, b)
+	for i := range b {
+		svMode[i], _ = tree.Nearest(eq[i*d : i*d+d])
+	}
+
+	lt := &levelTree{fx: make([]float64, n), owner: make([]int32, n), modes: nm}
+	m.owners(lt.fx, lt.owner, data, d, w, progressOf(cfg.Progress, n))
+	// The levels of f at the rows of each mode, sorted, with prefix sums.
+	levels := make([][]float64, nm)
+	for i, o := range lt.owner {
+		j := svMode[o]
+		levels[j] = append(levels[j], lt.fx[i])
+	}
+	prefix := make([][]float64, nm)
+	for j, lv := range levels {
+		slices.Sort(lv)
+		p := make([]float64, len(lv)+1)
+		for k, v := range lv {
+			p[k+1] = p[k] + v
+		}
+		prefix[j] = p
+	}
+
+	nb := cfg.Neighbors
+	if nb == 0 {
+		nb = DefaultNeighbors
+	}
+	edges := modeEdges(f, reps, nm, d, nb, mm, w)
+	// The lowest level: below every row and every link, so that the
+	// components left apart join beneath everything else.
+	low := slices.Min(lt.fx)
+	if len(edges) > 0 {
+		low = min(low, edges[len(edges)-1].h)
+	}
+	dn, root := linkage(edges, nm, low)
+	ct := condense(dn, root, levels, prefix, minSize, low)
+	modeCluster, birth, stab := ct.selectClusters(dn, nm)
+	spread(modeCluster, edges, nm)
+
+	lt.svCluster = make([]int, b)
+	for i := range b {
+		lt.svCluster[i] = modeCluster[svMode[i]]
+	}
+	lt.birth, lt.stability, lt.clusters = birth, stab, len(birth)
+	return lt
+}
+
+// modeEdges returns the edges between each mode and its nb nearest modes
+// (every pair when nb < 0 or nb ≥ nm−1), each at the smallest f of its
+// m-point segment, sorted from the highest level down (ties by i, then j).
+func modeEdges(f *assign.Field, reps []float64, nm, d, nb, mm, w int) []modeEdge {
+	var pairs [][2]int
+	dist := make([]float64, nm)
+	idx := make([]int, nm)
+	for i := range nm {
+		if nb < 0 || nb >= nm-1 {
+			for j := i + 1; j < nm; j++ {
+				pairs = append(pairs, [2]int{i, j})
+			}
+			continue
+		}
+		kernel.SqDistRowTo(dist, reps[i*d:i*d+d], reps)
+		for j := range idx {
+			idx[j] = j
+		}
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(dist[a], dist[b]) })
+		k := 0
+		for _, j := range idx {
+			if j == i {
+				continue
+			}
+			if k == nb {
+				break
+			}
+			pairs = append(pairs, [2]int{min(i, j), max(i, j)})
+			k++
+		}
+	}
+	slices.SortFunc(pairs, func(a, b [2]int) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+	pairs = slices.Compact(pairs)
+	edges := make([]modeEdge, len(pairs))
+	parallel.For(len(pairs), 16, w, func(_, lo, hi int) {
+		buf := make([]float64, d)
+		for k := lo; k < hi; k++ {
+			i, j := pairs[k][0], pairs[k][1]
+			edges[k] = modeEdge{segmentMin(f, reps[i*d:i*d+d], reps[j*d:j*d+d], buf, mm), i, j}
+		}
+	})
+	slices.SortStableFunc(edges, func(a, b modeEdge) int { return cmp.Compare(b.h, a.h) })
+	return edges
+}
+
+// unionFind is a disjoint-set forest over 0 … n−1.
+type unionFind []int
+
+func newUnionFind(n int) unionFind {
+	u := make(unionFind, n)
+	for i := range u {
+		u[i] = i
+	}
+	return u
+}
+
+func (u unionFind) find(i int) int {
+	for u[i] != i {
+		u[i] = u[u[i]]
+		i = u[i]
+	}
+	return i
+}
+
+// linkage builds the single-linkage tree of the nm modes from edges sorted
+// from the highest level down (Kruskal's algorithm for the maximum
+// spanning forest). Leaves are 0 … nm−1; the components left apart are
+// joined at level low. It returns the nodes and the root.
+func linkage(edges []modeEdge, nm int, low float64) ([]dnode, int) {
+	dn := make([]dnode, nm, 2*nm)
+	for i := range dn {
+		dn[i] = dnode{-1, -1, math.Inf(1)}
+	}
+	u := newUnionFind(nm)
+	node := make([]int, nm) // the tree node of each set, by its root
+	for i := range node {
+		node[i] = i
+	}
+	join := func(a, b int, h float64) {
+		ra, rb := u.find(a), u.find(b)
+		if ra == rb {
+			return
+		}
+		dn = append(dn, dnode{node[ra], node[rb], h})
+		u[rb] = ra
+		node[ra] = len(dn) - 1
+	}
+	for _, e := range edges {
+		join(e.i, e.j, e.h)
+	}
+	for i := 1; i < nm; i++ {
+		join(0, i, low)
+	}
+	return dn, node[u.find(0)]
+}
+
+// condensed is the condensed cluster tree of HDBSCAN (Campello et al.
+// 2013) read on the levels of f: a cluster is born at the level where its
+// branch splits from its sibling into two parts of at least MinSize rows
+// each, loses the rows of smaller branches on its way up, and dies where it
+// splits again.
+type condensed struct {
+	clusters []ctCluster
+}
+
+type ctCluster struct {
+	birth    float64
+	stab     float64 // excess of mass: Σ over its rows of (exit level − birth)
+	children []int
+	nodes    []int // the tree nodes whose leaves belong to it and no child
+}
+
+// condense builds the condensed tree of dn from root, whose cluster is
+// born at level low; levels and prefix hold the sorted levels of the rows
+// of each mode and their prefix sums.
+func condense(dn []dnode, root int, levels, prefix [][]float64, minSize int, low float64) *condensed {
+	ct := &condensed{}
+	var leaves func(v int, out []int) []int
+	leaves = func(v int, out []int) []int {
+		if dn[v].l < 0 {
+			return append(out, v)
+		}
+		return leaves(dn[v].r, leaves(dn[v].l, out))
+	}
+	// above counts the rows of subtree v at level ≥ t.
+	above := func(v int, t float64) int {
+		c := 0
+		for _, lf := range leaves(v, nil) {
+			k, _ := slices.BinarySearch(levels[lf], t)
+			c += len(levels[lf]) - k
+		}
+		return c
+	}
+	// mass is Σ max(0, min(f, top) − base) over the rows of subtree v.
+	mass := func(v int, base, top float64) float64 {
+		var s float64
+		for _, lf := range leaves(v, nil) {
+			lv, p := levels[lf], prefix[lf]
+			i, _ := slices.BinarySearch(lv, base)
+			j, _ := slices.BinarySearch(lv, top)
+			j = max(i, j)
+			s += p[j] - p[i] - float64(j-i)*base
+			if j < len(lv) { // top is finite: the rows above it count top − base
+				s += float64(len(lv)-j) * (top - base)
+			}
+		}
+		return s
+	}
+	var walk func(v int, base float64) int
+	walk = func(v int, base float64) int {
+		id := len(ct.clusters)
+		ct.clusters = append(ct.clusters, ctCluster{})
+		c := ctCluster{birth: base}
+		for {
+			c.nodes = append(c.nodes, v)
+			if dn[v].l < 0 {
+				c.stab += mass(v, base, math.Inf(1))
+				break
+			}
+			h, l, r := dn[v].h, dn[v].l, dn[v].r
+			sl, sr := above(l, h), above(r, h)
+			if sl >= minSize && sr >= minSize {
+				c.stab += mass(v, base, h)
+				c.children = []int{walk(l, h), walk(r, h)}
+				break
+			}
+			if sl < minSize && sr < minSize {
+				c.stab += mass(v, base, h)
+				c.nodes = append(c.nodes, l, r)
+				break
+			}
+			small, big := r, l
+			if sl < minSize {
+				small, big = l, r
+			}
+			c.stab += mass(small, base, h)
+			c.nodes = append(c.nodes, small)
+			v = big
+		}
+		ct.clusters[id] = c
+		return id
+	}
+	walk(root, low)
+	return ct
+}
+
+// selectClusters chooses the clusters of largest total excess of mass
+// with none inside another (HDBSCAN's "eom" selection); the root is chosen
+// only when it has no children. It returns the cluster of each mode (−1
+// for the modes of no chosen cluster), the birth level of each chosen
+// cluster and its excess of mass.
+func (ct *condensed) selectClusters(dn []dnode, nm int) (modeCluster []int, birth, stab []float64) {
+	cs := ct.clusters
+	selected := make([]bool, len(cs))
+	var eom func(c int) float64
+	eom = func(c int) float64 {
+		if len(cs[c].children) == 0 {
+			selected[c] = true
+			return cs[c].stab
+		}
+		var sum float64
+		for _, k := range cs[c].children {
+			sum += eom(k)
+		}
+		if c != 0 && cs[c].stab >= sum {
+			ct.deselect(selected, c)
+			selected[c] = true
+			return cs[c].stab
+		}
+		return sum
+	}
+	eom(0)
+	modeCluster = make([]int, nm)
+	for i := range modeCluster {
+		modeCluster[i] = -1
+	}
+	for c := range cs {
+		if !selected[c] {
+			continue
+		}
+		ct.mark(dn, c, modeCluster, len(birth))
+		birth = append(birth, cs[c].birth)
+		stab = append(stab, cs[c].stab)
+	}
+	return modeCluster, birth, stab
+}
+
+// deselect clears selected for c and all its descendants.
+func (ct *condensed) deselect(selected []bool, c int) {
+	selected[c] = false
+	for _, k := range ct.clusters[c].children {
+		ct.deselect(selected, k)
+	}
+}
+
+// mark sets the modes of cluster c and its descendants to label.
+func (ct *condensed) mark(dn []dnode, c int, modeCluster []int, label int) {
+	var leaves func(v int)
+	leaves = func(v int) {
+		if dn[v].l < 0 {
+			modeCluster[v] = label
+			return
+		}
+		leaves(dn[v].l)
+		leaves(dn[v].r)
+	}
+	for _, v := range ct.clusters[c].nodes {
+		leaves(v)
+	}
+	for _, k := range ct.clusters[c].children {
+		ct.mark(dn, k, modeCluster, label)
+	}
+}
+
+// spread gives every mode of no chosen cluster (−1) a cluster: edges, in
+// order from the highest level down, join the modes into components, and
+// when a component without a cluster meets one with, all its modes take
+// the cluster of the mode the edge reaches: the cluster they are connected
+// to at the highest level. A mode that meets none (only when no cluster
+// was chosen) takes 0.
+func spread(modeCluster []int, edges []modeEdge, nm int) {
+	u := newUnionFind(nm)
+	members := make([][]int, nm)
+	for i := range members {
+		members[i] = []int{i}
+	}
+	// A component has a cluster when its modes all have one.
+	for _, e := range edges {
+		ri, rj := u.find(e.i), u.find(e.j)
+		if ri == rj {
+			continue
+		}
+		switch ci, cj := modeCluster[e.i], modeCluster[e.j]; {
+		case ci >= 0 && cj < 0:
+			for _, k := range members[rj] {
+				modeCluster[k] = ci
+			}
+		case ci < 0 && cj >= 0:
+			for _, k := range members[ri] {
+				modeCluster[k] = cj
+			}
+		}
+		u[rj] = ri
+		members[ri] = append(members[ri], members[rj]...)
+		members[rj] = nil
+	}
+	for i, c := range modeCluster {
+		if c < 0 {
+			modeCluster[i] = 0
+		}
+	}
+}
+
+// clusterTree is Cluster with the LevelTree rule.
+func (m *Model) clusterTree(data []float64, n, d int, cfg *ClusterConfig, mm, w int, start time.Time) *Clustering {
+	minSize := cfg.MinSize
+	if minSize == 0 {
+		minSize = defaultMinSize(n)
+	}
+	lt := m.clusterLevels(data, n, d, cfg, minSize, mm, w)
+	labels := make([]int, n)
+	for i, o := range lt.owner {
+		c := lt.svCluster[o]
+		if cfg.Outliers && lt.fx[i] < lt.birth[c] {
+			c = -1
+		}
+		labels[i] = c
+	}
+	m.Partition = &Partition{
+		Rule: LevelTree, SVCluster: lt.svCluster, Birth: lt.birth,
+		Outliers: cfg.Outliers, M: mm, Clusters: lt.clusters,
+	}
+	return &Clustering{
+		Labels: labels, Clusters: lt.clusters, Equilibria: lt.modes,
+		MinSize: minSize, Stability: lt.stability,
+		Runtime: time.Since(start),
+	}
+}
+
+// predictTree is Predict with the LevelTree rule: one pass of B kernel
+// terms per row, as Score.
+func (m *Model) predictTree(dst []int, x mat.Matrix, workers int) {
+	p := m.Partition
+	svs := m.svData()
+	_, d := x.Dims()
+	rows := rowSource(x)
+	parallel.For(len(dst), scoreChunk, numWorkers(workers), func(_, lo, hi int) {
+		buf := rowBuffer(x, d)
+		row := make([]float64, len(m.Alpha))
+		for i := lo; i < hi; i++ {
+			v, o := m.owner(row, rows(i, buf), svs)
+			c := p.SVCluster[o]
+			if p.Outliers && v < p.Birth[c] {
+				c = -1
+			}
+			dst[i] = c
+		}
+	})
+}

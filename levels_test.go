@@ -1,0 +1,223 @@
+package svclust
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust/metrics"
+)
+
+// handTree is a tree of three modes: 0 and 1 join at level 0.5, and with 2
+// at level 0, the root; levels are the rows' levels of f by mode.
+func handTree(levels [][]float64) (dn []dnode, root int, prefix [][]float64) {
+	dn = []dnode{{-1, -1, math.Inf(1)}, {-1, -1, math.Inf(1)}, {-1, -1, math.Inf(1)}, {0, 1, 0.5}, {3, 2, 0}}
+	for _, lv := range levels {
+		p := make([]float64, len(lv)+1)
+		for k, v := range lv {
+			p[k+1] = p[k] + v
+		}
+		prefix = append(prefix, p)
+	}
+	return dn, 4, prefix
+}
+
+// TestCondenseByHand checks the condensed tree and the excess-of-mass
+// selection on handTree, with the stabilities derived by hand in the
+// comments (Campello et al. 2013: a cluster's stability is Σ over its rows
+// of the level at which the row leaves it less the cluster's birth).
+func TestCondenseByHand(t *testing.T) {
+	low := -1.0
+	for _, tc := range []struct {
+		name     string
+		levels   [][]float64
+		minSize  int
+		clusters []int // of modes 0, 1, 2 before spread
+		birth    []float64
+		stab     []float64
+	}{
+		{
+			// Root dies at 0 (both sides have ≥ 3 rows above 0). Cluster
+			// {0,1} is born at 0 and dies at 0.5: 10 rows × 0.5 = 5. Its
+			// children, born at 0.5: Σ(f − 0.5) = 0.1 + … + 0.5 = 1.5
+			// each, 3 < 5, so {0,1} is kept. Mode 2: 0.1 + 0.2 + 0.3 = 0.6.
+			name:     "parent wins",
+			levels:   [][]float64{{0.6, 0.7, 0.8, 0.9, 1}, {0.6, 0.7, 0.8, 0.9, 1}, {0.1, 0.2, 0.3}},
+			minSize:  3,
+			clusters: []int{0, 0, 1},
+			birth:    []float64{0, 0},
+			stab:     []float64{5, 0.6},
+		},
+		{
+			// The same with modes 0 and 1 a unit higher: their children
+			// have Σ(f − 0.5) = 1.1 + … + 1.5 = 6.5 each, 13 > 5.
+			name:     "children win",
+			levels:   [][]float64{{1.6, 1.7, 1.8, 1.9, 2}, {1.6, 1.7, 1.8, 1.9, 2}, {0.1, 0.2, 0.3}},
+			minSize:  3,
+			clusters: []int{0, 1, 2},
+			birth:    []float64{0.5, 0.5, 0},
+			stab:     []float64{6.5, 6.5, 0.6},
+		},
+		{
+			// With minSize 4, mode 2 (3 rows) falls out of the root at 0
+			// and the root goes on to split at 0.5 into modes 0 and 1,
+			// which are chosen (the root never is when it splits): each
+			// Σ(f − 0.5) = 1.5. Mode 2 belongs to no chosen cluster.
+			name:     "small branch falls out",
+			levels:   [][]float64{{0.6, 0.7, 0.8, 0.9, 1}, {0.6, 0.7, 0.8, 0.9, 1}, {0.1, 0.2, 0.3}},
+			minSize:  4,
+			clusters: []int{0, 1, -1},
+			birth:    []float64{0.5, 0.5},
+			stab:     []float64{1.5, 1.5},
+		},
+		{
+			// With minSize 6 no split has two large sides: the root is
+			// the only cluster, born at low = −1; its rows leave at 0
+			// (mode 2's, split off there) or at 0.5 (where the rest
+			// splits into two small parts): 3·1 + 10·1.5 = 18.
+			name:     "root only",
+			levels:   [][]float64{{0.6, 0.7, 0.8, 0.9, 1}, {0.6, 0.7, 0.8, 0.9, 1}, {0.1, 0.2, 0.3}},
+			minSize:  6,
+			clusters: []int{0, 0, 0},
+			birth:    []float64{-1},
+			stab:     []float64{18},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dn, root, prefix := handTree(tc.levels)
+			ct := condense(dn, root, tc.levels, prefix, tc.minSize, low)
+			mc, birth, stab := ct.selectClusters(dn, 3)
+			if !slices.Equal(mc, tc.clusters) || !slices.Equal(birth, tc.birth) {
+				t.Errorf("clusters %v born at %v, want %v at %v", mc, birth, tc.clusters, tc.birth)
+			}
+			if len(stab) != len(tc.stab) {
+				t.Fatalf("stabilities %v, want %v", stab, tc.stab)
+			}
+			for i := range stab {
+				// Sums of a few values of one decimal: 1e-12 covers their rounding.
+				if math.Abs(stab[i]-tc.stab[i]) > 1e-12 {
+					t.Errorf("stabilities %v, want %v", stab, tc.stab)
+				}
+			}
+		})
+	}
+}
+
+// TestSpreadByHand: a mode of no chosen cluster takes the cluster of the
+// mode it is linked to at the highest level.
+func TestSpreadByHand(t *testing.T) {
+	// Modes 0 and 1 are clusters 0 and 1; 2 links to 1 at 0.4 and to 0 at
+	// 0.2; 3 links only to 2, at 0.9, so it follows 2 into cluster 1;
+	// 4 links to nothing and stays −1 until the end, then takes 0.
+	mc := []int{0, 1, -1, -1, -1}
+	edges := []modeEdge{{0.9, 2, 3}, {0.5, 0, 1}, {0.4, 1, 2}, {0.2, 0, 2}}
+	spread(mc, edges, 5)
+	if want := []int{0, 1, 1, 1, 0}; !slices.Equal(mc, want) {
+		t.Errorf("spread: %v, want %v", mc, want)
+	}
+}
+
+// TestMassUnbounded: the rows of a leaf cluster leave it at their own
+// level; a top of +Inf must count f − base for each, not NaN (0·Inf).
+func TestMassUnbounded(t *testing.T) {
+	levels := [][]float64{{1, 2, 3}}
+	dn, prefix := []dnode{{-1, -1, math.Inf(1)}}, [][]float64{{0, 1, 3, 6}}
+	ct := condense(dn, 0, levels, prefix, 1, 0.5)
+	// (1 − 0.5) + (2 − 0.5) + (3 − 0.5) = 4.5.
+	if got := ct.clusters[0].stab; got != 4.5 {
+		t.Errorf("stability %v, want 4.5", got)
+	}
+}
+
+// TestLinkageJoinsApart: components the edges leave apart join at low,
+// below every edge, so that levels fall from the leaves to the root.
+func TestLinkageJoinsApart(t *testing.T) {
+	dn, root := linkage([]modeEdge{{0.7, 0, 1}}, 3, -2)
+	if dn[root].h != -2 || len(dn) != 5 {
+		t.Fatalf("root at %v with %d nodes, want -2 and 5", dn[root].h, len(dn))
+	}
+	for v, nd := range dn {
+		for _, c := range []int{nd.l, nd.r} {
+			if c >= 0 && dn[c].h < nd.h {
+				t.Errorf("node %d at %v has child %d at %v, lower", v, nd.h, c, dn[c].h)
+			}
+		}
+	}
+}
+
+// TestQuickSelect against sorting, on random slices with many ties.
+func TestQuickSelect(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 200 {
+		v := make([]float64, 1+rng.IntN(40))
+		for i := range v {
+			v[i] = float64(rng.IntN(8))
+		}
+		k := rng.IntN(len(v))
+		s := slices.Sorted(slices.Values(v))
+		if got := quickSelect(slices.Clone(v), k); got != s[k] {
+			t.Fatalf("quickSelect(%v, %d) = %v, want %v", v, k, got, s[k])
+		}
+	}
+}
+
+// TestCover: points on a line at 0, 1, …, 9 with radius 2.5 need the
+// centres 0, 3, 6, 9 (each row within 2.5 of the last centre is covered).
+func TestCover(t *testing.T) {
+	var pts []float64
+	for i := range 10 {
+		pts = append(pts, float64(i))
+	}
+	if got := cover(pts, 10, 1, 2.5); got != 4 {
+		t.Errorf("cover = %d, want 4", got)
+	}
+}
+
+// TestLevelTreeBlobs: three well separated Gaussian blobs (centres 20
+// standard deviations apart) are found with every default, and Predict
+// gives the training rows the labels of Cluster, also with Outliers.
+func TestLevelTreeBlobs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	centres := [][2]float64{{0, 0}, {20, 0}, {10, 17}}
+	n := 600
+	data := make([]float64, 0, 2*n)
+	truth := make([]int, n)
+	for i := range n {
+		c := i % 3
+		truth[i] = c
+		data = append(data, centres[c][0]+rng.NormFloat64(), centres[c][1]+rng.NormFloat64())
+	}
+	x := mat.NewDense(n, 2, data)
+	model, err := Train(x, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, outliers := range []bool{false, true} {
+		cl, err := model.Cluster(x, &ClusterConfig{Outliers: outliers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cl.Clusters != 3 || len(cl.Stability) != 3 || cl.MinSize != 6 {
+			t.Fatalf("%d clusters, stabilities %v, min size %d; want 3, 3 and max(5, ⌈0.01·600⌉) = 6", cl.Clusters, cl.Stability, cl.MinSize)
+		}
+		kept, keptTruth := []int{}, []int{}
+		for i, l := range cl.Labels {
+			if l >= 0 {
+				kept, keptTruth = append(kept, l), append(keptTruth, truth[i])
+			}
+		}
+		if ari := metrics.AdjustedRand(keptTruth, kept); ari != 1 {
+			t.Errorf("outliers %v: ARI %v on the %d rows labelled, want 1", outliers, ari, len(kept))
+		}
+		got, err := model.Predict(nil, x, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, cl.Labels) {
+			t.Errorf("outliers %v: Predict differs from Cluster on the training rows", outliers)
+		}
+	}
+}

@@ -1,0 +1,165 @@
+package svclust_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/dataset"
+	"github.com/svclust/svclust/metrics"
+)
+
+// fitDefaults scales x by z-scores and fits and clusters it with every
+// default of the library, as plain `svclust fit` does.
+func fitDefaults(tb testing.TB, x *mat.Dense, seed uint64) *svclust.Clustering {
+	tb.Helper()
+	dataset.FitScaler(x, dataset.ScaleZScore).Transform(x)
+	m, err := svclust.Train(x, &svclust.Config{Seed: seed})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cl, err := m.Cluster(x, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return cl
+}
+
+// TestDefaultsOnGeneratedKinds checks the acceptance criterion of the
+// issue "Clusters without labels" on the generated kinds: with every
+// default, over data seeds 1–5 (n = 1000), the mean ARI of each kind must
+// be at least 0.95 and its minimum at least 0.85 (the issue's thresholds).
+// It also checks stability: on data seed 1, training seeds 1–5 must give
+// nearly the same partition, a mean pairwise ARI of at least 0.9 (the
+// issue asks for "nearly the same partition"; 0.9 is our reading of
+// "nearly"). go test -v prints the table.
+func TestDefaultsOnGeneratedKinds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits 40 data sets of 1000 points")
+	}
+	t.Log("kind      mean ARI  min ARI  clusters (seeds 1–5)  seed-to-seed ARI")
+	for _, kind := range dataset.Kinds() {
+		var sum, lo float64 = 0, 1
+		var ks []string
+		for seed := uint64(1); seed <= 5; seed++ {
+			ds, err := dataset.Generate(kind, 1000, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cl := fitDefaults(t, ds.X, 1)
+			ari := metrics.AdjustedRand(ds.Labels, cl.Labels)
+			sum += ari
+			lo = min(lo, ari)
+			ks = append(ks, fmt.Sprint(cl.Clusters))
+		}
+		mean := sum / 5
+		stab := seedStability(t, kind)
+		t.Logf("%-9s %.3f     %.3f    %-20s  %.3f", kind, mean, lo, strings.Join(ks, " "), stab)
+		if mean < 0.95 || lo < 0.85 {
+			t.Errorf("%s: mean ARI %.3f (want ≥ 0.95), min %.3f (want ≥ 0.85)", kind, mean, lo)
+		}
+		if stab < 0.9 {
+			t.Errorf("%s: mean seed-to-seed ARI %.3f, want ≥ 0.9", kind, stab)
+		}
+	}
+}
+
+// seedStability returns the mean ARI between the partitions of data seed 1
+// of kind given by training seeds 1–5, over the 10 pairs.
+func seedStability(t *testing.T, kind dataset.Kind) float64 {
+	var parts [][]int
+	for seed := uint64(1); seed <= 5; seed++ {
+		ds, err := dataset.Generate(kind, 1000, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, fitDefaults(t, ds.X, seed).Labels)
+	}
+	var sum float64
+	for i := range parts {
+		for j := i + 1; j < len(parts); j++ {
+			sum += metrics.AdjustedRand(parts[i], parts[j])
+		}
+	}
+	return sum / 10
+}
+
+// BenchmarkDefaultsShared prints, for each of the paper's data sets found
+// in $SVCLUST_DATA (default ../shared/datasets), the NMI and number of
+// clusters of plain fit (every default, z-scores) beside HDBSCAN with
+// minPts 5 from ../shared/anchors/unsupervised.tsv (next to the data
+// directory), and reports the number of sets within 0.02 of HDBSCAN and
+// the mean NMI as metrics. Run it with
+//
+//	go test -run '^$' -bench DefaultsShared -benchtime 1x .
+func BenchmarkDefaultsShared(b *testing.B) {
+	dir := os.Getenv("SVCLUST_DATA")
+	if dir == "" {
+		dir = filepath.Join("..", "shared", "datasets")
+	}
+	anchors := readAnchors(filepath.Join(dir, "..", "anchors", "unsupervised.tsv"))
+	names := []string{"aggregation", "compound", "d31", "flame", "iris", "breast_cancer", "abalone", "musk", "jain", "pathbased", "r15", "spiral", "shuttle", "glass", "car"}
+	for range b.N {
+		var table strings.Builder
+		fmt.Fprintf(&table, "\n%-14s %6s %8s  %6s %8s\n", "set", "NMI", "clusters", "HDB-5", "clusters")
+		var sum, sumA float64
+		wins, count := 0, 0
+		for _, name := range names {
+			ds, err := dataset.ReadFile(filepath.Join(dir, name+".csv"), dataset.ReadOptions{})
+			if err != nil {
+				b.Skipf("the paper's data sets are not in %s: %v", dir, err)
+			}
+			cl := fitDefaults(b, ds.X, 1)
+			nmi := metrics.NMI(ds.Labels, cl.Labels)
+			a := anchors[name]
+			mark := ""
+			if nmi >= a.nmi-0.02 {
+				wins++
+				mark = " +"
+			}
+			sum += nmi
+			sumA += a.nmi
+			count++
+			fmt.Fprintf(&table, "%-14s %6.3f %8d  %6.3f %8s%s\n", name, nmi, cl.Clusters, a.nmi, a.clusters, mark)
+		}
+		fmt.Fprintf(&table, "%-14s %6.3f %8s  %6.3f   (%d of %d within 0.02 of HDBSCAN-5)\n", "mean", sum/float64(count), "", sumA/float64(count), wins, count)
+		fmt.Print(table.String()) // b.Log would cut the table to its first lines
+		b.ReportMetric(float64(wins), "sets-within-0.02")
+		b.ReportMetric(sum/float64(count), "mean-NMI")
+	}
+}
+
+type anchor struct {
+	nmi      float64
+	clusters string
+}
+
+// readAnchors reads the hdbscan5 columns of the anchors table; a missing
+// file gives no anchors (NMI 0).
+func readAnchors(path string) map[string]anchor {
+	out := map[string]anchor{}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return out
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) == 0 {
+		return out
+	}
+	col := map[string]int{}
+	for i, h := range strings.Split(lines[0], "\t") {
+		col[h] = i
+	}
+	for _, l := range lines[1:] {
+		f := strings.Split(l, "\t")
+		var v float64
+		fmt.Sscan(f[col["hdbscan5_nmi"]], &v)
+		out[f[col["dataset"]]] = anchor{v, f[col["hdbscan5_clusters"]]}
+	}
+	return out
+}
