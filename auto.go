@@ -14,7 +14,7 @@ import (
 // Constants of the automatic choices of [Choose]. They were calibrated on
 // generated data of many shapes, not on the paper's data sets (see the
 // README, "Choosing γ, C and the budget without labels").
-var (
+const (
 	// autoSample is the largest number of rows whose statistics Choose
 	// measures: its cost is O(autoSample²·d) whatever N is.
 	autoSample = 2000
@@ -25,9 +25,11 @@ var (
 	// median distance to the autoK-th nearest neighbour.
 	autoWidth = 1.5
 	// autoCover is the number of support vectors per ℓ-ball of a greedy
-	// covering of the sample: two support vectors ℓ apart leave a dip of
-	// 1 − 2e^(−1/4)/(1 + e^(−1)) ≈ 14 % at their midpoint, two ℓ/3 apart
-	// none, so a few per ball keep f smooth along thin shapes.
+	// covering of the sample. The centres of a covering by balls of radius
+	// ℓ can lie up to 2ℓ apart, and two equal kernels 2ℓ apart leave a dip
+	// of 1 − 2e⁻¹/(1 + e⁻⁴) ≈ 28 % at their midpoint, while two ℓ apart
+	// leave none (2e^(−1/4) > 1 + e⁻¹); a few support vectors per ball keep
+	// f smooth along thin shapes.
 	autoCover = 3.0
 	// autoCLevel is C·κmax: below 1, every training sample violates the
 	// margin, so every SGD step adds its kernel and f + 1 is C times a
