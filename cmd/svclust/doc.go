@@ -439,10 +439,15 @@ one it has the lowest Davies–Bouldin index on the scaled data among the
 settings with at least 2 clusters; if no setting has 2 clusters, the best is
 the first grid point. Ties go to the earlier grid point, in γ-major order.
 Grid points whose fit fails are reported with their error and skipped. Tune
-prints a table, or with -json one object
+prints a table, the budget maintenance and the svclust fit command line that
+reproduces the best setting exactly (the same labels and model: every flag
+that shapes the model, the partition or the reading of DATA, with -gamma and
+-C given), or with -json one object
 
-	{"criterion":"nmi","best":{"gamma":…,"C":…,"clusters":…,"metrics":{…}},
-	 "grid":[{"gamma":…,"C":…,"clusters":…,"metrics":{…},"error":"…"},…]}
+	{"criterion":"nmi","strategy":"project-knn",
+	 "best":{"gamma":…,"C":…,"clusters":…,"metrics":{…}},
+	 "grid":[{"gamma":…,"C":…,"clusters":…,"metrics":{…},"error":"…"},…],
+	 "fit_command":"svclust fit -gamma … -C … … -- DATA.csv"}
 
 -o and -model refit the best setting and write its labels and model.
 

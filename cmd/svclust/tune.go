@@ -11,6 +11,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/internal/parallel"
 	"github.com/svclust/svclust/metrics"
 	"github.com/svclust/svclust/reproduce"
@@ -62,8 +64,12 @@ type gridPoint struct {
 
 type tuneJSON struct {
 	Criterion string       `json:"criterion"`
+	Strategy  string       `json:"strategy"`
 	Best      *gridPoint   `json:"best"`
 	Grid      []*gridPoint `json:"grid"`
+	// FitCommand is the svclust fit command line that reproduces the
+	// best setting exactly: the same model and labels.
+	FitCommand string `json:"fit_command"`
 }
 
 func newTune() *Command {
@@ -103,7 +109,9 @@ and skipped.
 Tune takes the flags of fit except -gamma and -C, which the grids
 replace; -o and -model write the labels and the model of the best setting.
 As in the paper's protocol, -maintain defaults to project-knn here, not to
-fit's merge, which is calibrated for the automatic γ and C.`,
+fit's merge, -budget to 50 and -rule to components. Tune prints the
+strategy and the svclust fit command line that reproduces its best
+setting exactly.`,
 		Flag: flag.NewFlagSet("tune", flag.ContinueOnError),
 	}
 	o.register(c.Flag, false)
@@ -176,10 +184,12 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, gammas, cs
 	if e.toStdout(o.out) || e.toStdout(o.model) {
 		out = e.stderr
 	}
+	command := shellJoin(append([]string{"svclust"}, o.fitArgs(best.Gamma, best.C, args[0])...))
 	if o.json {
-		return writeJSON(out, &tuneJSON{Criterion: criterion, Best: best, Grid: grid})
+		return writeJSON(out, &tuneJSON{Criterion: criterion, Strategy: o.strategy(), Best: best, Grid: grid, FitCommand: command})
 	}
 	printGrid(out, grid, best, criterion, dt.labelled())
+	fmt.Fprintf(out, "strategy: %s; the best setting is reproduced by\n  %s\n", o.strategy(), command)
 	return nil
 }
 
@@ -269,4 +279,96 @@ func printGrid(w io.Writer, grid []*gridPoint, best *gridPoint, criterion string
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "best (by %s): γ = %g, C = %g, %s\n", criterion, best.Gamma, best.C, plural(best.Clusters, "cluster"))
+}
+
+// strategy names the budget maintenance as the summary of fit does.
+func (o *fitFlags) strategy() string {
+	if !o.budget.auto && o.budget.v == 0 {
+		return "none (no budget)"
+	}
+	if strings.HasPrefix(o.maintain, "project") && o.k.set {
+		return fmt.Sprintf("%s (k = %d)", o.maintain, o.k.v)
+	}
+	return o.maintain
+}
+
+// fitArgs returns the arguments of the svclust fit command that fits the
+// data file path as the flags o say, with γ and C given: every flag that
+// shapes the model, the partition or the reading of the data, so that the
+// command reproduces tune's fit at that grid point exactly.
+func (o *fitFlags) fitArgs(gamma, C float64, path string) []string {
+	num := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	a := []string{"fit", "-gamma", num(gamma), "-C", num(C), "-budget", o.budget.String(), "-maintain", o.maintain}
+	if o.k.set {
+		a = append(a, "-k", strconv.Itoa(o.k.v))
+	}
+	a = append(a, "-rule", o.rule)
+	if !o.minSize.auto {
+		a = append(a, "-min-size", o.minSize.String())
+	}
+	if !o.eps.auto {
+		a = append(a, "-eps", num(o.eps.v))
+	}
+	if o.tol != svclust.DefaultTol {
+		a = append(a, "-tol", num(o.tol))
+	}
+	if o.maxIter != 0 {
+		a = append(a, "-max-iter", strconv.Itoa(o.maxIter))
+	}
+	if o.minIter != 0 {
+		a = append(a, "-min-iter", strconv.Itoa(o.minIter))
+	}
+	if o.m != svclust.DefaultM {
+		a = append(a, "-m", strconv.Itoa(o.m))
+	}
+	a = append(a, "-scale", o.scale, "-seed", strconv.FormatUint(o.seed, 10))
+	if o.labelSet {
+		a = append(a, "-label", o.label)
+	}
+	if o.all {
+		a = append(a, "-all")
+	}
+	if o.outliers {
+		a = append(a, "-outliers")
+	}
+	{
+		d := o.data
+		if d.sep != "" {
+			a = append(a, "-sep", d.sep)
+		}
+		if d.decimal != "" && d.decimal != "." {
+			a = append(a, "-decimal", d.decimal)
+		}
+		if d.drop.set {
+			a = append(a, "-drop", d.drop.String())
+		}
+		if d.features.set {
+			a = append(a, "-features", d.features.String())
+		}
+		if d.maxLine != dataset.DefaultMaxLine {
+			a = append(a, "-max-line", strconv.Itoa(d.maxLine))
+		}
+	}
+	return append(a, "--", path)
+}
+
+// shellJoin joins args into one POSIX shell command line, quoting every
+// argument that holds anything but letters, digits and _ . / : , = + - @ %.
+func shellJoin(args []string) string {
+	q := make([]string, len(args))
+	for i, s := range args {
+		plain := s != ""
+		for _, r := range s {
+			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_./:,=+-@%", r)) {
+				plain = false
+				break
+			}
+		}
+		if plain {
+			q[i] = s
+		} else {
+			q[i] = "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(q, " ")
 }

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestTuneFitCommand: the fit command line tune prints for its best
+// setting reproduces tune's outputs exactly (labels and model file), with
+// and without labels, through flags that shape the model (-k, -seed, -m,
+// -scale) and the reading of the data (-sep, -drop).
+func TestTuneFitCommand(t *testing.T) {
+	dir := t.TempDir()
+	plain := readFile(t, genFile(t, "moons", 300))
+	for _, labelled := range []bool{true, false} {
+		// The same rows with ; as separator and an id column to drop, with
+		// or without the label column.
+		var b strings.Builder
+		for i, l := range strings.Split(strings.TrimSuffix(plain, "\n"), "\n") {
+			if !labelled {
+				l = l[:strings.LastIndexByte(l, ',')]
+			}
+			id := "id"
+			if i > 0 {
+				id = "r" + strings.Repeat("x", i%3)
+			}
+			b.WriteString(id + ";" + strings.ReplaceAll(l, ",", ";") + "\n")
+		}
+		data := writeFile(t, "it's data.csv", b.String()) // a quote to quote
+		tuneLabels, tuneModel := filepath.Join(dir, "t.csv"), filepath.Join(dir, "t.json")
+		args := []string{"tune", "-json", "-gamma-grid", "2,8", "-C-grid", "8,32", "-k", "4", "-seed", "3", "-m", "10", "-scale", "minmax", "-sep", ";", "-drop", "id", "-o", tuneLabels, "-model", tuneModel}
+		var res tuneJSON
+		if err := json.Unmarshal([]byte(mustCLI(t, append(args, data)...)), &res); err != nil {
+			t.Fatal(err)
+		}
+		if want := map[bool]string{true: "nmi", false: "db"}[labelled]; res.Criterion != want {
+			t.Errorf("criterion %q, want %q", res.Criterion, want)
+		}
+		if res.Strategy != "project-knn (k = 4)" {
+			t.Errorf("strategy %q", res.Strategy)
+		}
+		words := shellSplit(t, res.FitCommand)
+		if len(words) < 3 || words[0] != "svclust" || words[1] != "fit" || words[len(words)-1] != data {
+			t.Fatalf("fit command %q", res.FitCommand)
+		}
+		fitLabels, fitModel := filepath.Join(dir, "f.csv"), filepath.Join(dir, "f.json")
+		mustCLI(t, append(append(words[1:len(words)-2:len(words)-2], "-o", fitLabels, "-model", fitModel), words[len(words)-2:]...)...)
+		if readFile(t, fitLabels) != readFile(t, tuneLabels) {
+			t.Errorf("labelled %v: the labels of %q differ from tune's", labelled, res.FitCommand)
+		}
+		// The run sections differ: tune's says γ and C were tuned.
+		if withoutRun(readFile(t, fitModel)) != withoutRun(readFile(t, tuneModel)) {
+			t.Errorf("labelled %v: the model of %q differs from tune's", labelled, res.FitCommand)
+		}
+	}
+}
+
+// shellSplit undoes shellJoin: words separated by spaces, each either
+// plain or in single quotes with '\” for a quote.
+func shellSplit(t *testing.T, s string) []string {
+	var words []string
+	var w strings.Builder
+	inWord, quoted := false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quoted && c == '\'':
+			quoted = false
+		case quoted:
+			w.WriteByte(c)
+		case c == '\'':
+			quoted, inWord = true, true
+		case c == '\\' && i+1 < len(s):
+			i++
+			w.WriteByte(s[i])
+		case c == ' ':
+			if inWord {
+				words = append(words, w.String())
+				w.Reset()
+				inWord = false
+			}
+		default:
+			w.WriteByte(c)
+			inWord = true
+		}
+	}
+	if quoted {
+		t.Fatalf("unclosed quote in %q", s)
+	}
+	if inWord {
+		words = append(words, w.String())
+	}
+	return words
+}
