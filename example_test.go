@@ -88,3 +88,44 @@ func ExampleModel_Predict() {
 	// ARI on new points: 1.00
 	// most new points inside the domain: true
 }
+
+// The whole pipeline with the defaults, as the README shows it: scale,
+// train, cluster, label and score new points, evaluate.
+func Example() {
+	train, err := dataset.Generate(dataset.Moons, 1000, 1) // or dataset.ReadFile("data.csv", dataset.ReadOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	scaler := dataset.FitScaler(train.X, dataset.ScaleZScore)
+	scaler.Transform(train.X)
+
+	// Gamma, C and Budget 0: chosen from the data (model.Choice says how).
+	model, err := svclust.Train(train.X, &svclust.Config{Seed: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// nil: the LevelTree rule; &svclust.ClusterConfig{Rule: svclust.Components} is the paper's.
+	cl, err := model.Cluster(train.X, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	_, d := train.X.Dims()
+	s := metrics.Evaluate(train.X.RawMatrix().Data, d, train.Labels, cl.Labels)
+	fmt.Printf("%d clusters, ARI %.2f\n", cl.Clusters, s.ARI)
+
+	newX, _ := dataset.Generate(dataset.Moons, 200, 2)
+	scaler.Transform(newX.X)
+	labels, err := model.Predict(nil, newX.X, 0) // one scoring pass
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	scores := model.Score(nil, newX.X, 0) // f(x): negative outside the domain
+	fmt.Printf("new points: ARI %.2f, first score > 0: %v\n", metrics.AdjustedRand(newX.Labels, labels), scores[0] > 0)
+	// Output:
+	// 2 clusters, ARI 1.00
+	// new points: ARI 1.00, first score > 0: true
+}
