@@ -1047,7 +1047,7 @@ func outlierRule(rule string) string {
 	if rule == "components" {
 		return "f < 0"
 	}
-	return "f below the birth level of their cluster"
+	return "f below its cluster's birth level"
 }
 
 func ms(sec float64) string { return fmt.Sprintf("%.1f ms", sec*1000) }

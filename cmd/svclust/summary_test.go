@@ -21,7 +21,7 @@ func TestSummaryText(t *testing.T) {
 	}{
 		// ClusterConfig.Outliers: below the birth level with LevelTree,
 		// f < 0 with Components.
-		{nil, "f below the birth level of their cluster"},
+		{nil, "f below its cluster's birth level"},
 		{[]string{"-rule", "components"}, "f < 0"},
 	} {
 		dir := t.TempDir()
