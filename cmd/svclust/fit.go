@@ -968,7 +968,11 @@ func printSummary(w io.Writer, path string, o *fitFlags, dt *data, r *result) {
 	if o.outliers {
 		why = outlierRule(o.rule)
 	}
-	fmt.Fprintf(tw, "clusters\t%s\n", clusterSizes(r.cl.Labels, r.cl.Clusters, why))
+	counts := labelCounts(r.cl.Labels, r.cl.Clusters)
+	if r.stream != nil {
+		counts = r.stream.counts // every row of the file, not the sample
+	}
+	fmt.Fprintf(tw, "clusters\t%s\n", clusterSizes(counts, why))
 	if st := r.stream; st != nil {
 		fmt.Fprintf(tw, "stream\ttrained and clustered on a sample of %d of the %d rows; labelled every row in a second pass, %s\n",
 			st.sample, dt.n, ms(st.assign.Seconds()))
@@ -1008,20 +1012,23 @@ func plural(n int, noun string) string {
 // maxSizes is the number of cluster sizes the summary lists.
 const maxSizes = 12
 
-// clusterSizes describes the clustering labels of k clusters: the size of
-// each cluster in the order of their numbers, the first maxSizes of them,
-// and, unless outliers is "", the number of points labelled −1 followed by
-// outliers, which says why they are (see outlierRule).
-func clusterSizes(labels []int, k int, outliers string) string {
-	sizes := make([]int, k)
-	out := 0
+// labelCounts returns counts[l+1], the number of labels l, for l = −1
+// (outliers), 0, …, k−1.
+func labelCounts(labels []int, k int) []int {
+	counts := make([]int, k+1)
 	for _, l := range labels {
-		if l < 0 {
-			out++
-		} else {
-			sizes[l]++
-		}
+		counts[l+1]++
 	}
+	return counts
+}
+
+// clusterSizes describes a clustering by its labelCounts: the size of each
+// cluster in the order of their numbers, the first maxSizes of them, and,
+// unless outliers is "", the number of points labelled −1 followed by
+// outliers, which says why they are (see outlierRule).
+func clusterSizes(counts []int, outliers string) string {
+	sizes, out := counts[1:], counts[0]
+	k := len(sizes)
 	var b strings.Builder
 	b.WriteString("sizes ")
 	for c, n := range sizes[:min(k, maxSizes)] {

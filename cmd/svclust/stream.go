@@ -73,6 +73,10 @@ const checkRows = 1 << 16
 type streamInfo struct {
 	sample int           // rows trained on
 	assign time.Duration // the second pass
+	// counts[c+1] is the number of rows the second pass labelled c, for
+	// c = −1 (outliers), 0, 1, …: the sizes of the clusters of the file,
+	// not of the sample.
+	counts []int
 }
 
 // runStream fits and clusters the file path by the -stream design above
@@ -151,7 +155,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 	if err != nil {
 		return nil, nil, err
 	}
-	r := &result{model: model, cl: cl, stream: &streamInfo{sample: m}}
+	r := &result{model: model, cl: cl, stream: &streamInfo{sample: m, counts: make([]int, cl.Clusters+1)}}
 
 	// Pass 2: label every row and write the labels as they come.
 	start := time.Now()
@@ -161,7 +165,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 	}
 	defer labels.abort()
 	var table metrics.Table
-	if err := assignPass(ctx, path, o, scaler, model, labels, &table, n, prog); err != nil {
+	if err := assignPass(ctx, path, o, scaler, model, labels, &table, r.stream.counts, n, prog); err != nil {
 		return nil, nil, err
 	}
 	r.stream.assign = time.Since(start)
@@ -224,9 +228,10 @@ func scalePass(ctx context.Context, path string, o *fitFlags, fitter *dataset.Sc
 }
 
 // assignPass labels the n rows of the file with model in chunks, writes
-// the labels to w and counts them against the true classes in table.
+// the labels to w, counts them against the true classes in table and
+// adds 1 to counts[l+1] for each label l.
 func assignPass(ctx context.Context, path string, o *fitFlags, scaler *dataset.Scaler, model *svclust.Model,
-	w *labelWriter, table *metrics.Table, n int, prog *progress) error {
+	w *labelWriter, table *metrics.Table, counts []int, n int, prog *progress) error {
 	sc, closer, err := openScanner(path, o, nil, "", nil)
 	if err != nil {
 		return err
@@ -249,6 +254,9 @@ func assignPass(ctx context.Context, path string, o *fitFlags, scaler *dataset.S
 		}
 		if err := w.write(got); err != nil {
 			return err
+		}
+		for _, l := range got {
+			counts[l+1]++
 		}
 		if sc.Labelled() {
 			for i, l := range got {

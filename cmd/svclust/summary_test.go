@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -94,14 +95,14 @@ func TestPlural(t *testing.T) {
 			t.Errorf("plural(%d, %q) = %q, want %q", tc.n, tc.noun, got, tc.want)
 		}
 	}
-	if got := clusterSizes([]int{0, 1, 1, -1, 1}, 2, ""); got != "sizes 1, 3" {
+	if got := clusterSizes(labelCounts([]int{0, 1, 1, -1, 1}, 2), ""); got != "sizes 1, 3" {
 		t.Errorf("clusterSizes = %q", got)
 	}
 	many := make([]int, 20)
 	for i := range many {
 		many[i] = i
 	}
-	if got := clusterSizes(many, 20, "f < 0"); got != "sizes 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 and 8 more; 0 outliers (f < 0)" {
+	if got := clusterSizes(labelCounts(many, 20), "f < 0"); got != "sizes 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 and 8 more; 0 outliers (f < 0)" {
 		t.Errorf("clusterSizes of 20 = %q", got)
 	}
 }
@@ -166,5 +167,32 @@ func TestSummaryBudget(t *testing.T) {
 		if !strings.Contains(out, tc.want) || strings.Contains(out, "budget -1") {
 			t.Errorf("%v: summary lacks %q:\n%s", tc.args, tc.want, out)
 		}
+	}
+}
+
+// TestStreamSummarySizes: with -stream the cluster sizes of the summary
+// are those of every row of the file, counted in the second pass, not
+// those of the sample: they add up to the 600 rows, not the -sample 100.
+func TestStreamSummarySizes(t *testing.T) {
+	data := genFile(t, "gauss3", 600)
+	out := mustCLI(t, "fit", "-stream", "-sample", "100", "-outliers", data)
+	_, line, ok := strings.Cut(out, "clusters    sizes ")
+	if !ok {
+		t.Fatalf("no sizes in\n%s", out)
+	}
+	line, _, _ = strings.Cut(line, "\n")
+	sizes, outliers, _ := strings.Cut(line, "; ")
+	total := 0
+	for _, f := range strings.Split(sizes, ", ") {
+		n, err := strconv.Atoi(strings.ReplaceAll(f, ",", ""))
+		if err != nil {
+			t.Fatalf("sizes %q: %v", sizes, err)
+		}
+		total += n
+	}
+	var out1 int
+	fmt.Sscanf(outliers, "%d", &out1)
+	if total+out1 != 600 {
+		t.Errorf("sizes %q and %q add up to %d, want the 600 rows", sizes, outliers, total+out1)
 	}
 }
