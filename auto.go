@@ -87,7 +87,9 @@ type Choice struct {
 //
 //   - γ = 1/ℓ² with ℓ = 1.5·ρ, ρ the median distance from a row to its
 //     5th nearest neighbour, as HDBSCAN's core distance with minPts = 5:
-//     the kernel resolves the data at the scale of their neighbourhoods;
+//     the kernel resolves the data at the scale of their neighbourhoods
+//     (when duplicates make that median 0, the median over the other rows;
+//     γ = 1 when all rows coincide);
 //   - B = 3·(the number of ℓ-balls of a greedy covering of the sample),
 //     within [MinAutoBudget, MaxAutoBudget] and at most N: more clusters,
 //     or thinner ones, need more balls to cover them;
@@ -103,7 +105,10 @@ type Choice struct {
 //     the hinge would have stopped the updates inside the domain. Choose
 //     reports the C of training; Model.Choice the final one.
 //
-// It returns the errors of Train for an invalid cfg or data.
+// It returns the errors of Train for an invalid cfg or data, and a
+// *ConfigError for Gamma or C when the data's scale makes the automatic
+// value infinite or zero (squared distances beyond the range of float64,
+// as at coordinates of 1e160 or 1e-160): such data must be scaled first.
 func Choose(x mat.Matrix, cfg *Config) (Choice, error) {
 	if cfg == nil {
 		cfg = &Config{}
@@ -116,7 +121,7 @@ func Choose(x mat.Matrix, cfg *Config) (Choice, error) {
 		return Choice{}, err
 	}
 	ch, _ := choose(data, n, d, cfg.withDefaults())
-	return ch, nil
+	return ch, ch.check()
 }
 
 // choose is Choose for a validated c and row-major data.
@@ -133,10 +138,14 @@ func choose(data []float64, n, d int, c Config) (Choice, []float64) {
 	ch.Sample = s
 	if ch.GammaAuto {
 		ch.Rho = kthNeighbour(smp, s, d, autoK, c.Workers)
-		ch.Gamma = 1
-		if ch.Rho > 0 {
+		switch {
+		case ch.Rho > 0:
 			l := autoWidth * ch.Rho
 			ch.Gamma = 1 / (l * l)
+		case allEqual(smp, d):
+			ch.Gamma = 1 // every sampled row is the same point
+		default:
+			ch.Gamma = math.NaN() // distinct rows whose distances underflow: check reports it
 		}
 	}
 	if ch.BudgetAuto {
@@ -148,6 +157,20 @@ func choose(data []float64, n, d int, c Config) (Choice, []float64) {
 		ch.C = autoCLevel / ch.KappaMax
 	}
 	return ch, smp
+}
+
+// check reports automatic settings that are not finite and positive, as
+// when the data's squared distances overflow or underflow, as a
+// *ConfigError for the field.
+func (ch *Choice) check() error {
+	const why = "chosen from the data, it is not finite and positive: the data's squared distances overflow or underflow; scale the data or set it"
+	if ch.GammaAuto && !(ch.Gamma > 0 && !math.IsInf(ch.Gamma, 0)) {
+		return &ConfigError{"Gamma", ch.Gamma, why}
+	}
+	if ch.CAuto && !(ch.C > 0 && !math.IsInf(ch.C, 0)) {
+		return &ConfigError{"C", ch.C, why}
+	}
+	return nil
 }
 
 // rescale multiplies m.C and every coefficient by the factor that puts
@@ -177,24 +200,57 @@ func (m *Model) rescale(smp []float64, d, w int) {
 }
 
 // kthNeighbour returns the median over the s rows of smp of the distance
-// to the k-th nearest other row (the farthest one when s ≤ k), or 0 when
-// s < 2.
+// to the k-th nearest other row (the farthest one when s ≤ k). Duplicates
+// count, as in HDBSCAN's core distance; only when they make that median 0
+// is it taken over the rows for which the distance is positive, and when
+// there are none (every row has k duplicates, as in discrete data), over
+// the distances to the nearest distinct row. It returns 0 when no two rows
+// are at a positive distance.
 func kthNeighbour(smp []float64, s, d, k, w int) float64 {
 	if s < 2 {
 		return 0
 	}
 	k = min(k, s-1)
 	kth := make([]float64, s)
+	distinct := make([]float64, s) // squared distance to the nearest distinct row, or +Inf
 	parallel.For(s, 16, w, func(_, lo, hi int) {
 		dist := make([]float64, s)
 		for i := lo; i < hi; i++ {
 			kernel.SqDistRowTo(dist, smp[i*d:i*d+d], smp)
 			dist[i] = math.Inf(1)
+			distinct[i] = math.Inf(1)
+			for _, v := range dist {
+				if v > 0 && v < distinct[i] {
+					distinct[i] = v
+				}
+			}
 			kth[i] = quickSelect(dist, k-1)
 		}
 	})
-	slices.Sort(kth)
-	return math.Sqrt(kth[s/2])
+	for _, v := range [][]float64{kth, distinct} {
+		pos := slices.DeleteFunc(slices.Clone(v), func(x float64) bool { return !(x > 0) || math.IsInf(x, 1) })
+		if len(pos) == 0 {
+			continue
+		}
+		slices.Sort(v)
+		if m := v[s/2]; m > 0 && !math.IsInf(m, 1) || math.IsNaN(m) {
+			return math.Sqrt(m)
+		}
+		slices.Sort(pos)
+		return math.Sqrt(pos[len(pos)/2])
+	}
+	return 0
+}
+
+// allEqual reports whether every row of the row-major smp equals the
+// first.
+func allEqual(smp []float64, d int) bool {
+	for i := d; i < len(smp); i += d {
+		if !slices.Equal(smp[:d], smp[i:i+d]) {
+			return false
+		}
+	}
+	return true
 }
 
 // quickSelect returns the k-th smallest value of v (from 0), reordering v.

@@ -70,7 +70,9 @@ var anchorMin = 2048
 var ErrEmptyStrip = errors.New("svclust: the strip |f(x)| ≤ ε holds no point: increase ε")
 
 // ErrNotClustered is returned by Predict for a model without a Partition,
-// or with one that lacks its equilibria or (unless All) its strip.
+// or with one that lacks what its rule needs: the cluster of every support
+// vector and the birth of every cluster (LevelTree), or the equilibria and
+// (unless All) the strip (Components).
 var ErrNotClustered = errors.New("svclust: model has no partition: run Cluster first")
 
 // Rule selects how [Model.Cluster] assigns points to clusters.
@@ -253,7 +255,8 @@ func (m *Model) field() *assign.Field {
 }
 
 // Cluster assigns the rows of x, normally the training data, to clusters by
-// the paper's Algorithm 3 with the settings of cfg (nil means defaults), and
+// the rule of cfg (nil means defaults: LevelTree; Components is the paper's
+// Algorithm 3), and
 // stores the resulting Partition in m so that Predict can label new points.
 // It returns a *ConfigError for an invalid cfg, ErrNotFinite for NaN or Inf
 // in x and ErrEmptyStrip when an explicit ε selects no point. It panics if x
@@ -547,7 +550,7 @@ func equilibrium(f *assign.Field, e, scratch []float64, anchors *assign.Tree) []
 func (m *Model) Predict(dst []int, x mat.Matrix, workers int) ([]int, error) {
 	p := m.Partition
 	if p == nil || (p.Rule == Components && (p.Equilibria == nil || (!p.All && p.Strip == nil))) ||
-		(p.Rule == LevelTree && len(p.SVCluster) != len(m.Alpha)) {
+		(p.Rule == LevelTree && (len(p.SVCluster) != len(m.Alpha) || len(p.Birth) != p.Clusters)) {
 		return nil, ErrNotClustered
 	}
 	n, d := x.Dims()

@@ -53,7 +53,9 @@ func (m *Model) owners(fx []float64, owner []int32, data []float64, d, w int, re
 }
 
 // owner returns f(x) and the support vector of x (see owners); row is
-// scratch of length B.
+// scratch of length B. Far from every support vector each term underflows
+// to 0; the owner is then the support vector with the largest
+// log αⱼ − γ‖x − svⱼ‖², the same argmax computed without underflow.
 func (m *Model) owner(row, x, svs []float64) (float64, int32) {
 	kernel.RowTo(row, x, svs, m.Gamma)
 	var s float64
@@ -65,12 +67,24 @@ func (m *Model) owner(row, x, svs []float64) (float64, int32) {
 			best, bi = t, j
 		}
 	}
+	if best <= 0 {
+		kernel.SqDistRowTo(row, x, svs)
+		best = math.Inf(-1)
+		for j, d2 := range row {
+			if a := m.Alpha[j]; a > 0 {
+				if t := math.Log(a) - m.Gamma*d2; t > best {
+					best, bi = t, j
+				}
+			}
+		}
+	}
 	return s - 1, int32(bi)
 }
 
 // segmentMin returns the smallest value of f at the m equally spaced
-// points of the segment from a to b, ends included: a lower bound on the
-// level at which a and b are connected. buf is scratch of length D.
+// points of the segment from a to b, ends included: the level at which the
+// segment test connects a and b (a dip between the m points can be missed,
+// as in the paper's test). buf is scratch of length D.
 func segmentMin(f *assign.Field, a, b, buf []float64, m int) float64 {
 	v := math.Inf(1)
 	for j := range m {
@@ -146,7 +160,7 @@ func (m *Model) clusterLevels(data []float64, n, d int, cfg *ClusterConfig, minS
 	dn, root := linkage(edges, nm, low)
 	ct := condense(dn, root, levels, prefix, minSize, low)
 	modeCluster, birth, stab := ct.selectClusters(dn, nm)
-	spread(modeCluster, edges, nm)
+	spread(modeCluster, edges, reps, d)
 
 	lt.svCluster = make([]int, b)
 	for i := range b {
@@ -414,9 +428,12 @@ func (ct *condensed) mark(dn []dnode, c int, modeCluster []int, label int) {
 // order from the highest level down, join the modes into components, and
 // when a component without a cluster meets one with, all its modes take
 // the cluster of the mode the edge reaches: the cluster they are connected
-// to at the highest level. A mode that meets none (only when no cluster
-// was chosen) takes 0.
-func spread(modeCluster []int, edges []modeEdge, nm int) {
+// to at the highest level. A mode whose component meets none (when the
+// edges between near neighbours leave it apart from every chosen cluster)
+// takes the cluster of the nearest mode that has one, the modes being the
+// rows of the row-major reps of dimension d.
+func spread(modeCluster []int, edges []modeEdge, reps []float64, d int) {
+	nm := len(modeCluster)
 	u := newUnionFind(nm)
 	members := make([][]int, nm)
 	for i := range members {
@@ -442,10 +459,23 @@ func spread(modeCluster []int, edges []modeEdge, nm int) {
 		members[ri] = append(members[ri], members[rj]...)
 		members[rj] = nil
 	}
+	var labelled []int
 	for i, c := range modeCluster {
-		if c < 0 {
-			modeCluster[i] = 0
+		if c >= 0 {
+			labelled = append(labelled, i)
 		}
+	}
+	for i, c := range modeCluster {
+		if c >= 0 {
+			continue
+		}
+		best, bd := 0, math.Inf(1) // cluster 0 if none has a cluster
+		for _, j := range labelled {
+			if dd := kernel.SqDist(reps[i*d:i*d+d], reps[j*d:j*d+d]); dd < bd {
+				best, bd = modeCluster[j], dd
+			}
+		}
+		modeCluster[i] = best
 	}
 }
 

@@ -1,6 +1,7 @@
 package svclust
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -107,15 +108,17 @@ func TestCondenseByHand(t *testing.T) {
 }
 
 // TestSpreadByHand: a mode of no chosen cluster takes the cluster of the
-// mode it is linked to at the highest level.
+// mode it is linked to at the highest level, or without links the cluster
+// of the nearest mode that has one.
 func TestSpreadByHand(t *testing.T) {
 	// Modes 0 and 1 are clusters 0 and 1; 2 links to 1 at 0.4 and to 0 at
 	// 0.2; 3 links only to 2, at 0.9, so it follows 2 into cluster 1;
-	// 4 links to nothing and stays −1 until the end, then takes 0.
+	// 4 links to nothing and is nearest to mode 1 (at x = 9 against 0 and
+	// 10), so it takes cluster 1.
 	mc := []int{0, 1, -1, -1, -1}
 	edges := []modeEdge{{0.9, 2, 3}, {0.5, 0, 1}, {0.4, 1, 2}, {0.2, 0, 2}}
-	spread(mc, edges, 5)
-	if want := []int{0, 1, 1, 1, 0}; !slices.Equal(mc, want) {
+	spread(mc, edges, []float64{0, 10, 5, 6, 9}, 1)
+	if want := []int{0, 1, 1, 1, 1}; !slices.Equal(mc, want) {
 		t.Errorf("spread: %v, want %v", mc, want)
 	}
 }
@@ -219,5 +222,71 @@ func TestLevelTreeBlobs(t *testing.T) {
 		if !slices.Equal(got, cl.Labels) {
 			t.Errorf("outliers %v: Predict differs from Cluster on the training rows", outliers)
 		}
+	}
+}
+
+// TestOwnerFar: far from every support vector each term of f underflows to
+// 0, and the owner must still be the support vector nearest in
+// log αⱼ − γ‖x − svⱼ‖², not the first one: a point beyond blob B, on the
+// line through both blobs, takes blob B's cluster (reported by the review
+// of the LevelTree rule: (20, 0) took blob A's).
+func TestOwnerFar(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	data := make([]float64, 0, 2*400)
+	for i := range 400 {
+		data = append(data, float64(10*(i%2))+0.5*rng.NormFloat64(), 0.5*rng.NormFloat64())
+	}
+	x := mat.NewDense(400, 2, data)
+	m, err := Train(x, &Config{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Cluster(x, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err := m.Predict(nil, mat.NewDense(4, 2, []float64{0, 0, 10, 0, -40, 0, 60, 0}), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0] == got[1] || got[2] != got[0] || got[3] != got[1] {
+		t.Errorf("clusters of (0,0), (10,0), (-40,0), (60,0): %v; want the far points with their near blob", got)
+	}
+}
+
+// TestChooseExtremeScale: coordinates of 1e160 square to +Inf and of
+// 1e-160 and 1e-200 to subnormals and 0, so no usable γ comes from the
+// distances; Train must say so with a ConfigError for Gamma instead of
+// returning a model with γ = 0 or +Inf and NaN coefficients (also from
+// the review).
+func TestChooseExtremeScale(t *testing.T) {
+	for _, scale := range []float64{1e160, 1e-160, 1e-200} {
+		data := make([]float64, 0, 200)
+		for i := range 100 {
+			data = append(data, scale*float64(i%10), scale*float64(i/10))
+		}
+		_, err := Train(mat.NewDense(100, 2, data), nil)
+		var ce *ConfigError
+		if !errors.As(err, &ce) || (ce.Field != "Gamma" && ce.Field != "C") {
+			t.Errorf("scale %g: got %v, want a ConfigError for Gamma or C", scale, err)
+		}
+	}
+}
+
+// TestChooseDuplicates: ten values on a line, each repeated ten times. Each
+// row has nine duplicates, so its 5th neighbour is at distance 0 and
+// Choose falls back to the nearest distinct row, at distance 1: ρ = 1 and
+// γ = 1/1.5². (Discrete data like this made γ NaN or the documented
+// fallback 1 whatever the scale, before.)
+func TestChooseDuplicates(t *testing.T) {
+	data := make([]float64, 0, 100)
+	for i := range 100 {
+		data = append(data, float64(i%10))
+	}
+	ch, err := Choose(mat.NewDense(100, 1, data), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch.Rho != 1 || ch.Gamma != 1/(1.5*1.5) {
+		t.Errorf("ρ = %v, γ = %v; want 1 and 1/2.25", ch.Rho, ch.Gamma)
 	}
 }

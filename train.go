@@ -68,6 +68,9 @@ func Train(x mat.Matrix, cfg *Config) (*Model, error) {
 		return nil, err
 	}
 	ch, smp := choose(data, n, d, c)
+	if err := ch.check(); err != nil {
+		return nil, err
+	}
 	c.Gamma, c.C, c.Budget = ch.Gamma, ch.C, ch.Budget
 	// Validate could not check the Maintainer against a budget it had
 	// not chosen yet.
