@@ -378,3 +378,35 @@ func TestAutoBudgetChecksK(t *testing.T) {
 		t.Errorf("K = 5: %v", err)
 	}
 }
+
+// TestObjectiveSampled: above objectiveRows the hinge loss of J is the mean
+// over a seeded sample, an unbiased estimate; on 3,000 rows sampled by 500
+// it must lie within 4 standard errors of the exact J, the standard error
+// being C·σ/√500·√(1 − 500/3000) for the population standard deviation σ
+// of the hinge losses (sampling without replacement).
+func TestObjectiveSampled(t *testing.T) {
+	defer func(v int) { objectiveRows = v }(objectiveRows)
+	objectiveRows = 500
+	ds := generated(t, dataset.Gauss3, 3000)
+	m, err := Train(ds.X, &Config{Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Stats.ObjectiveRows != 500 {
+		t.Fatalf("objective on %d rows, want 500", m.Stats.ObjectiveRows)
+	}
+	data := ds.X.RawMatrix().Data
+	exact := m.objective(data, 2, 1)
+	var sum, sum2 float64
+	for i := range 3000 {
+		h := max(0, -m.Decision(data[2*i:2*i+2]))
+		sum += h
+		sum2 += h * h
+	}
+	mean := sum / 3000
+	sd := math.Sqrt(sum2/3000 - mean*mean)
+	se := m.C * sd / math.Sqrt(500) * math.Sqrt(1-500.0/3000)
+	if d := math.Abs(m.Stats.Objective - exact); !(d <= 4*se) || se == 0 {
+		t.Errorf("sampled J %v, exact %v: off by %v, more than 4 standard errors (%v)", m.Stats.Objective, exact, d, se)
+	}
+}
