@@ -932,6 +932,19 @@ func writeJSON(w io.Writer, v any) error {
 	return err
 }
 
+// strategy names the budget maintenance of the flags o, as the summaries
+// of fit and tune print it: the k of a projection, and "none (no budget)"
+// for -budget 0.
+func (o *fitFlags) strategy() string {
+	if !o.budget.auto && o.budget.v == 0 {
+		return "none (no budget)"
+	}
+	if strings.HasPrefix(o.maintain, "project") {
+		return fmt.Sprintf("%s (k = %d)", o.maintain, o.k.v)
+	}
+	return o.maintain
+}
+
 func printSummary(w io.Writer, path string, o *fitFlags, dt *data, r *result) {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	m := r.model
@@ -943,18 +956,14 @@ func printSummary(w io.Writer, path string, o *fitFlags, dt *data, r *result) {
 	if o.C.auto {
 		c = " (auto)"
 	}
-	strategy := o.maintain
-	if strings.HasPrefix(o.maintain, "project") {
-		strategy = fmt.Sprintf("%s (k = %d)", o.maintain, o.k.v)
-	}
 	b := strconv.Itoa(m.Choice.Budget)
 	if o.budget.auto {
 		b += " (auto)"
 	}
 	if m.Choice.Budget == svclust.NoBudget {
-		b, strategy = "none", "none (no budget)"
+		b = "none"
 	}
-	fmt.Fprintf(tw, "model\tγ = %.6g (%s), C = %.6g%s, budget %s, maintenance %s, seed %d\n", m.Gamma, g, m.C, c, b, strategy, o.seed)
+	fmt.Fprintf(tw, "model\tγ = %.6g (%s), C = %.6g%s, budget %s, maintenance %s, seed %d\n", m.Gamma, g, m.C, c, b, o.strategy(), o.seed)
 	fmt.Fprintf(tw, "training\t%s after %d iterations (%d updates, %d maintenance calls), objective %.6g, %d support vectors, %s\n",
 		m.Status, m.Stats.Iterations, m.Stats.Updates, m.Stats.Maintenance, m.Stats.Objective, len(m.Alpha), ms(m.Stats.Runtime.Seconds()))
 	if o.rule == "levels" {

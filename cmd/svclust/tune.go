@@ -281,17 +281,6 @@ func printGrid(w io.Writer, grid []*gridPoint, best *gridPoint, criterion string
 	fmt.Fprintf(w, "best (by %s): γ = %g, C = %g, %s\n", criterion, best.Gamma, best.C, plural(best.Clusters, "cluster"))
 }
 
-// strategy names the budget maintenance as the summary of fit does.
-func (o *fitFlags) strategy() string {
-	if !o.budget.auto && o.budget.v == 0 {
-		return "none (no budget)"
-	}
-	if strings.HasPrefix(o.maintain, "project") && o.k.set {
-		return fmt.Sprintf("%s (k = %d)", o.maintain, o.k.v)
-	}
-	return o.maintain
-}
-
 // fitArgs returns the arguments of the svclust fit command that fits the
 // data file path as the flags o say, with γ and C given: every flag that
 // shapes the model, the partition or the reading of the data, so that the
