@@ -34,17 +34,22 @@ type levelTree struct {
 	owner     []int32   // each row's support vector (see owners)
 }
 
-// owners sets fx[i] = f(xᵢ) and owner[i] to the support vector with the
-// largest term αⱼk(xᵢ, svⱼ) of f(xᵢ) + 1 (the lowest index among equal
-// ones), in one pass of B kernel terms per row, reporting the rows done
-// to report (nil reports nothing).
-func (m *Model) owners(fx []float64, owner []int32, data []float64, d, w int, report func(int)) {
+// eachOwner calls do(i, f(xᵢ), owner) for each row xᵢ of x, on w
+// goroutines, with owner the support vector with the largest term
+// αⱼk(xᵢ, svⱼ) of f(xᵢ) + 1 (the lowest index among equal ones): one pass of
+// B kernel terms per row, shared by Cluster and Predict so that Predict
+// reproduces Cluster's labels. It reports the rows done to report (nil
+// reports nothing).
+func (m *Model) eachOwner(x mat.Matrix, w int, report func(int), do func(i int, f float64, owner int32)) {
 	svs := m.svData()
-	b := len(m.Alpha)
-	parallel.For(len(fx), scoreChunk, w, func(_, lo, hi int) {
-		row := make([]float64, b)
+	n, d := x.Dims()
+	rows := rowSource(x)
+	parallel.For(n, scoreChunk, w, func(_, lo, hi int) {
+		buf := rowBuffer(x, d)
+		row := make([]float64, len(m.Alpha))
 		for i := lo; i < hi; i++ {
-			fx[i], owner[i] = m.owner(row, data[i*d:i*d+d], svs)
+			f, o := m.owner(row, rows(i, buf), svs)
+			do(i, f, o)
 		}
 		if report != nil {
 			report(hi - lo)
@@ -81,22 +86,6 @@ func (m *Model) owner(row, x, svs []float64) (float64, int32) {
 	return s - 1, int32(bi)
 }
 
-// segmentMin returns the smallest value of f at the m equally spaced
-// points of the segment from a to b, ends included: the level at which the
-// segment test connects a and b (a dip between the m points can be missed,
-// as in the paper's test). buf is scratch of length D.
-func segmentMin(f *assign.Field, a, b, buf []float64, m int) float64 {
-	v := math.Inf(1)
-	for j := range m {
-		lam := float64(j) / float64(m-1)
-		for i := range buf {
-			buf[i] = a[i] + lam*(b[i]-a[i])
-		}
-		v = min(v, f.Value(buf))
-	}
-	return v
-}
-
 // modeEdge links modes i and j, connected at level h.
 type modeEdge struct {
 	h    float64
@@ -129,7 +118,9 @@ func (m *Model) clusterLevels(data []float64, n, d int, cfg *ClusterConfig, minS
 	}
 
 	lt := &levelTree{fx: make([]float64, n), owner: make([]int32, n), modes: nm}
-	m.owners(lt.fx, lt.owner, data, d, w, progressOf(cfg.Progress, n))
+	m.eachOwner(mat.NewDense(n, d, data), w, progressOf(cfg.Progress, n), func(i int, f float64, o int32) {
+		lt.fx[i], lt.owner[i] = f, o
+	})
 	// The levels of f at the rows of each mode, sorted, with prefix sums.
 	levels := make([][]float64, nm)
 	for i, o := range lt.owner {
@@ -208,7 +199,7 @@ func modeEdges(f *assign.Field, reps []float64, nm, d, nb, mm, w int) []modeEdge
 		buf := make([]float64, d)
 		for k := lo; k < hi; k++ {
 			i, j := pairs[k][0], pairs[k][1]
-			edges[k] = modeEdge{segmentMin(f, reps[i*d:i*d+d], reps[j*d:j*d+d], buf, mm), i, j}
+			edges[k] = modeEdge{f.SegmentMin(reps[i*d:i*d+d], reps[j*d:j*d+d], buf, mm), i, j}
 		}
 	})
 	slices.SortStableFunc(edges, func(a, b modeEdge) int { return cmp.Compare(b.h, a.h) })
@@ -486,18 +477,15 @@ func (m *Model) clusterTree(data []float64, n, d int, cfg *ClusterConfig, mm, w 
 		minSize = defaultMinSize(n)
 	}
 	lt := m.clusterLevels(data, n, d, cfg, minSize, mm, w)
-	labels := make([]int, n)
-	for i, o := range lt.owner {
-		c := lt.svCluster[o]
-		if cfg.Outliers && lt.fx[i] < lt.birth[c] {
-			c = -1
-		}
-		labels[i] = c
-	}
-	m.Partition = &Partition{
+	p := &Partition{
 		Rule: LevelTree, SVCluster: lt.svCluster, Birth: lt.birth,
 		Outliers: cfg.Outliers, M: mm, Clusters: lt.clusters,
 	}
+	labels := make([]int, n)
+	for i, o := range lt.owner {
+		labels[i] = p.levelLabel(lt.fx[i], o)
+	}
+	m.Partition = p
 	return &Clustering{
 		Labels: labels, Clusters: lt.clusters, Equilibria: lt.modes,
 		MinSize: minSize, Stability: lt.stability,
@@ -509,19 +497,18 @@ func (m *Model) clusterTree(data []float64, n, d int, cfg *ClusterConfig, mm, w 
 // terms per row, as Score.
 func (m *Model) predictTree(dst []int, x mat.Matrix, workers int) {
 	p := m.Partition
-	svs := m.svData()
-	_, d := x.Dims()
-	rows := rowSource(x)
-	parallel.For(len(dst), scoreChunk, numWorkers(workers), func(_, lo, hi int) {
-		buf := rowBuffer(x, d)
-		row := make([]float64, len(m.Alpha))
-		for i := lo; i < hi; i++ {
-			v, o := m.owner(row, rows(i, buf), svs)
-			c := p.SVCluster[o]
-			if p.Outliers && v < p.Birth[c] {
-				c = -1
-			}
-			dst[i] = c
-		}
+	m.eachOwner(x, numWorkers(workers), nil, func(i int, f float64, o int32) {
+		dst[i] = p.levelLabel(f, o)
 	})
+}
+
+// levelLabel is the LevelTree label of a point with f(x) = f whose support
+// vector is owner: the owner's cluster, or −1 with Outliers below the
+// level at which that cluster is born.
+func (p *Partition) levelLabel(f float64, owner int32) int {
+	c := p.SVCluster[owner]
+	if p.Outliers && f < p.Birth[c] {
+		return -1
+	}
+	return c
 }

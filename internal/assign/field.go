@@ -119,6 +119,23 @@ func (f *Field) Segment(a, b, buf []float64, m int) bool {
 	return true
 }
 
+// SegmentMin returns the smallest value of f at the m equally spaced
+// points a + λ(b − a), λ = j/(m−1), of the segment from a to b, ends
+// included: the level at which the m-point test connects a and b (a dip
+// between the points can be missed, as in Segment). buf is scratch space
+// of length D.
+func (f *Field) SegmentMin(a, b, buf []float64, m int) float64 {
+	v := math.Inf(1)
+	for j := range m {
+		lam := float64(j) / float64(m-1)
+		for i := range buf {
+			buf[i] = a[i] + lam*(b[i]-a[i])
+		}
+		v = min(v, f.Value(buf))
+	}
+	return v
+}
+
 // SegmentIndex returns the index j of the k-th point tested of the m
 // points of a segment test, for k = 0, …, m−1: the middle point (m−1)/2
 // first, then alternately one step further right and left, mid+1, mid−1,
