@@ -38,6 +38,7 @@ type Scanner struct {
 	ids      map[string]int // index into classes of each label text
 	classes  []string       // label texts in order of first appearance
 	rows     int
+	text     []byte // the line last read, for Text
 	err      error
 	comma    bool   // features have a decimal comma
 	num      []byte // a feature with a point in place of its decimal comma
@@ -118,6 +119,7 @@ func (s *Scanner) header(opt ReadOptions) error {
 		return err
 	}
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	s.text = head
 	if len(trimSpace(head)) == 0 {
 		return p.errorf(1, 0, "%w: line 1 is blank", ErrEmpty)
 	}
@@ -357,6 +359,7 @@ func (s *Scanner) next(dst []float64) bool {
 		s.err = err
 		return false
 	}
+	s.text = line
 	if bytes.IndexByte(line, '"') >= 0 {
 		return s.nextQuoted(line, dst)
 	}
@@ -534,6 +537,17 @@ func (s *Scanner) Rows() int { return s.rows }
 // Line returns the number of the input line last read: the line of the
 // current row after a successful Scan.
 func (s *Scanner) Line() int { return s.p.line }
+
+// Text returns the text of the line last read, without its line end (LF
+// or CRLF): the current row's line after a successful Scan, or the header
+// line, without a UTF-8 byte order mark, before the first Scan. Its fields
+// are as they are in the input, quotes and spaces included. The slice is
+// overwritten by the next call to Scan.
+func (s *Scanner) Text() []byte { return s.text }
+
+// Sep returns the field separator, given in ReadOptions.Sep or found in the
+// header line.
+func (s *Scanner) Sep() byte { return s.sep }
 
 // Err returns the first error met by Scan, or nil at the normal end of the
 // input. Errors in the input are *[ParseError]s, as for Read.

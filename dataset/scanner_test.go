@@ -113,3 +113,31 @@ func TestScannerHeaderError(t *testing.T) {
 	_, err := NewScanner(strings.NewReader("x,y\n1,2\n"), ReadOptions{Name: "h.csv", RequireLabel: true})
 	checkParseError(t, err, ErrNoLabel, "h.csv", 1, 0, `"label"`)
 }
+
+// TestScannerText checks that Text gives each line as it is in the input,
+// without its line end (and the header without its byte order mark), and
+// Sep the separator found in the header.
+func TestScannerText(t *testing.T) {
+	in := "\xef\xbb\xbfa; \"b\";label\r\n 1;2 ;x\r\n\"3\"; 4;\"y;z\"\n5;6;x"
+	s, err := NewScanner(strings.NewReader(in), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(s.Text()), `a; "b";label`; got != want {
+		t.Errorf("header Text = %q, want %q", got, want)
+	}
+	if s.Sep() != ';' {
+		t.Errorf("Sep = %q, want ';'", s.Sep())
+	}
+	want := []string{" 1;2 ;x", `"3"; 4;"y;z"`, "5;6;x"}
+	var got []string
+	for s.Scan() {
+		got = append(got, string(s.Text()))
+	}
+	if err := s.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Text of the rows = %q, want %q", got, want)
+	}
+}
