@@ -24,6 +24,7 @@ import (
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/internal/atomicfile"
 	"github.com/svclust/svclust/metrics"
+	"github.com/svclust/svclust/pipeline"
 )
 
 // autoFloat is a flag value that is a number or the word "auto".
@@ -769,17 +770,16 @@ func writeResults(e *env, o *fitFlags, dt *data, r *result) error {
 		outs = append(outs, output{"-o", o.out, func(w io.Writer) error { return writeLabels(w, r.cl.Labels) }})
 	}
 	if o.model != "" {
-		outs = append(outs, output{"-model", o.model, modelFileOf(o, dt, r).write})
+		outs = append(outs, output{"-model", o.model, modelFileOf(o, dt, r).Write})
 	}
 	return e.writeOutputs(outs...)
 }
 
 // modelFileOf returns the model file of a run.
-func modelFileOf(o *fitFlags, dt *data, r *result) *modelFile {
-	return &modelFile{
-		Format:   cliFormat,
-		Version:  cliVersion,
-		Scale:    o.scale,
+func modelFileOf(o *fitFlags, dt *data, r *result) *pipeline.Model {
+	sc, _ := dataset.ParseScale(o.scale) // validated by setup
+	return &pipeline.Model{
+		Scale:    sc,
 		Scaler:   dt.scaler,
 		Features: dt.ds.Names,
 		Label:    o.label,
@@ -817,7 +817,7 @@ func choiceOf(c svclust.Choice) *choiceJSON {
 }
 
 // runInfoOf returns the run section of the model file of a run.
-func runInfoOf(o *fitFlags, dt *data, r *result) *runInfo {
+func runInfoOf(o *fitFlags, dt *data, r *result) *pipeline.Run {
 	from := func(a autoFloat) string {
 		switch {
 		case o.tuned:
@@ -827,7 +827,7 @@ func runInfoOf(o *fitFlags, dt *data, r *result) *runInfo {
 		}
 		return "given"
 	}
-	ri := &runInfo{
+	ri := &pipeline.Run{
 		Tool:       readBuildInfo().String(),
 		Created:    creationTime().Format(time.RFC3339),
 		Seed:       o.seed,

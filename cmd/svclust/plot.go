@@ -10,6 +10,7 @@ import (
 
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/figure"
+	"github.com/svclust/svclust/pipeline"
 )
 
 // plotFlags are the flags of plot; -model, -o and -workers are those of
@@ -86,9 +87,13 @@ func runPlot(e *env, o *plotFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	x, err := loadFor(e, mf, path, ropt)
+	x, names, err := loadFor(e, mf, path, ropt)
 	if err != nil {
 		return err
+	}
+	// The figure is drawn in the model's scaled space.
+	if err := mf.ScaleRows(x); err != nil {
+		return modelError(err, mf, path, names)
 	}
 	var labels []int
 	if o.labels != "" {
@@ -110,12 +115,12 @@ func runPlot(e *env, o *plotFlags, args []string) error {
 
 // axisLabel returns the label of axis j: the feature's name, and the
 // scaling when there is one, since the figure is drawn in the model's space.
-func axisLabel(mf *modelFile, j int) string {
+func axisLabel(mf *pipeline.Model, j int) string {
 	name := fmt.Sprintf("x%d", j+1)
 	if mf.Features != nil {
 		name = mf.Features[j]
 	}
-	if mf.Scale == "none" {
+	if mf.Scale == dataset.ScaleNone {
 		return name
 	}
 	return fmt.Sprintf("%s (%s scaled)", name, mf.Scale)

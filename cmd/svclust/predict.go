@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/pipeline"
 )
 
 // modelFlags are the flags of predict and score.
@@ -30,9 +31,9 @@ func (o *modelFlags) register(fs *flag.FlagSet) {
 }
 
 // runWith returns the Run function of a command that applies a model to
-// data: it validates the flags, reads the model and the data, calls apply,
-// and writes what apply returns to -o.
-func (o *modelFlags) runWith(apply func(*modelFile, *mat.Dense) (func(io.Writer) error, error)) func(context.Context, *env, []string) error {
+// data: it validates the flags, reads the model and the data (unscaled),
+// calls apply, and writes what apply returns to -o.
+func (o *modelFlags) runWith(apply func(*pipeline.Model, *mat.Dense) (func(io.Writer) error, error)) func(context.Context, *env, []string) error {
 	return func(_ context.Context, e *env, args []string) error {
 		mf, path, err := o.setup(e, args)
 		if err != nil {
@@ -42,13 +43,13 @@ func (o *modelFlags) runWith(apply func(*modelFile, *mat.Dense) (func(io.Writer)
 		if err != nil {
 			return err
 		}
-		x, err := loadFor(e, mf, path, opt)
+		x, names, err := loadFor(e, mf, path, opt)
 		if err != nil {
 			return err
 		}
 		write, err := apply(mf, x)
 		if err != nil {
-			return err
+			return modelError(err, mf, path, names)
 		}
 		return e.writeOutputs(output{"-o", o.out, write})
 	}
@@ -56,7 +57,7 @@ func (o *modelFlags) runWith(apply func(*modelFile, *mat.Dense) (func(io.Writer)
 
 // setup validates the flags and reads the model and the data; more names
 // the inputs besides DATA and -model, if any.
-func (o *modelFlags) setup(e *env, args []string, more ...namedPath) (*modelFile, string, error) {
+func (o *modelFlags) setup(e *env, args []string, more ...namedPath) (*pipeline.Model, string, error) {
 	if o.model == "" {
 		return nil, "", usagef("-model is required")
 	}
@@ -101,8 +102,8 @@ reproduces the labels of fit -o exactly.`,
 		Flag: flag.NewFlagSet("predict", flag.ContinueOnError),
 	}
 	o.register(c.Flag)
-	c.Run = o.runWith(func(mf *modelFile, x *mat.Dense) (func(io.Writer) error, error) {
-		labels, err := mf.Model.Predict(nil, x, o.workers)
+	c.Run = o.runWith(func(mf *pipeline.Model, x *mat.Dense) (func(io.Writer) error, error) {
+		labels, err := mf.Predict(nil, x, o.workers)
 		if errors.Is(err, svclust.ErrNotClustered) {
 			return nil, fmt.Errorf("%s: the model has no partition: it can score points but not label them", o.model)
 		}
@@ -127,8 +128,11 @@ lie outside the domain of novelty.`,
 		Flag: flag.NewFlagSet("score", flag.ContinueOnError),
 	}
 	o.register(c.Flag)
-	c.Run = o.runWith(func(mf *modelFile, x *mat.Dense) (func(io.Writer) error, error) {
-		scores := mf.Model.Score(nil, x, o.workers)
+	c.Run = o.runWith(func(mf *pipeline.Model, x *mat.Dense) (func(io.Writer) error, error) {
+		scores, err := mf.Score(nil, x, o.workers)
+		if err != nil {
+			return nil, err
+		}
 		return func(w io.Writer) error {
 			_, err := w.Write(appendFloats([]byte("score\n"), scores))
 			return err

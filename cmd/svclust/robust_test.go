@@ -16,6 +16,7 @@ import (
 
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/dataset"
+	"github.com/svclust/svclust/pipeline"
 )
 
 // robustCase is one case of TestRobust: a command line run in a fresh
@@ -276,7 +277,7 @@ func TestRobust(t *testing.T) {
 			ok: func(t *testing.T, r *robustRun) {
 				// The constant column gets Shift = its value, Mul = 1, so
 				// it becomes 0 instead of 0/0 = NaN.
-				var mf modelFile
+				var mf pipeline.Model
 				if err := json.Unmarshal([]byte(readFile(t, r.path("model.json"))), &mf); err != nil {
 					t.Fatal(err)
 				}
@@ -299,7 +300,7 @@ func TestRobust(t *testing.T) {
 				if j.SupportVectors > 6 || j.Gamma == 1 {
 					t.Errorf("%d support vectors, γ = %v", j.SupportVectors, j.Gamma)
 				}
-				var mf modelFile
+				var mf pipeline.Model
 				if err := json.Unmarshal([]byte(readFile(t, r.path("model.json"))), &mf); err != nil {
 					t.Fatal(err)
 				}

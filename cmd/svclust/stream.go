@@ -16,6 +16,7 @@ import (
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/internal/atomicfile"
 	"github.com/svclust/svclust/metrics"
+	"github.com/svclust/svclust/pipeline"
 )
 
 // fit -stream: data larger than memory.
@@ -349,14 +350,14 @@ func (lw *labelWriter) error(err error) error {
 // commit completes the labels and writes the model file mf if -model asks
 // for it, so that the files named by -o and -model both change or neither
 // does, as writeOutputs does for fit without -stream.
-func (lw *labelWriter) commit(e *env, o *fitFlags, mf *modelFile) error {
+func (lw *labelWriter) commit(e *env, o *fitFlags, mf *pipeline.Model) error {
 	// The header of a file without rows is still waiting.
 	if err := lw.write(nil); err != nil {
 		return err
 	}
 	var outs []output
 	if o.model != "" {
-		outs = append(outs, output{"-model", o.model, mf.write})
+		outs = append(outs, output{"-model", o.model, mf.Write})
 	}
 	if lw.file == nil {
 		return e.writeOutputs(outs...)

@@ -8,14 +8,16 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/svclust/svclust/pipeline"
 )
 
 // runOf returns the run section of the model file path.
-func runOf(t *testing.T, path string) (*runInfo, int) {
+func runOf(t *testing.T, path string) (*pipeline.Run, int) {
 	t.Helper()
 	var mf struct {
-		Version int      `json:"version"`
-		Run     *runInfo `json:"run"`
+		Version int           `json:"version"`
+		Run     *pipeline.Run `json:"run"`
 	}
 	if err := json.Unmarshal([]byte(readFile(t, path)), &mf); err != nil {
 		t.Fatal(err)
@@ -39,7 +41,7 @@ func TestModelRunInfo(t *testing.T) {
 
 	mustCLI(t, "fit", "-budget", "20", "-seed", "5", "-maintain", "project-knn", "-k", "3", "-gamma", "2", "-model", p("a.json"), in)
 	r, v := runOf(t, p("a.json"))
-	want := runInfo{Tool: readBuildInfo().String(), Created: "2023-11-14T22:13:20Z", Seed: 5, Strategy: "project-knn", Budget: 20, BudgetFrom: "given", Rule: "levels", K: 3,
+	want := pipeline.Run{Tool: readBuildInfo().String(), Created: "2023-11-14T22:13:20Z", Seed: 5, Strategy: "project-knn", Budget: 20, BudgetFrom: "given", Rule: "levels", K: 3,
 		Gamma: 2, GammaFrom: "given", C: r.C, CFrom: "auto", Data: in, Rows: 200, DataSHA256: hash}
 	if v != 2 || *r != want {
 		t.Errorf("version %d, run %+v\nwant version 2, run %+v", v, *r, want)
