@@ -31,10 +31,21 @@ func (e *DimError) Error() string {
 // [dataset.Scaler.Overflow]).
 type OverflowError struct {
 	Row     int     // 0-based row of the data
+	Line    int     // 1-based line of the data file, 0 if unknown
 	Col     int     // 0-based feature
 	Feature string  // the model's name of the feature, "" if unknown
 	Value   float64 // the raw value
 	Scaled  float64 // what it scales to
+	// Column is set when the scaling of the column itself is not finite:
+	// its mean, range or standard deviation overflows float64, so that
+	// none of its values can be scaled.
+	Column bool
+}
+
+// overflow returns the OverflowError of value j of row, which s scales to
+// u.
+func overflow(s *dataset.Scaler, row []float64, j int, u float64) *OverflowError {
+	return &OverflowError{Col: j, Value: row[j], Scaled: u, Column: !finite(s.Shift[j]) || !finite(s.Mul[j])}
 }
 
 func (e *OverflowError) Error() string {
@@ -42,7 +53,11 @@ func (e *OverflowError) Error() string {
 	if name == "" {
 		name = fmt.Sprintf("x%d", e.Col+1)
 	}
-	return fmt.Sprintf("pipeline: row %d, feature %q: the value %v overflows when scaled (to %v)", e.Row+1, name, e.Value, e.Scaled)
+	where := fmt.Sprintf("row %d", e.Row+1)
+	if e.Line > 0 {
+		where = fmt.Sprintf("line %d", e.Line)
+	}
+	return fmt.Sprintf("pipeline: %s, feature %q: the value %v overflows when scaled (to %v)", where, name, e.Value, e.Scaled)
 }
 
 // check returns an error unless every row of x has the model's dimension
@@ -56,7 +71,8 @@ func (m *Model) check(x mat.Matrix) error {
 	for i := range n {
 		mat.Row(row, i, x)
 		if j, u := m.Scaler.Overflow(row); j >= 0 {
-			e := &OverflowError{Row: i, Col: j, Value: row[j], Scaled: u}
+			e := overflow(m.Scaler, row, j, u)
+			e.Row = i
 			if m.Features != nil {
 				e.Feature = m.Features[j]
 			}

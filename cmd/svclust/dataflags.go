@@ -135,18 +135,18 @@ func checkScaled(path string, ds *dataset.Dataset, scaler *dataset.Scaler, sc st
 	for i := range n {
 		row := ds.X.RawRowView(i)
 		if j, u := scaler.Overflow(row); j >= 0 {
-			return overflowError(path, fmt.Sprintf("%s:%d", displayPath(path), i+2), ds.Names[j], j, row[j], u, scaler, sc)
+			return overflowError(path, fmt.Sprintf("%s:%d", displayPath(path), i+2), ds.Names[j], row[j], u, !finite(scaler.Shift[j]) || !finite(scaler.Mul[j]), sc)
 		}
 	}
 	return nil
 }
 
-// overflowError is the error of the value v of feature j, name, at where
-// in the data file path, which scaler maps to u with the scaling sc. When
-// the scaling of the column itself overflowed (its shift or multiplier is
-// not finite), the error is about the column rather than the value.
-func overflowError(path, where, name string, j int, v, u float64, scaler *dataset.Scaler, sc string) error {
-	if !finite(scaler.Shift[j]) || !finite(scaler.Mul[j]) {
+// overflowError is the error of the value v of the feature name, at where
+// in the data file path, which the scaling sc maps to u. When the scaling
+// of the column itself overflowed (column: its shift or multiplier is not
+// finite), the error is about the column rather than the value.
+func overflowError(path, where, name string, v, u float64, column bool, sc string) error {
+	if column {
 		return fmt.Errorf("%s: feature %q: its mean, range or standard deviation overflows float64, so its values cannot be scaled (-scale %s); divide the column by a power of ten", displayPath(path), name, sc)
 	}
 	why := fmt.Sprintf("to %v", u)

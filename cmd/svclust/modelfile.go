@@ -68,7 +68,7 @@ func loadFor(e *env, mf *pipeline.Model, path string, opt dataset.ReadOptions) (
 func modelError(err error, mf *pipeline.Model, path string, names []string) error {
 	var oe *pipeline.OverflowError
 	if errors.As(err, &oe) {
-		return overflowError(path, fmt.Sprintf("%s:%d", displayPath(path), oe.Row+2), names[oe.Col], oe.Col, oe.Value, oe.Scaled, mf.Scaler, mf.Scale.String())
+		return overflowError(path, fmt.Sprintf("%s:%d", displayPath(path), oe.Row+2), names[oe.Col], oe.Value, oe.Scaled, oe.Column, mf.Scale.String())
 	}
 	return err
 }

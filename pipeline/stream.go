@@ -1,0 +1,362 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust/dataset"
+)
+
+// Out of core: data larger than memory.
+//
+// [SampleScale] reads the data row by row. It keeps a uniform random
+// sample of at most Size rows (Algorithm R: row i, counted from 0, replaces
+// slot j of the full sample when j, drawn uniformly from 0..i, is below
+// Size) and the statistics of the scaling over every row. The z-score
+// needs the mean before the variance about it, as dataset.FitScaler
+// computes them, so it takes another pass (and one more for a column whose
+// variance under- or overflows float64 when computed directly): over the
+// sample when the sample holds every row, otherwise over the data, opened
+// again. The scaling is therefore bit for bit the one dataset.FitScaler
+// fits on all the rows in memory.
+//
+// The scaled sample is then trained and clustered in memory, and
+// [LabelStream] reads the data once more in chunks of rows, scales them,
+// labels them with the model's Predict and hands the labels on as they
+// come. Memory holds the sample (8·d bytes a row), one chunk and the model:
+// nothing grows with the number of rows. When the data have at most Size
+// rows the sample is every row in order, so the model is the one trained
+// on all of them.
+
+// DefaultSampleSize is the sample size of [SampleScale] when
+// [SampleConfig.Size] is 0. Training draws its SGD steps from the sample
+// (10,000 to 1,000,000 of them, most runs stop near 10,000-50,000), and the
+// automatic settings (svclust.Choose) look at 2,000 rows, so a sample of
+// 200,000 rows is several times what training can use; it costs 1.6 MB per
+// feature.
+const DefaultSampleSize = 200_000
+
+// reservoirStream is the second seed word of the reservoir's random source,
+// rand.NewPCG(seed, reservoirStream), so that its numbers differ from
+// those of training, which uses rand.NewPCG(seed, seed).
+const reservoirStream = 0x7265_7365_7276_6f69 // "reservoi"
+
+// Rows per Predict call of LabelStream, and the largest chunk in bytes:
+// small enough that cancellation is noticed every second or so.
+const (
+	chunkRows  = 16384
+	chunkBytes = 8 << 20
+)
+
+// checkRows is how often, in rows, the reading passes report progress and
+// check for cancellation.
+const checkRows = 1 << 16
+
+// Pass names a pass over the data of an out-of-core run.
+type Pass int
+
+const (
+	// PassSample is the first pass of SampleScale: the sample and the
+	// first statistics of the scaling.
+	PassSample Pass = iota
+	// PassScale is a further pass of SampleScale over the data, for the
+	// variance of the z-score about the mean (and, for a column whose
+	// variance under- or overflows, about its magnitude).
+	PassScale
+	// PassLabel is the pass of LabelStream.
+	PassLabel
+)
+
+// Opener opens the data for one pass: it returns a reader of CSV text from
+// its start (plain or gzip, as dataset.NewScanner reads it) each time it
+// is called. SampleScale calls it once or more, LabelStream once; each
+// reader is closed before the next is opened. The data must not change
+// between passes.
+type Opener func(pass Pass) (io.ReadCloser, error)
+
+// Progress reports the progress of a pass to a callback.
+type Progress struct {
+	Pass Pass
+	// Rows is the number of rows done in the pass, and Total the number of
+	// rows of the data, 0 while unknown (during the first pass).
+	Rows, Total int
+	// Done is set in the last report of a pass that ends without error.
+	Done bool
+}
+
+// ChangedError is the error of data whose number of rows differs between
+// passes.
+type ChangedError struct {
+	Before, Now int
+}
+
+func (e *ChangedError) Error() string {
+	return fmt.Sprintf("pipeline: the data changed between passes: %d rows, then %d", e.Before, e.Now)
+}
+
+// SampleConfig configures [SampleScale]. The zero value reads a CSV file
+// with a "label" column if there is one, z-scores it and samples
+// DefaultSampleSize rows with seed 0.
+type SampleConfig struct {
+	// Read says how to read the data. Its Name names the data in the
+	// errors of dataset.
+	Read dataset.ReadOptions
+	// Scale is the scaling fitted on every row.
+	Scale dataset.Scale
+	// Size is the largest number of rows sampled; 0 means
+	// DefaultSampleSize. It must not be negative.
+	Size int
+	// Seed seeds the reservoir's random numbers.
+	Seed uint64
+	// Progress, if not nil, is called at the start of each pass, every
+	// 65,536 rows, and at its end.
+	Progress func(Progress)
+}
+
+// Sample is the result of [SampleScale].
+type Sample struct {
+	// X holds the sampled rows, scaled by Scaler. When the data have at
+	// most SampleConfig.Size rows, they are every row, in order.
+	X *mat.Dense
+	// Scaler is the scaling fitted on every row of the data.
+	Scaler *dataset.Scaler
+	// Names are the feature names and Classes the classes of the label
+	// column (nil without one), as dataset.Scanner reads them.
+	Names, Classes []string
+	// Rows is the number of rows of the data.
+	Rows int
+}
+
+// SampleScale reads the data that open opens, in one pass or more, and
+// returns a uniform sample of its rows, seeded, and the scaling fitted on
+// every row, as the comment at the top of this file describes. It returns
+// ctx.Err() when ctx is cancelled, a *ChangedError when the passes see
+// different numbers of rows, the errors of dataset.Scanner as they are,
+// and an *OverflowError for a sample value that overflows when scaled (its
+// Line is the line of the data when the sample holds every row, 0
+// otherwise, and its Row the row of the sample).
+func SampleScale(ctx context.Context, open Opener, cfg *SampleConfig) (*Sample, error) {
+	if cfg == nil {
+		cfg = &SampleConfig{}
+	}
+	limit := cfg.Size
+	switch {
+	case limit == 0:
+		limit = DefaultSampleSize
+	case limit < 0:
+		return nil, fmt.Errorf("pipeline: sample size %d is negative", limit)
+	}
+	report := func(p Progress) {
+		if cfg.Progress != nil {
+			cfg.Progress(p)
+		}
+	}
+
+	r, err := open(PassSample)
+	if err != nil {
+		return nil, err
+	}
+	report(Progress{Pass: PassSample})
+	sc, err := dataset.NewScanner(r, cfg.Read)
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	d := len(sc.Names())
+	fitter := dataset.NewScaleFitter(cfg.Scale, d)
+	rnd := rand.New(rand.NewPCG(cfg.Seed, reservoirStream))
+	var sample []float64 // row-major, at most limit rows
+	n := 0
+	for sc.Scan() {
+		row := sc.Row()
+		fitter.Add(row)
+		if n < limit {
+			sample = append(sample, row...)
+		} else if j := rnd.IntN(n + 1); j < limit {
+			copy(sample[j*d:(j+1)*d], row)
+		}
+		n++
+		if n%checkRows == 0 {
+			if err := ctx.Err(); err != nil {
+				r.Close()
+				return nil, err
+			}
+			report(Progress{Pass: PassSample, Rows: n})
+		}
+	}
+	if err := sc.Err(); err != nil {
+		r.Close()
+		return nil, err
+	}
+	// Read to the end, for a reader that looks at every byte (a hash).
+	io.Copy(io.Discard, r)
+	r.Close()
+	report(Progress{Pass: PassSample, Rows: n, Total: n, Done: true})
+
+	m := len(sample) / d // = min(n, limit)
+	for fitter.NextPass() {
+		if n <= limit {
+			// The sample is every row, in order.
+			for i := range m {
+				fitter.Add(sample[i*d : (i+1)*d])
+			}
+		} else if err := scalePass(ctx, open, cfg, fitter, n, report); err != nil {
+			return nil, err
+		}
+	}
+	scaler := fitter.Scaler()
+	for i := range m {
+		row := sample[i*d : (i+1)*d]
+		if j, u := scaler.Overflow(row); j >= 0 {
+			e := overflow(scaler, row, j, u)
+			e.Row, e.Feature = i, sc.Names()[j]
+			if n <= limit {
+				e.Line = i + 2 // the sample is in order when it holds every row
+			}
+			return nil, e
+		}
+		scaler.TransformRow(row, row)
+	}
+	s := &Sample{Scaler: scaler, Names: sc.Names(), Classes: sc.Classes(), Rows: n}
+	if m > 0 {
+		s.X = mat.NewDense(m, d, sample)
+	}
+	return s, nil
+}
+
+// scalePass feeds every row of the data to fitter once more.
+func scalePass(ctx context.Context, open Opener, cfg *SampleConfig, fitter *dataset.ScaleFitter, n int, report func(Progress)) error {
+	r, err := open(PassScale)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	report(Progress{Pass: PassScale, Total: n})
+	sc, err := dataset.NewScanner(r, cfg.Read)
+	if err != nil {
+		return err
+	}
+	for sc.Scan() {
+		fitter.Add(sc.Row())
+		if sc.Rows()%checkRows == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			report(Progress{Pass: PassScale, Rows: sc.Rows(), Total: n})
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	if sc.Rows() != n {
+		return &ChangedError{Before: n, Now: sc.Rows()}
+	}
+	report(Progress{Pass: PassScale, Rows: n, Total: n, Done: true})
+	return nil
+}
+
+// LabelConfig configures [LabelStream].
+type LabelConfig struct {
+	// Read says how to read the data, as for SampleScale.
+	Read dataset.ReadOptions
+	// Rows, if positive, is the number of rows the data must have (as
+	// SampleScale counted them); another number is a *ChangedError.
+	Rows int
+	// Workers is the number of goroutines of Predict; 0 means GOMAXPROCS.
+	Workers int
+	// Progress, if not nil, is called at the start of the pass, after
+	// each chunk of rows and at its end.
+	Progress func(Progress)
+}
+
+// LabelStream reads the data that open opens in chunks of rows, scales
+// each chunk with m's scaler, labels it with m's svclust.Model.Predict and
+// calls emit with the labels of the chunk and, if the data have a label
+// column, the class of each row (else nil); emit must not keep the slices.
+// It returns the number of rows labelled. Memory holds one chunk (at most
+// 16,384 rows or 8 MiB of values). It stops at the first error of emit,
+// returns ctx.Err() when ctx is cancelled (checked after each chunk), a
+// *ChangedError for a wrong number of rows (see LabelConfig.Rows), an
+// *OverflowError (with the Line of the value) for a value that overflows
+// when scaled, svclust.ErrNotClustered for a model without a partition and
+// the errors of dataset.Scanner as they are.
+func LabelStream(ctx context.Context, open Opener, m *Model, cfg *LabelConfig, emit func(labels, classes []int) error) (int, error) {
+	if cfg == nil {
+		cfg = &LabelConfig{}
+	}
+	report := func(p Progress) {
+		if cfg.Progress != nil {
+			cfg.Progress(p)
+		}
+	}
+	r, err := open(PassLabel)
+	if err != nil {
+		return 0, err
+	}
+	defer r.Close()
+	sc, err := dataset.NewScanner(r, cfg.Read)
+	if err != nil {
+		return 0, err
+	}
+	n := cfg.Rows
+	report(Progress{Pass: PassLabel, Total: max(n, 0)})
+	d := len(sc.Names())
+	if want := m.Model.Dim(); d != want {
+		return 0, &DimError{Got: d, Want: want}
+	}
+	rows := max(1, min(chunkRows, chunkBytes/(8*d)))
+	chunk := make([]float64, rows*d)
+	truth := make([]int, 0, rows)
+	pred := make([]int, rows)
+	k, done := 0, 0
+	flush := func() error {
+		if k == 0 {
+			return nil
+		}
+		got, err := m.Model.Predict(pred[:k], mat.NewDense(k, d, chunk[:k*d]), cfg.Workers)
+		if err != nil {
+			return err
+		}
+		var classes []int
+		if sc.Labelled() {
+			classes = truth
+		}
+		if err := emit(got, classes); err != nil {
+			return err
+		}
+		done += k
+		k, truth = 0, truth[:0]
+		report(Progress{Pass: PassLabel, Rows: done, Total: max(n, 0)})
+		return ctx.Err()
+	}
+	for sc.Scan() {
+		if j, u := m.Scaler.Overflow(sc.Row()); j >= 0 {
+			e := overflow(m.Scaler, sc.Row(), j, u)
+			e.Row, e.Line, e.Feature = done+k, sc.Line(), sc.Names()[j]
+			return done, e
+		}
+		m.Scaler.TransformRow(chunk[k*d:(k+1)*d], sc.Row())
+		truth = append(truth, sc.Label())
+		k++
+		if k == rows {
+			if err := flush(); err != nil {
+				return done, err
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return done, err
+	}
+	if err := flush(); err != nil {
+		return done, err
+	}
+	if n > 0 && done != n {
+		return done, &ChangedError{Before: n, Now: done}
+	}
+	report(Progress{Pass: PassLabel, Rows: done, Total: done, Done: true})
+	return done, nil
+}

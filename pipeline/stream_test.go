@@ -1,0 +1,188 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust/dataset"
+)
+
+// csvOpener returns an Opener of the CSV text of ds and the passes it was
+// opened for.
+func csvOpener(t *testing.T, ds *dataset.Dataset) (Opener, *[]Pass) {
+	t.Helper()
+	var b bytes.Buffer
+	if err := ds.WriteCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	var passes []Pass
+	return func(p Pass) (io.ReadCloser, error) {
+		passes = append(passes, p)
+		return io.NopCloser(bytes.NewReader(b.Bytes())), nil
+	}, &passes
+}
+
+// TestSampleScaleAll: with at most Size rows the sample is every row in
+// order, scaled by the scaler dataset.FitScaler fits in memory, bit for
+// bit, and the data are read once (the further passes of the z-score run
+// over the sample).
+func TestSampleScaleAll(t *testing.T) {
+	ds, err := dataset.Generate(dataset.Moons, 500, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	open, passes := csvOpener(t, ds)
+	var done []Pass
+	s, err := SampleScale(context.Background(), open, &SampleConfig{Scale: dataset.ScaleZScore, Size: 500, Seed: 1,
+		Progress: func(p Progress) {
+			if p.Done {
+				done = append(done, p.Pass)
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := dataset.FitScaler(ds.X, dataset.ScaleZScore)
+	if !slices.Equal(s.Scaler.Shift, want.Shift) || !slices.Equal(s.Scaler.Mul, want.Mul) {
+		t.Errorf("scaler %+v, FitScaler %+v", s.Scaler, want)
+	}
+	want.Transform(ds.X)
+	if !mat.Equal(s.X, ds.X) || s.Rows != 500 || !slices.Equal(s.Names, ds.Names) || len(s.Classes) != len(ds.Classes) {
+		t.Errorf("sample is not every row in order (rows %d, names %v, classes %v)", s.Rows, s.Names, s.Classes)
+	}
+	if !slices.Equal(*passes, []Pass{PassSample}) || !slices.Equal(done, []Pass{PassSample}) {
+		t.Errorf("opened for %v, passes done %v; want the sample pass alone", *passes, done)
+	}
+}
+
+// TestSampleScaleReservoir: with more rows than Size the sample has Size
+// distinct rows of the data, the same for the same seed and others for
+// another seed; the scaler is FitScaler's bit for bit, after a second pass
+// over the data.
+func TestSampleScaleReservoir(t *testing.T) {
+	ds, err := dataset.Generate(dataset.Gauss4, 2000, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := dataset.FitScaler(ds.X, dataset.ScaleZScore)
+	scaled := mat.DenseCopyOf(ds.X)
+	want.Transform(scaled)
+	rowOf := map[[2]float64]bool{}
+	for i := range 2000 {
+		rowOf[[2]float64(scaled.RawRowView(i))] = true
+	}
+	sample := func(seed uint64) *Sample {
+		open, passes := csvOpener(t, ds)
+		s, err := SampleScale(context.Background(), open, &SampleConfig{Scale: dataset.ScaleZScore, Size: 100, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(*passes, []Pass{PassSample, PassScale}) {
+			t.Errorf("opened for %v, want a sample and a scale pass", *passes)
+		}
+		if !slices.Equal(s.Scaler.Shift, want.Shift) || !slices.Equal(s.Scaler.Mul, want.Mul) {
+			t.Errorf("scaler %+v, FitScaler %+v", s.Scaler, want)
+		}
+		if r, _ := s.X.Dims(); r != 100 || s.Rows != 2000 {
+			t.Fatalf("%d sample rows of %d, want 100 of 2000", r, s.Rows)
+		}
+		seen := map[[2]float64]bool{}
+		for i := range 100 {
+			row := [2]float64(s.X.RawRowView(i))
+			if !rowOf[row] || seen[row] {
+				t.Fatalf("sample row %d %v is not a distinct row of the data", i, row)
+			}
+			seen[row] = true
+		}
+		return s
+	}
+	a, b, c := sample(1), sample(1), sample(2)
+	if !mat.Equal(a.X, b.X) {
+		t.Error("the same seed gives another sample")
+	}
+	if mat.Equal(a.X, c.X) {
+		t.Error("seeds 1 and 2 give the same sample")
+	}
+}
+
+// TestStreamErrors: cancellation, data that change between passes, and a
+// value that overflows when scaled, with its line.
+func TestStreamErrors(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	rows := strings.Repeat("1,2\n3,4\n", checkRows)
+	open := func(Pass) (io.ReadCloser, error) { return io.NopCloser(strings.NewReader("a,b\n" + rows)), nil }
+	if _, err := SampleScale(ctx, open, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+	calls := 0
+	shrinking := func(Pass) (io.ReadCloser, error) {
+		calls++
+		return io.NopCloser(strings.NewReader("a,b\n" + strings.Repeat("1,2\n3,4\n", 10/calls))), nil
+	}
+	var ce *ChangedError
+	if _, err := SampleScale(context.Background(), shrinking, &SampleConfig{Size: 3, Scale: dataset.ScaleZScore}); !errors.As(err, &ce) || ce.Before != 20 || ce.Now != 10 {
+		t.Errorf("changed: %v", err)
+	}
+	// The minmax range of 1e308 and -1e308 overflows: the column cannot
+	// be scaled.
+	huge := func(Pass) (io.ReadCloser, error) {
+		return io.NopCloser(strings.NewReader("a,b\n1,2\n1e308,3\n-1e308,4\n")), nil
+	}
+	var oe *OverflowError
+	if _, err := SampleScale(context.Background(), huge, &SampleConfig{Scale: dataset.ScaleMinMax}); !errors.As(err, &oe) || oe.Line != 2 || oe.Feature != "a" || !oe.Column {
+		t.Errorf("overflow: %v %+v", err, oe)
+	}
+}
+
+// TestLabelStream: the labels of the chunks, in order, are Predict's on
+// every row (three chunks of chunkRows rows and a short one), the classes
+// those of the label column, and a wrong row count is a ChangedError.
+func TestLabelStream(t *testing.T) {
+	m, _ := fitted(t, 300)
+	ds, err := dataset.Generate(dataset.Gauss3, 3*chunkRows+77, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := m.Predict(nil, ds.X, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	open, _ := csvOpener(t, ds)
+	var got, classes []int
+	chunks := 0
+	n, err := LabelStream(context.Background(), open, m, &LabelConfig{Rows: 3*chunkRows + 77}, func(l, c []int) error {
+		got, classes = append(got, l...), append(classes, c...)
+		chunks++
+		return nil
+	})
+	if err != nil || n != 3*chunkRows+77 {
+		t.Fatal(n, err)
+	}
+	if !slices.Equal(got, want) || chunks != 4 {
+		t.Errorf("labels differ from Predict's, or %d chunks, want 4", chunks)
+	}
+	// The scanner numbers the classes in their order of appearance, and
+	// the generator in its own: the classes must agree as a bijection.
+	pair := map[int]int{}
+	for i, c := range classes {
+		if p, ok := pair[c]; ok && p != ds.Labels[i] || len(classes) != len(ds.Labels) {
+			t.Fatalf("row %d: class %d, the data's %d", i, c, ds.Labels[i])
+		}
+		pair[c] = ds.Labels[i]
+	}
+	if len(pair) != 3 {
+		t.Errorf("%d classes, want 3", len(pair))
+	}
+	var ce *ChangedError
+	if _, err := LabelStream(context.Background(), open, m, &LabelConfig{Rows: 5}, func(_, _ []int) error { return nil }); !errors.As(err, &ce) {
+		t.Errorf("wrong row count: %v", err)
+	}
+}
