@@ -31,6 +31,15 @@ const (
 	BSGDM Method = "bsgd-m"
 )
 
+// maintainers names the budget maintenance of each budgeted SGD method,
+// as svclust.ParseMaintainer reads it; its k is the default, 5.
+var maintainers = map[Method]string{
+	BSGDR:   "removal",
+	BSGDPNN: "project-knn",
+	BSGDPRN: "project-random",
+	BSGDM:   "merge",
+}
+
 // methods lists every Method in table order: the paper's six columns,
 // then BSGD-M.
 var methods = []Method{SVC, SGD, FSVC, BSGDR, BSGDPNN, BSGDPRN, BSGDM}

@@ -584,27 +584,23 @@ func (p *Protocol) fit(d *Data, m Method, s Setting, seed uint64, budget time.Du
 	case SVC, FSVC:
 		return fitSVDD(d, m, s, seed, workers, budget, p.RunBudget, pre)
 	}
-	cfg := svclust.Config{Gamma: s.Gamma, C: s.C, Seed: seed, Workers: workers, MinIter: p.MinIter}
-	switch m {
-	case SGD:
-	case BSGDR:
-		cfg.Maintainer = svclust.Removal{}
+	cfg := svclust.Config{Gamma: s.Gamma, C: s.C, Seed: seed, Workers: workers, MinIter: p.MinIter, Budget: svclust.NoBudget}
+	if m != SGD {
+		name, ok := maintainers[m]
+		if !ok {
+			return outcome{err: fmt.Errorf("reproduce: unknown method %q", m)}
+		}
+		mt, err := svclust.ParseMaintainer(name, 0)
+		if err != nil {
+			return outcome{err: err}
+		}
+		cfg.Maintainer, cfg.Budget = mt, d.Budget
+	}
+	if m == BSGDR {
 		cfg.MinIter = p.RemovalMinIter
 		if cfg.MinIter == 0 {
 			cfg.MinIter = -1
 		}
-	case BSGDPNN:
-		cfg.Maintainer = svclust.Projection{Pick: svclust.Nearest}
-	case BSGDPRN:
-		cfg.Maintainer = svclust.Projection{Pick: svclust.Random}
-	case BSGDM:
-		cfg.Maintainer = svclust.Merge{}
-	default:
-		return outcome{err: fmt.Errorf("reproduce: unknown method %q", m)}
-	}
-	cfg.Budget = svclust.NoBudget
-	if m != SGD {
-		cfg.Budget = d.Budget
 	}
 	t0 := time.Now()
 	model, err := svclust.Train(d.X, &cfg)

@@ -194,7 +194,7 @@ func (o *fitFlags) register(fs *flag.FlagSet, gammaC bool) {
 	fs.Var(&o.budget, "budget", "largest number of support vectors: a `number` (0 means no budget), or auto (chosen from the data)")
 	fs.StringVar(&o.rule, "rule", o.rule, "cluster assignment: levels (the tree of the levels of f) or components (the paper's Algorithm 3: components of f ≥ 0)")
 	fs.Var(&o.minSize, "min-size", "smallest cluster of -rule levels, in `rows`, or auto (1 % of the rows, at least 5)")
-	fs.StringVar(&o.maintain, "maintain", o.maintain, "budget maintenance: removal, project-knn, project-random or merge")
+	fs.StringVar(&o.maintain, "maintain", o.maintain, "budget maintenance: "+orList(svclust.MaintainerNames()))
 	fs.Var(&o.k, "k", "number of support vectors a projection projects onto; at most the budget, given or chosen from the data")
 	fs.Var(&o.eps, "eps", "half-width ε of the strip |f| ≤ ε whose points follow trajectories (-rule components): a `number` > 0, or auto (a quantile of |f|)")
 	fs.Float64Var(&o.tol, "tol", o.tol, "stopping threshold θ on ‖w_{t+1} − w_t‖; 0 runs -max-iter steps")
@@ -321,21 +321,14 @@ func (o *fitFlags) validate() (*setup, error) {
 	if o.k.v < 1 {
 		return nil, usagef("-k must be ≥ 1")
 	}
-	if o.k.set && o.maintain != "project-knn" && o.maintain != "project-random" {
+	mt, perr := svclust.ParseMaintainer(o.maintain, o.k.given())
+	if _, proj := mt.(svclust.Projection); o.k.set && !proj {
 		return nil, usagef("-k applies only to -maintain project-knn and project-random, not %s", o.maintain)
 	}
-	switch o.maintain {
-	case "removal":
-		s.train.Maintainer = svclust.Removal{}
-	case "project-knn":
-		s.train.Maintainer = svclust.Projection{K: o.k.given(), Pick: svclust.Nearest}
-	case "project-random":
-		s.train.Maintainer = svclust.Projection{K: o.k.given(), Pick: svclust.Random}
-	case "merge":
-		s.train.Maintainer = svclust.Merge{}
-	default:
-		return nil, usagef("-maintain must be removal, project-knn, project-random or merge, not %q", o.maintain)
+	if perr != nil {
+		return nil, usagef("-maintain must be %s, not %q", orList(svclust.MaintainerNames()), o.maintain)
 	}
+	s.train.Maintainer = mt
 	if !o.eps.auto {
 		if !(o.eps.v > 0) || math.IsInf(o.eps.v, 0) {
 			return nil, usagef(`-eps must be > 0 or "auto"`)
