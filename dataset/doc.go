@@ -1,6 +1,7 @@
 // Package dataset implements loading of labelled data sets from CSV, per-column
-// feature scaling, and the small synthetic 2-D data sets used in the visual
-// experiments of the paper.
+// feature scaling, and synthetic data sets: the 2-D sets of the paper's
+// visual experiments ([Kinds]) and the further shapes on which the automatic
+// defaults of package svclust were calibrated ([AllKinds]).
 //
 // # CSV format
 //

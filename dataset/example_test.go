@@ -70,3 +70,29 @@ func ExampleGenerate() {
 	// 3.951958823526105,-0.5065474322928605,1
 	// -0.39161938580803635,0.33047222465013115,0
 }
+
+func ExampleAllKinds() {
+	for _, kind := range dataset.AllKinds() {
+		ds, err := dataset.Generate(kind, 1000, 1)
+		if err != nil {
+			log.Fatal(err)
+		}
+		_, d := ds.X.Dims()
+		fmt.Printf("%-10s d=%d, classes=%d\n", kind, d, len(ds.Classes))
+	}
+	// Output:
+	// moons      d=2, classes=2
+	// nested     d=2, classes=3
+	// gauss3     d=2, classes=3
+	// gauss4     d=2, classes=4
+	// circles    d=2, classes=2
+	// varied     d=2, classes=3
+	// aniso      d=2, classes=3
+	// spirals3   d=2, classes=3
+	// grid25     d=2, classes=25
+	// hd8        d=8, classes=5
+	// noisyblobs d=2, classes=5
+	// unbal      d=2, classes=2
+	// line3      d=2, classes=3
+	// cube       d=3, classes=1
+}

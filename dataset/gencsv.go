@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // genBlock is the number of points GenerateCSV holds at a time.
@@ -21,8 +22,9 @@ const genBlock = 1 << 22
 // shuffle, shuffles a permutation of 4-byte indices instead of the points,
 // and then draws the points again for each block of 4,194,304 output rows,
 // keeping those that fall in the block. Its memory use is 4 bytes per point
-// plus 17 bytes per point of a block, against Generate's 24 bytes per point;
-// its time grows by one cheap pass of drawing per block.
+// plus 8d + 1 bytes per point of a block in d dimensions, against
+// Generate's 8(d + 1) bytes per point; its time grows by one cheap pass of
+// drawing per block.
 //
 // It returns the errors of Generate, an error for n ≥ 2³¹ and the first error
 // of w.
@@ -39,7 +41,7 @@ func generateCSV(w io.Writer, kind Kind, n int, seed uint64, block int) error {
 	if n > math.MaxInt32 {
 		return fmt.Errorf("dataset: cannot generate %d points; GenerateCSV takes at most %d", n, math.MaxInt32)
 	}
-	rnd := draw(sh, counts, seed, func(int, float64, float64, int) {})
+	rnd := draw(sh, counts, seed, func(int, []float64, int) {})
 
 	// pos[p] is first the point at output row p, by the very swaps of
 	// Generate's shuffle, and then, inverted, the output row of point p.
@@ -51,27 +53,29 @@ func generateCSV(w io.Writer, kind Kind, n int, seed uint64, block int) error {
 	invert(pos)
 
 	bw := bufio.NewWriter(w)
-	if _, err := bw.WriteString("x1,x2,label\n"); err != nil {
+	if _, err := bw.WriteString(strings.Join(names(sh.dim), ",") + ",label\n"); err != nil {
 		return err
 	}
+	d := sh.dim
 	block = min(block, n)
-	xy := make([]float64, 2*block)
-	class := make([]uint8, block)
+	xs := make([]float64, d*block)
+	class := make([]uint8, block) // every kind has at most 255 classes
 	var buf []byte
 	for a := 0; a < n; a += block {
 		b := min(a+block, n)
-		draw(sh, counts, seed, func(g int, x, y float64, k int) {
-			if p := int(pos[g]); p >= a && p < b {
-				xy[2*(p-a)], xy[2*(p-a)+1] = x, y
-				class[p-a] = uint8(k)
+		draw(sh, counts, seed, func(g int, x []float64, k int) {
+			if r := int(pos[g]) - a; r >= 0 && r < b-a {
+				copy(xs[d*r:d*r+d], x)
+				class[r] = uint8(k)
 			}
 		})
 		for r := range b - a {
 			// As WriteCSV writes a row.
-			buf = strconv.AppendFloat(buf[:0], xy[2*r], 'g', -1, 64)
-			buf = append(buf, ',')
-			buf = strconv.AppendFloat(buf, xy[2*r+1], 'g', -1, 64)
-			buf = append(buf, ',')
+			buf = buf[:0]
+			for _, v := range xs[d*r : d*r+d] {
+				buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
+				buf = append(buf, ',')
+			}
 			buf = strconv.AppendInt(buf, int64(class[r]), 10)
 			buf = append(buf, '\n')
 			if _, err := bw.Write(buf); err != nil {

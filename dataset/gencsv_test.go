@@ -11,7 +11,7 @@ import (
 // WriteCSV, with blocks smaller than, equal to and larger than n, so that
 // both the one-block and the many-block paths run.
 func TestGenerateCSV(t *testing.T) {
-	for _, kind := range Kinds() {
+	for _, kind := range AllKinds() {
 		for _, n := range []int{1, 2, 7, 100, 1001} {
 			ds := mustGenerate(t, kind, n, 5)
 			var want bytes.Buffer

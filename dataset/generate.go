@@ -10,12 +10,17 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Kind names a synthetic 2-D data set made by [Generate]. Every kind has
-// well separated classes, so that a good clusterer can recover them (adjusted
-// Rand index near 1).
+// Kind names a synthetic data set made by [Generate]. The four kinds of
+// [Kinds] are the 2-D sets of the paper's figures and of svclust demo; each
+// has well separated classes, so that a good clusterer can recover them
+// (adjusted Rand index near 1). [AllKinds] adds ten more shapes, on which,
+// with those four, the automatic defaults of package svclust were
+// calibrated: rings, blobs of unequal spread or size, stretched blobs,
+// spiral arms, many blobs, 8 dimensions, uniform noise, a line and a cube.
+// Not all of them are easy: some test where a density clusterer breaks.
 type Kind string
 
-// The synthetic data sets.
+// The synthetic data sets of the figures.
 const (
 	// Moons is two interleaving half circles as made by scikit-learn's
 	// make_moons: class 0 is (cos t, sin t) and class 1 is
@@ -45,15 +50,80 @@ const (
 	Gauss4 Kind = "gauss4"
 )
 
-// Kinds returns all kinds accepted by [Generate].
+// The further shapes of the calibration. Classes have equal numbers of
+// points unless said otherwise.
+const (
+	// Circles is two concentric noisy circles as made by scikit-learn's
+	// make_circles(factor=0.5, noise=0.05): class 0 has radius 1 and
+	// class 1 radius 0.5, each point at an angle uniform on [0, 2π), with
+	// Gaussian noise of standard deviation 0.05 added to both coordinates.
+	Circles Kind = "circles"
+
+	// Varied is three isotropic Gaussians of different spread, as in
+	// scikit-learn's "varied" blobs: standard deviations 1, 2.5 and 0.5
+	// about the centres (−5, −5), (0, 5) and (5, −2).
+	Varied Kind = "varied"
+
+	// Aniso is three stretched Gaussians: the points c + (u, v) with u, v
+	// standard Gaussian about the centres c = (−4, 2), (0, 0) and (4, −3),
+	// mapped by the linear map (a, b) ↦ (0.6a − 0.64b, −0.41a + 0.85b),
+	// which maps the centres as well.
+	Aniso Kind = "aniso"
+
+	// Spirals3 is three spiral arms about the origin: a point of class k
+	// is t(cos θ, sin θ) with t uniform on [0.5, 3.5] and θ = 2t + 2πk/3,
+	// plus Gaussian noise of standard deviation 0.08 in both coordinates.
+	// Along a ray the arms are π/3 apart.
+	Spirals3 Kind = "spirals3"
+
+	// Grid25 is 25 isotropic Gaussians with standard deviation 0.5 on a
+	// 5 × 5 grid with spacing 4: class k is centred on (4(k mod 5), 4⌊k/5⌋).
+	Grid25 Kind = "grid25"
+
+	// HD8 is five Gaussians in 8 dimensions with standard deviation 1 in
+	// each coordinate. Their centres are drawn first, from the same seed,
+	// with coordinates Gaussian with standard deviation 4, so they differ
+	// from seed to seed and two may happen to lie close.
+	HD8 Kind = "hd8"
+
+	// NoisyBlobs is four isotropic Gaussians with standard deviation 0.8
+	// centred on (−3, −3), (3, 3), (−3, 3) and (3, −3) (classes 0–3, 22.5 %
+	// of the points each), and uniform noise on the square [−7, 7]² as
+	// class 4 (10 % of the points).
+	NoisyBlobs Kind = "noisyblobs"
+
+	// Unbal is two Gaussians of unequal size and spread, 10 : 1: class 0
+	// is standard Gaussian about the origin, and class 1 has standard
+	// deviation 0.5 about (4, 0).
+	Unbal Kind = "unbal"
+
+	// Line3 is three tight blobs on a line: class k is (5k + 0.01u, 0)
+	// with u standard Gaussian, so the second feature is constant and the
+	// structure is one-dimensional.
+	Line3 Kind = "line3"
+
+	// Cube is uniform in the unit cube [0, 1)³, in 3 dimensions, as one
+	// class: data without clusters.
+	Cube Kind = "cube"
+)
+
+// Kinds returns the four kinds of the paper's figures, which svclust demo
+// shows: Moons, Nested, Gauss3 and Gauss4.
 func Kinds() []Kind {
 	return []Kind{Moons, Nested, Gauss3, Gauss4}
+}
+
+// AllKinds returns every kind accepted by [Generate]: those of [Kinds]
+// followed by the ten further shapes on which the automatic defaults of
+// package svclust were calibrated.
+func AllKinds() []Kind {
+	return append(Kinds(), Circles, Varied, Aniso, Spirals3, Grid25, HD8, NoisyBlobs, Unbal, Line3, Cube)
 }
 
 // ParseKind returns the Kind with the given name, ignoring case.
 func ParseKind(s string) (Kind, error) {
 	var names []string
-	for _, k := range Kinds() {
+	for _, k := range AllKinds() {
 		if strings.EqualFold(s, string(k)) {
 			return k, nil
 		}
@@ -62,33 +132,70 @@ func ParseKind(s string) (Kind, error) {
 	return "", fmt.Errorf("dataset: unknown kind %q (valid: %s)", s, strings.Join(names, ", "))
 }
 
+// pointFunc writes point i of the m points of class k to p, whose length
+// is the dimension of the shape.
+type pointFunc func(rnd *rand.Rand, k, i, m int, p []float64)
+
 // shape describes how Generate draws one kind.
 type shape struct {
+	// dim is the number of features.
+	dim int
 	// weights gives the relative number of points in each class.
 	weights []float64
-	// point returns point i of the m points of class k.
-	point func(rnd *rand.Rand, k, i, m int) (x, y float64)
+	// point draws a point.
+	point pointFunc
+	// start, if not nil, replaces point: it draws what the points share
+	// (HD8's centres) from the source before any point and returns the
+	// function that draws the points.
+	start func(rnd *rand.Rand) pointFunc
+}
+
+// ones returns k equal weights.
+func ones(k int) []float64 {
+	w := make([]float64, k)
+	for i := range w {
+		w[i] = 1
+	}
+	return w
+}
+
+// blobs returns the shape of 2-D isotropic Gaussians with standard
+// deviation sd[k] about centres[k], with equal numbers of points.
+func blobs(sd []float64, centres [][2]float64) shape {
+	return shape{
+		dim:     2,
+		weights: ones(len(centres)),
+		point: func(rnd *rand.Rand, k, _, _ int, p []float64) {
+			p[0] = centres[k][0] + sd[k]*rnd.NormFloat64()
+			p[1] = centres[k][1] + sd[k]*rnd.NormFloat64()
+		},
+	}
 }
 
 // gaussians returns the shape of isotropic Gaussians with standard
 // deviation sd at the given centres, with equal numbers of points.
 func gaussians(sd float64, centres ...[2]float64) shape {
-	w := make([]float64, len(centres))
-	for k := range w {
-		w[k] = 1
+	sds := make([]float64, len(centres))
+	for k := range sds {
+		sds[k] = sd
 	}
-	return shape{
-		weights: w,
-		point: func(rnd *rand.Rand, k, _, _ int) (float64, float64) {
-			return centres[k][0] + sd*rnd.NormFloat64(), centres[k][1] + sd*rnd.NormFloat64()
-		},
+	return blobs(sds, centres)
+}
+
+// grid returns the centres of Grid25.
+func grid() [][2]float64 {
+	c := make([][2]float64, 25)
+	for k := range c {
+		c[k] = [2]float64{4 * float64(k%5), 4 * float64(k/5)}
 	}
+	return c
 }
 
 var shapes = map[Kind]shape{
 	Moons: {
+		dim:     2,
 		weights: []float64{1, 1},
-		point: func(rnd *rand.Rand, k, i, m int) (float64, float64) {
+		point: func(rnd *rand.Rand, k, i, m int, p []float64) {
 			// Noise standard deviation as in make_moons(noise=0.08).
 			const sd = 0.08
 			t := 0.0
@@ -99,34 +206,146 @@ var shapes = map[Kind]shape{
 			if k == 1 {
 				x, y = 1-x, 0.5-y
 			}
-			return x + sd*rnd.NormFloat64(), y + sd*rnd.NormFloat64()
+			p[0], p[1] = x+sd*rnd.NormFloat64(), y+sd*rnd.NormFloat64()
 		},
 	},
 	Nested: {
+		dim:     2,
 		weights: []float64{1, 2, 4},
-		point: func(rnd *rand.Rand, k, _, _ int) (float64, float64) {
+		point: func(rnd *rand.Rand, k, _, _ int, p []float64) {
 			const (
 				blobSD = 0.3
 				ringSD = 0.15
 			)
 			if k == 0 {
-				return blobSD * rnd.NormFloat64(), blobSD * rnd.NormFloat64()
+				p[0], p[1] = blobSD*rnd.NormFloat64(), blobSD*rnd.NormFloat64()
+				return
 			}
 			radius := 2*float64(k) + ringSD*rnd.NormFloat64()
 			t := 2 * math.Pi * rnd.Float64()
-			return radius * math.Cos(t), radius * math.Sin(t)
+			p[0], p[1] = radius*math.Cos(t), radius*math.Sin(t)
 		},
 	},
 	Gauss3: gaussians(0.5, [2]float64{0, 0}, [2]float64{4, 0}, [2]float64{2, 2 * math.Sqrt(3)}),
 	Gauss4: gaussians(0.5, [2]float64{0, 0}, [2]float64{4, 0}, [2]float64{4, 4}, [2]float64{0, 4}),
+
+	Circles: {
+		dim:     2,
+		weights: []float64{1, 1},
+		point: func(rnd *rand.Rand, k, _, _ int, p []float64) {
+			// make_circles(factor=0.5, noise=0.05).
+			const sd = 0.05
+			radius := 1.0
+			if k == 1 {
+				radius = 0.5
+			}
+			t := 2 * math.Pi * rnd.Float64()
+			p[0] = radius*math.Cos(t) + sd*rnd.NormFloat64()
+			p[1] = radius*math.Sin(t) + sd*rnd.NormFloat64()
+		},
+	},
+	Varied: blobs([]float64{1, 2.5, 0.5}, [][2]float64{{-5, -5}, {0, 5}, {5, -2}}),
+	Aniso: {
+		dim:     2,
+		weights: ones(3),
+		point: func(rnd *rand.Rand, k, _, _ int, p []float64) {
+			c := [3][2]float64{{-4, 2}, {0, 0}, {4, -3}}[k]
+			a, b := c[0]+rnd.NormFloat64(), c[1]+rnd.NormFloat64()
+			p[0], p[1] = 0.6*a-0.64*b, -0.41*a+0.85*b
+		},
+	},
+	Spirals3: {
+		dim:     2,
+		weights: ones(3),
+		point: func(rnd *rand.Rand, k, _, _ int, p []float64) {
+			const sd = 0.08
+			t := 0.5 + 3*rnd.Float64()
+			theta := 2*t + 2*math.Pi*float64(k)/3
+			p[0] = t*math.Cos(theta) + sd*rnd.NormFloat64()
+			p[1] = t*math.Sin(theta) + sd*rnd.NormFloat64()
+		},
+	},
+	Grid25: gaussians(0.5, grid()...),
+	HD8: {
+		dim:     8,
+		weights: ones(5),
+		start: func(rnd *rand.Rand) pointFunc {
+			const spread = 4
+			centres := make([][8]float64, 5)
+			for k := range centres {
+				for j := range centres[k] {
+					centres[k][j] = spread * rnd.NormFloat64()
+				}
+			}
+			return func(rnd *rand.Rand, k, _, _ int, p []float64) {
+				for j := range p {
+					p[j] = centres[k][j] + rnd.NormFloat64()
+				}
+			}
+		},
+	},
+	NoisyBlobs: {
+		dim:     2,
+		weights: []float64{9, 9, 9, 9, 4},
+		point: func(rnd *rand.Rand, k, _, _ int, p []float64) {
+			const (
+				sd   = 0.8
+				half = 7 // the noise fills [−half, half]²
+			)
+			if k == 4 {
+				p[0] = 2*half*rnd.Float64() - half
+				p[1] = 2*half*rnd.Float64() - half
+				return
+			}
+			c := [4][2]float64{{-3, -3}, {3, 3}, {-3, 3}, {3, -3}}[k]
+			p[0], p[1] = c[0]+sd*rnd.NormFloat64(), c[1]+sd*rnd.NormFloat64()
+		},
+	},
+	Unbal: {
+		dim:     2,
+		weights: []float64{10, 1},
+		point: func(rnd *rand.Rand, k, _, _ int, p []float64) {
+			if k == 0 {
+				p[0], p[1] = rnd.NormFloat64(), rnd.NormFloat64()
+				return
+			}
+			p[0], p[1] = 4+0.5*rnd.NormFloat64(), 0.5*rnd.NormFloat64()
+		},
+	},
+	Line3: {
+		dim:     2,
+		weights: ones(3),
+		point: func(rnd *rand.Rand, k, _, _ int, p []float64) {
+			p[0], p[1] = 5*float64(k)+0.01*rnd.NormFloat64(), 0
+		},
+	},
+	Cube: {
+		dim:     3,
+		weights: []float64{1},
+		point: func(rnd *rand.Rand, _, _, _ int, p []float64) {
+			for j := range p {
+				p[j] = rnd.Float64()
+			}
+		},
+	},
 }
 
-// Generate returns n points of the synthetic data set kind, with features
-// named "x1" and "x2" and labels 0..k-1 whose Classes are "0".."k-1". The
-// classes get n in proportion to the weights described at each [Kind]
-// (largest remainders first, earlier classes winning ties), so a class may
-// be empty when n is small. The points are shuffled so that the labels do
-// not come in blocks.
+// names returns the feature names x1..xd.
+func names(d int) []string {
+	s := make([]string, d)
+	for j := range s {
+		s[j] = "x" + strconv.Itoa(j+1)
+	}
+	return s
+}
+
+// Generate returns n points of the synthetic data set kind, one of
+// [AllKinds], with features named "x1".."xd" (d is 2 except for HD8, 8, and
+// Cube, 3) and labels 0..k-1 whose Classes are "0".."k-1". The classes get
+// n in proportion to the weights described at each [Kind] (largest
+// remainders first, earlier classes winning ties), so a class may be empty
+// when n is small. The points are shuffled so that the labels do not come
+// in blocks.
 //
 // The data are a deterministic function of kind, n and seed, drawn from
 // rand.New(rand.NewPCG(seed, seed)). Generate returns an error if n < 1 or
@@ -136,15 +355,17 @@ func Generate(kind Kind, n int, seed uint64) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	data := make([]float64, 0, 2*n)
+	d := sh.dim
+	data := make([]float64, 0, d*n)
 	labels := make([]int, 0, n)
-	rnd := draw(sh, counts, seed, func(_ int, x, y float64, k int) {
-		data = append(data, x, y)
+	rnd := draw(sh, counts, seed, func(_ int, p []float64, k int) {
+		data = append(data, p...)
 		labels = append(labels, k)
 	})
 	rnd.Shuffle(n, func(i, j int) {
-		data[2*i], data[2*j] = data[2*j], data[2*i]
-		data[2*i+1], data[2*j+1] = data[2*j+1], data[2*i+1]
+		for c := range d {
+			data[d*i+c], data[d*j+c] = data[d*j+c], data[d*i+c]
+		}
 		labels[i], labels[j] = labels[j], labels[i]
 	})
 
@@ -153,9 +374,9 @@ func Generate(kind Kind, n int, seed uint64) (*Dataset, error) {
 		classes[k] = strconv.Itoa(k)
 	}
 	return &Dataset{
-		X:       mat.NewDense(n, 2, data),
+		X:       mat.NewDense(n, d, data),
 		Labels:  labels,
-		Names:   []string{"x1", "x2"},
+		Names:   names(d),
 		Classes: classes,
 	}, nil
 }
@@ -174,16 +395,22 @@ func plan(kind Kind, n int) (shape, []int, error) {
 	return sh, split(n, sh.weights), nil
 }
 
-// draw calls keep(g, x, y, k) for point g of class k, drawing the points of
+// draw calls keep(g, p, k) for point g of class k, drawing the points of
 // shape sh class by class (counts[k] of class k) from a new source seeded by
-// seed, and returns the source, for Generate's shuffle.
-func draw(sh shape, counts []int, seed uint64, keep func(g int, x, y float64, k int)) *rand.Rand {
+// seed, and returns the source, for Generate's shuffle. The slice p is
+// reused from call to call.
+func draw(sh shape, counts []int, seed uint64, keep func(g int, p []float64, k int)) *rand.Rand {
 	rnd := rand.New(rand.NewPCG(seed, seed))
+	point := sh.point
+	if sh.start != nil {
+		point = sh.start(rnd)
+	}
+	p := make([]float64, sh.dim)
 	g := 0
 	for k, m := range counts {
 		for i := range m {
-			x, y := sh.point(rnd, k, i, m)
-			keep(g, x, y, k)
+			point(rnd, k, i, m, p)
+			keep(g, p, k)
 			g++
 		}
 	}

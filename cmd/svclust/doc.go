@@ -457,12 +457,21 @@ Usage:
 
 	svclust gen [-kind KIND] [-n N] [-seed S] [-o FILE]
 
-Gen writes a synthetic 2-D data set as CSV with the columns x1, x2 and
-label.
+Gen writes a synthetic data set as CSV with the columns x1, x2 (x1..xd
+for hd8 and cube) and label.
 
 	-kind moons|nested|gauss3|gauss4
 		The data set (default moons): two interleaved half moons, a
-		Gaussian blob inside two rings, or three or four Gaussians.
+		Gaussian blob inside two rings, or three or four Gaussians; the
+		sets of the paper's figures.
+	-kind circles|varied|aniso|spirals3|grid25|hd8|noisyblobs|unbal|line3|cube
+		The further shapes on which fit's defaults were calibrated: two
+		concentric circles, three Gaussians of different spread, three
+		stretched Gaussians, three spiral arms, a 5 × 5 grid of
+		Gaussians, five Gaussians in 8 dimensions, four Gaussians with
+		10 % uniform noise as a fifth class, two Gaussians 10 : 1, three
+		tight blobs on a line, or uniform in a 3-D cube (one class).
+		Package dataset documents each shape's parameters.
 	-n n
 		Number of points (default 1000).
 	-seed n

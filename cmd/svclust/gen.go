@@ -11,7 +11,7 @@ import (
 
 func kindNames() string {
 	var names []string
-	for _, k := range dataset.Kinds() {
+	for _, k := range dataset.AllKinds() {
 		names = append(names, string(k))
 	}
 	return strings.Join(names, ", ")
@@ -28,10 +28,17 @@ func newGen() *Command {
 		UsageLine: "gen [-kind KIND] [-n N] [-seed S] [-o FILE]",
 		Short:     "generate a synthetic data set",
 		Long: `
-Gen writes n points of a synthetic 2-D data set as CSV with the columns
-x1, x2 and label: moons (two interleaved half circles), nested (a blob in
-two rings), gauss3 or gauss4 (three or four Gaussians). The same seed gives
-the same data.`,
+Gen writes n points of a synthetic data set as CSV with the columns x1,
+x2 and label: moons (two interleaved half circles), nested (a blob in two
+rings), gauss3 or gauss4 (three or four Gaussians), the sets of the
+paper's figures; or one of the further shapes on which fit's defaults were
+calibrated: circles (two concentric circles), varied (three Gaussians of
+different spread), aniso (three stretched Gaussians), spirals3 (three
+spiral arms), grid25 (a 5 × 5 grid of Gaussians), hd8 (five Gaussians in 8
+dimensions: columns x1..x8), noisyblobs (four Gaussians and 10 % uniform
+noise as a fifth class), unbal (two Gaussians, 10 : 1), line3 (three tight
+blobs on a line) or cube (uniform in a 3-D cube, one class: columns
+x1..x3). The same seed gives the same data.`,
 		Flag: flag.NewFlagSet("gen", flag.ContinueOnError),
 	}
 	c.Flag.StringVar(&kind, "kind", kind, "data set: "+kindNames())

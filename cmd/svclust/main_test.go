@@ -102,18 +102,23 @@ func TestHelp(t *testing.T) {
 }
 
 func TestGen(t *testing.T) {
-	for _, k := range dataset.Kinds() {
+	for _, k := range dataset.AllKinds() {
 		out := mustCLI(t, "gen", "-kind", string(k), "-n", "50")
+		want, err := dataset.Generate(k, 50, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, d := want.X.Dims()
 		lines := strings.Split(strings.TrimSpace(out), "\n")
-		if len(lines) != 51 || lines[0] != "x1,x2,label" {
-			t.Errorf("%s: %d lines, header %q", k, len(lines), lines[0])
+		if header := strings.Join(want.Names, ",") + ",label"; len(lines) != 51 || lines[0] != header {
+			t.Errorf("%s: %d lines, header %q, want 51 and %q", k, len(lines), lines[0], header)
 		}
 		ds, err := dataset.Read(strings.NewReader(out), dataset.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r, _ := ds.X.Dims(); r != 50 {
-			t.Errorf("%s: read back %d rows", k, r)
+		if r, c := ds.X.Dims(); r != 50 || c != d {
+			t.Errorf("%s: read back %d×%d, want 50×%d", k, r, c, d)
 		}
 	}
 	// -o and stdout hold the same data.
