@@ -83,7 +83,7 @@ func (s *SupportSet) SqDist(i, j int) float64 {
 }
 
 // Kernel returns k(svᵢ, svⱼ) = exp(−γ‖svᵢ − svⱼ‖²).
-func (s *SupportSet) Kernel(i, j int) float64 { return math.Exp(-s.gamma * s.SqDist(i, j)) }
+func (s *SupportSet) Kernel(i, j int) float64 { return kernel.OfSqDist(s.SqDist(i, j), s.gamma) }
 
 // Rand returns the seeded source of training, for strategies that choose at
 // random.

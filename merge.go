@@ -1,6 +1,10 @@
 package svclust
 
-import "math"
+import (
+	"math"
+
+	"github.com/svclust/svclust/internal/kernel"
+)
 
 // mergeSearchTol is the width, as a fraction of the distance between the
 // two support vectors, below which the golden-section search of a merge
@@ -65,13 +69,14 @@ func (Merge) Maintain(s *SupportSet) {
 			continue
 		}
 		aj := s.Coef(j)
-		c := gamma * s.SqDist(m, j)
+		d2 := s.SqDist(m, j)
+		c := gamma * d2
 		if am > 0 && aj > 0 && mergeLossBound(am, aj, c) > bestLoss {
 			continue // this partner cannot lose less than the best so far
 		}
 		h, az := mergePair(am, aj, c)
 		// ‖αₘφₘ + αⱼφⱼ‖² − α_z².
-		loss := am*am + aj*aj + 2*am*aj*math.Exp(-c) - az*az
+		loss := am*am + aj*aj + 2*am*aj*kernel.OfSqDist(d2, gamma) - az*az
 		if loss < bestLoss {
 			n, bestH, bestAz, bestLoss = j, h, az, loss
 		}

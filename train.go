@@ -217,9 +217,7 @@ func (tr *trainer) run() {
 				tr.d2row = make([]float64, 0, s.cap)
 			}
 			tr.d2row = kernel.SqDistRowTo(tr.d2row[:b], xn, s.x)
-			for i, v := range tr.d2row {
-				r += s.a[i] * math.Exp(-c.Gamma*v)
-			}
+			r = kernel.SumSqDist(tr.d2row, s.a, c.Gamma)
 		} else {
 			r = kernel.Sum(xn, s.x, s.a, c.Gamma)
 		}

@@ -60,6 +60,25 @@ func RowTo(dst, x, svs []float64, gamma float64) []float64 {
 	return dst
 }
 
+// OfSqDist returns the Gaussian kernel exp(−γ·d2) of two points at squared
+// distance d2, as every function of this package computes it.
+func OfSqDist(d2, gamma float64) float64 { return math.Exp(-gamma * d2) }
+
+// SumSqDist returns the kernel expansion Σᵢ a[i]·exp(−γ·d2[i]) of a point
+// whose squared distances to the support vectors are d2 (as SqDistRowTo
+// writes them), summed in order as Sum sums. It panics if len(a) is less
+// than len(d2).
+func SumSqDist(d2, a []float64, gamma float64) float64 {
+	if len(a) < len(d2) {
+		panic(badLength)
+	}
+	var s float64
+	for i, v := range d2 {
+		s += a[i] * math.Exp(-gamma*v)
+	}
+	return s
+}
+
 // Sum returns the kernel expansion Σᵢ a[i]·exp(−γ‖x − sv_i‖²) without
 // allocating. It panics if len(a) is not the number of rows of svs.
 func Sum(x, svs, a []float64, gamma float64) float64 {
