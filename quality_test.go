@@ -134,6 +134,46 @@ func BenchmarkDefaultsShared(b *testing.B) {
 	}
 }
 
+// BenchmarkDefaultsShapes prints the table behind the README's "How the
+// constants were chosen": for every kind of dataset.AllKinds (the four of
+// TestDefaultsOnGeneratedKinds and the ten further calibration shapes),
+// data seeds 1–5 with n = 1000, z-scored and fitted with every default
+// (fitDefaults, training seed 1), the mean and minimum ARI against the
+// generating classes and the number of clusters found per seed. It reports
+// the mean over the kinds of their mean ARI as a metric. Run it with
+//
+//	go test -run '^$' -bench DefaultsShapes -benchtime 1x .
+func BenchmarkDefaultsShapes(b *testing.B) {
+	for range b.N {
+		var table strings.Builder
+		fmt.Fprintf(&table, "\n%-11s %5s %8s %8s  %s\n", "kind", "true", "mean ARI", "min ARI", "clusters (data seeds 1–5)")
+		var total float64
+		kinds := dataset.AllKinds()
+		for _, kind := range kinds {
+			var sum, lo float64 = 0, 1
+			var ks []string
+			classes := 0
+			for seed := uint64(1); seed <= 5; seed++ {
+				ds, err := dataset.Generate(kind, 1000, seed)
+				if err != nil {
+					b.Fatal(err)
+				}
+				classes = len(ds.Classes)
+				cl := fitDefaults(b, ds.X, 1)
+				ari := metrics.AdjustedRand(ds.Labels, cl.Labels)
+				sum += ari
+				lo = min(lo, ari)
+				ks = append(ks, fmt.Sprint(cl.Clusters))
+			}
+			total += sum / 5
+			fmt.Fprintf(&table, "%-11s %5d %8.3f %8.3f  %s\n", kind, classes, sum/5, lo, strings.Join(ks, " "))
+		}
+		fmt.Fprintf(&table, "%-11s %5s %8.3f\n", "mean", "", total/float64(len(kinds)))
+		fmt.Print(table.String()) // b.Log would cut the table to its first lines
+		b.ReportMetric(total/float64(len(kinds)), "mean-ARI")
+	}
+}
+
 type anchor struct {
 	nmi      float64
 	clusters string
