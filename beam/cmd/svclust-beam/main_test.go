@@ -1,0 +1,66 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/svclust/svclust/dataset"
+	"github.com/svclust/svclust/pipeline"
+)
+
+// TestExitStatus checks the command's contract: 0 and the shards and model
+// on success, 2 with the flag named for usage errors, 1 with file:line:col
+// for bad data, and never a panic trace.
+func TestExitStatus(t *testing.T) {
+	dir := t.TempDir()
+	var data bytes.Buffer
+	if err := dataset.GenerateCSV(&data, dataset.Gauss3, 600, 1); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "a.csv"), data.Bytes(), 0o644)
+	os.WriteFile(filepath.Join(dir, "bad.csv"), []byte("x1,x2,label\n1,2,a\n1,,b\n"), 0o644)
+	out, model := filepath.Join(dir, "out"), filepath.Join(dir, "m.json")
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		status int
+		want   string // in standard error
+	}{
+		{"ok", []string{"-input", filepath.Join(dir, "a.csv"), "-output", out, "-model", model, "-sample", "300"}, 0, ""},
+		{"no input", []string{"-output", out, "-model", model}, 2, "-input is required"},
+		{"bad gamma", []string{"-input", "x", "-output", out, "-model", model, "-gamma", "-1"}, 2, "-gamma must be > 0"},
+		{"gamma not a number", []string{"-input", "x", "-output", out, "-model", model, "-gamma", "wide"}, 2, "-gamma"},
+		{"unknown flag", []string{"-budgte", "5"}, 2, "-budgte"},
+		{"min-size with components", []string{"-input", "x", "-output", out, "-model", model, "-rule", "components", "-min-size", "5"}, 2, "-min-size applies only"},
+		{"bad maintain", []string{"-input", "x", "-output", out, "-model", model, "-maintain", "prune"}, 2, "-maintain must be removal, project-knn, project-random, merge"},
+		{"argument", []string{"-input", "x", "-output", out, "-model", model, "extra.csv"}, 2, "unexpected argument"},
+		{"bad data", []string{"-input", filepath.Join(dir, "bad.csv"), "-output", out + "2", "-model", model + "2"}, 1, filepath.Join(dir, "bad.csv") + ":3:2: "},
+		{"no such dir", []string{"-input", filepath.Join(dir, "a.csv"), "-output", filepath.Join(dir, "no", "out"), "-model", model + "3"}, 1, "does not exist"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			status := run(tc.args, &stdout, &stderr)
+			if status != tc.status {
+				t.Fatalf("exit status %d, want %d; stderr:\n%s", status, tc.status, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), tc.want) || strings.Contains(stderr.String(), "panic") || strings.Contains(stderr.String(), "goroutine 1 [") {
+				t.Errorf("stderr %q: want %q and no trace", stderr.String(), tc.want)
+			}
+		})
+	}
+	// The successful run wrote one shard and a model that labels.
+	if _, err := os.Stat(out + "-00000-of-00001.csv"); err != nil {
+		t.Error(err)
+	}
+	if _, err := pipeline.ReadFile(model, 0); err != nil {
+		t.Error(err)
+	}
+	for _, f := range []string{model + "2", model + "3"} {
+		if _, err := os.Stat(f); err == nil {
+			t.Errorf("%s written by a failed run", f)
+		}
+	}
+}

@@ -1,0 +1,40 @@
+// Package beam implements svclust as an Apache Beam pipeline, for data that
+// outgrow one machine: it runs on Beam's local Prism runner and, unchanged,
+// on Dataflow, Flink or Spark (the portable runner). It is the only package
+// of svclust that imports the Beam SDK, in its own Go module so that the
+// core keeps gonum as its one heavy dependency; it holds no algorithm of its
+// own and calls the library for every step.
+//
+// # The pipeline
+//
+// The input is a set of CSV files with the same columns, plain or gzip,
+// named by a glob ([Options.Input]). [Run] builds and runs
+//
+//		files ──scan──▶ per file: Moments of every row + BottomK sample ──Combine──▶ one summary
+//		summary ──train (one worker)──▶ model file (JSON bytes)
+//		files ──label, model as side input──▶ PREFIX-SSSSS-of-NNNNN.csv, one shard per file
+//
+//	  - scan reads each file with [dataset.Scanner] (gzip is detected by its
+//	    magic bytes) and summarises it: the column statistics of the scaling
+//	    ([pipeline.Moments]) and a seeded fixed-size uniform sample
+//	    ([pipeline.BottomK], keyed by a hash of the seed, the file and the
+//	    line). A combiner merges the summaries of the files. The sample
+//	    depends only on the seed and the rows, the statistics are merged in
+//	    file order: the result is the same for any number of workers and any
+//	    bundling.
+//	  - train scales the sample, trains and clusters it with the library
+//	    ([svclust.Train], [svclust.Model.Cluster]) and writes the model file
+//	    ([pipeline.Model], the format `svclust predict -model` reads).
+//	  - label reads each file again and labels its rows chunk by chunk with
+//	    [pipeline.Model.Predict], the code of `svclust predict`, writing
+//	    every row as it is in the input with a final column "cluster".
+//
+// Each input file is one shard of the output, written by one worker to a
+// temporary file renamed when complete, so the rows of a shard are in
+// their input order and a retried bundle rewrites the same shard. A file is
+// read whole by one worker (gzip cannot be split): parallelism is the
+// number of input files, and a large input should be split into several.
+//
+// Memory per worker is the sample (−sample rows), one chunk of rows and
+// the model, whose size depends on the budget, not on the number of rows.
+package beam
