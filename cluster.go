@@ -69,11 +69,10 @@ var anchorMin = 2048
 // for an explicit ε.
 var ErrEmptyStrip = errors.New("svclust: the strip |f(x)| ≤ ε holds no point: increase ε")
 
-// ErrNotClustered is returned by Predict for a model without a Partition,
-// or with one that lacks what its rule needs: the cluster of every support
-// vector and the birth of every cluster (LevelTree), or the equilibria and
-// (unless All) the strip (Components).
-var ErrNotClustered = errors.New("svclust: model has no partition: run Cluster first")
+// ErrNotClustered is wrapped by [Partition.UnmarshalJSON] for a model file
+// whose "partition" is null: such a file holds a phase-1 [Model] only, which
+// can score points but not label them.
+var ErrNotClustered = errors.New("svclust: model has no partition")
 
 // Rule selects how [Model.Cluster] assigns points to clusters.
 type Rule int
@@ -182,54 +181,12 @@ func (c *ClusterConfig) Validate() error {
 	return nil
 }
 
-// Partition is the clustering a Model applies to any point x. With the
-// LevelTree rule x takes SVCluster[j] for its support vector j, the one
-// with the largest term of f(x), and with Outliers it is −1 when f(x) is
-// below Birth of that cluster. With the Components rule:
-//
-//   - if All is set or |f(x)| ≤ Eps, x follows its trajectory to an
-//     equilibrium e and takes the cluster of the stored equilibrium nearest
-//     to e;
-//   - otherwise x takes the cluster of the nearest strip point;
-//   - with Outliers, x is labelled −1 when f(x) < 0.
-//
-// On the training data this reproduces the labels of Cluster exactly.
-type Partition struct {
-	Rule Rule
-	// SVCluster holds the cluster of each support vector and Birth the
-	// level of f at which each cluster is born (LevelTree).
-	SVCluster []int
-	Birth     []float64
-
-	Eps      float64
-	All      bool
-	Outliers bool
-	M        int
-	// Clusters is the number of clusters, numbered 0 … Clusters−1.
-	Clusters int
-	// Equilibria are the distinct equilibrium points, one per row, and
-	// EquilibriumCluster their clusters.
-	Equilibria         *mat.Dense
-	EquilibriumCluster []int
-	// Strip holds the points of the strip, one per row, and StripCluster
-	// their clusters; both are empty when All is set.
-	Strip        *mat.Dense
-	StripCluster []int
-
-	// Anchors is the number of leading Equilibria at which trajectories
-	// stop early: one that comes within anchorRadius·ℓ of one of them
-	// ends there. Cluster sets it for large strips (see anchorMin); 0
-	// means every trajectory runs to its end.
-	Anchors int
-
-	once       sync.Once
-	eqTree     *assign.Tree
-	anchorTree *assign.Tree
-	stripTree  *assign.Tree
-}
-
-// Clustering is the result of [Model.Cluster].
+// Clustering is the result of [Model.Cluster]: the labels of the data
+// clustered and the Partition that gives them.
 type Clustering struct {
+	// Partition is the clustering as a rule for any point, which
+	// Partition.Predict applies to new data and which a model file stores.
+	Partition *Partition
 	// Labels holds the cluster of each row of the data, −1 for outliers
 	// when ClusterConfig.Outliers is set.
 	Labels []int
@@ -256,9 +213,9 @@ func (m *Model) field() *assign.Field {
 
 // Cluster assigns the rows of x, normally the training data, to clusters by
 // the rule of cfg (nil means defaults: LevelTree; Components is the paper's
-// Algorithm 3), and
-// stores the resulting Partition in m so that Predict can label new points.
-// It returns a *ConfigError for an invalid cfg, ErrNotFinite for NaN or Inf
+// Algorithm 3), and returns their labels with the resulting Partition,
+// which labels new points. m is not modified: one Model can be clustered
+// several ways, concurrently. It returns a *ConfigError for an invalid cfg, ErrNotFinite for NaN or Inf
 // in x and ErrEmptyStrip when an explicit ε selects no point. It panics if x
 // does not have the model's dimension.
 func (m *Model) Cluster(x mat.Matrix, cfg *ClusterConfig) (*Clustering, error) {
@@ -329,29 +286,21 @@ func (m *Model) Cluster(x mat.Matrix, cfg *ClusterConfig) (*Clustering, error) {
 	eqCluster, nc, _ := assign.LinkUntil(f, reps, valid, mm, nb, w, nil)
 
 	p := &Partition{
-		Rule: Components,
-		Eps:  eps, All: cfg.All, Outliers: cfg.Outliers, M: mm, Clusters: nc,
-		Equilibria:         mat.NewDense(nrep, d, reps),
-		EquilibriumCluster: eqCluster,
-		Anchors:            len(anchors) / d,
+		model: m, rule: Components,
+		eps: eps, all: cfg.All, outliers: cfg.Outliers, segM: mm, clusters: nc,
+		equilibria:         mat.NewDense(nrep, d, reps),
+		equilibriumCluster: eqCluster,
+		anchors:            len(anchors) / d,
 	}
-	if !cfg.All {
-		p.Strip = mat.NewDense(ns, d, pts)
-	}
-	// The trees are Cluster's own, not p's, so that the model does not
-	// hold them afterwards; Predict builds its own when it first runs.
-	eqTree := assign.NewTree(reps, d)
 	stripCluster := make([]int, ns)
-	for s := range stripCluster {
-		r, _ := eqTree.Nearest(eq[s*d : s*d+d])
-		stripCluster[s] = eqCluster[r]
-	}
-	var stripTree *assign.Tree
 	if !cfg.All {
-		p.StripCluster = stripCluster
-		if nc > 1 {
-			stripTree = assign.NewTree(pts, d)
-		}
+		p.strip = mat.NewDense(ns, d, pts)
+		p.stripCluster = stripCluster
+	}
+	p.buildTrees()
+	for s := range stripCluster {
+		r, _ := p.eqTree.Nearest(eq[s*d : s*d+d])
+		stripCluster[s] = eqCluster[r]
 	}
 
 	labels := make([]int, n)
@@ -368,13 +317,13 @@ func (m *Model) Cluster(x mat.Matrix, cfg *ClusterConfig) (*Clustering, error) {
 			case flags[i]&outlier != 0:
 				labels[i] = -1
 			case flags[i]&inStrip == 0:
-				labels[i] = stripLabel(stripTree, nc, stripCluster, data[i*d:i*d+d])
+				labels[i] = stripLabel(p.stripTree, nc, stripCluster, data[i*d:i*d+d])
 			}
 		}
 	})
-	m.Partition = p
 	return &Clustering{
-		Labels: labels, Clusters: nc,
+		Partition: p,
+		Labels:    labels, Clusters: nc,
 		StripSize: ns, Equilibria: nrep, Eps: eps,
 		Runtime: time.Since(start),
 	}, nil
@@ -498,25 +447,6 @@ func progressOf(progress func(done, total int), total int) func(int) {
 	}
 }
 
-// trees builds the search trees over the equilibria and the strip, once.
-func (p *Partition) trees() {
-	p.once.Do(func() {
-		eq := p.Equilibria.RawMatrix()
-		p.eqTree = assign.NewTree(eq.Data, eq.Cols)
-		if p.Anchors > 0 {
-			p.anchorTree = assign.NewTree(eq.Data[:p.Anchors*eq.Cols], eq.Cols)
-		}
-		if p.Strip != nil && p.Clusters > 1 {
-			p.stripTree = assign.NewTree(p.Strip.RawMatrix().Data, p.Strip.RawMatrix().Cols)
-		}
-	})
-}
-
-// stripCluster returns the cluster of the strip point nearest to x.
-func (p *Partition) stripCluster(x []float64) int {
-	return stripLabel(p.stripTree, p.Clusters, p.StripCluster, x)
-}
-
 // stripLabel returns the cluster of the point of tree nearest to x, where
 // stripCluster holds the clusters of the tree's points and clusters is
 // their number. With a single cluster that is cluster 0, found without the
@@ -540,54 +470,4 @@ func equilibrium(f *assign.Field, e, scratch []float64, anchors *assign.Tree) []
 		copy(e, anchors.Point(a))
 	}
 	return e
-}
-
-// Predict sets dst[i] to the cluster of row i of x by the rule of
-// [Partition] and returns dst; a nil dst is allocated. It runs on workers
-// goroutines (0 means GOMAXPROCS) and returns ErrNotClustered if Cluster has
-// not run. It panics if x has the wrong number of columns or dst the wrong
-// length. On the data given to Cluster it returns Cluster's labels.
-func (m *Model) Predict(dst []int, x mat.Matrix, workers int) ([]int, error) {
-	p := m.Partition
-	if p == nil || (p.Rule == Components && (p.Equilibria == nil || (!p.All && p.Strip == nil))) ||
-		(p.Rule == LevelTree && (len(p.SVCluster) != len(m.Alpha) || len(p.Birth) != p.Clusters)) {
-		return nil, ErrNotClustered
-	}
-	n, d := x.Dims()
-	if d != m.Dim() {
-		panic(badDim)
-	}
-	if dst == nil {
-		dst = make([]int, n)
-	}
-	if len(dst) != n {
-		panic(badDim)
-	}
-	if p.Rule == LevelTree {
-		m.predictTree(dst, x, workers)
-		return dst, nil
-	}
-	p.trees()
-	f := m.field()
-	rows := rowSource(x)
-	parallel.For(n, scoreChunk, numWorkers(workers), func(_, lo, hi int) {
-		buf := rowBuffer(x, d)
-		e := make([]float64, d)
-		scratch := f.Scratch()
-		for i := lo; i < hi; i++ {
-			xi := rows(i, buf)
-			v := f.Value(xi)
-			switch {
-			case p.Outliers && v < 0:
-				dst[i] = -1
-			case p.All || math.Abs(v) <= p.Eps:
-				copy(e, xi)
-				r, _ := p.eqTree.Nearest(equilibrium(f, e, scratch, p.anchorTree))
-				dst[i] = p.EquilibriumCluster[r]
-			default:
-				dst[i] = p.stripCluster(xi)
-			}
-		}
-	})
-	return dst, nil
 }

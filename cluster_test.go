@@ -68,8 +68,9 @@ func testPredictReproducesCluster(t *testing.T) {
 			if n, _ := ds.X.Dims(); cfg.Rule == Components && !cfg.All && (cl.StripSize == 0 || cl.StripSize == n) {
 				t.Fatalf("%s %+v: strip of %d of %d points: one path of the rule is untested", st.name, cc, cl.StripSize, n)
 			}
-			if anchored := m.Partition.Anchors > 0; cfg.Rule == Components && anchored != (anchorMin == 0) {
-				t.Fatalf("%s %+v: %d anchors with anchorMin = %d", st.name, cc, m.Partition.Anchors, anchorMin)
+			p := cl.Partition
+			if anchored := p.anchors > 0; cfg.Rule == Components && anchored != (anchorMin == 0) {
+				t.Fatalf("%s %+v: %d anchors with anchorMin = %d", st.name, cc, p.anchors, anchorMin)
 			}
 			cfg.Workers = 1
 			one, _ := m.Cluster(ds.X, &cfg)
@@ -77,24 +78,20 @@ func testPredictReproducesCluster(t *testing.T) {
 				t.Errorf("%s %+v: labels depend on the number of workers", st.name, cc)
 			}
 			for _, w := range []int{1, 3} {
-				got, err := m.Predict(nil, ds.X, w)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !slices.Equal(got, cl.Labels) {
+				if got := p.Predict(nil, ds.X, w); !slices.Equal(got, cl.Labels) {
 					t.Errorf("%s %+v workers=%d: Predict differs from Cluster", st.name, cc, w)
 				}
 			}
-			// So must a model saved and loaded, anchors included.
-			b, err := m.MarshalJSON()
+			// So must a partition saved and loaded, anchors included.
+			b, err := p.MarshalJSON()
 			if err != nil {
 				t.Fatal(err)
 			}
-			var loaded Model
+			var loaded Partition
 			if err := loaded.UnmarshalJSON(b); err != nil {
 				t.Fatal(err)
 			}
-			if got, _ := loaded.Predict(nil, ds.X, 2); !slices.Equal(got, cl.Labels) || loaded.Partition.Anchors != m.Partition.Anchors {
+			if got := loaded.Predict(nil, ds.X, 2); !slices.Equal(got, cl.Labels) || loaded.anchors != p.anchors {
 				t.Errorf("%s %+v: a loaded model predicts differently", st.name, cc)
 			}
 			for i, v := range m.Score(nil, ds.X, 1) {
@@ -147,8 +144,14 @@ func TestClusterErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.Predict(nil, ds.X, 0); !errors.Is(err, ErrNotClustered) {
-		t.Errorf("Predict before Cluster: %v", err)
+	// A phase-1 model file holds no partition to predict with.
+	b, err := m.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p Partition
+	if err := p.UnmarshalJSON(b); !errors.Is(err, ErrNotClustered) {
+		t.Errorf("a Partition from a model file without one: %v", err)
 	}
 	var ce *ConfigError
 	for _, cfg := range []ClusterConfig{{Eps: -1}, {M: 1}, {Workers: -1}, {Rule: 2}, {MinSize: -1}} {

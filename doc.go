@@ -37,8 +37,10 @@
 //
 // to an equilibrium point; two equilibria share a cluster when f ≥ 0 at m
 // equally spaced points of the segment between them; every point outside the
-// strip takes the cluster of its nearest strip point. [Model.Predict] applies
-// the same rule to new points and [Model.Score] returns f.
+// strip takes the cluster of its nearest strip point. Cluster returns the
+// labels with a [Partition], whose [Partition.Predict] applies the same
+// rule to new points, and [Model.Score] returns f. Train's Model is never
+// modified; a Partition, which refers to it, is what a model file holds.
 //
 // # Beyond the paper: the defaults
 //

@@ -61,20 +61,21 @@ func ExampleTrain_paper() {
 	// ARI: 1
 }
 
-// Predict labels new points with the partition found by Cluster; Score
-// gives the novelty score f(x), negative outside the domain.
-func ExampleModel_Predict() {
+// Predict labels new points with the partition found by Cluster; the
+// model's Score gives the novelty score f(x), negative outside the domain.
+func ExamplePartition_Predict() {
 	train, _ := dataset.Generate(dataset.Gauss4, 800, 1)
 	sc := dataset.FitScaler(train.X, dataset.ScaleZScore)
 	sc.Transform(train.X)
 	model, _ := svclust.Train(train.X, &svclust.Config{Budget: 50, Seed: 1})
-	if _, err := model.Cluster(train.X, nil); err != nil {
+	cl, err := model.Cluster(train.X, nil)
+	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	test, _ := dataset.Generate(dataset.Gauss4, 200, 2)
 	sc.Transform(test.X)
-	labels, _ := model.Predict(nil, test.X, 0)
+	labels := cl.Partition.Predict(nil, test.X, 0)
 	fmt.Printf("ARI on new points: %.2f\n", metrics.AdjustedRand(test.Labels, labels))
 	scores := model.Score(nil, test.X, 0)
 	inside := 0
@@ -118,12 +119,8 @@ func Example() {
 
 	newX, _ := dataset.Generate(dataset.Moons, 200, 2)
 	scaler.Transform(newX.X)
-	labels, err := model.Predict(nil, newX.X, 0) // one scoring pass
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	scores := model.Score(nil, newX.X, 0) // f(x): negative outside the domain
+	labels := cl.Partition.Predict(nil, newX.X, 0) // one scoring pass
+	scores := model.Score(nil, newX.X, 0)          // f(x): negative outside the domain
 	fmt.Printf("new points: ARI %.2f, first score > 0: %v\n", metrics.AdjustedRand(newX.Labels, labels), scores[0] > 0)
 	// Output:
 	// 2 clusters, ARI 1.00

@@ -3,6 +3,7 @@ package svclust
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
 	"slices"
 	"testing"
@@ -24,10 +25,11 @@ func fuzzModel(f *testing.F, all bool) []byte {
 	if err != nil {
 		f.Fatal(err)
 	}
-	if _, err := m.Cluster(ds.X, &ClusterConfig{All: all}); err != nil {
+	cl, err := m.Cluster(ds.X, &ClusterConfig{All: all})
+	if err != nil {
 		f.Fatal(err)
 	}
-	b, err := json.Marshal(m)
+	b, err := json.Marshal(cl.Partition)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -80,16 +82,29 @@ func FuzzModelJSON(f *testing.F) {
 				t.Fatalf("score %v", v)
 			}
 		}
-		if m.Partition != nil {
-			labels, err := m.Predict(nil, x, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, l := range labels {
-				if l < -1 || l >= m.Partition.Clusters {
-					t.Fatalf("label %d outside [-1, %d)", l, m.Partition.Clusters)
+		var p Partition
+		perr := json.Unmarshal(in, &p)
+		switch {
+		case perr == nil:
+			for _, l := range p.Predict(nil, x, 1) {
+				if l < -1 || l >= p.Clusters() {
+					t.Fatalf("label %d outside [-1, %d)", l, p.Clusters())
 				}
 			}
+			// Its JSON is the file's model with its partition.
+			pout, err := json.Marshal(&p)
+			if err != nil {
+				t.Fatalf("a loaded partition does not save: %v", err)
+			}
+			var again Partition
+			if err := json.Unmarshal(pout, &again); err != nil {
+				t.Fatalf("a saved partition does not load: %v", err)
+			}
+			if pout2, _ := json.Marshal(&again); !bytes.Equal(pout, pout2) {
+				t.Fatalf("partition: save, load, save is not stable")
+			}
+		case !errors.Is(perr, ErrNotClustered):
+			t.Fatalf("a model file loads as a Model but not as a Partition: %v", perr)
 		}
 		out, err := json.Marshal(&m)
 		if err != nil {
@@ -155,9 +170,8 @@ func FuzzPipeline(f *testing.F) {
 					t.Fatalf("label %d outside [-1, %d)", l, cl.Clusters)
 				}
 			}
-			p, err := m.Predict(nil, x, 1)
-			if err != nil || !slices.Equal(p, cl.Labels) {
-				t.Fatalf("Predict %v (%v) differs from Cluster %v", p, err, cl.Labels)
+			if p := cl.Partition.Predict(nil, x, 1); !slices.Equal(p, cl.Labels) {
+				t.Fatalf("Predict %v differs from Cluster %v", p, cl.Labels)
 			}
 		}
 	})

@@ -478,16 +478,16 @@ func (m *Model) clusterTree(data []float64, n, d int, cfg *ClusterConfig, mm, w 
 	}
 	lt := m.clusterLevels(data, n, d, cfg, minSize, mm, w)
 	p := &Partition{
-		Rule: LevelTree, SVCluster: lt.svCluster, Birth: lt.birth,
-		Outliers: cfg.Outliers, M: mm, Clusters: lt.clusters,
+		model: m, rule: LevelTree, svCluster: lt.svCluster, birth: lt.birth,
+		outliers: cfg.Outliers, segM: mm, clusters: lt.clusters,
 	}
 	labels := make([]int, n)
 	for i, o := range lt.owner {
 		labels[i] = p.levelLabel(lt.fx[i], o)
 	}
-	m.Partition = p
 	return &Clustering{
-		Labels: labels, Clusters: lt.clusters, Equilibria: lt.modes,
+		Partition: p,
+		Labels:    labels, Clusters: lt.clusters, Equilibria: lt.modes,
 		MinSize: minSize, Stability: lt.stability,
 		Runtime: time.Since(start),
 	}
@@ -495,9 +495,8 @@ func (m *Model) clusterTree(data []float64, n, d int, cfg *ClusterConfig, mm, w 
 
 // predictTree is Predict with the LevelTree rule: one pass of B kernel
 // terms per row, as Score.
-func (m *Model) predictTree(dst []int, x mat.Matrix, workers int) {
-	p := m.Partition
-	m.eachOwner(x, numWorkers(workers), nil, func(i int, f float64, o int32) {
+func (p *Partition) predictTree(dst []int, x mat.Matrix, workers int) {
+	p.model.eachOwner(x, numWorkers(workers), nil, func(i int, f float64, o int32) {
 		dst[i] = p.levelLabel(f, o)
 	})
 }
@@ -506,8 +505,8 @@ func (m *Model) predictTree(dst []int, x mat.Matrix, workers int) {
 // vector is owner: the owner's cluster, or −1 with Outliers below the
 // level at which that cluster is born.
 func (p *Partition) levelLabel(f float64, owner int32) int {
-	c := p.SVCluster[owner]
-	if p.Outliers && f < p.Birth[c] {
+	c := p.svCluster[owner]
+	if p.outliers && f < p.birth[c] {
 		return -1
 	}
 	return c

@@ -215,11 +215,7 @@ func TestLevelTreeBlobs(t *testing.T) {
 		if ari := metrics.AdjustedRand(keptTruth, kept); ari != 1 {
 			t.Errorf("outliers %v: ARI %v on the %d rows labelled, want 1", outliers, ari, len(kept))
 		}
-		got, err := model.Predict(nil, x, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(got, cl.Labels) {
+		if got := cl.Partition.Predict(nil, x, 1); !slices.Equal(got, cl.Labels) {
 			t.Errorf("outliers %v: Predict differs from Cluster on the training rows", outliers)
 		}
 	}
@@ -241,13 +237,11 @@ func TestOwnerFar(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.Cluster(x, nil); err != nil {
-		t.Fatal(err)
-	}
-	got, err := m.Predict(nil, mat.NewDense(4, 2, []float64{0, 0, 10, 0, -40, 0, 60, 0}), 1)
+	cl, err := m.Cluster(x, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	got := cl.Partition.Predict(nil, mat.NewDense(4, 2, []float64{0, 0, 10, 0, -40, 0, 60, 0}), 1)
 	if got[0] == got[1] || got[2] != got[0] || got[3] != got[1] {
 		t.Errorf("clusters of (0,0), (10,0), (-40,0), (60,0): %v; want the far points with their near blob", got)
 	}

@@ -10,11 +10,11 @@ import (
 const badDim = "svclust: dimension mismatch"
 
 // Model is a trained domain of novelty, f(x) = Σᵢ Alpha[i]·k(svᵢ, x) − 1
-// with k(x, y) = exp(−Gamma‖x − y‖²), and, once [Model.Cluster] has run, the
-// partition that [Model.Predict] applies to new points.
-//
-// A Model is safe for concurrent use by Score, Decision and Predict;
-// Cluster modifies it.
+// with k(x, y) = exp(−Gamma‖x − y‖²): phase 1 of the method, as [Train]
+// returns it. [Model.Cluster] finds a [Partition] from it, which labels
+// points; the Model itself is never modified by its methods, and it is safe
+// for concurrent use by all of them. Its fields are read-only once trained
+// (a Partition refers to the Model it was found with).
 type Model struct {
 	// Gamma is the kernel width γ.
 	Gamma float64
@@ -31,8 +31,6 @@ type Model struct {
 	Stats Stats
 	// Choice reports how Gamma, C and the budget were chosen.
 	Choice Choice
-	// Partition is the clustering found by Cluster, nil before.
-	Partition *Partition
 }
 
 // Dim returns the dimension of the input space.

@@ -15,7 +15,8 @@ import (
 	"github.com/svclust/svclust/internal/jsonkeys"
 )
 
-// The model file format written by [Model.MarshalJSON].
+// The model file format written by [Partition.MarshalJSON] and
+// [Model.MarshalJSON].
 const (
 	// ModelFormat is the value of the "format" key of a model file.
 	ModelFormat = "svclust-model"
@@ -26,8 +27,8 @@ const (
 	ModelVersion = 2
 )
 
-// ErrModelFormat is wrapped by every error of [Model.UnmarshalJSON] that
-// concerns the content of the model file.
+// ErrModelFormat is wrapped by every error of [Model.UnmarshalJSON] and
+// [Partition.UnmarshalJSON] that concerns the content of the model file.
 var ErrModelFormat = errors.New("svclust: invalid model file")
 
 // modelJSON is the versioned file form of a Model. Pointer fields
@@ -71,34 +72,59 @@ type partitionJSON struct {
 // MarshalJSON implements json.Marshaler. It returns what [Model.WriteJSON]
 // writes.
 func (m *Model) MarshalJSON() ([]byte, error) {
+	return marshal(m.WriteJSON)
+}
+
+// MarshalJSON implements json.Marshaler. It returns what
+// [Partition.WriteJSON] writes.
+func (p *Partition) MarshalJSON() ([]byte, error) {
+	return marshal(p.WriteJSON)
+}
+
+// marshal returns what write writes.
+func marshal(write func(io.Writer) error) ([]byte, error) {
 	var b bytes.Buffer
-	if err := m.WriteJSON(&b); err != nil {
+	if err := write(&b); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
 }
 
-// WriteJSON writes m to w as a versioned JSON object,
+// WriteJSON writes m to w as the model file of [Partition.WriteJSON] with
+// "partition" null: a file that [Model.UnmarshalJSON] reads, and
+// [Partition.UnmarshalJSON] rejects with ErrNotClustered.
+func (m *Model) WriteJSON(w io.Writer) error {
+	return writeJSON(w, m, nil)
+}
+
+// WriteJSON writes p and its model to w as a versioned JSON object,
 //
-//	{"format":"svclust-model","version":1,"gamma":γ,"c":C,"dim":d,
+//	{"format":"svclust-model","version":2,"gamma":γ,"c":C,"dim":d,
 //	 "sv":[[…],…],"alpha":[…],"status":"converged",
 //	 "stats":{"iterations":…,"updates":…,"maintenance":…,"objective":…},
-//	 "partition":{"eps":…,"all":…,"outliers":…,"m":…,"clusters":…,
-//	   "equilibria":[[…],…],"equilibrium_cluster":[…],"anchors":…,
-//	   "strip":[[…],…],"strip_cluster":[…]}}
+//	 "partition":{"rule":"components","eps":…,"all":…,"outliers":…,"m":…,
+//	   "clusters":…,"equilibria":[[…],…],"equilibrium_cluster":[…],
+//	   "anchors":…,"strip":[[…],…],"strip_cluster":[…]}}
 //
-// with "partition" null before [Model.Cluster] has run and "anchors"
-// omitted when 0. Floats are written in the shortest form that reads back
-// to the same float64, so a model read back by UnmarshalJSON gives
-// bit-identical scores and labels. Stats.Runtime is not stored. The
-// matrices are written row by row through a small buffer, so the memory
-// WriteJSON needs does not grow with the model (whose strip holds a
-// quarter of the training points by default). WriteJSON returns an error
-// wrapping ErrModelFormat, before writing anything, for a model without
-// support vectors or with NaN or Inf values, which UnmarshalJSON would
-// reject.
-func (m *Model) WriteJSON(w io.Writer) error {
-	j, err := m.fileForm()
+// with "anchors" omitted when 0; the LevelTree rule writes "rule":"levels",
+// "sv_cluster":[…] and "birth":[…] after "rule", and empty equilibria and
+// strip. Floats are written in the shortest form that reads back to the
+// same float64, so a partition read back by UnmarshalJSON gives
+// bit-identical scores and labels. Stats.Runtime and the model's Choice are
+// not stored. The matrices are written row by row through a small buffer,
+// so the memory WriteJSON needs does not grow with the model (whose strip
+// holds a quarter of the training points by default). WriteJSON returns an
+// error wrapping ErrModelFormat, before writing anything, for a model
+// without support vectors or with NaN or Inf values, which UnmarshalJSON
+// would reject.
+func (p *Partition) WriteJSON(w io.Writer) error {
+	return writeJSON(w, p.mustModel(), p)
+}
+
+// writeJSON writes the model file of m with the partition p, null if p is
+// nil.
+func writeJSON(w io.Writer, m *Model, p *Partition) error {
+	j, err := fileForm(m, p)
 	if err != nil {
 		return err
 	}
@@ -161,10 +187,10 @@ func (m *Model) WriteJSON(w io.Writer) error {
 	return jw.flush()
 }
 
-// fileForm returns the file form of m, validated as UnmarshalJSON
-// validates what it reads, so that a file that saves always loads. Its
-// matrices are views of m's.
-func (m *Model) fileForm() (*modelJSON, error) {
+// fileForm returns the file form of m with the partition p (none if p is
+// nil), validated as UnmarshalJSON validates what it reads, so that a file
+// that saves always loads. Its matrices are views of m's and p's.
+func fileForm(m *Model, p *Partition) (*modelJSON, error) {
 	if m.SV == nil || len(m.Alpha) == 0 {
 		return nil, fmt.Errorf("%w: no support vectors", ErrModelFormat)
 	}
@@ -188,21 +214,21 @@ func (m *Model) fileForm() (*modelJSON, error) {
 			Objective:   m.Stats.Objective,
 		},
 	}
-	if p := m.Partition; p != nil {
+	if p != nil {
 		j.Partition = &partitionJSON{
-			Rule:               p.Rule.String(),
-			SVCluster:          p.SVCluster,
-			Birth:              p.Birth,
-			Eps:                p.Eps,
-			All:                p.All,
-			Outliers:           p.Outliers,
-			M:                  p.M,
-			Clusters:           p.Clusters,
-			Equilibria:         matrixJSON{m: p.Equilibria},
-			EquilibriumCluster: p.EquilibriumCluster,
-			Anchors:            p.Anchors,
-			Strip:              matrixJSON{m: p.Strip},
-			StripCluster:       p.StripCluster,
+			Rule:               p.rule.String(),
+			SVCluster:          p.svCluster,
+			Birth:              p.birth,
+			Eps:                p.eps,
+			All:                p.all,
+			Outliers:           p.outliers,
+			M:                  p.segM,
+			Clusters:           p.clusters,
+			Equilibria:         matrixJSON{m: p.equilibria},
+			EquilibriumCluster: p.equilibriumCluster,
+			Anchors:            p.anchors,
+			Strip:              matrixJSON{m: p.strip},
+			StripCluster:       p.stripCluster,
 		}
 	}
 	if err := j.check(); err != nil {
@@ -326,8 +352,10 @@ func (jw *jsonWriter) flush() error {
 	return jw.w.Flush()
 }
 
-// UnmarshalJSON implements json.Unmarshaler. It reads a model written by
-// [Model.MarshalJSON] and validates it strictly: unknown keys, a wrong format
+// UnmarshalJSON implements json.Unmarshaler. It reads a model file written
+// by [Model.MarshalJSON] or [Partition.MarshalJSON], keeping the model
+// only (a partition present is validated and dropped: read the file into a
+// Partition to keep it). It validates the file strictly: unknown keys, a wrong format
 // or version, γ or C not > 0, a dimension below 1, no support vectors, rows
 // whose length is not the dimension, coefficients that do not match the
 // support vectors, NaN or Inf anywhere, negative counts, and a partition
@@ -338,24 +366,48 @@ func (jw *jsonWriter) flush() error {
 // allocated from the lengths of the arrays actually present, never from a
 // declared size. On an error m is left unchanged.
 func (m *Model) UnmarshalJSON(data []byte) error {
-	if err := jsonkeys.Check(bytes.NewReader(data)); err != nil {
-		return fmt.Errorf("%w: %v", ErrModelFormat, err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var j modelJSON
-	if err := dec.Decode(&j); err != nil {
-		return fmt.Errorf("%w: %v", ErrModelFormat, err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return fmt.Errorf("%w: data after the model object", ErrModelFormat)
-	}
-	nm, err := j.model()
+	nm, _, err := decodeJSON(data)
 	if err != nil {
 		return err
 	}
 	*m = *nm
 	return nil
+}
+
+// UnmarshalJSON implements json.Unmarshaler. It reads a model file written
+// by [Partition.MarshalJSON], validated as [Model.UnmarshalJSON] validates
+// it, and builds everything Predict needs, so that p is then safe for
+// concurrent use. A file whose "partition" is null (a phase-1 model, or
+// version 1 before clustering) is an error wrapping ErrNotClustered. On an
+// error p is left unchanged.
+func (p *Partition) UnmarshalJSON(data []byte) error {
+	_, np, err := decodeJSON(data)
+	if err != nil {
+		return err
+	}
+	if np == nil {
+		return fmt.Errorf("%w: the file holds a phase-1 model, which can score points but not label them", ErrNotClustered)
+	}
+	*p = *np
+	return nil
+}
+
+// decodeJSON decodes and validates the model file data: its model, and its
+// partition (nil if "partition" is null).
+func decodeJSON(data []byte) (*Model, *Partition, error) {
+	if err := jsonkeys.Check(bytes.NewReader(data)); err != nil {
+		return nil, nil, fmt.Errorf("%w: %v", ErrModelFormat, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var j modelJSON
+	if err := dec.Decode(&j); err != nil {
+		return nil, nil, fmt.Errorf("%w: %v", ErrModelFormat, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, nil, fmt.Errorf("%w: data after the model object", ErrModelFormat)
+	}
+	return j.model()
 }
 
 // check validates j as a model file.
@@ -431,11 +483,11 @@ func statusOf(name string) Status {
 	return -1
 }
 
-// model validates j, a decoded file, and builds the Model it describes,
-// taking over j's slices.
-func (j *modelJSON) model() (*Model, error) {
+// model validates j, a decoded file, and builds the Model and the
+// Partition (nil if none) it describes, taking over j's slices.
+func (j *modelJSON) model() (*Model, *Partition, error) {
 	if err := j.check(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	st := j.Stats
 	m := &Model{
@@ -451,28 +503,32 @@ func (j *modelJSON) model() (*Model, error) {
 			Objective:   st.Objective,
 		},
 	}
-	if pj := j.Partition; pj != nil {
-		m.Partition = &Partition{
-			Rule:               pj.rule(),
-			SVCluster:          pj.SVCluster,
-			Birth:              pj.Birth,
-			Eps:                pj.Eps,
-			All:                pj.All,
-			Outliers:           pj.Outliers,
-			M:                  pj.M,
-			Clusters:           pj.Clusters,
-			EquilibriumCluster: pj.EquilibriumCluster,
-			Anchors:            pj.Anchors,
-		}
-		if pj.Equilibria.len() > 0 {
-			m.Partition.Equilibria = dense(&pj.Equilibria, j.Dim)
-		}
-		if pj.Strip.len() > 0 {
-			m.Partition.Strip = dense(&pj.Strip, j.Dim)
-			m.Partition.StripCluster = pj.StripCluster
-		}
+	pj := j.Partition
+	if pj == nil {
+		return m, nil, nil
 	}
-	return m, nil
+	p := &Partition{
+		model:              m,
+		rule:               pj.rule(),
+		svCluster:          pj.SVCluster,
+		birth:              pj.Birth,
+		eps:                pj.Eps,
+		all:                pj.All,
+		outliers:           pj.Outliers,
+		segM:               pj.M,
+		clusters:           pj.Clusters,
+		equilibriumCluster: pj.EquilibriumCluster,
+		anchors:            pj.Anchors,
+	}
+	if pj.Equilibria.len() > 0 {
+		p.equilibria = dense(&pj.Equilibria, j.Dim)
+	}
+	if pj.Strip.len() > 0 {
+		p.strip = dense(&pj.Strip, j.Dim)
+		p.stripCluster = pj.StripCluster
+	}
+	p.buildTrees()
+	return m, p, nil
 }
 
 // rule returns the Rule of pj: Components when the file names none.

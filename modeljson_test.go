@@ -12,8 +12,9 @@ import (
 	"github.com/svclust/svclust/dataset"
 )
 
-// trainGauss3 trains and clusters a small model on the Gauss3 set.
-func trainGauss3(t *testing.T, cc *svclust.ClusterConfig) (*svclust.Model, *dataset.Dataset) {
+// trainGauss3 trains a small model on the Gauss3 set and, unless cc is nil,
+// clusters it.
+func trainGauss3(t *testing.T, cc *svclust.ClusterConfig) (*svclust.Model, *svclust.Partition, *dataset.Dataset) {
 	t.Helper()
 	ds, err := dataset.Generate(dataset.Gauss3, 300, 1)
 	if err != nil {
@@ -23,12 +24,21 @@ func trainGauss3(t *testing.T, cc *svclust.ClusterConfig) (*svclust.Model, *data
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cc != nil {
-		if _, err := m.Cluster(ds.X, cc); err != nil {
-			t.Fatal(err)
-		}
+	if cc == nil {
+		return m, nil, ds
 	}
-	return m, ds
+	cl, err := m.Cluster(ds.X, cc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, cl.Partition, ds
+}
+
+// isZero reports whether p is the zero Partition, whose methods panic.
+func isZero(p *svclust.Partition) (zero bool) {
+	defer func() { zero = recover() != nil }()
+	p.Model()
+	return false
 }
 
 func TestModelJSONRoundTrip(t *testing.T) {
@@ -44,8 +54,14 @@ func TestModelJSONRoundTrip(t *testing.T) {
 		{"levels outliers", &svclust.ClusterConfig{Outliers: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, ds := trainGauss3(t, tc.cc)
-			b, err := json.Marshal(m)
+			m, p, ds := trainGauss3(t, tc.cc)
+			var b []byte
+			var err error
+			if p == nil {
+				b, err = json.Marshal(m)
+			} else {
+				b, err = json.Marshal(p)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,30 +81,42 @@ func TestModelJSONRoundTrip(t *testing.T) {
 				got.Stats.Iterations != m.Stats.Iterations || got.Stats.Objective != m.Stats.Objective {
 				t.Errorf("header differs: got %+v, want %+v", got, m)
 			}
+			// The model alone, as a Model read from any model file
+			// writes it: with its partition null.
+			bm, err := json.Marshal(&got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(bm), `"partition":null`) {
+				t.Errorf("partition not null in %s", bm)
+			}
+			var gotp svclust.Partition
+			err = json.Unmarshal(b, &gotp)
 			if tc.cc == nil {
-				if got.Partition != nil {
-					t.Fatal("partition appeared")
+				if !errors.Is(err, svclust.ErrNotClustered) || !isZero(&gotp) {
+					t.Fatalf("a Partition from a model file without one: %v", err)
 				}
-				if !strings.Contains(string(b), `"partition":null`) {
-					t.Errorf("partition not null in %s", b)
+				if string(b) != string(bm) {
+					t.Error("second round trip changed the file")
 				}
 				return
 			}
-			pw, err := m.Predict(nil, ds.X, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
-			ph, err := got.Predict(nil, ds.X, 1)
-			if err != nil {
-				t.Fatal(err)
+			if gotp.Rule() != p.Rule() || gotp.Clusters() != p.Clusters() || gotp.Outliers() != p.Outliers() {
+				t.Errorf("partition: got %v, %d clusters, outliers %v; want %v, %d, %v",
+					gotp.Rule(), gotp.Clusters(), gotp.Outliers(), p.Rule(), p.Clusters(), p.Outliers())
 			}
+			pw := p.Predict(nil, ds.X, 1)
+			ph := gotp.Predict(nil, ds.X, 1)
 			for i := range pw {
 				if pw[i] != ph[i] {
 					t.Fatalf("label %d: got %d, want %d", i, ph[i], pw[i])
 				}
 			}
 			// A second round trip gives the same bytes.
-			b2, err := json.Marshal(&got)
+			b2, err := json.Marshal(&gotp)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -102,7 +130,7 @@ func TestModelJSONRoundTrip(t *testing.T) {
 func TestModelJSONMarshalInvalid(t *testing.T) {
 	for name, m := range map[string]*svclust.Model{
 		"empty": {},
-		"nan":   func() *svclust.Model { m, _ := trainGauss3(t, nil); m.Alpha[0] = math.NaN(); return m }(),
+		"nan":   func() *svclust.Model { m, _, _ := trainGauss3(t, nil); m.Alpha[0] = math.NaN(); return m }(),
 	} {
 		if _, err := json.Marshal(m); err == nil {
 			t.Errorf("%s: no error", name)
@@ -138,11 +166,13 @@ func TestWriteJSONErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.Cluster(ds.X, &svclust.ClusterConfig{Rule: svclust.Components}); err != nil {
+	cl, err := m.Cluster(ds.X, &svclust.ClusterConfig{Rule: svclust.Components})
+	if err != nil {
 		t.Fatal(err)
 	}
+	p := cl.Partition
 	var all strings.Builder
-	if err := m.WriteJSON(&all); err != nil {
+	if err := p.WriteJSON(&all); err != nil {
 		t.Fatal(err)
 	}
 	size := all.Len()
@@ -150,13 +180,13 @@ func TestWriteJSONErrors(t *testing.T) {
 		t.Fatalf("model file of %d bytes does not span several buffers", size)
 	}
 	for _, n := range []int{0, 1, 64 << 10, size / 2, size - 1} {
-		if err := m.WriteJSON(&failWriter{n: n}); !errors.Is(err, errWrite) {
+		if err := p.WriteJSON(&failWriter{n: n}); !errors.Is(err, errWrite) {
 			t.Errorf("writer failing after %d of %d bytes: got %v", n, size, err)
 		}
 	}
 	m.Alpha[0] = math.Inf(1)
 	w := &failWriter{n: 1 << 30}
-	if err := m.WriteJSON(w); !errors.Is(err, svclust.ErrModelFormat) || w.n != 1<<30 {
+	if err := p.WriteJSON(w); !errors.Is(err, svclust.ErrModelFormat) || w.n != 1<<30 {
 		t.Errorf("invalid model: got %v after writing %d bytes", err, 1<<30-w.n)
 	}
 }
@@ -166,14 +196,14 @@ func TestWriteJSONErrors(t *testing.T) {
 // that declare 10⁹ values and more) fails with an error, leaves the model
 // unchanged, and allocates in proportion to the file.
 func TestModelJSONCorrupt(t *testing.T) {
-	m, _ := trainGauss3(t, &svclust.ClusterConfig{Rule: svclust.Components})
-	b, err := json.Marshal(m)
+	_, p, _ := trainGauss3(t, &svclust.ClusterConfig{Rule: svclust.Components})
+	b, err := json.Marshal(p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	good := string(b)
-	ml, _ := trainGauss3(t, &svclust.ClusterConfig{})
-	bl, err := json.Marshal(ml)
+	_, pl, _ := trainGauss3(t, &svclust.ClusterConfig{})
+	bl, err := json.Marshal(pl)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,6 +312,15 @@ func TestModelJSONCorrupt(t *testing.T) {
 			}
 			if got.SV != nil {
 				t.Error("model changed on error")
+			}
+			// A Partition validates the same file the same way.
+			var gotp svclust.Partition
+			perr := json.Unmarshal([]byte(tc.in), &gotp)
+			if !errors.Is(perr, svclust.ErrModelFormat) && !errors.As(perr, &syntax) {
+				t.Errorf("Partition: got %v, want ErrModelFormat or a syntax error", perr)
+			}
+			if !isZero(&gotp) {
+				t.Error("partition changed on error")
 			}
 			// Loading allocates in proportion to the file, never to the
 			// sizes it declares: 64 MiB is far above what decoding a file

@@ -41,7 +41,7 @@ func Example() {
 		Scale: dataset.ScaleZScore, Scaler: scaler,
 		Features: ds.Names, Label: "label",
 		Run:   &pipeline.Run{Tool: "example", Seed: 1, Data: "gauss3", Rows: 600},
-		Model: model,
+		Model: model, Partition: cl.Partition,
 	}
 	var file bytes.Buffer
 	if err := fitted.Write(&file); err != nil {

@@ -26,15 +26,17 @@ func fitted(t testing.TB, n int) (*Model, *dataset.Dataset) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.Cluster(ds.X, nil); err != nil {
+	cl, err := m.Cluster(ds.X, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
 	return &Model{
-		Scale:    dataset.ScaleZScore,
-		Scaler:   scaler,
-		Features: raw.Names,
-		Label:    "label",
-		Run:      &Run{Tool: "test", Seed: 1, Strategy: "merge", Budget: 6, Data: "gauss3", Rows: n},
-		Model:    m,
+		Scale:     dataset.ScaleZScore,
+		Scaler:    scaler,
+		Features:  raw.Names,
+		Label:     "label",
+		Run:       &Run{Tool: "test", Seed: 1, Strategy: "merge", Budget: 6, Data: "gauss3", Rows: n},
+		Model:     m,
+		Partition: cl.Partition,
 	}, raw
 }

@@ -5,6 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/dataset"
 )
 
@@ -97,7 +98,7 @@ func (m *Model) ScaleRows(x *mat.Dense) error {
 // Predict sets dst[i] to the cluster of the raw (unscaled) row i of x, or −1
 // for an outlier, and returns dst; a nil dst is allocated. It scales x
 // with the model's scaler, a bounded number of rows at a time, and applies
-// [svclust.Model.Predict] on workers goroutines (0 means GOMAXPROCS); x is
+// [svclust.Partition.Predict] on workers goroutines (0 means GOMAXPROCS); x is
 // not modified. On the training data of a model written by svclust fit it
 // returns fit's labels. Predict returns a [*DimError] or [*OverflowError]
 // before labelling any row, and [svclust.ErrNotClustered] for a model
@@ -114,9 +115,12 @@ func (m *Model) Predict(dst []int, x mat.Matrix, workers int) ([]int, error) {
 	if len(dst) != n {
 		panic("pipeline: Predict: len(dst) is not the number of rows")
 	}
+	if m.Partition == nil {
+		return nil, svclust.ErrNotClustered
+	}
 	err := m.chunks(x, func(lo, hi int, scaled *mat.Dense) error {
-		_, err := m.Model.Predict(dst[lo:hi], scaled, workers)
-		return err
+		m.Partition.Predict(dst[lo:hi], scaled, workers)
+		return nil
 	}, 0)
 	if err != nil {
 		return nil, err

@@ -19,8 +19,8 @@ const (
 )
 
 // Model is a fitted model as the svclust command writes it with fit -model:
-// the scaling of the training data, the feature names and the trained and
-// clustered [svclust.Model]. Its methods label and score raw rows; they do
+// the scaling of the training data, the feature names, the trained
+// [svclust.Model] and its [svclust.Partition]. Its methods label and score raw rows; they do
 // not modify the Model, which is safe for concurrent use once built.
 type Model struct {
 	// Version is the version of the model file the Model was read from:
@@ -45,8 +45,12 @@ type Model struct {
 	// nil in version 1 files. Labelling does not use it.
 	Run *Run
 
-	// Model is the trained model, with its Partition once clustered.
+	// Model is the trained model (phase 1), which Score applies.
 	Model *svclust.Model
+	// Partition is the clustering of Model that Predict applies; nil for a
+	// file without one, which can score rows but not label them. When set,
+	// Partition.Model() is Model.
+	Partition *svclust.Partition
 }
 
 // Run records how a model was made. It is informative: labelling and
@@ -94,16 +98,48 @@ type fileJSON struct {
 	Features []string        `json:"features"`
 	Label    string          `json:"label"`
 	Run      *Run            `json:"run,omitempty"`
-	Model    *svclust.Model  `json:"model"`
+	Model    *libModel       `json:"model"`
+}
+
+// libModel is the "model" of a model file, the library's model file: a
+// partition or, from a file whose partition is null, the phase-1 model
+// alone.
+type libModel struct {
+	model     *svclust.Model
+	partition *svclust.Partition // nil when the file has none
+}
+
+// UnmarshalJSON reads a partition or, failing that for want of one, a
+// phase-1 model.
+func (l *libModel) UnmarshalJSON(b []byte) error {
+	var p svclust.Partition
+	err := p.UnmarshalJSON(b)
+	if err == nil {
+		l.model, l.partition = p.Model(), &p
+		return nil
+	}
+	if !errors.Is(err, svclust.ErrNotClustered) {
+		return err
+	}
+	var m svclust.Model
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	l.model, l.partition = &m, nil
+	return nil
 }
 
 // Write writes the JSON form of m, the model file, and a final newline to
-// w. The svclust.Model, the last key, is streamed by
-// [svclust.Model.WriteJSON] rather than built in memory. Write returns an
-// error if m has no Model or Scaler, or an unknown Scale.
+// w. The partition (or without one the svclust.Model), the last key, is
+// streamed by [svclust.Partition.WriteJSON] rather than built in memory.
+// Write returns an error if m has no Model or Scaler, a Partition of
+// another Model, or an unknown Scale.
 func (m *Model) Write(w io.Writer) error {
 	if m.Model == nil || m.Scaler == nil {
 		return errors.New("pipeline: Model.Write: no model or no scaler")
+	}
+	if m.Partition != nil && m.Partition.Model() != m.Model {
+		return errors.New("pipeline: Model.Write: the Partition is not of the Model")
 	}
 	if _, err := dataset.ParseScale(m.Scale.String()); err != nil {
 		return fmt.Errorf("pipeline: Model.Write: %w", err)
@@ -132,7 +168,12 @@ func (m *Model) Write(w io.Writer) error {
 	if _, err := w.Write(b); err != nil {
 		return err
 	}
-	if err := m.Model.WriteJSON(w); err != nil {
+	if m.Partition != nil {
+		err = m.Partition.WriteJSON(w)
+	} else {
+		err = m.Model.WriteJSON(w)
+	}
+	if err != nil {
 		return err
 	}
 	_, err = io.WriteString(w, "}\n")

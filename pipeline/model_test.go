@@ -136,8 +136,8 @@ func TestReadVersion1(t *testing.T) {
 	}
 }
 
-// TestPredictRaw: Predict and Score on raw rows give what svclust.Model's
-// Predict and Score give on the rows scaled by the model's scaler, leave
+// TestPredictRaw: Predict and Score on raw rows give what svclust.Partition's
+// Predict and svclust.Model's Score give on the rows scaled by the model's scaler, leave
 // the rows unchanged, and are the same in chunks as in one piece (labelRows
 // is lowered below the number of rows to have several chunks).
 func TestPredictRaw(t *testing.T) {
@@ -145,10 +145,7 @@ func TestPredictRaw(t *testing.T) {
 	orig := mat.DenseCopyOf(raw.X)
 	scaled := mat.DenseCopyOf(raw.X)
 	m.Scaler.Transform(scaled)
-	want, err := m.Model.Predict(nil, scaled, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := m.Partition.Predict(nil, scaled, 1)
 	wantScores := m.Model.Score(nil, scaled, 1)
 	for _, workers := range []int{1, 3} {
 		got, err := m.Predict(nil, raw.X, workers)
@@ -175,8 +172,8 @@ func TestPredictRaw(t *testing.T) {
 		if hi-lo > 7 {
 			return errors.New("chunk too long")
 		}
-		_, err := m.Model.Predict(got[lo:hi], x, 1)
-		return err
+		m.Partition.Predict(got[lo:hi], x, 1)
+		return nil
 	}, 7); err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +210,7 @@ func TestPredictErrors(t *testing.T) {
 	if err := m.ScaleRows(x); !errors.As(err, &oe) || !mat.Equal(x, before) {
 		t.Errorf("ScaleRows overflow: %v, or rows changed", err)
 	}
-	m.Model.Partition = nil
+	m.Partition = nil
 	if _, err := m.Predict(nil, raw.X, 1); !errors.Is(err, svclust.ErrNotClustered) {
 		t.Errorf("no partition: %v", err)
 	}

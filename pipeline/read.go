@@ -164,7 +164,7 @@ func decode(r io.Reader) (*Model, error) {
 	if mf.Model == nil {
 		return nil, fmt.Errorf("no model")
 	}
-	d := mf.Model.Dim()
+	d := mf.Model.model.Dim()
 	if mf.Scaler == nil {
 		return nil, fmt.Errorf("no scaler")
 	}
@@ -186,13 +186,14 @@ func decode(r io.Reader) (*Model, error) {
 		return nil, fmt.Errorf("%d feature names for a model of dimension %d", len(mf.Features), d)
 	}
 	return &Model{
-		Version:  mf.Version,
-		Scale:    scale,
-		Scaler:   mf.Scaler,
-		Features: mf.Features,
-		Label:    mf.Label,
-		Run:      mf.Run,
-		Model:    mf.Model,
+		Version:   mf.Version,
+		Scale:     scale,
+		Scaler:    mf.Scaler,
+		Features:  mf.Features,
+		Label:     mf.Label,
+		Run:       mf.Run,
+		Model:     mf.Model.model,
+		Partition: mf.Model.partition,
 	}, nil
 }
 

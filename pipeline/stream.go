@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/dataset"
 )
 
@@ -274,7 +275,7 @@ type LabelConfig struct {
 }
 
 // LabelStream reads the data that open opens in chunks of rows, scales
-// each chunk with m's scaler, labels it with m's svclust.Model.Predict and
+// each chunk with m's scaler, labels it with m's svclust.Partition.Predict and
 // calls emit with the labels of the chunk and, if the data have a label
 // column, the class of each row (else nil); emit must not keep the slices.
 // It returns the number of rows labelled. Memory holds one chunk (at most
@@ -287,6 +288,9 @@ type LabelConfig struct {
 func LabelStream(ctx context.Context, open Opener, m *Model, cfg *LabelConfig, emit func(labels, classes []int) error) (int, error) {
 	if cfg == nil {
 		cfg = &LabelConfig{}
+	}
+	if m.Partition == nil {
+		return 0, svclust.ErrNotClustered
 	}
 	report := func(p Progress) {
 		if cfg.Progress != nil {
@@ -317,10 +321,7 @@ func LabelStream(ctx context.Context, open Opener, m *Model, cfg *LabelConfig, e
 		if k == 0 {
 			return nil
 		}
-		got, err := m.Model.Predict(pred[:k], mat.NewDense(k, d, chunk[:k*d]), cfg.Workers)
-		if err != nil {
-			return err
-		}
+		got := m.Partition.Predict(pred[:k], mat.NewDense(k, d, chunk[:k*d]), cfg.Workers)
 		var classes []int
 		if sc.Labelled() {
 			classes = truth

@@ -359,7 +359,7 @@ whose variance under- or overflows float64 when computed directly (over
 the file, or over the sample when it holds every row), so the scaling is exactly the one fit would
 fit on the whole file. The sample is trained and clustered as fit
 trains and clusters its data, with -all under -rule components. Pass 2
-reads the file again in chunks, labels each row by svclust.Model.Predict
+reads the file again in chunks, labels each row by svclust.Partition.Predict
 (with -rule levels by the cluster of its support vector, one scoring
 pass; with -rule components by sending it along its own trajectory to an
 equilibrium) and writes the labels as it goes, to a temporary file that

@@ -772,12 +772,13 @@ func writeResults(e *env, o *fitFlags, dt *data, r *result) error {
 func modelFileOf(o *fitFlags, dt *data, r *result) *pipeline.Model {
 	sc, _ := dataset.ParseScale(o.scale) // validated by setup
 	return &pipeline.Model{
-		Scale:    sc,
-		Scaler:   dt.scaler,
-		Features: dt.ds.Names,
-		Label:    o.label,
-		Run:      runInfoOf(o, dt, r),
-		Model:    r.model,
+		Scale:     sc,
+		Scaler:    dt.scaler,
+		Features:  dt.ds.Names,
+		Label:     o.label,
+		Run:       runInfoOf(o, dt, r),
+		Model:     r.model,
+		Partition: r.cl.Partition,
 	}
 }
 

@@ -101,8 +101,10 @@ func runPlot(e *env, o *plotFlags, args []string) error {
 		if labels, err = readLabels(o.labels, n, path); err != nil {
 			return err
 		}
-	} else if labels, err = mf.Model.Predict(nil, x, o.workers); err != nil {
-		return err
+	} else if mf.Partition == nil {
+		return fmt.Errorf("%s: the model has no partition: it can score points but not label them; give -labels", o.model)
+	} else {
+		labels = mf.Partition.Predict(nil, x, o.workers)
 	}
 	opt := &figure.Options{Title: o.title, Legend: o.legend, Grid: o.grid, Workers: o.workers}
 	opt.XLabel, opt.YLabel = axisLabel(mf, 0), axisLabel(mf, 1)

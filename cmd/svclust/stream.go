@@ -23,7 +23,7 @@ import (
 // clusters its data; with -rule components as fit -all does, so that every
 // sample point follows its trajectory and the equilibria and their
 // clusters form the model's partition. Pass 2 labels every row with
-// Model.Predict, which gives each point the cluster of its support vector
+// Partition.Predict, which gives each point the cluster of its support vector
 // (-rule levels) or sends it along its own trajectory (-rule components),
 // and writes the labels as it goes. The external indices come from a
 // contingency table (metrics.Table) filled chunk by chunk; the
@@ -129,7 +129,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 	}
 	defer labels.abort()
 	var table metrics.Table
-	fitted := &pipeline.Model{Scale: s.scale, Scaler: sm.Scaler, Features: sm.Names, Label: o.label, Model: model}
+	fitted := &pipeline.Model{Scale: s.scale, Scaler: sm.Scaler, Features: sm.Names, Label: o.label, Model: model, Partition: cl.Partition}
 	_, err = pipeline.LabelStream(ctx, open, fitted, &pipeline.LabelConfig{
 		Read: opt, Rows: n, Workers: o.workers,
 		Progress: func(p pipeline.Progress) {

@@ -39,7 +39,7 @@ func fitMetrics(t *testing.T, out string) map[string]any {
 // fit, byte for byte, whatever -workers: of plain fit with -rule levels, of
 // fit -all with -rule components. The sample is then every row in file
 // order and the scaling is fitted by the same sums, so training and
-// clustering see the very matrix fit sees, and Model.Predict returns
+// clustering see the very matrix fit sees, and Partition.Predict returns
 // Cluster's labels on the data given to Cluster (by the owner support
 // vector with levels, by every row's trajectory with components, hence
 // -all). The external indices come from a contingency table that numbers
