@@ -278,7 +278,8 @@ func (f *trainFn) train(a summary) ([]byte, error) {
 		return nil, err
 	}
 	cl := f.Settings.cluster()
-	if _, err := model.Cluster(x, &cl); err != nil {
+	clustering, err := model.Cluster(x, &cl)
+	if err != nil {
 		return nil, err
 	}
 	from := func(auto bool) string {
@@ -309,7 +310,7 @@ func (f *trainFn) train(a summary) ([]byte, error) {
 	} else if strings.HasPrefix(st.Strategy, "project") {
 		run.K = st.K
 	}
-	mf := &pipeline.Model{Scale: f.Scale, Scaler: scaler, Features: f.Names, Label: f.Label, Run: run, Model: model}
+	mf := &pipeline.Model{Scale: f.Scale, Scaler: scaler, Features: f.Names, Label: f.Label, Run: run, Model: model, Partition: clustering.Partition}
 	var buf bytes.Buffer
 	if err := mf.Write(&buf); err != nil {
 		return nil, err
