@@ -421,33 +421,42 @@ Tune fits and clusters the data for every pair (γ, C) of the grids, in
 parallel over the grid points: -workers fits at a time, each on one
 goroutine, so the result does not depend on -workers. It takes every flag
 of fit except -gamma and -C, which the grids replace, and -stream, -sample,
--progress and -quiet. Its defaults are the paper's protocol rather than
-fit's: -maintain project-knn, -budget 50 and -rule components (so
--min-size needs -rule levels); with -budget auto the budget is chosen at
-each grid point, since it depends on γ. It also takes:
+-progress and -quiet, with fit's defaults; with -budget auto (the default)
+the budget is chosen at each grid point, since it depends on γ. The grids
+are lists of values separated by commas: numbers, "auto" for fit's
+automatic choice and, for γ, "Fx" for F times the automatic γ. It also
+takes:
 
 	-gamma-grid list
-		Comma-separated γ values (default 2⁻⁵, 2⁻³, 2⁻¹, 2, 2³, 2⁵, the
-		paper's grid: 0.03125,0.125,0.5,2,8,32).
+		Comma-separated γ values (default 0.25x,0.5x,auto,2x,4x: kernel
+		widths from twice to half the automatic one).
 	-C-grid list
-		Comma-separated C values (default the same grid).
+		Comma-separated C values (default auto; under -rule levels the
+		automatic C sets only the boundary f = 0, not the clusters).
 	-metric nmi|ari|purity|rand
-		External index that picks the best setting (default nmi).
+		External index that picks the best setting with labels (default
+		nmi).
 
 With a ground-truth column the best setting has the largest -metric. Without
-one it has the lowest Davies–Bouldin index on the scaled data among the
-settings with at least 2 clusters; if no setting has 2 clusters, the best is
-the first grid point. Ties go to the earlier grid point, in γ-major order.
-Grid points whose fit fails are reported with their error and skipped. Tune
+one it has the largest DBCV, the density-based clustering validation index
+of Moulavi et al. (SDM 2014), on a seeded uniform sample of 1,000 rows (all
+rows of smaller data); a setting with fewer than 2 clusters has DBCV −1.
+Ties go to the automatic point (auto, auto), which is plain fit, else to the
+earlier grid point in γ-major order. Grid points whose fit fails are
+reported with their error and skipped; if every one fails, tune fails. Tune
 prints a table, the budget maintenance and the svclust fit command line that
 reproduces the best setting exactly (the same labels and model: every flag
 that shapes the model, the partition or the reading of DATA, with -gamma and
--C given), or with -json one object
+-C given unless automatic), or with -json one object
 
-	{"criterion":"nmi","strategy":"project-knn",
-	 "best":{"gamma":…,"C":…,"clusters":…,"metrics":{…}},
-	 "grid":[{"gamma":…,"C":…,"clusters":…,"metrics":{…},"error":"…"},…],
-	 "fit_command":"svclust fit -gamma … -C … … -- DATA.csv"}
+	{"criterion":"dbcv","strategy":"merge","auto_gamma":…,
+	 "best":{"gamma_grid":"2x","C_grid":"auto","gamma":…,"C":…,"clusters":…,"dbcv":…},
+	 "grid":[{…,"score":…,"error":"…"},…],
+	 "fit_command":"svclust fit -gamma … … -- DATA.csv"}
+
+where "score" is the -metric of labelled data. For the paper's protocol give
+its settings: -maintain project-knn -budget 50 -rule components -gamma-grid
+0.03125,0.125,0.5,2,8,32 -C-grid 0.03125,0.125,0.5,2,8,32.
 
 -o and -model refit the best setting and write its labels and model.
 

@@ -107,10 +107,11 @@ type fitFlags struct {
 	minIter  int
 	data     dataFlags // how to read DATA; fit and tune only
 
-	// dataPath is the DATA argument, and tuned is set by tune once γ and
-	// C are the best of its grid, for the model file's run section.
-	dataPath string
-	tuned    bool
+	// dataPath is the DATA argument; tunedGamma and tunedC are set by
+	// tune once γ or C is the best of its grid rather than automatic, for
+	// the model file's run section.
+	dataPath           string
+	tunedGamma, tunedC bool
 
 	// Flags of fit only.
 	stream   bool
@@ -812,9 +813,9 @@ func choiceOf(c svclust.Choice) *choiceJSON {
 
 // runInfoOf returns the run section of the model file of a run.
 func runInfoOf(o *fitFlags, dt *data, r *result) *pipeline.Run {
-	from := func(a autoFloat) string {
+	from := func(a autoFloat, tuned bool) string {
 		switch {
-		case o.tuned:
+		case tuned:
 			return "tune"
 		case a.auto:
 			return "auto"
@@ -830,9 +831,9 @@ func runInfoOf(o *fitFlags, dt *data, r *result) *pipeline.Run {
 		BudgetFrom: fromInt(o.budget),
 		Rule:       o.rule,
 		Gamma:      r.model.Gamma,
-		GammaFrom:  from(o.gamma),
+		GammaFrom:  from(o.gamma, o.tunedGamma),
 		C:          r.model.C,
-		CFrom:      from(o.C),
+		CFrom:      from(o.C, o.tunedC),
 		Data:       o.dataPath,
 		Rows:       dt.n,
 		DataSHA256: dt.sha256,

@@ -84,7 +84,7 @@ func TestHelp(t *testing.T) {
 		{[]string{"-h"}, 0, "The commands are"},
 		{[]string{"help"}, 0, "tune"},
 		{[]string{"help", "fit"}, 0, "-max-iter"},
-		{[]string{"help", "tune"}, 0, "Davies–Bouldin"},
+		{[]string{"help", "tune"}, 0, "DBCV"},
 		{[]string{"help", "nope"}, 2, "unknown command"},
 		{[]string{"nope"}, 2, `unknown command "nope"`},
 		{[]string{"fit", "-h"}, 0, "usage: svclust fit"},
@@ -359,7 +359,7 @@ func TestEvaluateIndices(t *testing.T) {
 
 func TestTune(t *testing.T) {
 	data := genFile(t, "gauss3", 300)
-	grid := []string{"-gamma-grid", "0.5,2", "-C-grid", "8,32"}
+	grid := []string{"-gamma-grid", "0.5x,auto,4", "-C-grid", "auto,8"}
 	var first string
 	for _, w := range []string{"1", "4"} {
 		out := mustCLI(t, append(append([]string{"tune", "-json", "-workers", w}, grid...), data)...)
@@ -369,23 +369,20 @@ func TestTune(t *testing.T) {
 			t.Errorf("-workers %s changed the result:\n%s\n%s", w, out, first)
 		}
 	}
-	var res struct {
-		Criterion string
-		Best      *gridPoint
-		Grid      []*gridPoint
-	}
+	var res tuneJSON
 	if err := json.Unmarshal([]byte(first), &res); err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Grid) != 4 || res.Best == nil || res.Criterion != "nmi" {
+	if len(res.Grid) != 6 || res.Best == nil || res.Criterion != "nmi" || res.Strategy != "merge" {
 		t.Fatalf("result %s", first)
 	}
-	if res.Grid[0].Gamma != 0.5 || res.Grid[1].C != 32 || res.Grid[2].Gamma != 2 {
-		t.Errorf("grid is not γ-major: %s", first)
+	g := res.Grid
+	if g[0].GammaGrid != "0.5x" || g[1].CGrid != "8" || g[2].GammaGrid != "auto" || g[4].Gamma != 4 || g[0].Gamma != 0.5*res.AutoGamma || g[2].Gamma != res.AutoGamma {
+		t.Errorf("grid is not γ-major or not resolved: %s", first)
 	}
-	for _, p := range res.Grid {
-		if p.Metrics.NMI > res.Best.Metrics.NMI {
-			t.Errorf("best NMI %v < %v", res.Best.Metrics.NMI, p.Metrics.NMI)
+	for _, p := range g {
+		if p.Score == nil || p.DBCV == nil || *p.Score > *res.Best.Score {
+			t.Errorf("grid point %+v: want a score and a DBCV, no score above the best %v", p, *res.Best.Score)
 		}
 	}
 
@@ -400,43 +397,26 @@ func TestTune(t *testing.T) {
 		t.Error("predict differs from tune -o")
 	}
 
-	// Without labels the criterion is Davies–Bouldin.
+	// Without labels the criterion is DBCV: the best point has the
+	// largest, and no score is reported.
 	out = mustCLI(t, append(append([]string{"tune", "-json"}, grid...), unlabelled(t, 200))...)
+	res = tuneJSON{}
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Criterion != "db" || res.Best == nil || res.Best.Metrics.NMI == res.Best.Metrics.NMI {
-		t.Errorf("unlabelled result %s", out)
+	if res.Criterion != "dbcv" || res.Best == nil || res.Best.Score != nil {
+		t.Fatalf("unlabelled result %s", out)
+	}
+	for _, p := range res.Grid {
+		if *p.DBCV > *res.Best.DBCV {
+			t.Errorf("grid point %+v has a DBCV above the best %v", p, *res.Best.DBCV)
+		}
 	}
 
 	// A grid where every fit fails is an error.
 	code, _, errs := cli(t, "tune", "-rule", "components", "-eps", "1e-300", "-gamma-grid", "1", "-C-grid", "8", data)
 	if code != 1 || !strings.Contains(errs, "every grid point failed") {
 		t.Errorf("exit %d, stderr %q", code, errs)
-	}
-}
-
-func TestPickBest(t *testing.T) {
-	s := func(nmi, db float64) *metrics.Scores { return &metrics.Scores{NMI: nmi, DB: db} }
-	nan := func() float64 { var z float64; return z / z }()
-	grid := []*gridPoint{
-		{Gamma: 1, Error: "failed"},
-		{Gamma: 2, Clusters: 1, Metrics: s(0.5, nan)},
-		{Gamma: 3, Clusters: 2, Metrics: s(0.9, 0.8)},
-		{Gamma: 4, Clusters: 3, Metrics: s(0.9, 0.4)},
-		{Gamma: 5, Clusters: 2, Metrics: s(nan, 0.4)},
-	}
-	if b, c := pickBest(grid, true, "nmi", metricOf["nmi"]); b.Gamma != 3 || c != "nmi" {
-		t.Errorf("labelled: best γ %v by %s, want 3 (the earlier of a tie)", b.Gamma, c)
-	}
-	if b, c := pickBest(grid, false, "nmi", metricOf["nmi"]); b.Gamma != 4 || c != "db" {
-		t.Errorf("unlabelled: best γ %v by %s, want 4", b.Gamma, c)
-	}
-	if b, _ := pickBest(grid[:2], false, "nmi", metricOf["nmi"]); b.Gamma != 2 {
-		t.Errorf("no 2 clusters: best γ %v, want the first that ran", b.Gamma)
-	}
-	if b, _ := pickBest(grid[:1], true, "nmi", metricOf["nmi"]); b != nil {
-		t.Errorf("all failed: best %v", b)
 	}
 }
 

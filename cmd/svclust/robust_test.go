@@ -383,11 +383,11 @@ func TestRobust(t *testing.T) {
 					t.Errorf("budget %d, choice %+v; want 66 = 3 × a cover of 22, chosen", j.Budget, j.Choice)
 				}
 			}},
-		// In tune (whose default budget is the paper's 50) the automatic
-		// budget follows γ, so each grid point is checked.
-		{name: "-k above the default budget of tune", args: []string{"tune", "-json", "-k", "60", "-gamma-grid", "1", "-C-grid", "8", "$DATA"},
+		// In tune a given budget is checked at once; the automatic budget
+		// follows γ, so each grid point is checked.
+		{name: "-k above the given budget of tune", args: []string{"tune", "-json", "-maintain", "project-knn", "-budget", "50", "-k", "60", "-gamma-grid", "1", "-C-grid", "8", "$DATA"},
 			data: valid, code: 2, msg: "-k 60: must not exceed the budget 50"},
-		{name: "-k above the auto budget in tune", args: []string{"tune", "-json", "-budget", "auto", "-k", "500", "-gamma-grid", "1", "-C-grid", "8", "$DATA"},
+		{name: "-k above the auto budget in tune", args: []string{"tune", "-json", "-maintain", "project-knn", "-k", "500", "-gamma-grid", "1", "-C-grid", "8", "$DATA"},
 			data: valid, code: 1, msg: "every grid point failed; the first: -k 500: must not exceed the budget"},
 		{name: "-k with merge", args: fitArgs("-k", "3"), data: valid, code: 2, msg: "-k applies only to -maintain project-knn and project-random, not merge"},
 		{name: "-m 1", args: fitArgs("-m", "1"), data: valid, old: true, code: 2, msg: "-m must be ≥ 2"},

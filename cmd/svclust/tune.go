@@ -2,20 +2,19 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
-	"runtime"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/dataset"
-	"github.com/svclust/svclust/internal/parallel"
 	"github.com/svclust/svclust/metrics"
-	"github.com/svclust/svclust/reproduce"
+	"github.com/svclust/svclust/tune"
 )
 
 // gridFlag is a comma-separated list of positive numbers.
@@ -45,26 +44,67 @@ func (g *gridFlag) Set(s string) error {
 	return nil
 }
 
-// metricOf returns the external index named by -metric.
-var metricOf = map[string]func(metrics.Scores) float64{
-	"nmi":    func(s metrics.Scores) float64 { return s.NMI },
-	"ari":    func(s metrics.Scores) float64 { return s.ARI },
-	"purity": func(s metrics.Scores) float64 { return s.Purity },
-	"rand":   func(s metrics.Scores) float64 { return s.Rand },
+// valueGrid is a comma-separated list of tune grid values (tune.ParseGrid);
+// multiples says whether "Fx" (F times the automatic value) is allowed.
+type valueGrid struct {
+	values    []tune.Value
+	multiples bool
 }
 
-// gridPoint is one setting of the grid and its outcome.
+func (g *valueGrid) String() string {
+	if g == nil {
+		return ""
+	}
+	s := make([]string, len(g.values))
+	for i, v := range g.values {
+		s[i] = v.String()
+	}
+	return strings.Join(s, ",")
+}
+
+func (g *valueGrid) Set(s string) error {
+	v, err := tune.ParseGrid(s, g.multiples)
+	if err != nil {
+		return err
+	}
+	g.values = v
+	return nil
+}
+
+// metricOf returns the external index named by -metric.
+var metricOf = map[string]func(truth, pred []int) float64{
+	"nmi":    metrics.NMI,
+	"ari":    metrics.AdjustedRand,
+	"purity": metrics.Purity,
+	"rand":   metrics.Rand,
+}
+
+// gridPoint is one setting of the grid and its outcome, as tune -json
+// reports it.
 type gridPoint struct {
-	Gamma    float64         `json:"gamma"`
-	C        float64         `json:"C"`
-	Clusters int             `json:"clusters"`
-	Metrics  *metrics.Scores `json:"metrics,omitempty"`
-	Error    string          `json:"error,omitempty"`
+	// GammaGrid and CGrid are the grid values ("0.5x", "auto", "8"),
+	// Gamma and C the values they resolved to.
+	GammaGrid string  `json:"gamma_grid"`
+	CGrid     string  `json:"C_grid"`
+	Gamma     float64 `json:"gamma"`
+	C         float64 `json:"C"`
+	Clusters  int     `json:"clusters"`
+	// DBCV is the criterion without labels; Score the -metric against
+	// the labels, when the data have them.
+	DBCV  *float64 `json:"dbcv,omitempty"`
+	Score *float64 `json:"score,omitempty"`
+	// Stability is the mean seed-to-seed ARI of -runs ≥ 2 runs.
+	Stability *float64 `json:"stability,omitempty"`
+	Error     string   `json:"error,omitempty"`
 }
 
 type tuneJSON struct {
-	Criterion string       `json:"criterion"`
-	Strategy  string       `json:"strategy"`
+	// Criterion is "dbcv" without labels, else the -metric.
+	Criterion string `json:"criterion"`
+	Strategy  string `json:"strategy"`
+	// AutoGamma is the automatic γ that the multiples of the γ grid
+	// refer to.
+	AutoGamma float64      `json:"auto_gamma"`
 	Best      *gridPoint   `json:"best"`
 	Grid      []*gridPoint `json:"grid"`
 	// FitCommand is the svclust fit command line that reproduces the
@@ -74,21 +114,10 @@ type tuneJSON struct {
 
 func newTune() *Command {
 	o := defaultFit()
-	// The paper's protocol: its grid, and the k-NN projection of its
-	// tables. fit's default, merge, is calibrated with γ and C chosen
-	// automatically; on the paper's grid, whose C stops at 32, it finds
-	// moons (n = 1000, seed 1) only as 4 clusters (ARI 0.75), while the
-	// projection finds both moons exactly.
-	o.maintain = "project-knn"
-	// tune still runs the paper's protocol: budget 50 and Algorithm 3
-	// (-rule components), as before the automatic defaults of fit; a tune
-	// over fit's automatic point and rule is open work.
-	o.budget = autoInt{v: 50}
-	o.rule = "components"
 	var (
 		metric = "nmi"
-		gammas = gridFlag(reproduce.Grid()) // the paper's grid
-		cs     = gridFlag(reproduce.Grid())
+		gammas = valueGrid{values: tune.DefaultGammas(), multiples: true}
+		cs     = valueGrid{values: tune.DefaultCs()}
 	)
 	c := &Command{
 		UsageLine: "tune [fit flags] [-metric nmi|ari|purity|rand] [-gamma-grid LIST] [-C-grid LIST] [-json] DATA.csv",
@@ -99,33 +128,45 @@ parallel over the grid points (-workers of them at a time, each fit on
 one goroutine), and reports the best. The result does not depend on
 -workers.
 
+The grids are lists of values separated by commas: numbers, "auto" for
+fit's automatic choice, and in -gamma-grid "Fx" for F times the
+automatic γ. The default grid is centred on fit's defaults: γ at
+0.25x,0.5x,auto,2x,4x (kernel widths from twice to half the automatic
+one) and the automatic C, which under -rule levels sets only the
+boundary f = 0 (the outliers), not the clusters. Every other setting is
+fit's, flag for flag, so the point (auto, auto) is exactly plain fit.
+
+Without a ground-truth column the best setting has the largest DBCV, the
+density-based clustering validation index of Moulavi et al. (SDM 2014),
+evaluated on a seeded uniform sample of 1,000 rows (all rows of smaller
+data): it compares the sparsest region inside each cluster with the
+densest region between clusters, so it does not favour round clusters as
+Davies–Bouldin does. A partition with fewer than 2 clusters has DBCV −1.
 With a ground-truth column (-label) the best setting has the largest
--metric. Without one it has the lowest Davies–Bouldin index on the scaled
-data among the settings that find at least 2 clusters; if none does, the
-best is the first grid point. Ties go to the earlier grid point, in
-γ-major order. Grid points whose fit fails are reported with their error
-and skipped.
+-metric. Ties go to the automatic point, else to the earlier grid point
+in γ-major order. Grid points whose fit fails are reported with their
+error and skipped.
 
 Tune takes the flags of fit except -gamma and -C, which the grids
-replace; -o and -model write the labels and the model of the best setting.
-As in the paper's protocol, -maintain defaults to project-knn here, not to
-fit's merge, -budget to 50 and -rule to components. Tune prints the
-strategy and the svclust fit command line that reproduces its best
-setting exactly.`,
+replace; -o and -model write the labels and the model of the best
+setting. Tune prints the strategy and the svclust fit command line that
+reproduces its best setting exactly. For the paper's protocol, give its
+settings: -maintain project-knn -budget 50 -rule components
+-gamma-grid 0.03125,0.125,0.5,2,8,32 -C-grid 0.03125,0.125,0.5,2,8,32.`,
 		Flag: flag.NewFlagSet("tune", flag.ContinueOnError),
 	}
 	o.register(c.Flag, false)
 	o.data.register(c.Flag)
-	c.Flag.StringVar(&metric, "metric", metric, "external index that picks the best setting: nmi, ari, purity or rand")
-	c.Flag.Var(&gammas, "gamma-grid", "comma-separated `list` of γ values")
-	c.Flag.Var(&cs, "C-grid", "comma-separated `list` of C values")
+	c.Flag.StringVar(&metric, "metric", metric, "external index that picks the best setting with labels: nmi, ari, purity or rand")
+	c.Flag.Var(&gammas, "gamma-grid", "comma-separated `list` of γ values: numbers, auto, or multiples of it such as 0.5x")
+	c.Flag.Var(&cs, "C-grid", "comma-separated `list` of C values: numbers or auto")
 	c.Run = func(ctx context.Context, e *env, args []string) error {
-		return runTune(ctx, e, o, metric, gammas, cs, args)
+		return runTune(ctx, e, o, metric, gammas.values, cs.values, args)
 	}
 	return c
 }
 
-func runTune(ctx context.Context, e *env, o *fitFlags, metric string, gammas, cs []float64, args []string) error {
+func runTune(ctx context.Context, e *env, o *fitFlags, metric string, gammas, cs []tune.Value, args []string) error {
 	score, ok := metricOf[metric]
 	if !ok {
 		return usagef("-metric must be nmi, ari, purity or rand, not %q", metric)
@@ -139,39 +180,38 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, gammas, cs
 	}
 	defer stop()
 
-	grid := make([]*gridPoint, 0, len(gammas)*len(cs))
-	for _, g := range gammas {
-		for _, c := range cs {
-			grid = append(grid, &gridPoint{Gamma: g, C: c})
+	search := &tune.Search{Train: s.train, Cluster: s.cluster, Gammas: gammas, Cs: cs, Metric: score, Workers: o.workers}
+	criterion := "dbcv"
+	if dt.labelled() {
+		search.Truth = make([]int, dt.n)
+		for i := range search.Truth {
+			search.Truth[i] = dt.class(i)
 		}
+		criterion = metric
 	}
-	// The table shows Davies–Bouldin and the choice without labels uses
-	// it; compactness shows only in -json.
-	want := indices{db: true, compactness: o.json}
-	// Each grid point is fitted on one goroutine and written to its own
-	// slot, so the result does not depend on the number of workers. Once
-	// ctx is cancelled, the points not yet started are skipped.
-	workers := o.workers
-	if workers == 0 {
-		workers = runtime.GOMAXPROCS(0)
+	res, err := search.Run(ctx, dt.ds.X)
+	switch {
+	case errors.Is(err, tune.ErrAllFailed):
+		// A run failure rather than a usage error, even when each point
+		// failed on its flags: other grids may succeed.
+		return fmt.Errorf("every grid point failed; the first: %v", configError(res.Points[0].Err))
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case err != nil:
+		return configError(err)
 	}
-	parallel.For(len(grid), 1, workers, func(i, _, _ int) {
-		if ctx.Err() == nil {
-			evalPoint(dt, s, want, grid[i])
-		}
-	})
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-
-	best, criterion := pickBest(grid, dt.labelled(), metric, score)
-	if best == nil {
-		return fmt.Errorf("every grid point failed; the first: %s", grid[0].Error)
-	}
+	best := res.Points[res.Best]
 	if o.out != "" || o.model != "" {
 		bs := *s
-		bs.train.Gamma, bs.train.C = best.Gamma, best.C
-		o.tuned = true
+		bs.train.Gamma, bs.train.C = 0, 0
+		if !best.GammaValue.IsAuto() {
+			bs.train.Gamma = best.Gamma
+			o.tunedGamma = true
+		}
+		if !best.CValue.IsAuto() {
+			bs.train.C = best.C
+			o.tunedC = true
+		}
 		r, err := fitCluster(dt, &bs, indices{}, nil) // only its outputs are used
 		if err != nil {
 			return err
@@ -184,110 +224,90 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, gammas, cs
 	if e.toStdout(o.out) || e.toStdout(o.model) {
 		out = e.stderr
 	}
-	command := shellJoin(append([]string{"svclust"}, o.fitArgs(best.Gamma, best.C, args[0])...))
-	if o.json {
-		return writeJSON(out, &tuneJSON{Criterion: criterion, Strategy: o.strategy(), Best: best, Grid: grid, FitCommand: command})
+	command := shellJoin(append([]string{"svclust"}, o.fitArgs(best, args[0])...))
+	grid := make([]*gridPoint, len(res.Points))
+	for i, p := range res.Points {
+		grid[i] = gridPointOf(p)
 	}
-	printGrid(out, grid, best, criterion, dt.labelled())
+	if o.json {
+		return writeJSON(out, &tuneJSON{Criterion: criterion, Strategy: o.strategy(), AutoGamma: res.AutoGamma,
+			Best: grid[res.Best], Grid: grid, FitCommand: command})
+	}
+	printGrid(out, res, criterion, dt.labelled())
 	fmt.Fprintf(out, "strategy: %s; the best setting is reproduced by\n  %s\n", o.strategy(), command)
 	return nil
 }
 
-// evalPoint fits and clusters the data at the grid point p on one
-// goroutine, evaluates it with the internal indices want and records the
-// outcome in p.
-func evalPoint(dt *data, s *setup, want indices, p *gridPoint) {
-	defer func() {
-		if r := recover(); r != nil {
-			p.Error = fmt.Sprintf("internal error: %v", r)
-		}
-	}()
-	ps := *s
-	ps.train.Gamma, ps.train.C = p.Gamma, p.C
-	ps.train.Workers, ps.cluster.Workers = 1, 1
-	r, err := fitCluster(dt, &ps, want, nil)
-	if err != nil {
-		p.Error = err.Error()
-		return
+// gridPointOf returns the JSON form of a grid point.
+func gridPointOf(p tune.Point) *gridPoint {
+	g := &gridPoint{GammaGrid: p.GammaValue.String(), CGrid: p.CValue.String(), Gamma: p.Gamma, C: p.C}
+	if p.Err != nil {
+		g.Error = configError(p.Err).Error()
+		return g
 	}
-	p.Clusters = r.cl.Clusters
-	p.Metrics = &r.scores
+	g.Clusters = p.Clusters
+	dbcv := p.DBCV
+	g.DBCV = &dbcv
+	if !math.IsNaN(p.Score) {
+		score := p.Score
+		g.Score = &score
+	}
+	if !math.IsNaN(p.Stability) {
+		st := p.Stability
+		g.Stability = &st
+	}
+	return g
 }
 
-// pickBest returns the best grid point and the name of the criterion, or
-// nil if every point failed. See the Long help of tune.
-func pickBest(grid []*gridPoint, labelled bool, metric string, score func(metrics.Scores) float64) (*gridPoint, string) {
-	var best, first *gridPoint
-	var bestV float64
-	for _, p := range grid {
-		if p.Error != "" {
-			continue
-		}
-		if first == nil {
-			first = p
-		}
-		if labelled {
-			v := score(*p.Metrics)
-			if !math.IsNaN(v) && (best == nil || v > bestV) {
-				best, bestV = p, v
-			}
-			continue
-		}
-		v := p.Metrics.DB
-		if p.Clusters >= 2 && !math.IsNaN(v) && (best == nil || v < bestV) {
-			best, bestV = p, v
-		}
-	}
-	criterion := metric
-	if !labelled {
-		criterion = "db"
-	}
-	if best == nil {
-		best = first
-	}
-	return best, criterion
-}
-
-func printGrid(w io.Writer, grid []*gridPoint, best *gridPoint, criterion string, labelled bool) {
+func printGrid(w io.Writer, res *tune.Result, criterion string, labelled bool) {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "γ\t\tC\t\tclusters\tDBCV\t")
 	if labelled {
-		fmt.Fprintf(tw, "γ\tC\tclusters\tpurity\tRand\tARI\tNMI\tDB\t\t\n")
-	} else {
-		fmt.Fprintf(tw, "γ\tC\tclusters\tDB\t\t\n")
+		fmt.Fprintf(tw, "%s\t", strings.ToUpper(criterion))
 	}
+	fmt.Fprintf(tw, "\t\n")
 	f := func(v float64) string {
 		if math.IsNaN(v) {
 			return "-"
 		}
 		return fmt.Sprintf("%.4f", v)
 	}
-	for _, p := range grid {
+	for i, p := range res.Points {
 		mark := ""
-		if p == best {
+		if i == res.Best {
 			mark = "*"
 		}
-		if p.Error != "" {
-			fmt.Fprintf(tw, "%g\t%g\t\t\t\t%s\t\n", p.Gamma, p.C, "error: "+p.Error)
+		head := fmt.Sprintf("%.4g\t(%s)\t%.4g\t(%s)\t", p.Gamma, p.GammaValue, p.C, p.CValue)
+		if p.Err != nil {
+			fmt.Fprintf(tw, "%s\t\terror: %v\t\n", head, configError(p.Err))
 			continue
 		}
-		s := p.Metrics
+		fmt.Fprintf(tw, "%s%d\t%s\t", head, p.Clusters, f(p.DBCV))
 		if labelled {
-			fmt.Fprintf(tw, "%g\t%g\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.Gamma, p.C, p.Clusters, f(s.Purity), f(s.Rand), f(s.ARI), f(s.NMI), f(s.DB), mark)
-		} else {
-			fmt.Fprintf(tw, "%g\t%g\t%d\t%s\t%s\t\n", p.Gamma, p.C, p.Clusters, f(s.DB), mark)
+			fmt.Fprintf(tw, "%s\t", f(p.Score))
 		}
+		fmt.Fprintf(tw, "%s\t\n", mark)
 	}
 	tw.Flush()
+	best := res.Points[res.Best]
 	fmt.Fprintf(w, "best (by %s): γ = %g, C = %g, %s\n", criterion, best.Gamma, best.C, plural(best.Clusters, "cluster"))
 }
 
 // fitArgs returns the arguments of the svclust fit command that fits the
-// data file path as the flags o say, with γ and C given: every flag that
+// data file path as the flags o say, with γ and C of the grid point p
+// (omitted when automatic): every flag that
 // shapes the model, the partition or the reading of the data, so that the
 // command reproduces tune's fit at that grid point exactly.
-func (o *fitFlags) fitArgs(gamma, C float64, path string) []string {
+func (o *fitFlags) fitArgs(p tune.Point, path string) []string {
 	num := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-	a := []string{"fit", "-gamma", num(gamma), "-C", num(C), "-budget", o.budget.String(), "-maintain", o.maintain}
+	a := []string{"fit"}
+	if !p.GammaValue.IsAuto() {
+		a = append(a, "-gamma", num(p.Gamma))
+	}
+	if !p.CValue.IsAuto() {
+		a = append(a, "-C", num(p.C))
+	}
+	a = append(a, "-budget", o.budget.String(), "-maintain", o.maintain)
 	if o.k.set {
 		a = append(a, "-k", strconv.Itoa(o.k.v))
 	}

@@ -30,12 +30,12 @@ func TestTuneFitCommand(t *testing.T) {
 		}
 		data := writeFile(t, "it's data.csv", b.String()) // a quote to quote
 		tuneLabels, tuneModel := filepath.Join(dir, "t.csv"), filepath.Join(dir, "t.json")
-		args := []string{"tune", "-json", "-gamma-grid", "2,8", "-C-grid", "8,32", "-k", "4", "-seed", "3", "-m", "10", "-scale", "minmax", "-sep", ";", "-drop", "id", "-o", tuneLabels, "-model", tuneModel}
+		args := []string{"tune", "-json", "-gamma-grid", "0.5x,8", "-C-grid", "auto,32", "-maintain", "project-knn", "-k", "4", "-seed", "3", "-m", "10", "-scale", "minmax", "-sep", ";", "-drop", "id", "-o", tuneLabels, "-model", tuneModel}
 		var res tuneJSON
 		if err := json.Unmarshal([]byte(mustCLI(t, append(args, data)...)), &res); err != nil {
 			t.Fatal(err)
 		}
-		if want := map[bool]string{true: "nmi", false: "db"}[labelled]; res.Criterion != want {
+		if want := map[bool]string{true: "nmi", false: "dbcv"}[labelled]; res.Criterion != want {
 			t.Errorf("criterion %q, want %q", res.Criterion, want)
 		}
 		if res.Strategy != "project-knn (k = 4)" {

@@ -1,0 +1,356 @@
+// Package tune chooses γ and C by a grid search: it trains and clusters the
+// data at every point of a grid and picks the best partition, by an
+// external index when true labels are known and by DBCV (the density-based
+// clustering validation index, metrics.DBCV) when they are not.
+//
+// The default grid is centred on the automatic choice of svclust.Train: γ
+// at 1/4, 1/2, 1, 2 and 4 times the automatic γ, and the automatic C. The
+// point 1×γ with the automatic C is exactly what a plain svclust.Train
+// does, so a search never does worse by its own criterion than the
+// defaults, and a tie keeps the defaults.
+package tune
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/internal/parallel"
+	"github.com/svclust/svclust/metrics"
+)
+
+// Value is one value of a grid: a number, or a multiple of the automatic
+// choice of svclust.Train.
+type Value struct {
+	// V is the value, or the multiplier when Auto is set.
+	V float64
+	// Auto makes the value V times the automatic one; V = 1 leaves the
+	// setting to Train (Config.Gamma or Config.C zero).
+	Auto bool
+}
+
+// String returns v as ParseGrid reads it: "auto" for the automatic value,
+// "0.5x" for a multiple of it, or the number.
+func (v Value) String() string {
+	num := strconv.FormatFloat(v.V, 'g', -1, 64)
+	switch {
+	case v.Auto && v.V == 1:
+		return "auto"
+	case v.Auto:
+		return num + "x"
+	}
+	return num
+}
+
+// IsAuto reports whether v is the automatic value itself.
+func (v Value) IsAuto() bool { return v.Auto && v.V == 1 }
+
+// DefaultGammas returns the default grid of γ: 1/4, 1/2, 1, 2 and 4 times
+// the automatic γ, that is kernel widths ℓ = 1/√γ from 2 to 1/2 times the
+// automatic one. On generated data of 14 shapes (README, "tune") the
+// partition that DBCV prefers lies within this range.
+func DefaultGammas() []Value {
+	return []Value{{0.25, true}, {0.5, true}, {1, true}, {2, true}, {4, true}}
+}
+
+// DefaultCs returns the default grid of C: the automatic C alone. Under
+// the LevelTree rule the automatic C sets only which level of f is its
+// boundary f = 0 (the outliers), not the tree of clusters, so a range of
+// C would refit the same partition; give C values to search C, as the
+// paper's protocol (-rule components) needs.
+func DefaultCs() []Value { return []Value{{1, true}} }
+
+// ParseGrid parses a comma-separated list of grid values: positive
+// numbers, "auto" for the automatic value, and, when multiples is set,
+// "Fx" for F times the automatic value (F a positive number).
+func ParseGrid(s string, multiples bool) ([]Value, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, errors.New("empty list")
+	}
+	var out []Value
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		v := Value{}
+		num := f
+		switch {
+		case f == "auto":
+			out = append(out, Value{1, true})
+			continue
+		case strings.HasSuffix(f, "x"):
+			if !multiples {
+				return nil, fmt.Errorf("%q: multiples of the automatic value are not allowed here; give a number or \"auto\"", f)
+			}
+			num, v.Auto = strings.TrimSuffix(f, "x"), true
+		}
+		x, err := strconv.ParseFloat(num, 64)
+		if err != nil || !(x > 0) || math.IsInf(x, 0) {
+			if multiples {
+				return nil, fmt.Errorf("%q is not a positive number, \"auto\" or a multiple such as 0.5x", f)
+			}
+			return nil, fmt.Errorf("%q is not a positive number or \"auto\"", f)
+		}
+		v.V = x
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// DefaultSample is the number of rows, at most, on which a Search
+// evaluates DBCV. DBCV costs O(s²·d) for s rows, so the criterion's cost
+// stays fixed as N grows; 1,000 rows resolve clusters down to a few tens
+// of points per cluster in the sample.
+const DefaultSample = 1000
+
+// Search describes a grid search. The zero value of each field is its
+// default.
+type Search struct {
+	// Train is the configuration of every fit; its Gamma and C are
+	// replaced by the grid's.
+	Train svclust.Config
+	// Cluster is the configuration of every clustering.
+	Cluster svclust.ClusterConfig
+	// Gammas and Cs are the grids; nil selects DefaultGammas and
+	// DefaultCs. Multiples of the automatic C are not supported.
+	Gammas, Cs []Value
+	// Truth holds the true classes of the rows (0, 1, …), or nil. With
+	// them the best point has the largest Metric, otherwise the largest
+	// DBCV.
+	Truth []int
+	// Metric scores a partition against Truth; nil selects NMI.
+	Metric func(truth, pred []int) float64
+	// Sample is the number of rows DBCV is evaluated on; 0 selects
+	// DefaultSample. The rows are a uniform sample drawn with Train.Seed.
+	Sample int
+	// Runs is the number of training seeds per grid point, Train.Seed,
+	// Train.Seed+1, …; 0 selects 1. With 2 or more, Point.Stability is
+	// the mean adjusted Rand index between the partitions of every pair
+	// of seeds; the other outcomes are those of Train.Seed.
+	Runs int
+	// Workers is the number of grid points fitted at once, each on one
+	// goroutine; 0 selects GOMAXPROCS. The result does not depend on it.
+	Workers int
+}
+
+// Point is the outcome of one grid point.
+type Point struct {
+	// GammaValue and CValue are the grid values; Gamma and C the values
+	// they resolve to (C is the C of the trained model, which the
+	// automatic choice sets after training: see svclust.Choose).
+	GammaValue, CValue Value
+	Gamma, C           float64
+	// Clusters is the number of clusters found, DBCV the index of the
+	// partition on the sample, and Score the Metric against the truth
+	// (NaN without one).
+	Clusters int
+	DBCV     float64
+	Score    float64
+	// Stability is the mean seed-to-seed ARI of Search.Runs ≥ 2 runs,
+	// NaN with one run.
+	Stability float64
+	// Err is the error of the fit, if it failed; the point is then
+	// skipped.
+	Err error
+}
+
+// Result is the outcome of a Search.
+type Result struct {
+	// Points holds every grid point, γ-major in the order of the grids.
+	Points []Point
+	// Best is the index in Points of the best point; Criterion names what
+	// chose it: "dbcv", or "metric" with Truth.
+	Best      int
+	Criterion string
+	// AutoGamma is the automatic γ the multiples refer to.
+	AutoGamma float64
+}
+
+// ErrAllFailed is wrapped by the error of Search.Run when the fit of
+// every grid point failed.
+var ErrAllFailed = errors.New("every grid point failed")
+
+// Run trains and clusters x at every grid point and picks the best: the
+// largest criterion (Metric with Truth, else DBCV), ties going to the
+// automatic point (1×γ with the automatic C) when it is among them, else
+// to the earliest point. A partition with fewer than two clusters has
+// DBCV −1. Points whose fit fails are kept with their error. Run returns
+// an error if the configuration is invalid or ctx is cancelled (the points
+// not yet started are then skipped), and if every point fails, the Result
+// (with Best −1) and an error that wraps ErrAllFailed and the first
+// point's error.
+func (s *Search) Run(ctx context.Context, x mat.Matrix) (*Result, error) {
+	n, d := x.Dims()
+	gammas, cs := s.Gammas, s.Cs
+	if gammas == nil {
+		gammas = DefaultGammas()
+	}
+	if cs == nil {
+		cs = DefaultCs()
+	}
+	for _, c := range cs {
+		if c.Auto && !c.IsAuto() {
+			return nil, fmt.Errorf("tune: C value %v: multiples of the automatic C are not supported", c)
+		}
+	}
+	if s.Truth != nil && len(s.Truth) != n {
+		return nil, fmt.Errorf("tune: %d true classes for %d rows", len(s.Truth), n)
+	}
+	base := s.Train
+	base.Gamma, base.C = 0, 0
+	choice, err := svclust.Choose(x, &base)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{AutoGamma: choice.Gamma, Criterion: "dbcv"}
+	if s.Truth != nil {
+		res.Criterion = "metric"
+	}
+	for _, g := range gammas {
+		for _, c := range cs {
+			p := Point{GammaValue: g, CValue: c, Gamma: g.V, C: c.V, Score: math.NaN(), Stability: math.NaN()}
+			if g.Auto {
+				p.Gamma = g.V * choice.Gamma
+			}
+			res.Points = append(res.Points, p)
+		}
+	}
+	rows := sampleRows(n, s.Sample, s.Train.Seed)
+	sub := mat.NewDense(len(rows), d, nil)
+	for i, r := range rows {
+		sub.SetRow(i, mat.Row(nil, r, x))
+	}
+	metric := s.Metric
+	if metric == nil {
+		metric = metrics.NMI
+	}
+	workers := s.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	// Each point is fitted on one goroutine and written to its own slot,
+	// so the result does not depend on the number of workers.
+	parallel.For(len(res.Points), 1, workers, func(i, _, _ int) {
+		if ctx.Err() == nil {
+			s.eval(x, sub, rows, metric, &res.Points[i])
+		}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res.Best = pick(res.Points, s.Truth != nil)
+	if res.Best < 0 {
+		return res, fmt.Errorf("tune: %w; the first: %w", ErrAllFailed, res.Points[0].Err)
+	}
+	return res, nil
+}
+
+// eval fits and clusters x at the grid point p on one goroutine, once per
+// run, and records the outcome in p.
+func (s *Search) eval(x mat.Matrix, sub *mat.Dense, rows []int, metric func(truth, pred []int) float64, p *Point) {
+	runs := max(s.Runs, 1)
+	var labels [][]int
+	for r := range runs {
+		cfg := s.Train
+		cfg.Workers = 1
+		cfg.Seed += uint64(r)
+		if !p.GammaValue.IsAuto() {
+			cfg.Gamma = p.Gamma
+		}
+		if !p.CValue.IsAuto() {
+			cfg.C = p.C
+		}
+		model, err := svclust.Train(x, &cfg)
+		if err != nil {
+			p.Err = err
+			return
+		}
+		ccfg := s.Cluster
+		ccfg.Workers = 1
+		cl, err := model.Cluster(x, &ccfg)
+		if err != nil {
+			p.Err = err
+			return
+		}
+		labels = append(labels, cl.Labels)
+		if r > 0 {
+			continue
+		}
+		p.Gamma, p.C = model.Gamma, model.C
+		p.Clusters = cl.Clusters
+		if s.Truth != nil {
+			p.Score = metric(s.Truth, cl.Labels)
+		}
+		pred := make([]int, len(rows))
+		for i, r := range rows {
+			pred[i] = cl.Labels[r]
+		}
+		p.DBCV = metrics.DBCV(sub, pred)
+	}
+	if runs > 1 {
+		var sum float64
+		for i := range labels {
+			for j := range i {
+				sum += metrics.AdjustedRand(labels[i], labels[j])
+			}
+		}
+		p.Stability = sum / float64(runs*(runs-1)/2)
+	}
+}
+
+// pick returns the index of the best point (see Search.Run), or −1 if
+// every point failed.
+func pick(points []Point, labelled bool) int {
+	best := -1
+	var bestV float64
+	for i, p := range points {
+		if p.Err != nil {
+			continue
+		}
+		v := p.DBCV
+		if labelled {
+			v = p.Score
+		}
+		if math.IsNaN(v) {
+			v = math.Inf(-1)
+		}
+		switch {
+		case best < 0 || v > bestV:
+			best, bestV = i, v
+		case v == bestV && p.GammaValue.IsAuto() && p.CValue.IsAuto():
+			best = i
+		}
+	}
+	return best
+}
+
+// sampleRows returns the sorted indices of a uniform sample of min(n, size)
+// of n rows (size 0 selects DefaultSample), drawn with seed: all rows when
+// n ≤ size.
+func sampleRows(n, size int, seed uint64) []int {
+	if size <= 0 {
+		size = DefaultSample
+	}
+	if n <= size {
+		rows := make([]int, n)
+		for i := range rows {
+			rows[i] = i
+		}
+		return rows
+	}
+	rnd := rand.New(rand.NewPCG(seed, sampleStream))
+	rows := rnd.Perm(n)[:size]
+	slices.Sort(rows)
+	return rows
+}
+
+// sampleStream is the second seed word of the sample's random source, so
+// that its numbers differ from those of training (rand.NewPCG(seed, seed)).
+const sampleStream = 0x7475_6e65_5f64_6263 // "tune_dbc"

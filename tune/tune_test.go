@@ -1,0 +1,173 @@
+package tune
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"reflect"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/dataset"
+	"github.com/svclust/svclust/metrics"
+)
+
+func TestParseGrid(t *testing.T) {
+	got, err := ParseGrid("0.25x, auto,2,1x", true)
+	want := []Value{{0.25, true}, {1, true}, {2, false}, {1, true}}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("ParseGrid = %v, %v; want %v", got, err, want)
+	}
+	for _, v := range want {
+		back, err := ParseGrid(v.String(), true)
+		if err != nil || len(back) != 1 || back[0] != v {
+			t.Errorf("ParseGrid(%q) = %v, %v; want %v back", v.String(), back, err, v)
+		}
+	}
+	for _, bad := range []string{"", "0", "-1", "x", "0x", "1e400", "nan", "inf", "2,,3", "abc"} {
+		if _, err := ParseGrid(bad, true); err == nil {
+			t.Errorf("ParseGrid(%q) accepted", bad)
+		}
+	}
+	if _, err := ParseGrid("2x", false); err == nil {
+		t.Error(`ParseGrid("2x", false) accepted a multiple`)
+	}
+}
+
+// TestPick checks the tie rules of Search.Run on hand-made points.
+func TestPick(t *testing.T) {
+	auto := Value{1, true}
+	pt := func(g Value, dbcv, score float64, err error) Point {
+		return Point{GammaValue: g, CValue: auto, DBCV: dbcv, Score: score, Err: err}
+	}
+	fail := context.Canceled
+	for _, tc := range []struct {
+		name     string
+		points   []Point
+		labelled bool
+		want     int
+	}{
+		{"largest DBCV", []Point{pt(Value{2, true}, 0.1, 0, nil), pt(auto, 0.3, 0, nil), pt(Value{4, true}, 0.5, 0, nil)}, false, 2},
+		{"tie goes to the automatic point", []Point{pt(Value{2, true}, 0.5, 0, nil), pt(auto, 0.5, 0, nil)}, false, 1},
+		{"tie without it goes to the earliest", []Point{pt(Value{2, true}, 0.5, 0, nil), pt(Value{4, true}, 0.5, 0, nil)}, false, 0},
+		{"failed points are skipped", []Point{pt(Value{2, true}, 0.9, 0, fail), pt(auto, -1, 0, nil)}, false, 1},
+		{"labels use the score", []Point{pt(Value{2, true}, 0.9, 0.2, nil), pt(auto, 0.1, 0.8, nil)}, true, 1},
+		{"NaN score loses", []Point{pt(Value{2, true}, 0, math.NaN(), nil), pt(auto, 0, 0.1, nil)}, true, 1},
+		{"all failed", []Point{pt(auto, 0, 0, fail)}, false, -1},
+	} {
+		if got := pick(tc.points, tc.labelled); got != tc.want {
+			t.Errorf("%s: pick = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// zscored returns the generated data set, z-scored as the command line
+// does by default.
+func zscored(t *testing.T, kind dataset.Kind, n int, seed uint64) (*mat.Dense, []int) {
+	t.Helper()
+	ds, err := dataset.Generate(kind, n, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dataset.FitScaler(ds.X, dataset.ScaleZScore).Transform(ds.X)
+	return ds.X, ds.Labels
+}
+
+// TestSearchGeneratedKinds is the tune criterion of the project's core
+// issue, kept by issue 12 for tune's defaults: on each generated kind
+// (n = 1000, data seed 1) the best point finds the true number of
+// clusters with ARI ≥ 0.95, without labels (by DBCV) and with them (by
+// NMI, the default Metric).
+func TestSearchGeneratedKinds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits 5 grid points on each of 4 data sets")
+	}
+	for _, kind := range dataset.Kinds() {
+		x, truth := zscored(t, kind, 1000, 1)
+		k := metrics.NumClusters(truth)
+		// One search with the truth scores every point both ways: the
+		// fits do not depend on it, only the pick.
+		r, err := (&Search{Train: svclust.Config{Seed: 1}, Truth: truth}).Run(context.Background(), x)
+		if err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		for _, labelled := range []bool{false, true} {
+			best := r.Points[pick(r.Points, labelled)]
+			ari := refitARI(t, x, truth, best)
+			if best.Clusters != k || ari < 0.95 {
+				t.Errorf("%s (labels %v): best γ = %v (%v) finds %d clusters, ARI %.3f; want %d clusters and ARI ≥ 0.95",
+					kind, labelled, best.Gamma, best.GammaValue, best.Clusters, ari, k)
+			}
+		}
+	}
+}
+
+// refitARI trains and clusters x at the point p as a user reproducing it
+// would (svclust fit with -gamma given unless the point is automatic) and
+// returns the ARI of the labels.
+func refitARI(t *testing.T, x *mat.Dense, truth []int, p Point) float64 {
+	t.Helper()
+	cfg := svclust.Config{Seed: 1}
+	if !p.GammaValue.IsAuto() {
+		cfg.Gamma = p.Gamma
+	}
+	m, err := svclust.Train(x, &cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := m.Cluster(x, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cl.Clusters != p.Clusters {
+		t.Errorf("refit at γ = %v: %d clusters, the search reported %d", p.Gamma, cl.Clusters, p.Clusters)
+	}
+	return metrics.AdjustedRand(truth, cl.Labels)
+}
+
+// TestSearchWorkers checks that the result does not depend on the number
+// of workers, and that DBCV is evaluated on a sample when the data are
+// larger than Sample.
+func TestSearchWorkers(t *testing.T) {
+	x, _ := zscored(t, dataset.Moons, 600, 3)
+	var first *Result
+	for _, w := range []int{1, 2, 5} {
+		s := &Search{Train: svclust.Config{Seed: 2}, Gammas: []Value{{0.5, true}, {1, true}, {3, false}}, Sample: 300, Workers: w}
+		r, err := s.Run(context.Background(), x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == nil {
+			first = r
+			continue
+		}
+		// %v prints NaN scores alike, which reflect.DeepEqual would not
+		// take for equal.
+		if fmt.Sprintf("%+v", r) != fmt.Sprintf("%+v", first) {
+			t.Errorf("workers %d: %+v, with 1 worker %+v", w, r, first)
+		}
+	}
+	if g := first.Points[2].Gamma; g != 3 {
+		t.Errorf("a given γ resolved to %v, want 3", g)
+	}
+	if g, a := first.Points[0].Gamma, first.AutoGamma; g != 0.5*a {
+		t.Errorf("0.5x resolved to %v, want half the automatic %v", g, a)
+	}
+}
+
+func TestSearchErrors(t *testing.T) {
+	x, truth := zscored(t, dataset.Moons, 100, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := (&Search{}).Run(ctx, x); err == nil {
+		t.Error("a cancelled context gave no error")
+	}
+	if _, err := (&Search{Truth: truth[:50]}).Run(context.Background(), x); err == nil {
+		t.Error("50 classes for 100 rows gave no error")
+	}
+	if _, err := (&Search{Cs: []Value{{2, true}}}).Run(context.Background(), x); err == nil {
+		t.Error("a multiple of the automatic C gave no error")
+	}
+}
