@@ -436,6 +436,11 @@ takes:
 	-metric nmi|ari|purity|rand
 		External index that picks the best setting with labels (default
 		nmi).
+	-runs n
+		Training seeds per grid point (default 1, at most 100): -seed,
+		-seed+1, …; with 2 or more the table and -json ("stability")
+		report the mean adjusted Rand index between their partitions.
+		The choice and the outputs are those of -seed.
 
 With a ground-truth column the best setting has the largest -metric. Without
 one it has the largest DBCV, the density-based clustering validation index

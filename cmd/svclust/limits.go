@@ -26,8 +26,10 @@ const (
 	// maxGrid bounds plot -grid, whose square is the number of values of
 	// f evaluated.
 	maxGrid = 5000
-	// maxRuns bounds reproduce -runs.
-	maxRuns = 10_000
+	// maxRuns bounds reproduce -runs, and maxTuneRuns tune -runs, which
+	// multiplies every grid point's fits.
+	maxRuns     = 10_000
+	maxTuneRuns = 100
 	// maxGridPoints bounds the settings of tune, the product of the
 	// lengths of -gamma-grid and -C-grid (the paper's grid has 36), each
 	// a full fit.

@@ -408,8 +408,29 @@ func TestTune(t *testing.T) {
 		t.Fatalf("unlabelled result %s", out)
 	}
 	for _, p := range res.Grid {
-		if *p.DBCV > *res.Best.DBCV {
-			t.Errorf("grid point %+v has a DBCV above the best %v", p, *res.Best.DBCV)
+		if *p.DBCV > *res.Best.DBCV || p.Stability != nil {
+			t.Errorf("grid point %+v has a DBCV above the best %v, or a stability with one run", p, *res.Best.DBCV)
+		}
+	}
+
+	// -runs 2 reports a stability in [−1, 1] (an ARI) and leaves the rest
+	// as with one run.
+	out2 := mustCLI(t, append(append([]string{"tune", "-json", "-runs", "2"}, grid...), unlabelled(t, 200))...)
+	var res2 tuneJSON
+	if err := json.Unmarshal([]byte(out2), &res2); err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range res2.Grid {
+		if p.Stability == nil || *p.Stability < -1 || *p.Stability > 1 {
+			t.Errorf("-runs 2: grid point %+v has no stability in [−1, 1]", p)
+			continue
+		}
+		q := *p
+		q.Stability = nil
+		a, _ := json.Marshal(q)
+		b, _ := json.Marshal(res.Grid[i])
+		if string(a) != string(b) {
+			t.Errorf("-runs 2 changed grid point %d: %s, with one run %s", i, a, b)
 		}
 	}
 

@@ -116,6 +116,7 @@ func newTune() *Command {
 	o := defaultFit()
 	var (
 		metric = "nmi"
+		runs   = 1
 		gammas = valueGrid{values: tune.DefaultGammas(), multiples: true}
 		cs     = valueGrid{values: tune.DefaultCs()}
 	)
@@ -147,6 +148,11 @@ With a ground-truth column (-label) the best setting has the largest
 in γ-major order. Grid points whose fit fails are reported with their
 error and skipped.
 
+With -runs N ≥ 2 every grid point is trained with the seeds -seed,
+-seed+1, …, -seed+N−1, and the table and -json report the mean adjusted
+Rand index between their partitions (the seed-to-seed stability); the
+other columns, the choice and the outputs are those of -seed.
+
 Tune takes the flags of fit except -gamma and -C, which the grids
 replace; -o and -model write the labels and the model of the best
 setting. Tune prints the strategy and the svclust fit command line that
@@ -160,16 +166,23 @@ settings: -maintain project-knn -budget 50 -rule components
 	c.Flag.StringVar(&metric, "metric", metric, "external index that picks the best setting with labels: nmi, ari, purity or rand")
 	c.Flag.Var(&gammas, "gamma-grid", "comma-separated `list` of γ values: numbers, auto, or multiples of it such as 0.5x")
 	c.Flag.Var(&cs, "C-grid", "comma-separated `list` of C values: numbers or auto")
+	c.Flag.IntVar(&runs, "runs", runs, "training seeds per grid point (-seed, -seed+1, …); with 2 or more, the table shows their mean seed-to-seed ARI")
 	c.Run = func(ctx context.Context, e *env, args []string) error {
-		return runTune(ctx, e, o, metric, gammas.values, cs.values, args)
+		return runTune(ctx, e, o, metric, runs, gammas.values, cs.values, args)
 	}
 	return c
 }
 
-func runTune(ctx context.Context, e *env, o *fitFlags, metric string, gammas, cs []tune.Value, args []string) error {
+func runTune(ctx context.Context, e *env, o *fitFlags, metric string, runs int, gammas, cs []tune.Value, args []string) error {
 	score, ok := metricOf[metric]
 	if !ok {
 		return usagef("-metric must be nmi, ari, purity or rand, not %q", metric)
+	}
+	if runs < 1 {
+		return usagef("-runs must be ≥ 1")
+	}
+	if err := atMost("-runs", runs, maxTuneRuns); err != nil {
+		return err
 	}
 	if n := len(gammas) * len(cs); n > maxGridPoints {
 		return usagef("-gamma-grid and -C-grid: %s settings, more than %s", thousands(int64(n)), thousands(maxGridPoints))
@@ -180,7 +193,7 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, gammas, cs
 	}
 	defer stop()
 
-	search := &tune.Search{Train: s.train, Cluster: s.cluster, Gammas: gammas, Cs: cs, Metric: score, Workers: o.workers}
+	search := &tune.Search{Train: s.train, Cluster: s.cluster, Gammas: gammas, Cs: cs, Metric: score, Runs: runs, Workers: o.workers}
 	criterion := "dbcv"
 	if dt.labelled() {
 		search.Truth = make([]int, dt.n)
@@ -233,7 +246,7 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, gammas, cs
 		return writeJSON(out, &tuneJSON{Criterion: criterion, Strategy: o.strategy(), AutoGamma: res.AutoGamma,
 			Best: grid[res.Best], Grid: grid, FitCommand: command})
 	}
-	printGrid(out, res, criterion, dt.labelled())
+	printGrid(out, res, criterion, dt.labelled(), runs > 1)
 	fmt.Fprintf(out, "strategy: %s; the best setting is reproduced by\n  %s\n", o.strategy(), command)
 	return nil
 }
@@ -259,11 +272,14 @@ func gridPointOf(p tune.Point) *gridPoint {
 	return g
 }
 
-func printGrid(w io.Writer, res *tune.Result, criterion string, labelled bool) {
+func printGrid(w io.Writer, res *tune.Result, criterion string, labelled, stability bool) {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "γ\t\tC\t\tclusters\tDBCV\t")
 	if labelled {
 		fmt.Fprintf(tw, "%s\t", strings.ToUpper(criterion))
+	}
+	if stability {
+		fmt.Fprintf(tw, "seed ARI\t")
 	}
 	fmt.Fprintf(tw, "\t\n")
 	f := func(v float64) string {
@@ -285,6 +301,9 @@ func printGrid(w io.Writer, res *tune.Result, criterion string, labelled bool) {
 		fmt.Fprintf(tw, "%s%d\t%s\t", head, p.Clusters, f(p.DBCV))
 		if labelled {
 			fmt.Fprintf(tw, "%s\t", f(p.Score))
+		}
+		if stability {
+			fmt.Fprintf(tw, "%s\t", f(p.Stability))
 		}
 		fmt.Fprintf(tw, "%s\t\n", mark)
 	}
