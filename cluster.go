@@ -1,7 +1,6 @@
 package svclust
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -64,15 +63,6 @@ const (
 // anchorMin is the smallest strip clustered in two rounds (see
 // anchorStride); a variable so that tests can force either way.
 var anchorMin = 2048
-
-// ErrEmptyStrip is returned by Cluster when no point satisfies |f(x)| ≤ ε
-// for an explicit ε.
-var ErrEmptyStrip = errors.New("svclust: the strip |f(x)| ≤ ε holds no point: increase ε")
-
-// ErrNotClustered is wrapped by [Partition.UnmarshalJSON] for a model file
-// whose "partition" is null: such a file holds a phase-1 [Model] only, which
-// can score points but not label them.
-var ErrNotClustered = errors.New("svclust: model has no partition")
 
 // Rule selects how [Model.Cluster] assigns points to clusters.
 type Rule int

@@ -1,9 +1,7 @@
 package svclust
 
 import (
-	"fmt"
 	"math"
-	"runtime"
 )
 
 // Defaults used where a [Config] or [ClusterConfig] field is zero.
@@ -88,18 +86,6 @@ type Config struct {
 	Workers int
 }
 
-// ConfigError reports an invalid setting. Field names the Config (or
-// ClusterConfig) field, so that a command line can name its flag.
-type ConfigError struct {
-	Field  string
-	Value  any
-	Reason string
-}
-
-func (e *ConfigError) Error() string {
-	return fmt.Sprintf("svclust: %s = %v: %s", e.Field, e.Value, e.Reason)
-}
-
 func positiveOrZero(field string, v float64) error {
 	if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
 		return &ConfigError{field, v, "must be > 0 and finite (0 selects the default)"}
@@ -156,12 +142,4 @@ func (c Config) withDefaults() Config {
 	}
 	c.Workers = numWorkers(c.Workers)
 	return c
-}
-
-// numWorkers resolves a Workers setting.
-func numWorkers(w int) int {
-	if w <= 0 {
-		return runtime.GOMAXPROCS(0)
-	}
-	return w
 }

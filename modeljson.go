@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -26,10 +25,6 @@ const (
 	// "sv_cluster" and "birth" (LevelTree).
 	ModelVersion = 2
 )
-
-// ErrModelFormat is wrapped by every error of [Model.UnmarshalJSON] and
-// [Partition.UnmarshalJSON] that concerns the content of the model file.
-var ErrModelFormat = errors.New("svclust: invalid model file")
 
 // modelJSON is the versioned file form of a Model. Pointer fields
 // distinguish a missing key from a zero value.

@@ -14,6 +14,7 @@ const (
 
 var statusNames = [...]string{"not trained", "converged", "iteration limit"}
 
+// String returns the status in words, such as "converged".
 func (s Status) String() string {
 	if s < 0 || int(s) >= len(statusNames) {
 		return "unknown status"

@@ -2,9 +2,6 @@ package svclust
 
 import (
 	"cmp"
-	"errors"
-	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -14,33 +11,6 @@ import (
 	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/internal/parallel"
 )
-
-// Errors returned for unusable training data.
-var (
-	ErrNoData    = errors.New("svclust: no data: need at least one row and one column")
-	ErrNotFinite = errors.New("svclust: data contain NaN or Inf")
-)
-
-// Stats describes a training run.
-type Stats struct {
-	// Iterations is the number of SGD steps T taken.
-	Iterations int
-	// Updates counts the steps whose sample violated the margin
-	// (wₜᵀφ(x) < 1), i.e. that changed the support set.
-	Updates int
-	// Maintenance counts the calls of the budget maintenance.
-	Maintenance int
-	// Objective is J(w) of the returned model on the training data: exact
-	// for at most 100,000 rows; beyond, its mean hinge loss is estimated
-	// from a seeded sample of 100,000 rows (ObjectiveRows says how many
-	// rows it was computed on), which saves a pass of N·B kernel terms,
-	// half of a default fit of a million rows.
-	Objective     float64
-	ObjectiveRows int
-	// Runtime is the wall time of Train, including Choose and
-	// the objective pass, N·B kernel terms, which is most of it for large N.
-	Runtime time.Duration
-}
 
 // Train fits the large-margin one-class SVM of the paper's Section 2 to the
 // rows of x by budgeted SGD (Algorithm 2), with the settings of cfg (nil
@@ -127,34 +97,6 @@ func Train(x mat.Matrix, cfg *Config) (*Model, error) {
 	m.Stats.ObjectiveRows = len(od) / d
 	m.Stats.Runtime = time.Since(start)
 	return m, nil
-}
-
-// flatten returns the rows of x as one row-major slice, without copying
-// when x is a compact *mat.Dense, and checks that every value is finite.
-func flatten(x mat.Matrix) (data []float64, n, d int, err error) {
-	if x == nil {
-		return nil, 0, 0, ErrNoData
-	}
-	n, d = x.Dims()
-	if n == 0 || d == 0 {
-		return nil, 0, 0, ErrNoData
-	}
-	if dense, ok := x.(*mat.Dense); ok && dense.RawMatrix().Stride == d {
-		data = dense.RawMatrix().Data[:n*d]
-	} else {
-		data = make([]float64, n*d)
-		for i := 0; i < n; i++ {
-			for j := 0; j < d; j++ {
-				data[i*d+j] = x.At(i, j)
-			}
-		}
-	}
-	for k, v := range data {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, 0, 0, fmt.Errorf("%w: row %d, column %d", ErrNotFinite, k/d+1, k%d+1)
-		}
-	}
-	return data, n, d, nil
 }
 
 // trainer is the state of one run of Algorithm 2.
