@@ -292,7 +292,7 @@ func (m *Model) objective(data []float64, d, workers int) float64 {
 // objectiveRows is the largest number of rows on which Train computes the
 // objective's hinge loss exactly (see Stats.Objective); a variable so that
 // tests can lower it.
-var objectiveRows = 100_000
+var objectiveRows = 10_000
 
 // chunkSum returns Σ_{i<n} term(i), computed on workers goroutines in fixed
 // chunks whose partial sums are added in chunk order, so that the result
