@@ -113,8 +113,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	_, d := train.X.Dims()
-	s := metrics.Evaluate(train.X.RawMatrix().Data, d, train.Labels, cl.Labels)
+	s := metrics.Evaluate(train.X, train.Labels, cl.Labels)
 	fmt.Printf("%d clusters, ARI %.2f\n", cl.Clusters, s.ARI)
 
 	newX, _ := dataset.Generate(dataset.Moons, 200, 2)

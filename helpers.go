@@ -6,6 +6,8 @@ import (
 	"runtime"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust/internal/rowmajor"
 )
 
 // flatten returns the rows of x as one row-major slice, without copying
@@ -14,19 +16,9 @@ func flatten(x mat.Matrix) (data []float64, n, d int, err error) {
 	if x == nil {
 		return nil, 0, 0, ErrNoData
 	}
-	n, d = x.Dims()
+	data, n, d = rowmajor.Of(x)
 	if n == 0 || d == 0 {
 		return nil, 0, 0, ErrNoData
-	}
-	if dense, ok := x.(*mat.Dense); ok && dense.RawMatrix().Stride == d {
-		data = dense.RawMatrix().Data[:n*d]
-	} else {
-		data = make([]float64, n*d)
-		for i := 0; i < n; i++ {
-			for j := 0; j < d; j++ {
-				data[i*d+j] = x.At(i, j)
-			}
-		}
 	}
 	for k, v := range data {
 		if math.IsNaN(v) || math.IsInf(v, 0) {

@@ -31,7 +31,7 @@ func BenchmarkTrainSVDD(b *testing.B) {
 				b.ReportAllocs()
 				var s *SVDD
 				for b.Loop() {
-					s, _ = TrainSVDD(x, 2, cfg)
+					s, _ = TrainSVDD(dense(x, 2), cfg)
 				}
 				b.ReportMetric(float64(s.Iterations), "steps")
 				b.ReportMetric(float64(s.KernelRows), "rows")
@@ -45,14 +45,14 @@ func BenchmarkTrainSVDD(b *testing.B) {
 // (n = 500, γ = 8, C = 2⁻⁵) on one goroutine.
 func BenchmarkLabel(b *testing.B) {
 	x := zscored(b, dataset.Moons, 500)
-	s, err := TrainSVDD(x, 2, &SVDDConfig{Gamma: 8, C: 1.0 / 32})
+	s, err := TrainSVDD(dense(x, 2), &SVDDConfig{Gamma: 8, C: 1.0 / 32})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Run("method=graph", func(b *testing.B) {
 		var l *Labelling
 		for b.Loop() {
-			l, _ = s.LabelCompleteGraph(x, &GraphConfig{Workers: 1})
+			l, _ = s.LabelCompleteGraph(dense(x, s.D), &GraphConfig{Workers: 1})
 		}
 		b.ReportMetric(float64(l.Tested), "tests")
 		b.ReportMetric(float64(l.Clusters), "clusters")
@@ -60,7 +60,7 @@ func BenchmarkLabel(b *testing.B) {
 	b.Run("method=fsvc", func(b *testing.B) {
 		var l *Labelling
 		for b.Loop() {
-			l, _ = s.LabelFSVC(x, &FSVCConfig{P: 0.2, Eps: 0.2, Seed: 1, Workers: 1})
+			l, _ = s.LabelFSVC(dense(x, s.D), &FSVCConfig{P: 0.2, Eps: 0.2, Seed: 1, Workers: 1})
 		}
 		b.ReportMetric(float64(l.Balls), "balls")
 		b.ReportMetric(float64(l.Clusters), "clusters")

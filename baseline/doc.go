@@ -9,9 +9,11 @@
 //
 // # Conventions
 //
-// Data are flat row-major []float64 with dimension d, as in
-// internal/kernel: row i is x[i*d:(i+1)*d]. A length that is not a
-// multiple of d is a programming error and panics; empty data
+// Data are the rows of a gonum mat.Matrix, as in package svclust; a
+// *mat.Dense whose rows are contiguous, as package dataset builds them, is
+// read in place, any other matrix copied first. A matrix whose number of
+// columns is not the SVDD's is a programming error and panics; no data (a
+// nil matrix)
 // (svclust.ErrNoData), NaN or Inf (svclust.ErrNotFinite) and invalid
 // settings (*svclust.ConfigError naming the field) are errors. Settings
 // are structs whose zero fields select documented defaults. Every random

@@ -13,17 +13,15 @@ import (
 func ExampleTrainSVDD() {
 	ds, _ := dataset.Generate(dataset.Gauss3, 300, 1)
 	dataset.FitScaler(ds.X, dataset.ScaleZScore).Transform(ds.X)
-	_, d := ds.X.Dims()
-	x := ds.X.RawMatrix().Data
 
-	s, err := baseline.TrainSVDD(x, d, &baseline.SVDDConfig{Gamma: 2, C: 1.0 / 32})
+	s, err := baseline.TrainSVDD(ds.X, &baseline.SVDDConfig{Gamma: 2, C: 1.0 / 32})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println("status:", s.Status)
 	fmt.Println("bounded SVs ≤ 1/C:", s.Bounded <= 32)
-	l, err := s.LabelCompleteGraph(x, nil)
+	l, err := s.LabelCompleteGraph(ds.X, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -42,14 +40,13 @@ func ExampleTrainSVDD() {
 func ExampleSVDD_LabelFSVC() {
 	ds, _ := dataset.Generate(dataset.Gauss3, 300, 1)
 	dataset.FitScaler(ds.X, dataset.ScaleZScore).Transform(ds.X)
-	x := ds.X.RawMatrix().Data
 
-	s, err := baseline.TrainSVDD(x, 2, &baseline.SVDDConfig{Gamma: 2, C: 1.0 / 32})
+	s, err := baseline.TrainSVDD(ds.X, &baseline.SVDDConfig{Gamma: 2, C: 1.0 / 32})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	l, err := s.LabelFSVC(x, &baseline.FSVCConfig{P: 0.2, Eps: 0.2, Seed: 1})
+	l, err := s.LabelFSVC(ds.X, &baseline.FSVCConfig{P: 0.2, Eps: 0.2, Seed: 1})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -65,7 +62,7 @@ func ExampleSVDD_LabelFSVC() {
 
 func ExampleKMeans() {
 	ds, _ := dataset.Generate(dataset.Gauss4, 400, 1)
-	res, err := baseline.KMeans(ds.X.RawMatrix().Data, 2, &baseline.KMeansConfig{K: 4, Seed: 1})
+	res, err := baseline.KMeans(ds.X, &baseline.KMeansConfig{K: 4, Seed: 1})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -80,7 +77,7 @@ func ExampleKMeans() {
 // Fuzzy C-means cannot follow the two moons: its clusters are convex.
 func ExampleFuzzyCMeans() {
 	ds, _ := dataset.Generate(dataset.Moons, 400, 1)
-	res, err := baseline.FuzzyCMeans(ds.X.RawMatrix().Data, 2, &baseline.FCMConfig{K: 2, Seed: 1})
+	res, err := baseline.FuzzyCMeans(ds.X, &baseline.FCMConfig{K: 2, Seed: 1})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"sync"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/internal/parallel"
@@ -58,7 +60,7 @@ type FCMResult struct {
 	Converged  bool
 }
 
-// FuzzyCMeans partitions the n = len(x)/d rows of x (flat, row-major) into
+// FuzzyCMeans partitions the n rows of x into
 // cfg.K fuzzy clusters by the alternating optimisation of
 //
 //	J. C. Bezdek. Pattern Recognition with Fuzzy Objective Function
@@ -72,9 +74,15 @@ type FCMResult struct {
 //
 // It returns a *svclust.ConfigError for an invalid cfg (nil is an error:
 // K has no default), svclust.ErrNoData for empty x and
-// svclust.ErrNotFinite for NaN or Inf. It panics if d < 1 or len(x) is not
-// a multiple of d. Memory is O(n·K).
-func FuzzyCMeans(x []float64, d int, cfg *FCMConfig) (*FCMResult, error) {
+// svclust.ErrNotFinite for NaN or Inf. Memory is O(n·K).
+func FuzzyCMeans(x mat.Matrix, cfg *FCMConfig) (*FCMResult, error) {
+	data, d := rowsOf(x)
+	return fuzzyCMeans(data, d, cfg)
+}
+
+// fuzzyCMeans is FuzzyCMeans on the n = len(x)/d rows of the row-major x.
+// It panics if d < 1 or len(x) is not a multiple of d.
+func fuzzyCMeans(x []float64, d int, cfg *FCMConfig) (*FCMResult, error) {
 	if cfg == nil {
 		cfg = &FCMConfig{}
 	}

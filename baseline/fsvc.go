@@ -6,6 +6,8 @@ import (
 	"slices"
 	"time"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/internal/assign"
 	"github.com/svclust/svclust/internal/kernel"
@@ -64,7 +66,7 @@ const (
 	follower // follows trajectory link[t] < t to its equilibrium
 )
 
-// LabelFSVC assigns the n = len(x)/s.D rows of x (normally the training
+// LabelFSVC assigns the n rows of x (normally the training
 // data) to clusters by the fast support-based clustering of
 //
 //	K.-H. Jung, D. Lee, J. Lee. Fast support-based clustering method for
@@ -95,8 +97,13 @@ const (
 //
 // It returns a *svclust.ConfigError for an invalid cfg, svclust.ErrNoData
 // for empty x, svclust.ErrNotFinite for NaN or Inf in x and ErrExceeded
-// when cfg.Budget runs out. It panics if len(x) is not a multiple of s.D.
-func (s *SVDD) LabelFSVC(x []float64, cfg *FSVCConfig) (*Labelling, error) {
+// when cfg.Budget runs out. It panics if x does not have s.D columns.
+func (s *SVDD) LabelFSVC(x mat.Matrix, cfg *FSVCConfig) (*Labelling, error) {
+	return s.labelFSVC(labelRows(x, s.D), cfg)
+}
+
+// labelFSVC is LabelFSVC on the row-major rows of x.
+func (s *SVDD) labelFSVC(x []float64, cfg *FSVCConfig) (*Labelling, error) {
 	start := time.Now()
 	if cfg == nil {
 		cfg = &FSVCConfig{}

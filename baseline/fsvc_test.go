@@ -24,7 +24,7 @@ func TestLabelFSVCHandMade(t *testing.T) {
 	// into two clusters whatever the partition and merging radii, as long
 	// as a ball or a merge never spans both blobs (P, Eps < 9.8).
 	x := append(blob(0, 0, 0.1, 6), blob(10, 0, 0.1, 6)...)
-	s, err := TrainSVDD(x, 2, &SVDDConfig{Gamma: 1, Tol: 1e-9})
+	s, err := TrainSVDD(dense(x, 2), &SVDDConfig{Gamma: 1, Tol: 1e-9})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestLabelFSVCHandMade(t *testing.T) {
 		{0.5, 1, 2, 2},
 		{100, 0, 1, 1}, // one ball: a single trajectory, a single cluster
 	} {
-		res, err := s.LabelFSVC(x, &FSVCConfig{P: tt.p, Eps: tt.eps, Seed: 1})
+		res, err := s.LabelFSVC(dense(x, s.D), &FSVCConfig{P: tt.p, Eps: tt.eps, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,11 +69,11 @@ func TestLabelFSVCMatchesEquilibriumLabelling(t *testing.T) {
 		gamma float64
 	}{{dataset.Gauss3, 4}, {dataset.Moons, 8}} {
 		x, _ := generated(t, tt.kind, 300, 1)
-		s, err := TrainSVDD(x, 2, &SVDDConfig{Gamma: tt.gamma, C: OutlierC(300, 0.05)})
+		s, err := TrainSVDD(dense(x, 2), &SVDDConfig{Gamma: tt.gamma, C: OutlierC(300, 0.05)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := s.LabelFSVC(x, nil)
+		res, err := s.LabelFSVC(dense(x, s.D), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,13 +102,13 @@ func TestLabelFSVCWorkersAndQuality(t *testing.T) {
 	}
 	dataset.FitScaler(ds.X, dataset.ScaleZScore).Transform(ds.X)
 	x := ds.X.RawMatrix().Data
-	s, err := TrainSVDD(x, 2, &SVDDConfig{Gamma: 2, C: 1.0 / 32})
+	s, err := TrainSVDD(dense(x, 2), &SVDDConfig{Gamma: 2, C: 1.0 / 32})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var first []int
 	for _, w := range []int{1, 2, 4} {
-		res, err := s.LabelFSVC(x, &FSVCConfig{P: 0.2, Eps: 0.2, Seed: 1, Workers: w})
+		res, err := s.LabelFSVC(dense(x, s.D), &FSVCConfig{P: 0.2, Eps: 0.2, Seed: 1, Workers: w})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,22 +155,22 @@ func TestPartitionBalls(t *testing.T) {
 
 func TestLabelFSVCErrors(t *testing.T) {
 	x, _ := generated(t, dataset.Moons, 300, 4)
-	s, err := TrainSVDD(x, 2, &SVDDConfig{Gamma: 8})
+	s, err := TrainSVDD(dense(x, 2), &SVDDConfig{Gamma: 8})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ce *svclust.ConfigError
 	for _, cfg := range []*FSVCConfig{{P: -1}, {Eps: math.Inf(1)}, {M: 1}, {Workers: -1}, {Budget: -1}} {
-		if _, err := s.LabelFSVC(x, cfg); !errors.As(err, &ce) {
+		if _, err := s.LabelFSVC(dense(x, s.D), cfg); !errors.As(err, &ce) {
 			t.Errorf("%+v: %v, want a ConfigError", cfg, err)
 		}
 	}
 	// 300 rows pass the first look at the clock (after 256 rows of the
 	// partition), by when 1ns has run out.
-	if _, err := s.LabelFSVC(x, &FSVCConfig{Budget: time.Nanosecond}); !errors.Is(err, ErrExceeded) {
+	if _, err := s.LabelFSVC(dense(x, s.D), &FSVCConfig{Budget: time.Nanosecond}); !errors.Is(err, ErrExceeded) {
 		t.Errorf("budget: %v, want ErrExceeded", err)
 	}
-	if _, err := s.LabelFSVC(nil, nil); !errors.Is(err, svclust.ErrNoData) {
+	if _, err := s.LabelFSVC(dense(nil, s.D), nil); !errors.Is(err, svclust.ErrNoData) {
 		t.Errorf("empty: %v", err)
 	}
 }

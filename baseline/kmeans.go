@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"sync/atomic"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/internal/parallel"
@@ -64,7 +66,7 @@ func validateK(k, maxIter, runs, workers, n int) error {
 	return nil
 }
 
-// KMeans partitions the n = len(x)/d rows of x (flat, row-major) into
+// KMeans partitions the n rows of x into
 // cfg.K clusters by Lloyd's algorithm (the paper's C-means), started from
 // the k-means++ seeding of
 //
@@ -79,9 +81,15 @@ func validateK(k, maxIter, runs, workers, n int) error {
 //
 // It returns a *svclust.ConfigError for an invalid cfg (nil is an error:
 // K has no default), svclust.ErrNoData for empty x and
-// svclust.ErrNotFinite for NaN or Inf. It panics if d < 1 or len(x) is not
-// a multiple of d.
-func KMeans(x []float64, d int, cfg *KMeansConfig) (*KMeansResult, error) {
+// svclust.ErrNotFinite for NaN or Inf.
+func KMeans(x mat.Matrix, cfg *KMeansConfig) (*KMeansResult, error) {
+	data, d := rowsOf(x)
+	return kMeans(data, d, cfg)
+}
+
+// kMeans is KMeans on the n = len(x)/d rows of the row-major x. It panics
+// if d < 1 or len(x) is not a multiple of d.
+func kMeans(x []float64, d int, cfg *KMeansConfig) (*KMeansResult, error) {
 	if cfg == nil {
 		cfg = &KMeansConfig{}
 	}

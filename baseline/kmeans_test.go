@@ -32,7 +32,7 @@ func TestKMeansSeparableBlobs(t *testing.T) {
 	}{{dataset.Gauss3, 3}, {dataset.Gauss4, 4}} {
 		x, truth := generated(t, tt.kind, 400, 1)
 		for seed := uint64(1); seed <= 3; seed++ {
-			res, err := KMeans(x, 2, &KMeansConfig{K: tt.k, Seed: seed, Runs: 3})
+			res, err := KMeans(dense(x, 2), &KMeansConfig{K: tt.k, Seed: seed, Runs: 3})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -48,7 +48,7 @@ func TestKMeansHandMade(t *testing.T) {
 	// its own cluster, with centres the pair means 0.05 and 10.05 and
 	// inertia 4·0.05² = 0.01.
 	x := []float64{0, 10, 0.1, 10.1}
-	res, err := KMeans(x, 1, &KMeansConfig{K: 2, Seed: 1})
+	res, err := KMeans(dense(x, 1), &KMeansConfig{K: 2, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,11 +67,11 @@ func TestKMeansHandMade(t *testing.T) {
 
 func TestKMeansWorkersAndErrors(t *testing.T) {
 	x, _ := generated(t, dataset.Moons, 3000, 2)
-	a, err := KMeans(x, 2, &KMeansConfig{K: 5, Seed: 4, Workers: 1})
+	a, err := KMeans(dense(x, 2), &KMeansConfig{K: 5, Seed: 4, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := KMeans(x, 2, &KMeansConfig{K: 5, Seed: 4, Workers: 3})
+	b, err := KMeans(dense(x, 2), &KMeansConfig{K: 5, Seed: 4, Workers: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,16 +80,16 @@ func TestKMeansWorkersAndErrors(t *testing.T) {
 	}
 	var ce *svclust.ConfigError
 	for _, cfg := range []*KMeansConfig{nil, {K: 0}, {K: 3001}, {K: 2, MaxIter: -1}, {K: 2, Runs: -1}, {K: 2, Workers: -1}} {
-		if _, err := KMeans(x, 2, cfg); !errors.As(err, &ce) {
+		if _, err := KMeans(dense(x, 2), cfg); !errors.As(err, &ce) {
 			t.Errorf("%+v: %v, want a ConfigError", cfg, err)
 		}
 	}
-	if _, err := KMeans(nil, 2, &KMeansConfig{K: 1}); !errors.Is(err, svclust.ErrNoData) {
+	if _, err := KMeans(dense(nil, 2), &KMeansConfig{K: 1}); !errors.Is(err, svclust.ErrNoData) {
 		t.Errorf("empty: %v", err)
 	}
 	// Duplicate rows: k = 2 over two distinct values, four copies each.
 	dup := []float64{1, 1, 1, 1, 5, 5, 5, 5}
-	res, err := KMeans(dup, 1, &KMeansConfig{K: 2, Seed: 9})
+	res, err := KMeans(dense(dup, 1), &KMeansConfig{K: 2, Seed: 9})
 	if err != nil || res.Inertia != 0 || res.Labels[0] == res.Labels[4] {
 		t.Errorf("duplicates: %v, %+v", err, res)
 	}
@@ -103,7 +103,7 @@ func TestFuzzyCMeansSeparableBlobs(t *testing.T) {
 		k    int
 	}{{dataset.Gauss3, 3}, {dataset.Gauss4, 4}} {
 		x, truth := generated(t, tt.kind, 400, 1)
-		res, err := FuzzyCMeans(x, 2, &FCMConfig{K: tt.k, Seed: 1})
+		res, err := FuzzyCMeans(dense(x, 2), &FCMConfig{K: tt.k, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,7 +134,7 @@ func TestFuzzyCMeansFixedPoint(t *testing.T) {
 	// scalar map (below) gives the reference, independent of the code under
 	// test's matrix form.
 	x := []float64{-1.1, -0.9, 0.9, 1.1}
-	res, err := FuzzyCMeans(x, 1, &FCMConfig{K: 2, Seed: 1, Tol: 1e-14})
+	res, err := FuzzyCMeans(dense(x, 1), &FCMConfig{K: 2, Seed: 1, Tol: 1e-14})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,11 +166,11 @@ func TestFuzzyCMeansErrors(t *testing.T) {
 	x := []float64{0, 1, 2, 3}
 	var ce *svclust.ConfigError
 	for _, cfg := range []*FCMConfig{nil, {K: 5}, {K: 2, M: 1}, {K: 2, M: math.NaN()}, {K: 2, Tol: -1}, {K: 2, MaxIter: -1}} {
-		if _, err := FuzzyCMeans(x, 1, cfg); !errors.As(err, &ce) {
+		if _, err := FuzzyCMeans(dense(x, 1), cfg); !errors.As(err, &ce) {
 			t.Errorf("%+v: %v, want a ConfigError", cfg, err)
 		}
 	}
-	if _, err := FuzzyCMeans([]float64{math.Inf(1)}, 1, &FCMConfig{K: 1}); !errors.Is(err, svclust.ErrNotFinite) {
+	if _, err := FuzzyCMeans(dense([]float64{math.Inf(1)}, 1), &FCMConfig{K: 1}); !errors.Is(err, svclust.ErrNotFinite) {
 		t.Errorf("Inf: %v", err)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/internal/assign"
 	"github.com/svclust/svclust/internal/parallel"
@@ -76,8 +78,8 @@ func (s *SVDD) labelSetup(x []float64, m, workers int) (int, int, int, error) {
 	return n, m, numWorkers(workers), nil
 }
 
-// LabelCompleteGraph assigns the n = len(x)/s.D rows of x (flat,
-// row-major; normally the training data) to clusters by the complete-graph
+// LabelCompleteGraph assigns the n rows of x (normally the training data)
+// to clusters by the complete-graph
 // rule of
 //
 //	A. Ben-Hur, D. Horn, H. T. Siegelmann, V. Vapnik. Support vector
@@ -103,8 +105,13 @@ func (s *SVDD) labelSetup(x []float64, m, workers int) (int, int, int, error) {
 // It returns a *svclust.ConfigError for an invalid cfg,
 // svclust.ErrNoData for empty x, svclust.ErrNotFinite for NaN or Inf in x
 // and ErrExceeded when cfg.Budget runs out; the budget is never met by
-// testing fewer pairs. It panics if len(x) is not a multiple of s.D.
-func (s *SVDD) LabelCompleteGraph(x []float64, cfg *GraphConfig) (*Labelling, error) {
+// testing fewer pairs. It panics if x does not have s.D columns.
+func (s *SVDD) LabelCompleteGraph(x mat.Matrix, cfg *GraphConfig) (*Labelling, error) {
+	return s.labelCompleteGraph(labelRows(x, s.D), cfg)
+}
+
+// labelCompleteGraph is LabelCompleteGraph on the row-major rows of x.
+func (s *SVDD) labelCompleteGraph(x []float64, cfg *GraphConfig) (*Labelling, error) {
 	start := time.Now()
 	if cfg == nil {
 		cfg = &GraphConfig{}

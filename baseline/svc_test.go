@@ -69,11 +69,11 @@ func TestLabelCompleteGraphHandMade(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := TrainSVDD(tt.x, 2, &SVDDConfig{Gamma: 1, C: tt.c, Tol: 1e-9})
+			s, err := TrainSVDD(dense(tt.x, 2), &SVDDConfig{Gamma: 1, C: tt.c, Tol: 1e-9})
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := s.LabelCompleteGraph(tt.x, nil)
+			res, err := s.LabelCompleteGraph(dense(tt.x, s.D), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,13 +95,13 @@ func TestLabelCompleteGraphWorkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	x := ds.X.RawMatrix().Data
-	s, err := TrainSVDD(x, 2, &SVDDConfig{Gamma: 8, C: OutlierC(300, 0.02)})
+	s, err := TrainSVDD(dense(x, 2), &SVDDConfig{Gamma: 8, C: OutlierC(300, 0.02)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var first []int
 	for _, w := range []int{1, 2, 4} {
-		res, err := s.LabelCompleteGraph(x, &GraphConfig{Workers: w})
+		res, err := s.LabelCompleteGraph(dense(x, s.D), &GraphConfig{Workers: w})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,22 +123,22 @@ func TestLabelCompleteGraphWorkers(t *testing.T) {
 
 func TestLabelCompleteGraphErrors(t *testing.T) {
 	x := uniform(rand.New(rand.NewPCG(7, 7)), 400, 2, 3)
-	s, err := TrainSVDD(x, 2, &SVDDConfig{Gamma: 1})
+	s, err := TrainSVDD(dense(x, 2), &SVDDConfig{Gamma: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The clock is read before the first row of pairs, after the n
 	// inside tests: a budget of 1ns has run out by then.
-	if _, err := s.LabelCompleteGraph(x, &GraphConfig{Budget: time.Nanosecond}); !errors.Is(err, ErrExceeded) {
+	if _, err := s.LabelCompleteGraph(dense(x, s.D), &GraphConfig{Budget: time.Nanosecond}); !errors.Is(err, ErrExceeded) {
 		t.Errorf("budget: %v, want ErrExceeded", err)
 	}
 	var ce *svclust.ConfigError
 	for _, cfg := range []*GraphConfig{{M: 1}, {Budget: -1}, {Workers: -1}} {
-		if _, err := s.LabelCompleteGraph(x, cfg); !errors.As(err, &ce) {
+		if _, err := s.LabelCompleteGraph(dense(x, s.D), cfg); !errors.As(err, &ce) {
 			t.Errorf("%+v: %v, want a ConfigError", cfg, err)
 		}
 	}
-	if _, err := s.LabelCompleteGraph(nil, nil); !errors.Is(err, svclust.ErrNoData) {
+	if _, err := s.LabelCompleteGraph(dense(nil, s.D), nil); !errors.Is(err, svclust.ErrNoData) {
 		t.Errorf("empty: %v", err)
 	}
 }

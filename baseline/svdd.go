@@ -11,6 +11,7 @@ import (
 
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/internal/kernel"
+	"github.com/svclust/svclust/internal/rowmajor"
 )
 
 // Defaults of the SVDD solver, used where an [SVDDConfig] field is zero.
@@ -221,6 +222,30 @@ const (
 	badLength = "baseline: len(x) is not a multiple of d"
 )
 
+// rowsOf returns the rows of x as one row-major slice (x's own data for a
+// compact *mat.Dense, no copy) and their length, at least 1 so that
+// checkData reports no rows as svclust.ErrNoData: for a nil x, nil and 1.
+func rowsOf(x mat.Matrix) (data []float64, d int) {
+	if x == nil {
+		return nil, 1
+	}
+	data, _, d = rowmajor.Of(x)
+	return data, max(d, 1)
+}
+
+// labelRows returns the rows of x as rowsOf does, and panics unless x has
+// d columns (or is nil).
+func labelRows(x mat.Matrix, d int) []float64 {
+	if x == nil {
+		return nil
+	}
+	if _, c := x.Dims(); c != d {
+		panic(badDim)
+	}
+	data, _ := rowsOf(x)
+	return data
+}
+
 // checkData panics if d < 1 or len(x) is not a multiple of d, and returns
 // svclust.ErrNoData for empty x or svclust.ErrNotFinite (with the row and
 // column, counted from 1) for NaN or Inf.
@@ -247,8 +272,8 @@ func numWorkers(w int) int {
 	return w
 }
 
-// TrainSVDD solves the SVDD dual for the n = len(x)/d rows of x (flat,
-// row-major) with the settings of cfg (nil is an error: Gamma has no
+// TrainSVDD solves the SVDD dual for the n rows of x with the settings of
+// cfg (nil is an error: Gamma has no
 // default),
 //
 //	min_β βᵀKβ  subject to  Σᵢ βᵢ = 1, 0 ≤ βᵢ ≤ C,
@@ -269,8 +294,15 @@ func numWorkers(w int) int {
 //
 // It returns a *svclust.ConfigError for an invalid cfg, svclust.ErrNoData
 // for empty x, svclust.ErrNotFinite for NaN or Inf and ErrExceeded when
-// cfg.Budget runs out. It panics if d < 1 or len(x) is not a multiple of d.
-func TrainSVDD(x []float64, d int, cfg *SVDDConfig) (*SVDD, error) {
+// cfg.Budget runs out.
+func TrainSVDD(x mat.Matrix, cfg *SVDDConfig) (*SVDD, error) {
+	data, d := rowsOf(x)
+	return trainSVDD(data, d, cfg)
+}
+
+// trainSVDD is TrainSVDD on the n = len(x)/d rows of the row-major x. It
+// panics if d < 1 or len(x) is not a multiple of d.
+func trainSVDD(x []float64, d int, cfg *SVDDConfig) (*SVDD, error) {
 	start := time.Now()
 	if cfg == nil {
 		cfg = &SVDDConfig{}

@@ -8,9 +8,21 @@ import (
 	"testing"
 	"time"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/internal/kernel"
 )
+
+// dense returns the row-major x of rows of d values as the *mat.Dense the
+// public functions take, sharing x; nil for no rows (a nil matrix, which
+// they report as svclust.ErrNoData).
+func dense(x []float64, d int) mat.Matrix {
+	if len(x) == 0 {
+		return nil
+	}
+	return mat.NewDense(len(x)/d, d, x)
+}
 
 // uniform returns n points drawn uniformly from [0, side]^d.
 func uniform(rng *rand.Rand, n, d int, side float64) []float64 {
@@ -200,7 +212,7 @@ func TestSVDDMatchesReference(t *testing.T) {
 			// solution is at most the KKT violation (each unit of mass
 			// sits within the violation of the best vertex), far below
 			// the 1e-6 relative accuracy asserted.
-			s, err := TrainSVDD(tt.x, tt.d, &SVDDConfig{Gamma: tt.gamma, C: tt.c, Tol: 1e-10, Workers: 1})
+			s, err := TrainSVDD(dense(tt.x, tt.d), &SVDDConfig{Gamma: tt.gamma, C: tt.c, Tol: 1e-10, Workers: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -279,7 +291,7 @@ func TestSVDDDefaultTolKKT(t *testing.T) {
 	// DefaultSVDDTol, the violation the solver stops at.
 	rng := rand.New(rand.NewPCG(2, 2))
 	x := uniform(rng, 300, 2, 5)
-	s, err := TrainSVDD(x, 2, &SVDDConfig{Gamma: 2, C: 0.02})
+	s, err := TrainSVDD(dense(x, 2), &SVDDConfig{Gamma: 2, C: 0.02})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +309,7 @@ func TestSVDDCacheAndWorkersDoNotChangeResult(t *testing.T) {
 	// number of workers give bit-identical coefficients.
 	rng := rand.New(rand.NewPCG(3, 3))
 	x := uniform(rng, 3000, 2, 5) // 3000 > rowChunk: rows are split between workers
-	base, err := TrainSVDD(x, 2, &SVDDConfig{Gamma: 1, C: 0.01, Workers: 1})
+	base, err := TrainSVDD(dense(x, 2), &SVDDConfig{Gamma: 1, C: 0.01, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,7 +317,7 @@ func TestSVDDCacheAndWorkersDoNotChangeResult(t *testing.T) {
 		{Gamma: 1, C: 0.01, Workers: 3},
 		{Gamma: 1, C: 0.01, Workers: 2, CacheMB: 1e-6}, // capacity: the minimum of 2 rows
 	} {
-		s, err := TrainSVDD(x, 2, &cfg)
+		s, err := TrainSVDD(dense(x, 2), &cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -326,7 +338,7 @@ func TestSVDDCacheAndWorkersDoNotChangeResult(t *testing.T) {
 func TestSVDDEdgeCases(t *testing.T) {
 	x := []float64{0, 0, 1, 0, 0, 1, 5, 5}
 	// C below 1/n is raised to 1/n: the only feasible β is uniform.
-	s, err := TrainSVDD(x, 2, &SVDDConfig{Gamma: 1, C: 0.01})
+	s, err := TrainSVDD(dense(x, 2), &SVDDConfig{Gamma: 1, C: 0.01})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,11 +352,11 @@ func TestSVDDEdgeCases(t *testing.T) {
 	}
 	// C above 1 is lowered to 1 (βᵢ ≤ Σβ = 1 bounds nothing more) and
 	// gives the SVDD of C = 1.
-	one, err := TrainSVDD(x, 2, &SVDDConfig{Gamma: 1, C: 1})
+	one, err := TrainSVDD(dense(x, 2), &SVDDConfig{Gamma: 1, C: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err = TrainSVDD(x, 2, &SVDDConfig{Gamma: 1, C: 32})
+	s, err = TrainSVDD(dense(x, 2), &SVDDConfig{Gamma: 1, C: 32})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,7 +364,7 @@ func TestSVDDEdgeCases(t *testing.T) {
 		t.Errorf("C = 32: C = %g, β = %v, R² = %g; want 1 and those of C = 1, %v, %g", s.C, s.Beta, s.R2, one.Beta, one.R2)
 	}
 	// One point: β = 1, R² = 0 and the point itself is inside.
-	s, err = TrainSVDD([]float64{3, 4}, 2, &SVDDConfig{Gamma: 1})
+	s, err = TrainSVDD(dense([]float64{3, 4}, 2), &SVDDConfig{Gamma: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -360,24 +372,24 @@ func TestSVDDEdgeCases(t *testing.T) {
 		t.Errorf("one point: β %v, R² %g", s.Beta, s.R2)
 	}
 	// Errors.
-	if _, err := TrainSVDD(nil, 2, &SVDDConfig{Gamma: 1}); !errors.Is(err, svclust.ErrNoData) {
+	if _, err := TrainSVDD(dense(nil, 2), &SVDDConfig{Gamma: 1}); !errors.Is(err, svclust.ErrNoData) {
 		t.Errorf("empty: %v", err)
 	}
-	if _, err := TrainSVDD([]float64{0, math.NaN()}, 2, &SVDDConfig{Gamma: 1}); !errors.Is(err, svclust.ErrNotFinite) {
+	if _, err := TrainSVDD(dense([]float64{0, math.NaN()}, 2), &SVDDConfig{Gamma: 1}); !errors.Is(err, svclust.ErrNotFinite) {
 		t.Errorf("NaN: %v", err)
 	}
 	var ce *svclust.ConfigError
 	for _, cfg := range []*SVDDConfig{nil, {Gamma: -1}, {Gamma: 1, C: -1}, {Gamma: 1, Tol: math.NaN()}, {Gamma: 1, MaxIter: -1}, {Gamma: 1, Workers: -1}} {
-		if _, err := TrainSVDD(x, 2, cfg); !errors.As(err, &ce) {
+		if _, err := TrainSVDD(dense(x, 2), cfg); !errors.As(err, &ce) {
 			t.Errorf("%+v: %v, want a ConfigError", cfg, err)
 		}
 	}
 	// A budget of 1ns has run out by the first look at the clock.
-	if _, err := TrainSVDD(uniform(rand.New(rand.NewPCG(4, 4)), 200, 2, 3), 2, &SVDDConfig{Gamma: 1, Budget: time.Nanosecond}); !errors.Is(err, ErrExceeded) {
+	if _, err := TrainSVDD(dense(uniform(rand.New(rand.NewPCG(4, 4)), 200, 2, 3), 2), &SVDDConfig{Gamma: 1, Budget: time.Nanosecond}); !errors.Is(err, ErrExceeded) {
 		t.Errorf("budget: %v, want ErrExceeded", err)
 	}
 	// An iteration limit is a status, not an error.
-	s, err = TrainSVDD(uniform(rand.New(rand.NewPCG(5, 5)), 200, 2, 3), 2, &SVDDConfig{Gamma: 1, C: 0.02, MaxIter: 3})
+	s, err = TrainSVDD(dense(uniform(rand.New(rand.NewPCG(5, 5)), 200, 2, 3), 2), &SVDDConfig{Gamma: 1, C: 0.02, MaxIter: 3})
 	if err != nil || s.Status != svclust.IterationLimit || s.Iterations != 3 {
 		t.Errorf("MaxIter 3: %v, status %v after %d steps", err, s.Status, s.Iterations)
 	}
@@ -388,7 +400,7 @@ func TestSVDDModelAgreesWithSphere(t *testing.T) {
 	// computed differently, so compare away from the boundary (|f| > 1e-9).
 	rng := rand.New(rand.NewPCG(6, 6))
 	x := uniform(rng, 200, 2, 4)
-	s, err := TrainSVDD(x, 2, &SVDDConfig{Gamma: 2, C: 0.05})
+	s, err := TrainSVDD(dense(x, 2), &SVDDConfig{Gamma: 2, C: 0.05})
 	if err != nil {
 		t.Fatal(err)
 	}

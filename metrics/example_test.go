@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/svclust/svclust/metrics"
 )
 
 func ExampleEvaluate() {
-	// Nine 2-D points, row-major: two unit squares and one far point.
+	// Nine 2-D points, row by row: two unit squares and one far point.
 	x := []float64{
 		0, 0, 0, 1, 1, 0, 1, 1, // class 0
 		5, 5, 5, 6, 6, 5, 6, 6, // class 1
@@ -24,7 +26,7 @@ func ExampleEvaluate() {
 	// centroids (0.5, 0.5) and (5.5, 5.5), spreads √0.5 and distance √50:
 	// DB = 2√0.5/√50 = 0.2. Each square has four pairs at distance 1 and
 	// two at √2: compactness = 2·4·(4+2√2)/6/9.
-	s := metrics.Evaluate(x, 2, truth, pred)
+	s := metrics.Evaluate(mat.NewDense(len(truth), 2, x), truth, pred)
 	fmt.Printf("clusters:    %d\n", s.Clusters)
 	fmt.Printf("purity:      %.4g\n", s.Purity)
 	fmt.Printf("rand:        %.4g\n", s.Rand)
@@ -45,7 +47,7 @@ func ExampleEvaluate() {
 func ExampleScores_MarshalJSON() {
 	// Without ground truth the external indices are NaN, which JSON
 	// writes as null.
-	s := metrics.Evaluate([]float64{0, 1, 5, 6}, 1, nil, []int{0, 0, 1, 1})
+	s := metrics.Evaluate(mat.NewDense(4, 1, []float64{0, 1, 5, 6}), nil, []int{0, 0, 1, 1})
 	b, err := json.Marshal(s)
 	if err != nil {
 		fmt.Println(err)

@@ -5,7 +5,6 @@ import "math"
 // Panic messages.
 const (
 	badLength = "metrics: label slices of different lengths"
-	badDim    = "metrics: non-positive dimension"
 	badData   = "metrics: data length is not len(pred)*d"
 )
 

@@ -1,15 +1,22 @@
 package metrics
 
-import "math"
+import (
+	"math"
 
-// checkData panics unless x holds len(pred) rows of d > 0 columns.
-func checkData(x []float64, d int, pred []int) {
-	if d <= 0 {
-		panic(badDim)
-	}
-	if len(x) != len(pred)*d {
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust/internal/rowmajor"
+)
+
+// rows returns the rows of x as one row-major slice (x's own data for a
+// compact *mat.Dense, no copy) and their length d. It panics unless x has
+// len(pred) rows.
+func rows(x mat.Matrix, pred []int) (data []float64, d int) {
+	data, n, d := rowmajor.Of(x)
+	if n != len(pred) {
 		panic(badData)
 	}
+	return data, d
 }
 
 // dist returns the Euclidean distance between u and v. Its loop is that of
@@ -25,7 +32,7 @@ func dist(u, v []float64) float64 {
 }
 
 // DaviesBouldin returns the Davies–Bouldin index of the clustering pred of
-// the n×d data x,
+// the rows of x,
 //
 //	DB = (1/k) Σ_i max_{j≠i} (s_i + s_j) / M_ij,
 //
@@ -50,9 +57,9 @@ func dist(u, v []float64) float64 {
 // scores every coincident pair 0 and returns 0 if all s_i or all M_ij are
 // close to 0.)
 //
-// DaviesBouldin panics if d ≤ 0 or len(x) != len(pred)*d.
-func DaviesBouldin(x []float64, d int, pred []int) float64 {
-	checkData(x, d, pred)
+// DaviesBouldin panics unless x has len(pred) rows.
+func DaviesBouldin(x mat.Matrix, pred []int) float64 {
+	raw, d := rows(x, pred)
 	coder := newCoder(pred)
 	k := coder.k
 	out := coder.code(outlier) // −1 if there are no outliers
@@ -73,7 +80,7 @@ func DaviesBouldin(x []float64, d int, pred []int) float64 {
 		}
 		size[c]++
 		row := cent[c*d : (c+1)*d]
-		for t, v := range x[i*d : (i+1)*d] {
+		for t, v := range raw[i*d : (i+1)*d] {
 			row[t] += v
 		}
 	}
@@ -89,7 +96,7 @@ func DaviesBouldin(x []float64, d int, pred []int) float64 {
 	spread := make([]float64, k) // s_c
 	for i, l := range pred {
 		if c := coder.code(l); c != out {
-			spread[c] += dist(x[i*d:(i+1)*d], cent[c*d:(c+1)*d])
+			spread[c] += dist(raw[i*d:(i+1)*d], cent[c*d:(c+1)*d])
 		}
 	}
 	for c, sz := range size {
@@ -127,8 +134,8 @@ func DaviesBouldin(x []float64, d int, pred []int) float64 {
 	return db / float64(m)
 }
 
-// Compactness returns the compactness of the clustering pred of the n×d
-// data x, the size-weighted mean distance between points of the same
+// Compactness returns the compactness of the clustering pred of the rows
+// of x, the size-weighted mean distance between points of the same
 // cluster:
 //
 //	Compactness = (1/N) Σ_k N_k · (Σ_{x,x′ ∈ C_k} ‖x − x′‖) / (N_k(N_k − 1)/2),
@@ -148,11 +155,11 @@ func DaviesBouldin(x []float64, d int, pred []int) float64 {
 // in N and in the sum, so a clusterer cannot improve its score by calling
 // far-away points outliers for free.
 //
-// Compactness returns NaN if pred is empty and panics if d ≤ 0 or
-// len(x) != len(pred)*d. It takes O(Σ_k N_k² d) time and, beyond the
+// Compactness returns NaN if pred is empty and panics unless x has
+// len(pred) rows. It takes O(Σ_k N_k² d) time and, beyond the
 // per-cluster index lists, O(1) memory; it never forms a distance matrix.
-func Compactness(x []float64, d int, pred []int) float64 {
-	checkData(x, d, pred)
+func Compactness(x mat.Matrix, pred []int) float64 {
+	raw, d := rows(x, pred)
 	n := len(pred)
 	if n == 0 {
 		return math.NaN()
@@ -187,9 +194,9 @@ func Compactness(x []float64, d int, pred []int) float64 {
 		}
 		var sum float64
 		for a, p := range members {
-			xp := x[p*d : (p+1)*d]
+			xp := raw[p*d : (p+1)*d]
 			for _, q := range members[a+1:] {
-				sum += dist(xp, x[q*d:(q+1)*d])
+				sum += dist(xp, raw[q*d:(q+1)*d])
 			}
 		}
 		total += float64(nk) * sum / float64(comb2(nk))

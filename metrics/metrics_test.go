@@ -6,7 +6,26 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
+
+// rowsOf returns the row-major x of rows of d values as a mat.Matrix: a
+// *mat.Dense, or for no rows an empty matrix of d columns, which mat.Dense
+// cannot be.
+func rowsOf(x []float64, d int) mat.Matrix {
+	if len(x) == 0 {
+		return emptyRows(d)
+	}
+	return mat.NewDense(len(x)/d, d, x)
+}
+
+// emptyRows is a matrix of no rows and that many columns.
+type emptyRows int
+
+func (e emptyRows) Dims() (int, int)    { return 0, int(e) }
+func (e emptyRows) At(i, j int) float64 { panic(mat.ErrIndexOutOfRange) }
+func (e emptyRows) T() mat.Matrix       { return mat.Transpose{Matrix: e} }
 
 // tol is the tolerance for reference values that are exact fractions or
 // short sums of logarithms. Each is computed here in a handful of
@@ -431,7 +450,7 @@ var dbTests = []struct {
 
 func TestDaviesBouldin(t *testing.T) {
 	for _, test := range dbTests {
-		if got := DaviesBouldin(test.x, test.d, test.pred); !equal(got, test.want, tol) {
+		if got := DaviesBouldin(rowsOf(test.x, test.d), test.pred); !equal(got, test.want, tol) {
 			t.Errorf("%s: DaviesBouldin = %v, want %v", test.name, got, test.want)
 		}
 	}
@@ -484,7 +503,7 @@ var compactnessTests = []struct {
 
 func TestCompactness(t *testing.T) {
 	for _, test := range compactnessTests {
-		if got := Compactness(test.x, test.d, test.pred); !equal(got, test.want, tol) {
+		if got := Compactness(rowsOf(test.x, test.d), test.pred); !equal(got, test.want, tol) {
 			t.Errorf("%s: Compactness = %v, want %v", test.name, got, test.want)
 		}
 	}
@@ -520,7 +539,7 @@ func TestCompactnessBruteForce(t *testing.T) {
 		}
 	}
 	want := total / n
-	if got := Compactness(x, d, pred); !equal(got, want, tol) {
+	if got := Compactness(mat.NewDense(n, d, x), pred); !equal(got, want, tol) {
 		t.Errorf("Compactness = %v, brute force %v", got, want)
 	}
 }
@@ -529,7 +548,7 @@ func TestEvaluate(t *testing.T) {
 	x := []float64{100, 0, 2, 10, -50, 14, 20}
 	truth := []int{0, 0, 0, 1, 1, 1, 2}
 	pred := []int{-1, 7, 7, 3, -1, 3, 5}
-	got := Evaluate(x, 1, truth, pred)
+	got := Evaluate(mat.NewDense(len(x), 1, x), truth, pred)
 	// Evaluate shares one table, but the sums run as in the separate
 	// functions, so the results are identical.
 	want := Scores{
@@ -537,15 +556,22 @@ func TestEvaluate(t *testing.T) {
 		Rand:        Rand(truth, pred),
 		ARI:         AdjustedRand(truth, pred),
 		NMI:         NMI(truth, pred),
-		DB:          DaviesBouldin(x, 1, pred),
-		Compactness: Compactness(x, 1, pred),
+		DB:          DaviesBouldin(mat.NewDense(len(x), 1, x), pred),
+		Compactness: Compactness(mat.NewDense(len(x), 1, x), pred),
 		Clusters:    3,
 	}
 	if got != want {
 		t.Errorf("Evaluate = %+v, want %+v", got, want)
 	}
 
-	got = Evaluate(nil, 0, nil, pred)
+	// A view of a wider matrix, whose rows are copied, gives the same.
+	wide := mat.NewDense(len(x), 2, nil)
+	wide.SetCol(1, x)
+	if got := Evaluate(wide.Slice(0, len(x), 1, 2), truth, pred); got != want {
+		t.Errorf("Evaluate of a view = %+v, want %+v", got, want)
+	}
+
+	got = Evaluate(nil, nil, pred)
 	for name, v := range map[string]float64{
 		"Purity": got.Purity, "Rand": got.Rand, "ARI": got.ARI, "NMI": got.NMI,
 		"DB": got.DB, "Compactness": got.Compactness,
@@ -569,12 +595,10 @@ func TestPanics(t *testing.T) {
 		{"Rand", func() { Rand([]int{0, 1}, nil) }, badLength},
 		{"AdjustedRand", func() { AdjustedRand(nil, []int{0}) }, badLength},
 		{"NMI", func() { NMI([]int{0, 0, 0}, []int{1, 1}) }, badLength},
-		{"Evaluate labels", func() { Evaluate(nil, 0, []int{0}, []int{0, 0}) }, badLength},
-		{"DaviesBouldin length", func() { DaviesBouldin([]float64{0, 1, 2}, 2, []int{0, 1}) }, badData},
-		{"DaviesBouldin dimension", func() { DaviesBouldin(nil, 0, nil) }, badDim},
-		{"Compactness length", func() { Compactness([]float64{0}, 1, []int{0, 1}) }, badData},
-		{"Compactness dimension", func() { Compactness([]float64{0}, -1, []int{0}) }, badDim},
-		{"Evaluate data", func() { Evaluate([]float64{0}, 2, nil, []int{0}) }, badData},
+		{"Evaluate labels", func() { Evaluate(nil, []int{0}, []int{0, 0}) }, badLength},
+		{"DaviesBouldin rows", func() { DaviesBouldin(mat.NewDense(1, 3, nil), []int{0, 1}) }, badData},
+		{"Compactness rows", func() { Compactness(mat.NewDense(1, 1, nil), []int{0, 1}) }, badData},
+		{"Evaluate rows", func() { Evaluate(mat.NewDense(2, 1, nil), nil, []int{0}) }, badData},
 	} {
 		func() {
 			defer func() {
@@ -677,8 +701,9 @@ func BenchmarkCompactness(b *testing.B) {
 		x[i] = rnd.NormFloat64()
 	}
 	pred := randomLabels(rnd, n, k, 0)
+	m := mat.NewDense(n, d, x)
 	b.ReportAllocs()
 	for b.Loop() {
-		Compactness(x, d, pred)
+		Compactness(m, pred)
 	}
 }

@@ -3,6 +3,8 @@ package metrics
 import (
 	"encoding/json"
 	"math"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // Scores holds every index of one clustering, as returned by [Evaluate].
@@ -21,15 +23,15 @@ type Scores struct {
 	Clusters    int     `json:"clusters"`    // see NumClusters
 }
 
-// Evaluate returns all the indices of the clustering pred of the n×d data
-// x against the classes truth. The four external indices share one
+// Evaluate returns all the indices of the clustering pred of the rows of x
+// against the classes truth. The four external indices share one
 // contingency table.
 //
 // If truth is nil, Purity, Rand, ARI and NMI are NaN. If x is nil, DB
-// and Compactness are NaN and d is ignored. Evaluate panics if truth is
-// not nil and its length differs from len(pred), and, if x is not nil,
-// when d ≤ 0 or len(x) != len(pred)*d.
-func Evaluate(x []float64, d int, truth, pred []int) Scores {
+// and Compactness are NaN. Evaluate panics if truth is not nil and its
+// length differs from len(pred), and if x is not nil and does not have
+// len(pred) rows.
+func Evaluate(x mat.Matrix, truth, pred []int) Scores {
 	nan := math.NaN()
 	s := Scores{
 		Purity: nan, Rand: nan, ARI: nan, NMI: nan, DB: nan, Compactness: nan,
@@ -43,8 +45,8 @@ func Evaluate(x []float64, d int, truth, pred []int) Scores {
 		}
 	}
 	if x != nil {
-		s.DB = DaviesBouldin(x, d, pred)
-		s.Compactness = Compactness(x, d, pred)
+		s.DB = DaviesBouldin(x, pred)
+		s.Compactness = Compactness(x, pred)
 	}
 	return s
 }

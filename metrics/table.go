@@ -11,7 +11,7 @@ import "math"
 //
 // Table numbers the labels in order of first appearance as the functions
 // of this package do, so [Table.Scores] after adding truth[i], pred[i] for
-// every i is bit for bit the external part of Evaluate(nil, 0, truth, pred).
+// every i is bit for bit the external part of Evaluate(nil, truth, pred).
 type Table struct {
 	n        int
 	classes  map[int]int    // code of each class label

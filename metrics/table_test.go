@@ -51,7 +51,7 @@ func TestTableMatchesEvaluate(t *testing.T) {
 		for i := range truth {
 			tab.Add(truth[i], pred[i])
 		}
-		got, want := tab.Scores(), Evaluate(nil, 0, truth, pred)
+		got, want := tab.Scores(), Evaluate(nil, truth, pred)
 		if tab.Len() != tc.n {
 			t.Errorf("%s: Len %d, want %d", tc.name, tab.Len(), tc.n)
 		}
@@ -112,7 +112,7 @@ func TestTableManyLabels(t *testing.T) {
 	if a := after.TotalAlloc - before.TotalAlloc; a > 64<<20 {
 		t.Errorf("Table allocated %d bytes for %d points, as if the table were dense", a, n)
 	}
-	want := Evaluate(nil, 0, truth, pred)
+	want := Evaluate(nil, truth, pred)
 	if got.Clusters != want.Clusters {
 		t.Errorf("%d clusters, Evaluate %d", got.Clusters, want.Clusters)
 	}

@@ -79,8 +79,6 @@ func Figures(dir string, cfg *FigureConfig) ([]FigureResult, error) {
 			return nil, err
 		}
 		dataset.FitScaler(ds.X, dataset.ScaleZScore).Transform(ds.X)
-		_, d := ds.X.Dims()
-		x := ds.X.RawMatrix().Data
 		k := len(ds.Classes)
 
 		// Ours is svclust's defaults: γ, C and the budget chosen from the
@@ -94,11 +92,11 @@ func Figures(dir string, cfg *FigureConfig) ([]FigureResult, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reproduce: %s: %w", f.kind, err)
 		}
-		km, err := baseline.KMeans(x, d, &baseline.KMeansConfig{K: k, Seed: c.Seed, Workers: c.Workers})
+		km, err := baseline.KMeans(ds.X, &baseline.KMeansConfig{K: k, Seed: c.Seed, Workers: c.Workers})
 		if err != nil {
 			return nil, fmt.Errorf("reproduce: %s: %w", f.kind, err)
 		}
-		fcm, err := baseline.FuzzyCMeans(x, d, &baseline.FCMConfig{K: k, Seed: c.Seed, Workers: c.Workers})
+		fcm, err := baseline.FuzzyCMeans(ds.X, &baseline.FCMConfig{K: k, Seed: c.Seed, Workers: c.Workers})
 		if err != nil {
 			return nil, fmt.Errorf("reproduce: %s: %w", f.kind, err)
 		}

@@ -238,12 +238,11 @@ func (p *Protocol) Evaluate(ctx context.Context, d *Data, m Method) Record {
 	if runs == 0 {
 		runs = DefaultRuns
 	}
-	x := d.X.RawMatrix().Data
 	outs := make([]outcome, runs)
 	outs[0] = res[best].outcome
 	outs[0].done = true
 	t := time.Now()
-	outs[0].scores = metrics.Evaluate(x, dim, d.Labels, outs[0].labels)
+	outs[0].scores = metrics.Evaluate(d.X, d.Labels, outs[0].labels)
 	// A run starts only if the runs so far plus one more, at the duration
 	// of the chosen point's fit and scoring, fit in the runs budget.
 	est := outs[0].train + outs[0].cluster + time.Since(t)
@@ -258,7 +257,7 @@ func (p *Protocol) Evaluate(ctx context.Context, d *Data, m Method) Record {
 		o := p.fit(d, m, s, uint64(i+2), p.RunBudget, nil)
 		o.done = true
 		if o.err == nil {
-			o.scores = metrics.Evaluate(x, dim, d.Labels, o.labels)
+			o.scores = metrics.Evaluate(d.X, d.Labels, o.labels)
 		}
 		o.labels, o.svdd = nil, nil
 		mu.Lock()
@@ -621,8 +620,7 @@ func (p *Protocol) fit(d *Data, m Method, s Setting, seed uint64, budget time.Du
 // its training, pre.train, still counts against runBudget, the budget of
 // one run, and is reported as the run's training time.
 func fitSVDD(d *Data, m Method, s Setting, seed uint64, workers int, budget, runBudget time.Duration, pre *outcome) outcome {
-	x := d.X.RawMatrix().Data
-	_, dim := d.X.Dims()
+	x := d.X
 	left := time.Duration(0)
 	var (
 		sv    *baseline.SVDD
@@ -639,7 +637,7 @@ func fitSVDD(d *Data, m Method, s Setting, seed uint64, workers int, budget, run
 		}
 	} else {
 		t0 := time.Now()
-		sv, err = baseline.TrainSVDD(x, dim, &baseline.SVDDConfig{Gamma: s.Gamma, C: s.C, Budget: budget, Workers: workers})
+		sv, err = baseline.TrainSVDD(x, &baseline.SVDDConfig{Gamma: s.Gamma, C: s.C, Budget: budget, Workers: workers})
 		if err != nil {
 			return outcome{err: err}
 		}

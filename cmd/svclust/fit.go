@@ -507,10 +507,6 @@ func (dt *data) class(i int) int {
 // labelled reports whether the data have a ground-truth column.
 func (dt *data) labelled() bool { return dt.ds.Classes != nil }
 
-// flat returns the rows of a data set's matrix as one row-major slice. The
-// dataset package always builds compact matrices (stride = columns).
-func flat(x *mat.Dense) []float64 { return x.RawMatrix().Data }
-
 // result is one fit and cluster run.
 type result struct {
 	model *svclust.Model
@@ -592,14 +588,13 @@ func evaluate(dt *data, pred []int, want indices) metrics.Scores {
 		}
 		s = t.Scores()
 	} else {
-		s = metrics.Evaluate(nil, 0, nil, pred)
+		s = metrics.Evaluate(nil, nil, pred)
 	}
-	x := flat(dt.ds.X)
 	if want.db {
-		s.DB = metrics.DaviesBouldin(x, dt.d, pred)
+		s.DB = metrics.DaviesBouldin(dt.ds.X, pred)
 	}
 	if want.compactness && len(pred) <= compactnessLimit {
-		s.Compactness = metrics.Compactness(x, dt.d, pred)
+		s.Compactness = metrics.Compactness(dt.ds.X, pred)
 	}
 	return s
 }

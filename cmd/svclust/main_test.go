@@ -313,11 +313,11 @@ func TestFitMetricsMatchLibrary(t *testing.T) {
 		for i := range pred {
 			pred[i] = int(lab.X.At(i, 0))
 		}
-		n, d := ds.X.Dims()
-		want := metrics.Evaluate(nil, 0, ds.Labels, pred)
-		want.DB = metrics.DaviesBouldin(ds.X.RawMatrix().Data, d, pred)
+		n, _ := ds.X.Dims()
+		want := metrics.Evaluate(nil, ds.Labels, pred)
+		want.DB = metrics.DaviesBouldin(ds.X, pred)
 		if n <= compactnessLimit {
-			want.Compactness = metrics.Compactness(ds.X.RawMatrix().Data, d, pred)
+			want.Compactness = metrics.Compactness(ds.X, pred)
 		}
 		// Compare through JSON, where NaN is null.
 		wb, _ := json.Marshal(want)
@@ -341,8 +341,7 @@ func TestEvaluateIndices(t *testing.T) {
 	for i := range pred {
 		pred[i] = i % 3
 	}
-	x := flat(dt.ds.X)
-	db, comp := metrics.DaviesBouldin(x, dt.d, pred), metrics.Compactness(x, dt.d, pred)
+	db, comp := metrics.DaviesBouldin(dt.ds.X, pred), metrics.Compactness(dt.ds.X, pred)
 	for _, want := range []indices{{}, {db: true}, {compactness: true}, {db: true, compactness: true}} {
 		s := evaluate(dt, pred, want)
 		if want.db && s.DB != db || !want.db && !math.IsNaN(s.DB) {
