@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -37,6 +38,38 @@ type reproFlags struct {
 	gammas, cs, fsvc        gridFlag
 	from                    string
 	skip                    string
+	extended                extGridFlag
+	paperFrom               string
+}
+
+// extGridFlag is the value of -extended-C-grid: a grid of C, or off for
+// "" or "none".
+type extGridFlag struct {
+	cs  gridFlag
+	off bool
+}
+
+func (g *extGridFlag) String() string {
+	if g == nil {
+		return ""
+	}
+	if g.off {
+		return "none"
+	}
+	return g.cs.String()
+}
+
+func (g *extGridFlag) Set(s string) error {
+	if t := strings.TrimSpace(s); t == "" || t == "none" {
+		*g = extGridFlag{off: true}
+		return nil
+	}
+	var cs gridFlag
+	if err := cs.Set(s); err != nil {
+		return err
+	}
+	*g = extGridFlag{cs: cs}
+	return nil
 }
 
 // defaultDataDir is $SVCLUST_DATA, or ../shared/datasets.
@@ -51,10 +84,10 @@ func newReproduce() *Command {
 	o := &reproFlags{
 		data: defaultDataDir(), runs: reproduce.DefaultRuns, out: "docs",
 		gridBudget: defaultGridBudget, runsBudget: defaultRunsBudget, svcBudget: defaultSVCBudget,
-		scale: "zscore",
+		scale: "zscore", extended: extGridFlag{cs: reproduce.ExtendedGrid()},
 	}
 	c := &Command{
-		UsageLine: "reproduce [-data DIR] [-datasets LIST] [-methods LIST] [-runs N] [-out DIR] [-json] [-figures] [budget flags]",
+		UsageLine: "reproduce [-data DIR] [-datasets LIST] [-methods LIST] [-runs N] [-out DIR] [-json] [-figures] [-extended-C-grid LIST] [budget flags]",
 		Short:     "rerun the paper's experiments and compare with its tables",
 		Long: `
 Reproduce reruns the experiments of the paper's Section 5: for every data
@@ -66,7 +99,18 @@ OUT/reproduction.json, the whole report. The methods are svc, sgd, fsvc,
 bsgd-r, bsgd-pnn, bsgd-prn (the paper's six) and bsgd-m (ours). Data sets
 missing from -data are skipped with a message. Time budgets bound the
 work; what they cut is reported, never hidden. Progress goes to standard
-error.`,
+error.
+
+In the same run, the budgeted methods selected (bsgd-r, bsgd-pnn, bsgd-prn,
+bsgd-m) are rerun on the selected data sets of at most 1,000 points, the
+sets of issue 3's criterion, with C over -extended-C-grid (default the
+paper's grid and 2⁷, 2⁹, 2¹¹), everything else unchanged. The report keeps
+the paper's grid as its faithful tables and gives the extended grid a
+section of its own ("Beyond the paper's grid"); reproduction.json holds its
+records under "extended". -extended-C-grid none turns it off. With
+-paper-from FILE the paper-grid part is read from a reproduction.json
+instead of being run (its protocol too), and only the extended grid runs;
+the report gives the date of each part.`,
 		Flag: flag.NewFlagSet("reproduce", flag.ContinueOnError),
 	}
 	fs := c.Flag
@@ -75,7 +119,7 @@ error.`,
 	fs.StringVar(&o.methods, "methods", "", "comma-separated `list` of methods (default all 7)")
 	fs.IntVar(&o.runs, "runs", o.runs, "number of seeded runs at the chosen setting")
 	fs.StringVar(&o.out, "out", o.out, "`directory` of REPRODUCTION.md, reproduction.json and figures/")
-	fs.BoolVar(&o.json, "json", false, "print one JSON record per data set and method on standard output")
+	fs.BoolVar(&o.json, "json", false, "print one JSON record per data set and method of the paper's grid on standard output")
 	fs.BoolVar(&o.figures, "figures", false, "also draw the paper's three visual experiments into OUT/figures")
 	fs.BoolVar(&o.quiet, "quiet", false, "print no progress on standard error")
 	fs.DurationVar(&o.gridBudget, "grid-budget", o.gridBudget, "wall `time` of the grid search of one data set and method (each FSVC stage); 0 means no limit")
@@ -88,6 +132,8 @@ error.`,
 	fs.Var(&o.fsvc, "fsvc-grid", "comma-separated `list` of FSVC's p and ε values (default 0.1,0.2,…,1)")
 	fs.StringVar(&o.skip, "skip", "", "comma-separated `list` of NAME/METHOD pairs not to run, reported as skipped")
 	fs.StringVar(&o.from, "from", "", "render the report from a reproduction.json `file` instead of running")
+	fs.Var(&o.extended, "extended-C-grid", "comma-separated `list` of C values of the extended part, or none (default the paper's grid and 128,512,2048)")
+	fs.StringVar(&o.paperFrom, "paper-from", "", "take the paper-grid part from a reproduction.json `file` and run only the extended grid")
 	c.Run = func(ctx context.Context, e *env, args []string) error {
 		return runReproduce(ctx, e, o, args)
 	}
@@ -107,6 +153,9 @@ func runReproduce(ctx context.Context, e *env, o *reproFlags, args []string) err
 	if err != nil {
 		return err
 	}
+	if err := o.checkPaperFrom(flagsSet(e.cmd.Flag)); err != nil {
+		return err
+	}
 	if o.quiet {
 		p.Progress = nil
 	} else {
@@ -123,26 +172,41 @@ func runReproduce(ctx context.Context, e *env, o *reproFlags, args []string) err
 	if o.from == "" {
 		paths = append(paths, namedPath{"-out", js})
 	}
-	if err := checkPaths([]namedPath{{"-from", o.from}}, paths); err != nil {
+	if err := checkPaths([]namedPath{{"-from", o.from}, {"-paper-from", o.paperFrom}}, paths); err != nil {
 		return err
 	}
 
 	var rep *reproduce.Report
-	if o.from != "" {
-		f, err := os.Open(o.from)
-		if err != nil {
+	switch {
+	case o.from != "":
+		if rep, err = readReport(o.from); err != nil {
 			return err
 		}
-		lr := &io.LimitedReader{R: f, N: maxReportBytes + 1}
-		rep, err = reproduce.ReadReport(lr)
-		f.Close()
-		if lr.N == 0 {
-			return fmt.Errorf("%s: larger than %d MiB: not a reproduction.json", o.from, maxReportBytes>>20)
+	case o.paperFrom != "":
+		if rep, err = readReport(o.paperFrom); err != nil {
+			return err
 		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", o.from, err)
+		// Only the extended part runs, on the paper part's protocol;
+		// -workers and the progress are this run's.
+		if rep.Extended != nil {
+			return fmt.Errorf("%s: already has an extended part (of %s); -paper-from takes a report of the paper's grid alone", o.paperFrom, rep.Extended.Date)
 		}
-	} else {
+		workers := p.Workers
+		*p = rep.Protocol
+		p.Workers = workers
+		recs := rep.Records
+		if o.datasets != "" {
+			recs = nil
+			for _, r := range rep.Records {
+				if slices.ContainsFunc(sets, func(d reproduce.DataSet) bool { return d.Name == r.Dataset }) {
+					recs = append(recs, r)
+				}
+			}
+		}
+		if err := runExtended(ctx, e, o, p, rep, recs, ms); err != nil {
+			return err
+		}
+	default:
 		start := time.Now()
 		rep = &reproduce.Report{
 			Command:  commandLine(e.cmd),
@@ -155,6 +219,11 @@ func runReproduce(ctx context.Context, e *env, o *reproFlags, args []string) err
 			return err
 		}
 		rep.Seconds = time.Since(start).Seconds()
+		if !o.extended.off {
+			if err := runExtended(ctx, e, o, p, rep, rep.Records, ms); err != nil {
+				return err
+			}
+		}
 	}
 	if len(rep.Reach) == 0 {
 		// The Reach section needs the data; without it the report is
@@ -188,6 +257,74 @@ func runReproduce(ctx context.Context, e *env, o *reproFlags, args []string) err
 		return writeJSON(e.stdout, rep.Records)
 	}
 	printReproduce(e.stdout, rep, md)
+	return nil
+}
+
+// readReport reads the reproduction.json at path, at most maxReportBytes.
+func readReport(path string) (*reproduce.Report, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	lr := &io.LimitedReader{R: f, N: maxReportBytes + 1}
+	rep, err := reproduce.ReadReport(lr)
+	if lr.N == 0 {
+		return nil, fmt.Errorf("%s: larger than %d MiB: not a reproduction.json", path, maxReportBytes>>20)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return rep, nil
+}
+
+// runExtended runs the extended grid of C of the flags o with the
+// protocol p on the records recs of the paper's grid and the methods ms,
+// and sets rep.Extended; nothing runs when no data set or method
+// qualifies (see reproduce.ExtendedScope).
+func runExtended(ctx context.Context, e *env, o *reproFlags, p *reproduce.Protocol, rep *reproduce.Report, recs []reproduce.Record, ms []reproduce.Method) error {
+	if ds, ems := reproduce.ExtendedScope(recs, ms); len(ds) > 0 {
+		p.Progress = nil
+		if !o.quiet {
+			p.Progress = e.stderr
+			fmt.Fprintf(e.stderr, "extended grid, C ∈ {%s}: %d data sets × %d methods\n", o.extended.String(), len(ds), len(ems))
+		}
+	}
+	ext, err := p.RunExtended(ctx, o.data, o.extended.cs, recs, ms)
+	if err != nil {
+		return err
+	}
+	if ext != nil {
+		ext.Command, ext.Machine = commandLine(e.cmd), reproduce.ThisMachine()
+	}
+	rep.Extended = ext
+	return nil
+}
+
+// flagsSet returns the names of the flags set on fs.
+func flagsSet(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
+}
+
+// paperFromExcludes lists the flags that set the protocol, which
+// -paper-from takes from its file.
+var paperFromExcludes = []string{"runs", "scale", "gamma-grid", "C-grid", "fsvc-grid", "grid-budget", "runs-budget", "svc-budget", "skip", "from"}
+
+// checkPaperFrom checks -paper-from against the other flags set.
+func (o *reproFlags) checkPaperFrom(set map[string]bool) error {
+	if o.paperFrom == "" {
+		return nil
+	}
+	if o.extended.off {
+		return usagef("-paper-from runs only the extended grid: it cannot be used with -extended-C-grid none")
+	}
+	for _, name := range paperFromExcludes {
+		if set[name] {
+			return usagef("-paper-from takes the protocol from its file: -%s cannot be given with it", name)
+		}
+	}
 	return nil
 }
 
@@ -310,6 +447,24 @@ func printReproduce(w io.Writer, rep *reproduce.Report, md string) {
 		fmt.Fprintf(w, "  %-14s %.2f  %s (%s)\n", c.Dataset, c.Paper, nmiText(c.Ours), nmiText(c.OursM))
 	}
 	fmt.Fprintf(w, "within %.2f of the paper: %d of %d (%d with BSGD-M)\n", reproduce.Tolerance, n3, len(cs), n4)
+	if rep.Extended == nil {
+		return
+	}
+	ecs := rep.Extended.Compare()
+	if len(ecs) == 0 {
+		return
+	}
+	n3, n4 = 0, 0
+	for _, c := range ecs {
+		if c.Within(c.Ours) {
+			n3++
+		}
+		if c.Within(c.OursM) {
+			n4++
+		}
+	}
+	fmt.Fprintf(w, "extended grid (not the paper's), C up to %g: within %.2f of the paper: %d of %d (%d with BSGD-M)\n",
+		slices.Max(rep.Extended.Protocol.Cs), reproduce.Tolerance, n3, len(ecs), n4)
 }
 
 func nmiText(v float64) string {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -75,6 +76,46 @@ func TestReproduce(t *testing.T) {
 		}
 	}
 
+	// The extended grid runs by default: BSGD-PNN, the budgeted method,
+	// on the two sets read (60 points each), C over the default extended
+	// grid (9 values) and the 2 γ of -gamma-grid; SVC and "absent" do not.
+	for _, want := range []string{
+		"- Faithful tables: all but those of the section \"Beyond the paper's grid: C up to 2¹¹\"",
+		"## Beyond the paper's grid: C up to 2¹¹",
+		"reruns the budgeted method BSGD-PNN on the 2 data sets of at most 1000 points (gauss3, moons) with C ∈ {0.03125, 0.125, 0.5, 2, 8, 32, 128, 512, 2048}",
+		"### NMI and setting chosen with C up to 2¹¹",
+		"- Runs: both parts come from one run",
+	} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("REPRODUCTION.md lacks %q", want)
+		}
+	}
+	var full struct {
+		Records  []map[string]any
+		Extended struct {
+			Protocol struct{ Cs []float64 }
+			Records  []map[string]any
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(out, "reproduction.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &full); err != nil {
+		t.Fatal(err)
+	}
+	if len(full.Records) != 6 || len(full.Extended.Records) != 2 || !slices.Equal(full.Extended.Protocol.Cs, reproduce.ExtendedGrid()) {
+		t.Errorf("reproduction.json: %d records, %d extended, extended Cs %v; want 6, 2, the extended grid", len(full.Records), len(full.Extended.Records), full.Extended.Protocol.Cs)
+	}
+	for _, r := range full.Extended.Records {
+		if r["method"] != "bsgd-pnn" || r["status"] != "ok" || r["grid_total"] != 18.0 {
+			t.Errorf("extended record %v/%v: %v, grid %v; want bsgd-pnn ok, 18 points", r["dataset"], r["method"], r["status"], r["grid_total"])
+		}
+	}
+	if !strings.Contains(stderr, "extended grid, C ∈ {0.03125,0.125,0.5,2,8,32,128,512,2048}: 2 data sets × 1 methods") {
+		t.Errorf("stderr lacks the extended grid's progress:\n%s", stderr)
+	}
+
 	// -from renders the same Markdown from the saved JSON report.
 	out2 := t.TempDir()
 	code, stdout, stderr = cli(t, "reproduce", "-from", filepath.Join(out, "reproduction.json"), "-out", out2)
@@ -90,6 +131,86 @@ func TestReproduce(t *testing.T) {
 	}
 }
 
+// TestReproducePaperFrom: -extended-C-grid none runs the paper's grid
+// alone, as before; -paper-from then takes those records and runs only
+// the extended grid, and the report says that the parts come from two
+// runs.
+func TestReproducePaperFrom(t *testing.T) {
+	data, out := tinyData(t), t.TempDir()
+	code, _, stderr := cli(t, tinyReproduce(data, out, "-quiet", "-extended-C-grid", "none")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	paper, err := os.ReadFile(filepath.Join(out, "reproduction.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "REPRODUCTION.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(paper), `"extended"`) || strings.Contains(string(md), "Beyond the paper's grid") {
+		t.Errorf("-extended-C-grid none wrote an extended part")
+	}
+
+	out2 := t.TempDir()
+	code, _, stderr = cli(t, "reproduce", "-data", data, "-paper-from", filepath.Join(out, "reproduction.json"),
+		"-extended-C-grid", "8,32,128", "-out", out2, "-quiet")
+	if code != 0 {
+		t.Fatalf("-paper-from: exit %d: %s", code, stderr)
+	}
+	f, err := os.Open(filepath.Join(out2, "reproduction.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := reproduce.ReadReport(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := reproduce.ReadReport(strings.NewReader(string(paper)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The paper part is the file's: same records, command and date.
+	a, _ := json.Marshal(old.Records)
+	b, _ := json.Marshal(rep.Records)
+	if string(a) != string(b) || rep.Date != old.Date || rep.Command != old.Command {
+		t.Errorf("-paper-from changed the paper part")
+	}
+	// The extended part: BSGD-PNN on gauss3 and moons, the file's 2 γ
+	// (its -gamma-grid) × 3 C, the file's 2 runs.
+	e := rep.Extended
+	if e == nil || len(e.Records) != 2 || !slices.Equal(e.Protocol.Cs, []float64{8, 32, 128}) || e.Protocol.Runs != 2 {
+		t.Fatalf("extended part %+v", e)
+	}
+	for _, r := range e.Records {
+		if r.Method != reproduce.BSGDPNN || r.GridTotal != 6 || !r.OK() {
+			t.Errorf("extended record %s/%s: %s, grid %d", r.Dataset, r.Method, r.Status, r.GridTotal)
+		}
+	}
+	md2, err := os.ReadFile(filepath.Join(out2, "REPRODUCTION.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## Beyond the paper's grid: C up to 2⁷", "**two runs of different dates**", "- Extended part: command `svclust reproduce -data "} {
+		if !strings.Contains(string(md2), want) {
+			t.Errorf("REPRODUCTION.md lacks %q", want)
+		}
+	}
+
+	// A report that has an extended part cannot take another; the input
+	// is never an output.
+	code, _, stderr = cli(t, "reproduce", "-data", data, "-paper-from", filepath.Join(out2, "reproduction.json"), "-out", t.TempDir(), "-quiet")
+	if code != 1 || !strings.Contains(stderr, "already has an extended part") {
+		t.Errorf("-paper-from a combined report: exit %d, %q", code, stderr)
+	}
+	code, _, stderr = cli(t, "reproduce", "-data", data, "-paper-from", filepath.Join(out, "reproduction.json"), "-out", out, "-quiet")
+	if code != 2 || !strings.Contains(stderr, "is the same file as -paper-from") {
+		t.Errorf("-paper-from OUT/reproduction.json: exit %d, %q", code, stderr)
+	}
+}
+
 func TestReproduceUsage(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
@@ -102,6 +223,14 @@ func TestReproduceUsage(t *testing.T) {
 		{[]string{"-datasets", "../iris"}, "-datasets"},
 		{[]string{"-skip", "musk"}, "-skip"},
 		{[]string{"extra"}, "unexpected"},
+		{[]string{"-extended-C-grid", "8,x"}, "-extended-C-grid"},
+		{[]string{"-extended-C-grid", "8,-1"}, "-extended-C-grid"},
+		{[]string{"-extended-C-grid", "8,,32"}, "-extended-C-grid"},
+		{[]string{"-paper-from", "r.json", "-extended-C-grid", "none"}, "-extended-C-grid none"},
+		{[]string{"-paper-from", "r.json", "-extended-C-grid", ""}, "-extended-C-grid none"}, // "" is none
+		{[]string{"-paper-from", "r.json", "-runs", "3"}, "-runs"},
+		{[]string{"-paper-from", "r.json", "-C-grid", "1,2"}, "-C-grid"},
+		{[]string{"-paper-from", "r.json", "-from", "r.json"}, "-from"},
 	} {
 		code, _, stderr := cli(t, append([]string{"reproduce", "-out", t.TempDir()}, tc.args...)...)
 		if code != 2 || !strings.Contains(stderr, tc.flag) {
