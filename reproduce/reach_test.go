@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -53,38 +54,37 @@ func TestReach(t *testing.T) {
 	}
 }
 
-// TestReportsRendered: the committed reports are what the code renders from
-// their JSON, with the Reach section computed from the data (as
+// TestReportsRendered: the committed report is what the code renders from
+// its JSON, with the Reach section computed from the data (as
 // `svclust reproduce -from` does). It skips without the data.
 func TestReportsRendered(t *testing.T) {
 	dir := "../../shared/datasets"
 	if _, err := os.Stat(filepath.Join(dir, "iris.csv")); err != nil {
 		t.Skipf("the paper's data sets are not in %s: %v", dir, err)
 	}
-	for _, doc := range []string{"../docs", "../docs/wide-c"} {
-		f, err := os.Open(filepath.Join(doc, "reproduction.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		rep, err := ReadReport(f)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := rep.AddReach(dir); err != nil {
-			t.Fatal(err)
-		}
-		var buf bytes.Buffer
-		if err := rep.WriteMarkdown(&buf); err != nil {
-			t.Fatal(err)
-		}
-		want, err := os.ReadFile(filepath.Join(doc, "REPRODUCTION.md"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(buf.Bytes(), want) {
-			t.Errorf("%s/REPRODUCTION.md is not what reproduce -from renders: run svclust reproduce -from %s/reproduction.json -out %s", doc, doc, doc)
-		}
+	const doc = "../docs"
+	f, err := os.Open(filepath.Join(doc, "reproduction.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := ReadReport(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.AddReach(dir); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := rep.WriteMarkdown(&buf); err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join(doc, "REPRODUCTION.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), want) {
+		t.Errorf("%s/REPRODUCTION.md is not what reproduce -from renders: run svclust reproduce -from %s/reproduction.json -out %s", doc, doc, doc)
 	}
 }
 
@@ -96,4 +96,37 @@ func TestAddReachMissing(t *testing.T) {
 	if !errors.Is(err, fs.ErrNotExist) || len(rep.Reach) != 0 {
 		t.Errorf("AddReach on an empty directory: %v, %d rows", err, len(rep.Reach))
 	}
+}
+
+// TestCommittedReportParts: the committed report's JSON holds both parts,
+// the paper's grid in records and the extended grid under "extended", and
+// its Markdown without the extended part's lines and section is what the
+// paper-grid records alone render.
+func TestCommittedReportParts(t *testing.T) {
+	f, err := os.Open("../docs/reproduction.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := ReadReport(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Extended == nil || len(rep.Extended.Records) == 0 {
+		t.Fatal("docs/reproduction.json has no extended part")
+	}
+	if !slices.Equal(orDefault(rep.Protocol.Cs, Grid), Grid()) || !slices.Equal(rep.Extended.Protocol.Cs, ExtendedGrid()) {
+		t.Errorf("grids of C %v and %v; want the paper's and ExtendedGrid", rep.Protocol.Cs, rep.Extended.Protocol.Cs)
+	}
+	for _, r := range rep.Extended.Records {
+		if !r.Method.Budgeted() || r.N > SmallLimit {
+			t.Errorf("extended record %s/%s (N %d) outside the scope", r.Dataset, r.Method, r.N)
+		}
+	}
+	for _, r := range rep.Records {
+		if r.OK() && r.C > slices.Max(Grid()) {
+			t.Errorf("paper-grid record %s/%s has C = %g", r.Dataset, r.Method, r.C)
+		}
+	}
+	checkPaperPart(t, rep)
 }
