@@ -616,7 +616,9 @@ Classic SVC is O(N²), so the work is bounded by time budgets; what they cut
 is reported in the last table of the report and in each JSON record
 (grid_evaluated, grid_total, runs, note), and a method none of whose runs
 finished has the status "exceeded". The defaults (40 s each) keep the 15
-data sets × 7 methods within about 45 minutes on 2 cores.
+data sets × 7 methods within about 45 minutes on 2 cores; the extended
+grid's 10 data sets × 4 budgeted methods add about a minute (51 s on a
+quiet 2-core machine, 5 minutes on the same machine heavily loaded).
 
 Progress (data set, method, grid point, elapsed time) goes to standard
 error. Without -json, standard output gets a summary: the pairs that ran
