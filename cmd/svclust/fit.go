@@ -107,10 +107,8 @@ type fitFlags struct {
 	minIter  int
 	data     dataFlags // how to read DATA; fit and tune only
 
-	// dataPath is the DATA argument; tunedGamma and tunedC are set by
-	// tune once γ or C is the best of its grid rather than automatic, for
-	// the model file's run section.
-	dataPath           string
+	// tunedGamma and tunedC are set by tune once γ or C is the best of
+	// its grid rather than automatic, for the model file's run section.
 	tunedGamma, tunedC bool
 
 	// Flags of fit only.
@@ -272,6 +270,7 @@ type setup struct {
 	train   svclust.Config
 	cluster svclust.ClusterConfig
 	scale   dataset.Scale
+	report  *settings // what the reports say of the flags
 }
 
 // validate checks the flag values, naming the flag at fault, and returns
@@ -391,6 +390,7 @@ func (o *fitFlags) validate() (*setup, error) {
 	if err := s.cluster.Validate(); err != nil {
 		return nil, configError(err)
 	}
+	s.report = o.settings()
 	return s, nil
 }
 
@@ -405,8 +405,9 @@ type data struct {
 	// are nil without a label column.
 	truth16 []uint16
 	truth32 []int32
-	// sha256 is the SHA-256 of the bytes of the data file, in hexadecimal.
-	sha256 string
+	// path is the DATA argument, and sha256 the SHA-256 of the bytes of
+	// the data file, in hexadecimal.
+	path, sha256 string
 }
 
 // readOptions returns the options that read the data file path as the
@@ -443,7 +444,7 @@ func load(path string, o *fitFlags, sc dataset.Scale, prog *progress) (*data, er
 	}
 	io.Copy(h, r) // anything after the last row, so that the hash is the file's
 	dt := prepareScaled(ds, scaler)
-	dt.sha256 = hex.EncodeToString(h.Sum(nil))
+	dt.path, dt.sha256 = path, hex.EncodeToString(h.Sum(nil))
 	prog.end()
 	return dt, nil
 }
@@ -632,7 +633,6 @@ func (o *fitFlags) begin(args []string) (s *setup, path string, stop func() erro
 	if _, err = o.readOptions(path); err != nil {
 		return nil, "", nil, err
 	}
-	o.dataPath = path
 	// Fail before a long training, not after it.
 	ins := []namedPath{{"DATA", path}}
 	outs := []namedPath{{"-o", o.out}, {"-model", o.model}, {"-cpuprofile", o.cpuprof}, {"-memprofile", o.memprof}}
@@ -692,9 +692,9 @@ func runFit(ctx context.Context, e *env, o *fitFlags, args []string) error {
 		summary = e.stderr // standard output carries the labels or the model
 	}
 	if o.json {
-		return writeJSON(summary, fitReport(o, dt, r))
+		return writeJSON(summary, fitReport(s.report, dt, r))
 	}
-	printSummary(summary, path, o, dt, r)
+	printSummary(summary, path, s.report, dt, r)
 	return nil
 }
 
@@ -759,31 +759,23 @@ func writeResults(e *env, o *fitFlags, dt *data, r *result) error {
 		outs = append(outs, output{"-o", o.out, func(w io.Writer) error { return writeLabels(w, r.cl.Labels) }})
 	}
 	if o.model != "" {
-		outs = append(outs, output{"-model", o.model, modelFileOf(o, dt, r).Write})
+		outs = append(outs, output{"-model", o.model, modelFileOf(o.settings(), dt, r).Write})
 	}
 	return e.writeOutputs(outs...)
 }
 
 // modelFileOf returns the model file of a run.
-func modelFileOf(o *fitFlags, dt *data, r *result) *pipeline.Model {
-	sc, _ := dataset.ParseScale(o.scale) // validated by setup
+func modelFileOf(st *settings, dt *data, r *result) *pipeline.Model {
+	sc, _ := dataset.ParseScale(st.scale) // validated by setup
 	return &pipeline.Model{
 		Scale:     sc,
 		Scaler:    dt.scaler,
 		Features:  dt.ds.Names,
-		Label:     o.label,
-		Run:       runInfoOf(o, dt, r),
+		Label:     st.label,
+		Run:       runInfoOf(st, dt, r),
 		Model:     r.model,
 		Partition: r.cl.Partition,
 	}
-}
-
-// fromInt says how an integer setting was chosen, as runInfoOf's from.
-func fromInt(a autoInt) string {
-	if a.auto {
-		return "auto"
-	}
-	return "given"
 }
 
 // choiceJSON is what fit -json reports of svclust.Choice: the statistics
@@ -807,36 +799,27 @@ func choiceOf(c svclust.Choice) *choiceJSON {
 }
 
 // runInfoOf returns the run section of the model file of a run.
-func runInfoOf(o *fitFlags, dt *data, r *result) *pipeline.Run {
-	from := func(a autoFloat, tuned bool) string {
-		switch {
-		case tuned:
-			return "tune"
-		case a.auto:
-			return "auto"
-		}
-		return "given"
-	}
+func runInfoOf(st *settings, dt *data, r *result) *pipeline.Run {
 	ri := &pipeline.Run{
 		Tool:       readBuildInfo().String(),
 		Created:    creationTime().Format(time.RFC3339),
-		Seed:       o.seed,
-		Strategy:   o.maintain,
+		Seed:       st.seed,
+		Strategy:   st.maintain,
 		Budget:     r.model.Choice.Budget,
-		BudgetFrom: fromInt(o.budget),
-		Rule:       o.rule,
+		BudgetFrom: st.budgetFrom(),
+		Rule:       st.rule,
 		Gamma:      r.model.Gamma,
-		GammaFrom:  from(o.gamma, o.tunedGamma),
+		GammaFrom:  st.from(st.gammaAuto, st.tunedGamma),
 		C:          r.model.C,
-		CFrom:      from(o.C, o.tunedC),
-		Data:       o.dataPath,
+		CFrom:      st.from(st.CAuto, st.tunedC),
+		Data:       dt.path,
 		Rows:       dt.n,
 		DataSHA256: dt.sha256,
 	}
 	if r.model.Choice.Budget == svclust.NoBudget {
 		ri.Strategy = "none"
-	} else if strings.HasPrefix(o.maintain, "project") {
-		ri.K = o.k.v
+	} else if st.projection() {
+		ri.K = st.k
 	}
 	if r.stream != nil {
 		ri.Sample = r.stream.sample
@@ -878,7 +861,7 @@ type fitJSON struct {
 	Metrics        *metrics.Scores `json:"metrics,omitempty"`
 }
 
-func fitReport(o *fitFlags, dt *data, r *result) *fitJSON {
+func fitReport(st *settings, dt *data, r *result) *fitJSON {
 	j := &fitJSON{
 		N:              dt.n,
 		D:              dt.d,
@@ -895,13 +878,13 @@ func fitReport(o *fitFlags, dt *data, r *result) *fitJSON {
 		Gamma:          r.model.Gamma,
 		C:              r.model.C,
 		Budget:         r.model.Choice.Budget,
-		Rule:           o.rule,
+		Rule:           st.rule,
 		MinSize:        r.cl.MinSize,
 		Stability:      r.cl.Stability,
 		Choice:         choiceOf(r.model.Choice),
-		Strategy:       o.maintain,
-		Scale:          o.scale,
-		Seed:           o.seed,
+		Strategy:       st.maintain,
+		Scale:          st.scale,
+		Seed:           st.seed,
 	}
 	if r.stream != nil {
 		j.Sample = r.stream.sample
@@ -922,41 +905,28 @@ func writeJSON(w io.Writer, v any) error {
 	return err
 }
 
-// strategy names the budget maintenance of the flags o, as the summaries
-// of fit and tune print it: the k of a projection, and "none (no budget)"
-// for -budget 0.
-func (o *fitFlags) strategy() string {
-	if !o.budget.auto && o.budget.v == 0 {
-		return "none (no budget)"
-	}
-	if strings.HasPrefix(o.maintain, "project") {
-		return fmt.Sprintf("%s (k = %d)", o.maintain, o.k.v)
-	}
-	return o.maintain
-}
-
-func printSummary(w io.Writer, path string, o *fitFlags, dt *data, r *result) {
+func printSummary(w io.Writer, path string, st *settings, dt *data, r *result) {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	m := r.model
-	fmt.Fprintf(tw, "data\t%s: n = %d, d = %d, scale %s\n", path, dt.n, dt.d, o.scale)
+	fmt.Fprintf(tw, "data\t%s: n = %d, d = %d, scale %s\n", path, dt.n, dt.d, st.scale)
 	g, c := "auto", ""
-	if !o.gamma.auto {
+	if !st.gammaAuto {
 		g = "set"
 	}
-	if o.C.auto {
+	if st.CAuto {
 		c = " (auto)"
 	}
 	b := strconv.Itoa(m.Choice.Budget)
-	if o.budget.auto {
+	if st.budgetAuto {
 		b += " (auto)"
 	}
 	if m.Choice.Budget == svclust.NoBudget {
 		b = "none"
 	}
-	fmt.Fprintf(tw, "model\tγ = %.6g (%s), C = %.6g%s, budget %s, maintenance %s, seed %d\n", m.Gamma, g, m.C, c, b, o.strategy(), o.seed)
+	fmt.Fprintf(tw, "model\tγ = %.6g (%s), C = %.6g%s, budget %s, maintenance %s, seed %d\n", m.Gamma, g, m.C, c, b, st.strategy(), st.seed)
 	fmt.Fprintf(tw, "training\t%s after %d iterations (%d updates, %d maintenance calls), objective %.6g, %d support vectors, %s\n",
 		m.Status, m.Stats.Iterations, m.Stats.Updates, m.Stats.Maintenance, m.Stats.Objective, len(m.Alpha), ms(m.Stats.Runtime.Seconds()))
-	if o.rule == "levels" {
+	if st.rule == "levels" {
 		fmt.Fprintf(tw, "clustering\t%s from the level tree of %s (smallest cluster %d rows), %s\n",
 			plural(r.cl.Clusters, "cluster"), plural(r.cl.Equilibria, "mode"), r.cl.MinSize, ms(r.cl.Runtime.Seconds()))
 	} else {
@@ -964,8 +934,8 @@ func printSummary(w io.Writer, path string, o *fitFlags, dt *data, r *result) {
 			plural(r.cl.Clusters, "cluster"), plural(r.cl.Equilibria, "equilibrium"), plural(r.cl.StripSize, "point"), r.cl.Eps, ms(r.cl.Runtime.Seconds()))
 	}
 	why := ""
-	if o.outliers {
-		why = outlierRule(o.rule)
+	if st.outliers {
+		why = outlierRule(st.rule)
 	}
 	counts := labelCounts(r.cl.Labels, r.cl.Clusters)
 	if r.stream != nil {

@@ -110,6 +110,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 		scaler: sm.Scaler,
 		n:      n,
 		d:      len(sm.Names),
+		path:   path,
 		sha256: hex.EncodeToString(h.Sum(nil)),
 	}
 
@@ -164,7 +165,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 	r.scores = table.Scores()
 
 	prog.begin("write", "", 0)
-	if err := labels.commit(e, o, modelFileOf(o, dt, r)); err != nil {
+	if err := labels.commit(e, o, modelFileOf(s.report, dt, r)); err != nil {
 		return nil, nil, err
 	}
 	prog.end()
