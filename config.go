@@ -84,6 +84,12 @@ type Config struct {
 	// (objective, scores, cluster assignment). 0 means GOMAXPROCS. Results
 	// do not depend on it. It must not be negative.
 	Workers int
+
+	// Progress, if not nil, is called every 4,096 SGD steps with the steps
+	// done and MaxIter (training may stop before, when it converges). It
+	// is called on the goroutine of Train, must return quickly, and does
+	// not change the Model.
+	Progress func(done, total int)
 }
 
 func positiveOrZero(field string, v float64) error {

@@ -2,6 +2,7 @@ package svclust
 
 import (
 	"cmp"
+	"context"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -30,6 +31,14 @@ import (
 // exactly from ‖wₜ‖², wₜᵀφ(xₙ) and the coefficients the step changed, and
 // training stops when it is at most Tol.
 func Train(x mat.Matrix, cfg *Config) (*Model, error) {
+	return TrainContext(context.Background(), x, cfg)
+}
+
+// TrainContext is [Train] that stops when ctx is cancelled: it checks ctx
+// every 4,096 SGD steps (as often as it calls Config.Progress) and then
+// returns ctx.Err() and no Model. A run that is not cancelled returns what
+// Train returns.
+func TrainContext(ctx context.Context, x mat.Matrix, cfg *Config) (*Model, error) {
 	start := time.Now()
 	if cfg == nil {
 		cfg = &Config{}
@@ -56,7 +65,9 @@ func Train(x mat.Matrix, cfg *Config) (*Model, error) {
 	}
 
 	tr := newTrainer(data, n, d, &c)
-	tr.run()
+	if err := tr.run(ctx); err != nil {
+		return nil, err
+	}
 
 	// The support set is never empty: w₁ = 0, so the first step updates.
 	m := &Model{
@@ -141,7 +152,12 @@ func newTrainer(data []float64, n, d int, c *Config) *trainer {
 	return tr
 }
 
-func (tr *trainer) run() {
+// checkSteps is how often, in SGD steps, training reports progress and
+// checks for cancellation.
+const checkSteps = 4096
+
+// run runs the SGD steps; it returns ctx.Err() once ctx is cancelled.
+func (tr *trainer) run(ctx context.Context) error {
 	c := tr.cfg
 	s := &tr.s
 	tol2 := c.Tol * c.Tol
@@ -201,7 +217,16 @@ func (tr *trainer) run() {
 			tr.status = Converged
 			break
 		}
+		if t%checkSteps == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if c.Progress != nil {
+				c.Progress(t, c.MaxIter)
+			}
+		}
 	}
+	return nil
 }
 
 // add appends data point nt as a new support vector with coefficient 0 and
