@@ -266,3 +266,46 @@ func TestClusterProgress(t *testing.T) {
 		t.Errorf("%d calls, the last %d of %d; want ≥ 2 ending at the strip size %d", calls, last, total, cl.StripSize)
 	}
 }
+
+// TestLandmarksBoundPartition: a Components partition keeps at most
+// maxLandmarks strip points, whatever the size of the strip, and Predict
+// still reproduces Cluster's labels on the training data, since Cluster
+// labels the points outside the strip through the same kept points. The
+// bound is lowered to 40 so that the case runs on small data.
+func TestLandmarksBoundPartition(t *testing.T) {
+	defer func(v int) { maxLandmarks = v }(maxLandmarks)
+	maxLandmarks = 40
+	for _, n := range []int{1000, 2000} {
+		ds := generated(t, dataset.Moons, n)
+		m, err := Train(ds.X, &Config{Seed: 1, Budget: 50})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cl, err := m.Cluster(ds.X, &ClusterConfig{Rule: Components})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := cl.Partition
+		rows, _ := p.strip.Dims()
+		if cl.StripSize <= maxLandmarks || rows > maxLandmarks || rows != len(p.stripCluster) {
+			t.Fatalf("n = %d: strip of %d points, %d kept (%d clusters); want a strip above %d and at most %d kept",
+				n, cl.StripSize, rows, len(p.stripCluster), maxLandmarks, maxLandmarks)
+		}
+		got := p.Predict(nil, ds.X, 2)
+		if !slices.Equal(got, cl.Labels) {
+			t.Errorf("n = %d: Predict differs from Cluster on the training data", n)
+		}
+		// Through JSON too: the file holds only the kept points.
+		data, err := p.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var q Partition
+		if err := q.UnmarshalJSON(data); err != nil {
+			t.Fatal(err)
+		}
+		if r, _ := q.strip.Dims(); r != rows || !slices.Equal(q.Predict(nil, ds.X, 1), cl.Labels) {
+			t.Errorf("n = %d: the loaded partition keeps %d strip points (want %d) or labels differently", n, r, rows)
+		}
+	}
+}

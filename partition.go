@@ -18,7 +18,8 @@ import (
 //   - if All is set or |f(x)| ≤ ε, x follows its trajectory to an
 //     equilibrium e and takes the cluster of the stored equilibrium nearest
 //     to e;
-//   - otherwise x takes the cluster of the nearest strip point;
+//   - otherwise x takes the cluster of the nearest strip point that the
+//     partition keeps (all of them, or MaxLandmarks for a larger strip);
 //   - with Outliers, x is labelled −1 when f(x) < 0.
 //
 // On the data given to Cluster this reproduces its labels exactly.
@@ -53,8 +54,9 @@ type Partition struct {
 	// equilibriumCluster their clusters.
 	equilibria         *mat.Dense
 	equilibriumCluster []int
-	// strip holds the points of the strip, one per row, and stripCluster
-	// their clusters; both are empty when all is set.
+	// strip holds the points of the strip, one per row, or at most
+	// MaxLandmarks of them (see landmarks), and stripCluster their
+	// clusters; both are empty when all is set.
 	strip        *mat.Dense
 	stripCluster []int
 	// anchors is the number of leading equilibria at which trajectories
@@ -80,6 +82,12 @@ func (p *Partition) buildTrees() {
 	if p.anchors > 0 {
 		p.anchorTree = assign.NewTree(eq.Data[:p.anchors*eq.Cols], eq.Cols)
 	}
+	p.buildStripTree()
+}
+
+// buildStripTree builds the search tree over the strip points, with more
+// than one cluster.
+func (p *Partition) buildStripTree() {
 	if p.strip != nil && p.clusters > 1 {
 		raw := p.strip.RawMatrix()
 		p.stripTree = assign.NewTree(raw.Data, raw.Cols)
