@@ -35,6 +35,8 @@
 // read whole by one worker (gzip cannot be split): parallelism is the
 // number of input files, and a large input should be split into several.
 //
-// Memory per worker is the sample (−sample rows), one chunk of rows and
-// the model, whose size depends on the budget, not on the number of rows.
+// By design a worker holds the samples of the files it summarises (up to
+// Options.Sample rows each), one chunk of rows and the model, whose size
+// depends on the budget, not on the number of rows; the README reports the
+// peaks measured on Prism, which also grew with the number of rows.
 package beam
