@@ -18,6 +18,7 @@ import (
 	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism" // the "prism" runner
 
+	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/metrics"
 	"github.com/svclust/svclust/pipeline"
@@ -162,6 +163,27 @@ func TestPipeline(t *testing.T) {
 	_, model := checkRun(t, o, files, texts)
 	if r := model.Run; r == nil || r.Rows != 4000 || r.Sample != 1000 || r.Seed != 3 || r.GammaFrom != "auto" {
 		t.Errorf("run record %+v: want 4000 rows, sample 1000, seed 3, gamma auto", r)
+	}
+}
+
+// TestPipelineComponents runs the paper's rule (Components, with outliers)
+// on 3,000 gauss3 rows in two files with a sample of 800, so that most rows
+// are not in the sample and follow their own trajectories when labelled:
+// the properties of checkRun hold with it too.
+func TestPipelineComponents(t *testing.T) {
+	dir := t.TempDir()
+	files, texts := split(t, dir, dataset.Gauss3, 3000, 2)
+	o := &Options{
+		Input:   filepath.Join(dir, "part-*"),
+		Output:  filepath.Join(dir, "labels"),
+		Model:   filepath.Join(dir, "model.json"),
+		Sample:  800,
+		Seed:    2,
+		Cluster: svclust.ClusterConfig{Rule: svclust.Components, Outliers: true},
+	}
+	_, model := checkRun(t, o, files, texts)
+	if model.Run == nil || model.Run.Rule != "components" {
+		t.Errorf("run record %+v: want rule components", model.Run)
 	}
 }
 
