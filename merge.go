@@ -59,25 +59,43 @@ var _ Maintainer = Merge{}
 // Maintain merges the smallest support vector with the partner that loses
 // the least weight (ties to the lower index), removing both and adding the
 // merged vector. With no partner it removes the smallest.
+//
+// The nearest support vector is tried first: its loss is usually the least
+// or close to it, so that mergeLossBound skips most of the others. The
+// order changes no choice: a partner is skipped only when its loss exceeds
+// one already found, and among equal losses the lower index wins.
 func (Merge) Maintain(s *SupportSet) {
 	m := s.Smallest()
 	am := s.Coef(m)
 	gamma := s.Gamma()
+	// ‖αₘφₘ + αⱼφⱼ‖² − α_z² of the merge with j, and its h and α_z.
+	try := func(j int) (loss, h, az float64) {
+		aj := s.Coef(j)
+		d2 := s.SqDist(m, j)
+		h, az = mergePair(am, aj, gamma*d2)
+		return am*am + aj*aj + 2*am*aj*kernel.OfSqDist(d2, gamma) - az*az, h, az
+	}
 	n, bestH, bestAz, bestLoss := -1, 0.0, 0.0, math.Inf(1)
+	near, nearD2 := -1, math.Inf(1)
 	for j := 0; j < s.Len(); j++ {
-		if j == m {
+		if d2 := s.SqDist(m, j); j != m && d2 < nearD2 {
+			near, nearD2 = j, d2
+		}
+	}
+	if near >= 0 {
+		if loss, h, az := try(near); loss < bestLoss {
+			n, bestH, bestAz, bestLoss = near, h, az, loss
+		}
+	}
+	for j := 0; j < s.Len(); j++ {
+		if j == m || j == near {
 			continue
 		}
 		aj := s.Coef(j)
-		d2 := s.SqDist(m, j)
-		c := gamma * d2
-		if am > 0 && aj > 0 && mergeLossBound(am, aj, c) > bestLoss {
+		if am > 0 && aj > 0 && mergeLossBound(am, aj, gamma*s.SqDist(m, j)) > bestLoss {
 			continue // this partner cannot lose less than the best so far
 		}
-		h, az := mergePair(am, aj, c)
-		// ‖αₘφₘ + αⱼφⱼ‖² − α_z².
-		loss := am*am + aj*aj + 2*am*aj*kernel.OfSqDist(d2, gamma) - az*az
-		if loss < bestLoss {
+		if loss, h, az := try(j); loss < bestLoss || loss == bestLoss && j < n {
 			n, bestH, bestAz, bestLoss = j, h, az, loss
 		}
 	}

@@ -3,6 +3,7 @@ package svclust
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/svclust/svclust/dataset"
@@ -148,6 +149,49 @@ func TestMergeLossBound(t *testing.T) {
 		loss := a*a + b*b + 2*a*b*math.Exp(-c) - az*az
 		if bound := mergeLossBound(a, b, c); bound > loss {
 			t.Fatalf("a %v, b %v, c %v: bound %v above the loss %v", a, b, c, bound, loss)
+		}
+	}
+}
+
+// TestMergePartnerOrder: Maintain tries the nearest partner first and then
+// skips by mergeLossBound; it must still choose the partner of least loss,
+// the lowest index among equal losses, as a plain scan of every partner
+// does. Random support sets with repeated points (equal losses) and
+// repeated coefficients (ties for the smallest).
+func TestMergePartnerOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	const b, d, gamma = 300, 3, 2.0
+	for trial := range 50 {
+		x := make([]float64, b*d)
+		a := make([]float64, b)
+		for i := range b {
+			for j := range d {
+				x[i*d+j] = rng.NormFloat64()
+			}
+			a[i] = float64(1 + rng.IntN(20))
+			if i > 0 && rng.IntN(4) == 0 { // a copy of an earlier point
+				c := rng.IntN(i)
+				copy(x[i*d:i*d+d], x[c*d:c*d+d])
+				a[i] = a[c]
+			}
+		}
+		s := &SupportSet{d: d, gamma: gamma, x: slices.Clone(x), a: slices.Clone(a), id: make([]int, b), stamp: make([]int, b)}
+		m := s.Smallest()
+		best, bestLoss := -1, math.Inf(1)
+		for n := range b {
+			if n == m {
+				continue
+			}
+			d2 := kernel.SqDist(x[m*d:m*d+d], x[n*d:n*d+d])
+			_, az := mergePair(a[m], a[n], gamma*d2)
+			loss := a[m]*a[m] + a[n]*a[n] + 2*a[m]*a[n]*kernel.OfSqDist(d2, gamma) - az*az
+			if loss < bestLoss {
+				best, bestLoss = n, loss
+			}
+		}
+		Merge{}.Maintain(s)
+		if len(s.removed) != 2 || s.removed[0] != m || s.removed[1] != best {
+			t.Fatalf("trial %d: removed %v, want [%d %d]", trial, s.removed, m, best)
 		}
 	}
 }
