@@ -18,6 +18,7 @@ import (
 	"github.com/svclust/svclust/baseline"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/metrics"
+	"github.com/svclust/svclust/tune"
 )
 
 // Defaults of a Protocol, used where its field is zero.
@@ -525,13 +526,15 @@ func (p *Protocol) workers(n int) int {
 // pick returns the index of the setting of largest NMI, the earliest on
 // ties, and its NMI, or −1 when no setting was evaluated successfully.
 func pick(res []pointResult) (int, float64) {
-	best, bestV := -1, math.Inf(-1)
+	nmi := make([]float64, len(res))
 	for i, r := range res {
-		if r.done && r.err == nil && !math.IsNaN(r.nmi) && r.nmi > bestV {
-			best, bestV = i, r.nmi
-		}
+		nmi[i] = r.nmi
 	}
-	return best, bestV
+	best := tune.Best(nmi, func(i int) bool { return res[i].done && res[i].err == nil }, nil)
+	if best < 0 {
+		return -1, math.Inf(-1)
+	}
+	return best, res[best].nmi
 }
 
 func evaluated(res []pointResult) int {

@@ -308,27 +308,20 @@ func (s *Search) eval(x mat.Matrix, sub *mat.Dense, rows []int, metric func(trut
 // pick returns the index of the best point (see Search.Run), or −1 if
 // every point failed.
 func pick(points []Point, labelled bool) int {
-	best := -1
-	var bestV float64
+	scores := make([]float64, len(points))
 	for i, p := range points {
-		if p.Err != nil {
-			continue
-		}
 		v := p.DBCV
 		if labelled {
 			v = p.Score
 		}
 		if math.IsNaN(v) {
-			v = math.Inf(-1)
+			v = math.Inf(-1) // a point that ran but scored NaN still beats none
 		}
-		switch {
-		case best < 0 || v > bestV:
-			best, bestV = i, v
-		case v == bestV && p.GammaValue.IsAuto() && p.CValue.IsAuto():
-			best = i
-		}
+		scores[i] = v
 	}
-	return best
+	return Best(scores,
+		func(i int) bool { return points[i].Err == nil },
+		func(i int) bool { return points[i].GammaValue.IsAuto() && points[i].CValue.IsAuto() })
 }
 
 // sampleRows returns the sorted indices of a uniform sample of min(n, size)
