@@ -305,33 +305,10 @@ func (p *Protocol) Evaluate(ctx context.Context, d *Data, m Method) Record {
 	return rec
 }
 
-// pool calls job(i) for i = 0, …, n−1 in order, Workers at a time, until
-// ctx is cancelled or more returns false before the next job starts.
-// Jobs are handed out in index order, so those run form a prefix.
+// pool runs job for i in [0, n) on p's workers with tune.Each: no new
+// job starts once ctx is done or more returns false.
 func (p *Protocol) pool(ctx context.Context, n int, more func() bool, job func(i int)) {
-	var (
-		mu   sync.Mutex
-		next int
-		wg   sync.WaitGroup
-	)
-	for range p.workers(n) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				if next == n || ctx.Err() != nil || !more() {
-					mu.Unlock()
-					return
-				}
-				i := next
-				next++
-				mu.Unlock()
-				job(i)
-			}
-		}()
-	}
-	wg.Wait()
+	tune.Each(ctx, n, p.workers(n), more, job)
 }
 
 // fsvcParams formats FSVC's p and ε for a progress line.

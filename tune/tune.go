@@ -24,7 +24,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
-	"github.com/svclust/svclust/internal/parallel"
 	"github.com/svclust/svclust/metrics"
 )
 
@@ -237,10 +236,8 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix) (*Result, error) {
 	}
 	// Each point is fitted on one goroutine and written to its own slot,
 	// so the result does not depend on the number of workers.
-	parallel.For(len(res.Points), 1, workers, func(i, _, _ int) {
-		if ctx.Err() == nil {
-			s.eval(x, sub, rows, metric, &res.Points[i])
-		}
+	Each(ctx, len(res.Points), workers, nil, func(i int) {
+		s.eval(x, sub, rows, metric, &res.Points[i])
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
