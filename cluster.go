@@ -327,8 +327,9 @@ func (m *Model) Cluster(x mat.Matrix, cfg *ClusterConfig) (*Clustering, error) {
 // point of the data sets of the paper but Shuttle's); a larger one keeps
 // every ⌈ns/MaxLandmarks⌉-th strip point in the order of the data.
 // Cluster labels the points outside the strip through the kept points
-// too, so that Predict reproduces its labels. 10,000 points of 2-D data
-// take about 0.4 MB of model file.
+// too, so that Predict reproduces its labels. With 10,000 kept points the
+// model file of 1,000,000 2-D moons points (-rule components) is 495 KB,
+// against 10.9 MB when it kept the whole strip of 250,000.
 const MaxLandmarks = 10_000
 
 // maxLandmarks is MaxLandmarks, a variable so that tests can lower it.

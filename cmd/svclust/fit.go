@@ -523,7 +523,7 @@ type result struct {
 // evaluate computes only those: Davies–Bouldin takes O(n·d) time,
 // compactness O(Σ_k n_k²·d), which dominates a fit of 20,000 points.
 type indices struct {
-	db          bool // the summary of labelled data; tune's choice without labels
+	db          bool // the summary of labelled data
 	compactness bool // -json output only
 }
 
