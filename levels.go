@@ -32,24 +32,46 @@ type levelTree struct {
 	modes     int
 	fx        []float64 // f at each row
 	owner     []int32   // each row's support vector (see owners)
+	terms     *assign.Terms
+}
+
+// terms returns the index of the support vectors that lets a point
+// evaluate only the terms of f that matter at it (assign.Terms), or nil
+// where it does not apply (a coefficient not positive, as after
+// projection) or would not pay (most terms matter, as in high dimension).
+// On a million 2-D moons rows with the automatic settings (γ = 146, B =
+// 1000 on z-scores) a row evaluates 139 of the 1000 terms on average
+// (first 100,000 rows of `svclust gen -kind moons -n 1000000 -seed 1`).
+func (m *Model) terms() *assign.Terms {
+	return assign.NewTerms(m.svData(), m.Dim(), m.Alpha, m.Gamma)
 }
 
 // eachOwner calls do(i, f(xᵢ), owner) for each row xᵢ of x, on w
 // goroutines, with owner the support vector with the largest term
 // αⱼk(xᵢ, svⱼ) of f(xᵢ) + 1 (the lowest index among equal ones): one pass of
 // B kernel terms per row, shared by Cluster and Predict so that Predict
-// reproduces Cluster's labels. It reports the rows done to report (nil
-// reports nothing).
-func (m *Model) eachOwner(x mat.Matrix, w int, report func(int), do func(i int, f float64, owner int32)) {
+// reproduces Cluster's labels. With terms (m.terms(); nil for none) each row
+// evaluates only the terms within kernel.CutOff of its largest: the same
+// owner, and f to within rounding (see assign.Terms). It reports the rows
+// done to report (nil reports nothing).
+func (m *Model) eachOwner(x mat.Matrix, terms *assign.Terms, w int, report func(int), do func(i int, f float64, owner int32)) {
 	svs := m.svData()
 	n, d := x.Dims()
 	rows := rowSource(x)
 	parallel.For(n, scoreChunk, w, func(_, lo, hi int) {
 		buf := rowBuffer(x, d)
-		row := make([]float64, len(m.Alpha))
-		for i := lo; i < hi; i++ {
-			f, o := m.owner(row, rows(i, buf), svs)
-			do(i, f, o)
+		if terms != nil {
+			s := terms.NewScratch()
+			for i := lo; i < hi; i++ {
+				f, o := terms.Owner(rows(i, buf), s)
+				do(i, f-1, int32(o))
+			}
+		} else {
+			row := make([]float64, len(m.Alpha))
+			for i := lo; i < hi; i++ {
+				f, o := m.owner(row, rows(i, buf), svs)
+				do(i, f, o)
+			}
 		}
 		if report != nil {
 			report(hi - lo)
@@ -117,8 +139,8 @@ func (m *Model) clusterLevels(data []float64, n, d int, cfg *ClusterConfig, minS
 		svMode[i], _ = tree.Nearest(eq[i*d : i*d+d])
 	}
 
-	lt := &levelTree{fx: make([]float64, n), owner: make([]int32, n), modes: nm}
-	m.eachOwner(mat.NewDense(n, d, data), w, progressOf(cfg.Progress, n), func(i int, f float64, o int32) {
+	lt := &levelTree{fx: make([]float64, n), owner: make([]int32, n), modes: nm, terms: m.terms()}
+	m.eachOwner(mat.NewDense(n, d, data), lt.terms, w, progressOf(cfg.Progress, n), func(i int, f float64, o int32) {
 		lt.fx[i], lt.owner[i] = f, o
 	})
 	// The levels of f at the rows of each mode, sorted, with prefix sums.
@@ -479,7 +501,7 @@ func (m *Model) clusterTree(data []float64, n, d int, cfg *ClusterConfig, mm, w 
 	lt := m.clusterLevels(data, n, d, cfg, minSize, mm, w)
 	p := &Partition{
 		model: m, rule: LevelTree, svCluster: lt.svCluster, birth: lt.birth,
-		outliers: cfg.Outliers, segM: mm, clusters: lt.clusters,
+		outliers: cfg.Outliers, segM: mm, clusters: lt.clusters, terms: lt.terms,
 	}
 	labels := make([]int, n)
 	for i, o := range lt.owner {
@@ -496,7 +518,7 @@ func (m *Model) clusterTree(data []float64, n, d int, cfg *ClusterConfig, mm, w 
 // predictTree is Predict with the LevelTree rule: one pass of B kernel
 // terms per row, as Score.
 func (p *Partition) predictTree(dst []int, x mat.Matrix, workers int) {
-	p.model.eachOwner(x, numWorkers(workers), nil, func(i int, f float64, o int32) {
+	p.model.eachOwner(x, p.terms, numWorkers(workers), nil, func(i int, f float64, o int32) {
 		dst[i] = p.levelLabel(f, o)
 	})
 }

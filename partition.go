@@ -65,15 +65,22 @@ type Partition struct {
 	// means every trajectory runs to its end.
 	anchors int
 
+	// terms indexes the support vectors, so that f is computed as Score
+	// computes it (nil when the index does not pay; see Model.terms),
+	// built with the Partition.
+	terms *assign.Terms
+
 	// The search trees of the Components rule, built with the Partition.
 	eqTree     *assign.Tree
 	anchorTree *assign.Tree
 	stripTree  *assign.Tree
 }
 
-// buildTrees builds the search trees of the Components rule over the
-// equilibria, the anchors and (with more than one cluster) the strip.
+// buildTrees builds the index of the support vectors of the LevelTree
+// rule, or the search trees of the Components rule over the equilibria,
+// the anchors and (with more than one cluster) the strip.
 func (p *Partition) buildTrees() {
+	p.terms = p.model.terms()
 	if p.rule != Components {
 		return
 	}
@@ -153,9 +160,19 @@ func (p *Partition) Predict(dst []int, x mat.Matrix, workers int) []int {
 		buf := rowBuffer(x, d)
 		e := make([]float64, d)
 		scratch := f.Scratch()
+		var ts *assign.TermsScratch
+		if p.terms != nil {
+			ts = p.terms.NewScratch()
+		}
 		for i := lo; i < hi; i++ {
 			xi := rows(i, buf)
-			v := f.Value(xi)
+			var v float64
+			if ts != nil {
+				sum, _ := p.terms.Owner(xi, ts)
+				v = sum - 1 // as Score computes it, which Cluster uses
+			} else {
+				v = f.Value(xi)
+			}
 			switch {
 			case p.outliers && v < 0:
 				dst[i] = -1

@@ -1,0 +1,247 @@
+package assign
+
+import (
+	"math"
+	"slices"
+
+	"github.com/svclust/svclust/internal/kernel"
+)
+
+// termsLeaf is the largest number of support vectors a leaf of Terms holds.
+const termsLeaf = 8
+
+// termsProbe is the number of support vectors NewTerms queries to decide
+// whether the index saves work, and termsWorth the largest mean share of
+// the support vectors a query may evaluate for the index to be kept.
+const (
+	termsProbe = 64
+	termsWorth = 0.5
+)
+
+// Terms indexes the support vectors of a kernel expansion
+// Σⱼ αⱼ exp(−γ‖x − svⱼ‖²) with positive coefficients, so that a query
+// evaluates only the terms that matter at x: those within kernel.CutOff,
+// in the exponent, of the largest (as kernel.MeanShiftCutTo does). With
+// uⱼ = γ‖x − svⱼ‖² − ln αⱼ a term has the value e^(−uⱼ); a k-d tree over
+// the support vectors keeps, per cell, the largest ln αⱼ, so a cell whose
+// box is so far from x that every term in it has u > min u + CutOff is
+// skipped. Low-dimensional data with a narrow kernel, where a point sees
+// a few of the B support vectors, then cost a few terms per point instead
+// of B. A Terms is safe for concurrent queries with separate scratch.
+type Terms struct {
+	sv    []float64 // support vectors in tree order
+	lnA   []float64 // ln αⱼ in tree order
+	alpha []float64 // αⱼ in tree order
+	orig  []int32   // index of each tree-order support vector in the model
+	d     int
+	gamma float64
+	nodes []termsNode
+}
+
+// termsNode is a cell of the tree: a range of the tree-order support
+// vectors, the largest ln α in it, and its split (dim −1 for a leaf); its
+// left child is the next node.
+type termsNode struct {
+	split  float64
+	maxLnA float64
+	lo, hi int32
+	dim    int32
+	right  int32
+}
+
+// NewTerms returns the index of the expansion with support vectors sv
+// (row-major, d columns), coefficients alpha and kernel parameter gamma, or
+// nil when the index does not apply or would not pay: when a coefficient is
+// not positive and finite, or when the queries at termsProbe of the support
+// vectors themselves (an even spread of them: evaluations at the data, where
+// the support vectors lie) evaluate more than termsWorth of the terms on
+// average, as in high dimension, where no cell is far. It panics if len(sv)
+// is not len(alpha)·d.
+func NewTerms(sv []float64, d int, alpha []float64, gamma float64) *Terms {
+	b := len(alpha)
+	if d < 1 || len(sv) != b*d {
+		panic("assign: bad support vectors")
+	}
+	if b == 0 || b > math.MaxInt32 || !(gamma > 0) || math.IsInf(gamma, 1) {
+		return nil
+	}
+	for _, a := range alpha {
+		if !(a > 0) || math.IsInf(a, 1) {
+			return nil
+		}
+	}
+	idx := make([]int32, b)
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	t := &Terms{d: d, gamma: gamma}
+	t.build(sv, alpha, idx, 0, b)
+	t.orig = idx
+	t.sv = make([]float64, 0, len(sv))
+	t.alpha = make([]float64, b)
+	t.lnA = make([]float64, b)
+	for k, i := range idx {
+		t.sv = append(t.sv, sv[int(i)*d:int(i)*d+d]...)
+		t.alpha[k] = alpha[i]
+		t.lnA[k] = math.Log(alpha[i])
+	}
+	t.fillMax(0)
+
+	// Keep the index only where it saves work.
+	s := t.NewScratch()
+	probes := min(b, termsProbe)
+	evaluated := 0
+	for p := range probes {
+		i := p * b / probes
+		t.Owner(sv[i*d:i*d+d], s)
+		evaluated += s.evaluated
+	}
+	if float64(evaluated) > termsWorth*float64(probes)*float64(b) {
+		return nil
+	}
+	return t
+}
+
+// build makes the subtree of idx[lo:hi] as Tree.build does, splitting the
+// widest dimension at the median, and returns its node.
+func (t *Terms) build(sv, alpha []float64, idx []int32, lo, hi int) int32 {
+	id := int32(len(t.nodes))
+	t.nodes = append(t.nodes, termsNode{lo: int32(lo), hi: int32(hi), dim: -1})
+	if hi-lo <= termsLeaf {
+		return id
+	}
+	d := t.d
+	dim, width := 0, -1.0
+	for j := range d {
+		mn, mx := math.Inf(1), math.Inf(-1)
+		for _, i := range idx[lo:hi] {
+			v := sv[int(i)*d+j]
+			mn, mx = min(mn, v), max(mx, v)
+		}
+		if mx-mn > width {
+			dim, width = j, mx-mn
+		}
+	}
+	if width <= 0 {
+		return id // all equal: one leaf, however many
+	}
+	sub := idx[lo:hi]
+	slices.SortFunc(sub, func(a, b int32) int {
+		va, vb := sv[int(a)*d+dim], sv[int(b)*d+dim]
+		switch {
+		case va < vb:
+			return -1
+		case va > vb:
+			return 1
+		}
+		return int(a - b)
+	})
+	mid := lo + (hi-lo)/2
+	split := sv[int(idx[mid])*d+dim]
+	t.build(sv, alpha, idx, lo, mid)
+	right := t.build(sv, alpha, idx, mid, hi)
+	t.nodes[id].dim, t.nodes[id].split, t.nodes[id].right = int32(dim), split, right
+	return id
+}
+
+// fillMax sets maxLnA of node id and its subtree and returns it.
+func (t *Terms) fillMax(id int32) float64 {
+	nd := &t.nodes[id]
+	m := math.Inf(-1)
+	if nd.dim < 0 {
+		for _, v := range t.lnA[nd.lo:nd.hi] {
+			m = max(m, v)
+		}
+	} else {
+		m = max(t.fillMax(id+1), t.fillMax(nd.right))
+	}
+	t.nodes[id].maxLnA = m
+	return m
+}
+
+// TermsScratch is the scratch space of one goroutine's queries.
+type TermsScratch struct {
+	off       []float64 // offset of x from the current cell, per dimension
+	cand      []int32   // tree-order indices of the terms kept so far
+	u         []float64 // their u
+	umin      float64
+	evaluated int // terms evaluated by the last query
+}
+
+// NewScratch returns scratch space for Owner.
+func (t *Terms) NewScratch() *TermsScratch {
+	return &TermsScratch{off: make([]float64, t.d)}
+}
+
+// Owner returns the sum of the terms of the expansion at x that lie within
+// kernel.CutOff, in the exponent, of the largest (every term above
+// e⁻⁴⁰ ≈ 4·10⁻¹⁸ of the largest; the others, at most B of them, change the
+// sum by less than B·4·10⁻¹⁸ of it), and the index in the model of the
+// largest term αⱼk(x, svⱼ), computed as αⱼ·exp(−γ‖x − svⱼ‖²) and, among
+// equal ones, the lowest index: the argmax of a full pass over the terms,
+// which is always among those kept. The sum adds the kept terms in the
+// tree's order, so it may differ from the full pass in its last bits.
+func (t *Terms) Owner(x []float64, s *TermsScratch) (sum float64, owner int) {
+	s.cand, s.u = s.cand[:0], s.u[:0]
+	s.umin = math.Inf(1)
+	s.evaluated = 0
+	clear(s.off)
+	t.visit(0, 0, x, s)
+	best, bi := math.Inf(-1), math.MaxInt
+	lim := s.umin + kernel.CutOff
+	for k, c := range s.cand {
+		if !(s.u[k] <= lim) {
+			continue
+		}
+		v := t.alpha[c] * math.Exp(-t.gamma*kernel.SqDist(x, t.sv[int(c)*t.d:int(c)*t.d+t.d]))
+		sum += v
+		if o := int(t.orig[c]); v > best || v == best && o < bi {
+			best, bi = v, o
+		}
+	}
+	if best <= 0 {
+		// Every term underflows: the owner is the smallest u, the
+		// largest ln αⱼ − γ‖x − svⱼ‖² of a full pass, lowest index first.
+		bi = math.MaxInt
+		for k, c := range s.cand {
+			if o := int(t.orig[c]); s.u[k] == s.umin && o < bi {
+				bi = o
+			}
+		}
+	}
+	return sum, bi
+}
+
+// visit searches node id, whose cell is at squared distance rd from x
+// (Arya and Mount's incremental distance, as in Tree.Nearest), nearer
+// child first, skipping a cell none of whose terms can come within CutOff
+// of the smallest u found so far.
+func (t *Terms) visit(id int32, rd float64, x []float64, s *TermsScratch) {
+	nd := &t.nodes[id]
+	if t.gamma*rd-nd.maxLnA > s.umin+kernel.CutOff {
+		return
+	}
+	if nd.dim < 0 {
+		d := t.d
+		for k := nd.lo; k < nd.hi; k++ {
+			u := t.gamma*kernel.SqDist(x, t.sv[int(k)*d:int(k)*d+d]) - t.lnA[k]
+			s.evaluated++
+			if u <= s.umin+kernel.CutOff {
+				s.cand = append(s.cand, k)
+				s.u = append(s.u, u)
+				s.umin = min(s.umin, u)
+			}
+		}
+		return
+	}
+	diff := x[nd.dim] - nd.split
+	near, far := id+1, nd.right
+	if diff >= 0 {
+		near, far = far, near
+	}
+	t.visit(near, rd, x, s)
+	old := s.off[nd.dim]
+	s.off[nd.dim] = diff
+	t.visit(far, rd-old*old+diff*diff, x, s)
+	s.off[nd.dim] = old
+}
