@@ -78,6 +78,33 @@ type Choice struct {
 	// factor Train then multiplies C and the coefficients by (see Choose).
 	KappaMax float64
 	Scale    float64
+
+	// RhoWidth is the median distance from a sampled row to its 10th
+	// nearest other sampled row, measured when γ and C are both automatic
+	// and Config.Width is AdaptiveWidth (0 otherwise). When it is positive,
+	// Train gives each support vector svᵢ a width of its own (Adaptive):
+	// with rᵢ the distance from svᵢ to its 10th nearest sampled row (not
+	// counting svᵢ itself when it is one), its length scale is
+	//
+	//	ℓᵢ = ℓ·min(1, max(¼, rᵢ/RhoWidth)),  γᵢ = 1/ℓᵢ²,
+	//
+	// so f + 1 = Σᵢ αᵢ exp(−γᵢ‖x − svᵢ‖²) is a sample-point adaptive kernel
+	// density estimate (the k-NN distance as the local bandwidth, as
+	// HDBSCAN's core distance adapts its scale): where the data are denser
+	// than the median, kernels narrow in proportion to the distance to
+	// the 10th neighbour, down to ℓ/4; elsewhere they keep the global ℓ
+	// (widening them there merged clusters of sparse, high-dimensional
+	// sets). Each kernel keeps its coefficient (it is not divided by its
+	// volume, which in d dimensions is (ℓᵢ/ℓ)^d of the global one). The
+	// widths are set after training, from the final support vectors'
+	// positions, and before C is rescaled; training, merges included, uses
+	// the global γ. It costs O(B·s·d) for s sampled rows, independent of
+	// N. Narrowed counts the support vectors with ℓᵢ < ℓ; WidthMin and
+	// WidthMedian are the smallest and median ℓᵢ/ℓ.
+	RhoWidth              float64
+	Adaptive              bool
+	Narrowed              int
+	WidthMin, WidthMedian float64
 }
 
 // Choose returns the settings Train would use for the rows of x with cfg
@@ -137,7 +164,11 @@ func choose(data []float64, n, d int, c Config) (Choice, []float64) {
 	smp := sampleRows(data, n, d, s, rng)
 	ch.Sample = s
 	if ch.GammaAuto {
-		ch.Rho = kthNeighbour(smp, s, d, autoK, c.Workers)
+		if ch.CAuto && c.Width == AdaptiveWidth {
+			ch.Rho, ch.RhoWidth = kthNeighbours(smp, s, d, autoK, widthK, c.Workers)
+		} else {
+			ch.Rho = kthNeighbour(smp, s, d, autoK, c.Workers)
+		}
 		switch {
 		case ch.Rho > 0:
 			l := autoWidth * ch.Rho
@@ -180,10 +211,9 @@ func (ch *Choice) check() error {
 func (m *Model) rescale(smp []float64, d, w int) {
 	s := len(smp) / d
 	g := make([]float64, s)
-	sv := m.svData()
 	parallel.For(s, 64, w, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
-			g[i] = kernel.Sum(smp[i*d:i*d+d], sv, m.Alpha, m.Gamma)
+			g[i] = m.Decision(smp[i*d:i*d+d]) + 1
 		}
 	})
 	slices.Sort(g)
@@ -207,11 +237,19 @@ func (m *Model) rescale(smp []float64, d, w int) {
 // the distances to the nearest distinct row. It returns 0 when no two rows
 // are at a positive distance.
 func kthNeighbour(smp []float64, s, d, k, w int) float64 {
+	r, _ := kthNeighbours(smp, s, d, k, k, w)
+	return r
+}
+
+// kthNeighbours returns kthNeighbour for k and for k2 ≥ k, from one pass
+// over the pairs of rows.
+func kthNeighbours(smp []float64, s, d, k, k2, w int) (float64, float64) {
 	if s < 2 {
-		return 0
+		return 0, 0
 	}
-	k = min(k, s-1)
+	k, k2 = min(k, s-1), min(k2, s-1)
 	kth := make([]float64, s)
+	kth2 := make([]float64, s)
 	distinct := make([]float64, s) // squared distance to the nearest distinct row, or +Inf
 	parallel.For(s, 16, w, func(_, lo, hi int) {
 		dist := make([]float64, s)
@@ -224,9 +262,22 @@ func kthNeighbour(smp []float64, s, d, k, w int) float64 {
 					distinct[i] = v
 				}
 			}
-			kth[i] = quickSelect(dist, k-1)
+			// After selecting the k2-th smallest, the k2 − 1 before it
+			// are the smaller ones, among which the k-th is selected.
+			kth2[i] = quickSelect(dist, k2-1)
+			kth[i] = kth2[i]
+			if k < k2 {
+				kth[i] = quickSelect(dist[:k2-1], k-1)
+			}
 		}
 	})
+	return medianDistance(kth, distinct), medianDistance(kth2, slices.Clone(distinct))
+}
+
+// medianDistance returns the median of the squared distances kth, or the
+// fallbacks of kthNeighbour, as a distance. It reorders kth and distinct.
+func medianDistance(kth, distinct []float64) float64 {
+	s := len(kth)
 	for _, v := range [][]float64{kth, distinct} {
 		pos := slices.DeleteFunc(slices.Clone(v), func(x float64) bool { return !(x > 0) || math.IsInf(x, 1) })
 		if len(pos) == 0 {

@@ -198,7 +198,7 @@ type Clustering struct {
 }
 
 func (m *Model) field() *assign.Field {
-	return &assign.Field{SV: m.svData(), Alpha: m.Alpha, Gamma: m.Gamma, D: m.Dim()}
+	return &assign.Field{SV: m.svData(), Alpha: m.Alpha, Gamma: m.Gamma, Gammas: m.Gammas, D: m.Dim()}
 }
 
 // Cluster assigns the rows of x, normally the training data, to clusters by

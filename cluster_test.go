@@ -47,14 +47,24 @@ func TestPredictReproducesCluster(t *testing.T) {
 
 func testPredictReproducesCluster(t *testing.T) {
 	ds := generated(t, dataset.Moons, 500)
+	// γ given (one width), and γ and C automatic (adaptive widths).
+	for _, gamma := range []float64{4, 0} {
+		testPredictReproducesClusterGamma(t, ds, gamma)
+	}
+}
+
+func testPredictReproducesClusterGamma(t *testing.T, ds *dataset.Dataset, gamma float64) {
 	for _, st := range strategies {
 		// The last case sets ε explicitly, to the median of |f| over the
 		// data, so that half the points follow trajectories and half take
 		// the cluster of the nearest strip point.
 		for _, cc := range []ClusterConfig{{Rule: Components}, {Rule: Components, All: true}, {Rule: Components, Outliers: true}, {Rule: Components, Eps: -1}, {}, {Outliers: true}} {
-			m, err := Train(ds.X, &Config{Gamma: 4, Budget: 30, Maintainer: st.m, Seed: 2})
+			m, err := Train(ds.X, &Config{Gamma: gamma, Budget: 30, Maintainer: st.m, Seed: 2})
 			if err != nil {
 				t.Fatal(err)
+			}
+			if (m.Gammas != nil) != (gamma == 0) {
+				t.Fatalf("γ = %v: adaptive widths %v", gamma, m.Gammas != nil)
 			}
 			cfg := cc
 			if cc.Eps < 0 {

@@ -85,6 +85,12 @@ type Config struct {
 	// do not depend on it. It must not be negative.
 	Workers int
 
+	// Width says whether a model whose γ and C are both chosen from the
+	// data gives each support vector a kernel width of its own:
+	// AdaptiveWidth (the zero value) or GlobalWidth (see Choice.Adaptive).
+	// A given Gamma or C always means one width.
+	Width WidthRule
+
 	// Progress, if not nil, is called every 4,096 SGD steps with the steps
 	// done and MaxIter (training may stop before, when it converges). It
 	// is called on the goroutine of Train, must return quickly, and does
@@ -118,6 +124,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Workers < 0 {
 		return &ConfigError{"Workers", c.Workers, "must be ≥ 0 (0 means GOMAXPROCS)"}
+	}
+	if c.Width != AdaptiveWidth && c.Width != GlobalWidth {
+		return &ConfigError{"Width", c.Width, "must be AdaptiveWidth or GlobalWidth"}
 	}
 	if v, ok := c.Maintainer.(budgetChecker); ok {
 		return v.checkBudget(c.Budget)

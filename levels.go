@@ -84,7 +84,14 @@ func (m *Model) eachOwner(x mat.Matrix, terms *assign.Terms, w int, report func(
 // to 0; the owner is then the support vector with the largest
 // log αⱼ − γ‖x − svⱼ‖², the same argmax computed without underflow.
 func (m *Model) owner(row, x, svs []float64) (float64, int32) {
-	kernel.RowTo(row, x, svs, m.Gamma)
+	if m.Gammas != nil {
+		kernel.SqDistRowTo(row, x, svs)
+		for j, v := range row {
+			row[j] = math.Exp(-m.Gammas[j] * v)
+		}
+	} else {
+		kernel.RowTo(row, x, svs, m.Gamma)
+	}
 	var s float64
 	best, bi := math.Inf(-1), 0
 	for j, k := range row {
@@ -99,7 +106,11 @@ func (m *Model) owner(row, x, svs []float64) (float64, int32) {
 		best = math.Inf(-1)
 		for j, d2 := range row {
 			if a := m.Alpha[j]; a > 0 {
-				if t := math.Log(a) - m.Gamma*d2; t > best {
+				g := m.Gamma
+				if m.Gammas != nil {
+					g = m.Gammas[j]
+				}
+				if t := math.Log(a) - g*d2; t > best {
 					best, bi = t, j
 				}
 			}

@@ -10,7 +10,8 @@ import (
 const badDim = "svclust: dimension mismatch"
 
 // Model is a trained domain of novelty, f(x) = Σᵢ Alpha[i]·k(svᵢ, x) − 1
-// with k(x, y) = exp(−Gamma‖x − y‖²): phase 1 of the method, as [Train]
+// with k(x, y) = exp(−Gamma‖x − y‖²), or exp(−Gammas[i]‖x − y‖²) for the
+// term of svᵢ when the model has adaptive widths: phase 1 of the method, as [Train]
 // returns it. [Model.Cluster] finds a [Partition] from it, which labels
 // points; the Model itself is never modified by its methods, and it is safe
 // for concurrent use by all of them. Its fields are read-only once trained
@@ -18,6 +19,9 @@ const badDim = "svclust: dimension mismatch"
 type Model struct {
 	// Gamma is the kernel width γ.
 	Gamma float64
+	// Gammas, when not nil, holds a width γᵢ of its own for each support
+	// vector (see Config.Width); Gamma is then the reference width.
+	Gammas []float64
 	// C is the trade-off the model was trained with.
 	C float64
 	// SV holds the support vectors, one per row, ordered by their index in
@@ -50,11 +54,15 @@ func (m *Model) svData() []float64 {
 	return raw.Data[:len(m.Alpha)*raw.Cols]
 }
 
-// Decision returns f(x) = Σᵢ αᵢ k(svᵢ, x) − 1. It panics if len(x) is not
+// Decision returns f(x) = Σᵢ αᵢ k(svᵢ, x) − 1, each term with its own γᵢ
+// when Gammas is not nil. It panics if len(x) is not
 // the model's dimension.
 func (m *Model) Decision(x []float64) float64 {
 	if len(x) != m.Dim() {
 		panic(badDim)
+	}
+	if m.Gammas != nil {
+		return kernel.SumEach(x, m.svData(), m.Alpha, m.Gammas) - 1
 	}
 	return kernel.Sum(x, m.svData(), m.Alpha, m.Gamma) - 1
 }

@@ -19,11 +19,15 @@ import (
 const (
 	// ModelFormat is the value of the "format" key of a model file.
 	ModelFormat = "svclust-model"
-	// ModelVersion is the version of the model file format. UnmarshalJSON
-	// reads it and version 1, whose partitions are all of the Components
-	// rule, and rejects any other. Version 2 added the partition's "rule",
-	// "sv_cluster" and "birth" (LevelTree).
-	ModelVersion = 2
+	// ModelVersion is the newest version of the model file format.
+	// UnmarshalJSON reads it and versions 1 and 2, and rejects any other.
+	// Version 1's partitions are all of the Components rule; version 2
+	// added the partition's "rule", "sv_cluster" and "birth" (LevelTree);
+	// version 3 added "gammas", the width of each support vector of a
+	// model with adaptive widths (Model.Gammas). WriteJSON writes version
+	// 3 only for such a model, and version 2, which earlier readers read,
+	// for a model with one width.
+	ModelVersion = 3
 )
 
 // modelJSON is the versioned file form of a Model. Pointer fields
@@ -36,6 +40,7 @@ type modelJSON struct {
 	Dim       int            `json:"dim"`
 	SV        matrixJSON     `json:"sv"`
 	Alpha     []float64      `json:"alpha"`
+	Gammas    []float64      `json:"gammas"`
 	Status    string         `json:"status"`
 	Stats     *statsJSON     `json:"stats"`
 	Partition *partitionJSON `json:"partition"`
@@ -101,7 +106,8 @@ func (m *Model) WriteJSON(w io.Writer) error {
 //	   "clusters":…,"equilibria":[[…],…],"equilibrium_cluster":[…],
 //	   "anchors":…,"strip":[[…],…],"strip_cluster":[…]}}
 //
-// with "anchors" omitted when 0; the LevelTree rule writes "rule":"levels",
+// with "anchors" omitted when 0; a model with adaptive widths writes
+// "version":3 and "gammas":[…] after "alpha"; the LevelTree rule writes "rule":"levels",
 // "sv_cluster":[…] and "birth":[…] after "rule", and empty equilibria and
 // strip. Floats are written in the shortest form that reads back to the
 // same float64, so a partition read back by UnmarshalJSON gives
@@ -138,6 +144,10 @@ func writeJSON(w io.Writer, m *Model, p *Partition) error {
 	jw.matrix(j.SV.m)
 	jw.raw(`,"alpha":`)
 	jw.floats(j.Alpha)
+	if j.Gammas != nil {
+		jw.raw(`,"gammas":`)
+		jw.floats(j.Gammas)
+	}
 	jw.raw(`,"status":`)
 	jw.value(j.Status)
 	jw.raw(`,"stats":`)
@@ -195,12 +205,13 @@ func fileForm(m *Model, p *Partition) (*modelJSON, error) {
 	}
 	j := &modelJSON{
 		Format:  ModelFormat,
-		Version: ModelVersion,
+		Version: 2,
 		Gamma:   m.Gamma,
 		C:       m.C,
 		Dim:     d,
 		SV:      matrixJSON{m: m.SV},
 		Alpha:   m.Alpha,
+		Gammas:  m.Gammas,
 		Status:  m.Status.String(),
 		Stats: &statsJSON{
 			Iterations:  m.Stats.Iterations,
@@ -208,6 +219,9 @@ func fileForm(m *Model, p *Partition) (*modelJSON, error) {
 			Maintenance: m.Stats.Maintenance,
 			Objective:   m.Stats.Objective,
 		},
+	}
+	if m.Gammas != nil {
+		j.Version = ModelVersion
 	}
 	if p != nil {
 		j.Partition = &partitionJSON{
@@ -413,8 +427,8 @@ func (j *modelJSON) check() error {
 	if j.Format != ModelFormat {
 		return bad("format is %q, want %q", j.Format, ModelFormat)
 	}
-	if j.Version != ModelVersion && j.Version != 1 {
-		return bad("version is %d, want 1 or %d", j.Version, ModelVersion)
+	if j.Version < 1 || j.Version > ModelVersion {
+		return bad("version is %d, want 1 to %d", j.Version, ModelVersion)
 	}
 	if j.Version == 1 && j.Partition != nil && j.Partition.Rule != "" {
 		return bad("version 1 has no partition rule, but the file names %q", j.Partition.Rule)
@@ -448,6 +462,19 @@ func (j *modelJSON) check() error {
 	}
 	if math.IsInf(sum, 0) {
 		return bad("the coefficients' absolute values sum beyond the largest float64")
+	}
+	if j.Gammas != nil {
+		if j.Version < 3 {
+			return bad("version %d has no gammas", j.Version)
+		}
+		if len(j.Gammas) != len(j.Alpha) {
+			return bad("%d gammas for %d support vectors", len(j.Gammas), len(j.Alpha))
+		}
+		for i, g := range j.Gammas {
+			if !(g > 0) || math.IsInf(g, 0) {
+				return bad("gammas[%d] = %v: must be > 0 and finite", i, g)
+			}
+		}
 	}
 	if statusOf(j.Status) < 0 {
 		return bad("unknown status %q", j.Status)
@@ -490,6 +517,7 @@ func (j *modelJSON) model() (*Model, *Partition, error) {
 		C:      j.C,
 		SV:     dense(&j.SV, j.Dim),
 		Alpha:  j.Alpha,
+		Gammas: j.Gammas,
 		Status: statusOf(j.Status),
 		Stats: Stats{
 			Iterations:  st.Iterations,

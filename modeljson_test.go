@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -65,6 +66,11 @@ func TestModelJSONRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// γ and C automatic: adaptive widths, which only version 3
+			// stores (modeljson.go, ModelVersion).
+			if m.Gammas == nil || !strings.Contains(string(b), `"version":3,`) || !strings.Contains(string(b), `"gammas":[`) {
+				t.Fatalf("adaptive widths %v, file %.80s", m.Gammas != nil, b)
+			}
 			var got svclust.Model
 			if err := json.Unmarshal(b, &got); err != nil {
 				t.Fatal(err)
@@ -77,7 +83,7 @@ func TestModelJSONRoundTrip(t *testing.T) {
 					t.Fatalf("score %d: got %v, want %v", i, have[i], want[i])
 				}
 			}
-			if got.Gamma != m.Gamma || got.C != m.C || got.Status != m.Status ||
+			if !slices.Equal(got.Gammas, m.Gammas) || got.Gamma != m.Gamma || got.C != m.C || got.Status != m.Status ||
 				got.Stats.Iterations != m.Stats.Iterations || got.Stats.Objective != m.Stats.Objective {
 				t.Errorf("header differs: got %+v, want %+v", got, m)
 			}
@@ -234,7 +240,16 @@ func TestModelJSONCorrupt(t *testing.T) {
 		{"array", "[]"},
 		{"wrong format", edit(func(v map[string]any) { v["format"] = "other" })},
 		{"no format", edit(func(v map[string]any) { delete(v, "format") })},
-		{"wrong version", edit(func(v map[string]any) { v["version"] = 3 })},
+		{"wrong version", edit(func(v map[string]any) { v["version"] = 4 })},
+		// Version 3 added "gammas" (modeljson.go, check): one positive,
+		// finite width per support vector, in version 3 only.
+		{"gammas in version 2", edit(func(v map[string]any) { v["version"], v["gammas"] = 2, ones(len(v["alpha"].([]any))) })},
+		{"gammas short", edit(func(v map[string]any) { v["version"] = 3; v["gammas"] = ones(len(v["alpha"].([]any)) - 1) })},
+		{"gamma zero", edit(func(v map[string]any) {
+			g := ones(len(v["alpha"].([]any)))
+			g[1] = 0.0
+			v["version"], v["gammas"] = 3, g
+		})},
 		{"unknown rule", edit(func(v map[string]any) { part(v)["rule"] = "density" })},
 		{"components with sv_cluster", edit(func(v map[string]any) { part(v)["sv_cluster"] = []any{0} })},
 		{"levels sv_cluster short", editL(func(v map[string]any) { s := part(v)["sv_cluster"].([]any); part(v)["sv_cluster"] = s[1:] })},
@@ -336,4 +351,13 @@ func TestModelJSONCorrupt(t *testing.T) {
 	if err := x.UnmarshalJSON([]byte(`{"format":"svclust-model","version":9}`)); !errors.Is(err, svclust.ErrModelFormat) {
 		t.Errorf("got %v, want ErrModelFormat", err)
 	}
+}
+
+// ones returns n values 1.0 as a JSON array.
+func ones(n int) []any {
+	v := make([]any, n)
+	for i := range v {
+		v[i] = 1.0
+	}
+	return v
 }

@@ -19,7 +19,9 @@ type Stats struct {
 	// in training or clustering reads it. The estimate is unbiased; its
 	// standard error is C·σ/√10,000 for σ the standard deviation of the
 	// rows' hinge losses (measured: 0.02 % of J on Shuttle, 0.07 % on a
-	// million moons points, BENCHMARKS.md).
+	// million moons points, BENCHMARKS.md). With adaptive widths
+	// (Model.Gammas) J is computed with the global γ, the kernel of
+	// training: the widths are set after it.
 	Objective     float64
 	ObjectiveRows int
 	// Runtime is the wall time of Train, including Choose and

@@ -97,6 +97,9 @@ func TrainContext(ctx context.Context, x mat.Matrix, cfg *Config) (*Model, error
 		Updates:     tr.updates,
 		Maintenance: tr.maint,
 	}
+	if ch.RhoWidth > 0 {
+		m.adapt(smp, d, c.Workers)
+	}
 	if ch.CAuto {
 		m.rescale(smp, d, c.Workers)
 	}

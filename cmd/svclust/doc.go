@@ -178,7 +178,10 @@ were chosen: gamma_auto, C_auto and budget_auto, and for the automatic
 ones the statistics behind them: sample, the rows they were measured on;
 rho, the median distance to the 5th nearest neighbour; cover, the ℓ-balls
 of the greedy covering; kappa_max, the largest kernel density; C_scale,
-the factor C was rescaled by), strategy, scale, seed and, with a
+the factor C was rescaled by; width, adaptive or global, and for adaptive
+widths rho_width, the median distance to the 10th nearest neighbour,
+narrowed, the support vectors whose kernel was narrowed, and width_min
+and width_median, the smallest and median ℓᵢ/ℓ), strategy, scale, seed and, with a
 ground-truth column, metrics (NaN written as null). When -o or -model is
 -, standard output carries that file and the summary goes to standard
 error.
@@ -197,7 +200,13 @@ most 2,000 rows drawn with -seed:
     then multiplies C and every coefficient by the factor that puts f = 0
     at the 5 % quantile of f over the sample, so that the domain f ≥ 0
     holds the densest 95 % of the data. That changes no level set of f,
-    only which one is f = 0; the C reported is the rescaled one.
+    only which one is f = 0; the C reported is the rescaled one;
+  - with γ and C both automatic and -width adaptive (the default), each
+    support vector svᵢ gets a width of its own before C is rescaled:
+    ℓᵢ = ℓ·min(1, max(¼, rᵢ/ρ₁₀)), rᵢ the distance from svᵢ to its 10th
+    nearest sampled row and ρ₁₀ the median of that distance over the
+    sample, so kernels narrow where the data are denser than the median
+    (f + 1 is then a sample-point adaptive kernel density estimate).
 
 The flags are:
 
@@ -210,6 +219,11 @@ The flags are:
 		f ≥ 0 is empty for C ≤ 1, so with -rule components every point
 		is an outlier and fit warns; -rule levels reads every level of
 		f, which C only scales, and does not warn.
+	-width adaptive|global
+		Kernel widths when γ and C are both auto: adaptive (the default)
+		narrows the kernels of the support vectors where the data are
+		denser than the median, as above; global keeps one γ for all, as
+		the paper's model has. A given -gamma or -C always means one γ.
 	-budget n|auto
 		Largest number of support vectors (at most 20,000): auto (the
 		default) chooses it from the data as above; 0 means no budget
@@ -300,8 +314,9 @@ The flags are:
 		The library model inside is version 2 of svclust-model, whose
 		partition records its "rule" and, with levels, "sv_cluster" (the
 		cluster of each support vector) and "birth" (the level at which
-		each cluster is born); its version 1 (every partition of the
-		components rule) still loads.
+		each cluster is born), or version 3 for a model with adaptive
+		widths, which adds "gammas" (the γᵢ of each support vector); its
+		version 1 (every partition of the components rule) still loads.
 	-json
 		Print the result as one JSON object.
 	-cpuprofile file

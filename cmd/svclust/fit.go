@@ -84,6 +84,7 @@ type fitFlags struct {
 	gamma    autoFloat
 	C        autoFloat
 	budget   autoInt
+	width    string
 	rule     string
 	minSize  autoInt
 	maintain string
@@ -168,6 +169,7 @@ func defaultFit() *fitFlags {
 		gamma:    autoFloat{auto: true},
 		C:        autoFloat{auto: true},
 		budget:   autoInt{auto: true},
+		width:    "adaptive",
 		rule:     "levels",
 		minSize:  autoInt{auto: true},
 		maintain: "merge",
@@ -191,6 +193,7 @@ func (o *fitFlags) register(fs *flag.FlagSet, gammaC bool) {
 		fs.Var(&o.C, "C", "trade-off C of the objective: a `number` > 0, or auto (chosen from the data); the domain f ≥ 0 is empty unless C > 1")
 	}
 	fs.Var(&o.budget, "budget", "largest number of support vectors: a `number` (0 means no budget), or auto (chosen from the data)")
+	fs.StringVar(&o.width, "width", o.width, "kernel widths when γ and C are both auto: adaptive (narrower kernels where the data are denser than the median) or global (one γ)")
 	fs.StringVar(&o.rule, "rule", o.rule, "cluster assignment: levels (the tree of the levels of f) or components (the paper's Algorithm 3: components of f ≥ 0)")
 	fs.Var(&o.minSize, "min-size", "smallest cluster of -rule levels, in `rows`, or auto (1 % of the rows, at least 5)")
 	fs.StringVar(&o.maintain, "maintain", o.maintain, "budget maintenance: "+orList(svclust.MaintainerNames()))
@@ -300,6 +303,13 @@ func (o *fitFlags) validate() (*setup, error) {
 			return nil, err
 		}
 		s.train.Budget = o.budget.v
+	}
+	switch o.width {
+	case "adaptive":
+	case "global":
+		s.train.Width = svclust.GlobalWidth
+	default:
+		return nil, usagef("-width must be adaptive or global, not %q", o.width)
 	}
 	rule, perr := svclust.ParseRule(o.rule)
 	if perr != nil {
@@ -789,13 +799,26 @@ type choiceJSON struct {
 	Cover      int     `json:"cover,omitempty"`
 	KappaMax   float64 `json:"kappa_max,omitempty"`
 	Scale      float64 `json:"C_scale,omitempty"`
+	// The adaptive widths (svclust.Choice.RhoWidth): "adaptive" or
+	// "global", and the statistics of the rule.
+	Width       string  `json:"width"`
+	RhoWidth    float64 `json:"rho_width,omitempty"`
+	Narrowed    int     `json:"narrowed,omitempty"`
+	WidthMin    float64 `json:"width_min,omitempty"`
+	WidthMedian float64 `json:"width_median,omitempty"`
 }
 
 func choiceOf(c svclust.Choice) *choiceJSON {
-	return &choiceJSON{
+	j := &choiceJSON{
 		GammaAuto: c.GammaAuto, CAuto: c.CAuto, BudgetAuto: c.BudgetAuto,
 		Sample: c.Sample, Rho: c.Rho, Cover: c.Cover, KappaMax: c.KappaMax, Scale: c.Scale,
+		Width: svclust.GlobalWidth.String(), RhoWidth: c.RhoWidth, Narrowed: c.Narrowed,
+		WidthMin: c.WidthMin, WidthMedian: c.WidthMedian,
 	}
+	if c.Adaptive {
+		j.Width = svclust.AdaptiveWidth.String()
+	}
+	return j
 }
 
 // runInfoOf returns the run section of the model file of a run.
@@ -912,6 +935,9 @@ func printSummary(w io.Writer, path string, st *settings, dt *data, r *result) {
 	g, c := "auto", ""
 	if !st.gammaAuto {
 		g = "set"
+	}
+	if ch := m.Choice; ch.Adaptive {
+		g += fmt.Sprintf("; adaptive widths: %d of %d support vectors narrowed, ℓᵢ/ℓ from %.3g, median %.3g", ch.Narrowed, len(m.Alpha), ch.WidthMin, ch.WidthMedian)
 	}
 	if st.CAuto {
 		c = " (auto)"

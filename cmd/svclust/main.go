@@ -337,6 +337,7 @@ var flagOf = map[string]string{
 	"Gamma":        "-gamma",
 	"C":            "-C",
 	"Budget":       "-budget",
+	"Width":        "-width",
 	"Maintainer.K": "-k",
 	"Tol":          "-tol",
 	"MaxIter":      "-max-iter",

@@ -273,6 +273,29 @@ func TestFitJSON(t *testing.T) {
 			t.Errorf("auto gamma %v not reported", g)
 		}
 	}
+	// The widths: adaptive by default, with the rule's statistics
+	// (svclust.Choice.RhoWidth); global with -width global or a given γ.
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{{nil, "adaptive"}, {[]string{"-width", "global"}, "global"}, {[]string{"-gamma", "2"}, "global"}} {
+		var v struct {
+			Choice struct {
+				Width    string
+				RhoWidth float64 `json:"rho_width"`
+				Narrowed int
+			}
+			SupportVectors int `json:"support_vectors"`
+		}
+		out := mustCLI(t, append(append([]string{"fit", "-json"}, tc.args...), data)...)
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Fatal(err)
+		}
+		c := v.Choice
+		if c.Width != tc.want || (tc.want == "adaptive") != (c.RhoWidth > 0 && c.Narrowed > 0 && c.Narrowed <= v.SupportVectors) {
+			t.Errorf("%v: choice %+v", tc.args, c)
+		}
+	}
 	// -C auto reports the C the library chose.
 	var v struct{ C float64 }
 	if err := json.Unmarshal([]byte(mustCLI(t, "fit", "-json", "-C", "auto", data)), &v); err != nil || !(v.C > 0) {

@@ -398,6 +398,7 @@ func TestRobust(t *testing.T) {
 		{name: "-all with levels", args: fitArgs("-all"), data: valid, code: 2, msg: "-all and -eps apply only to -rule components"},
 		{name: "-min-size with components", args: fitArgs("-rule", "components", "-min-size", "9"), data: valid, code: 2, msg: "-min-size applies only to -rule levels"},
 		{name: "-rule unknown", args: fitArgs("-rule", "dbscan"), data: valid, code: 2, msg: `-rule must be levels or components, not "dbscan"`},
+		{name: "-width unknown", args: fitArgs("-width", "local"), data: valid, code: 2, msg: `-width must be adaptive or global, not "local"`},
 		{name: "-budget word", args: fitArgs("-budget", "lots"), data: valid, code: 2, msg: `invalid value "lots" for flag -budget`},
 		{name: "-tol -1", args: fitArgs("-tol", "-1"), data: valid, old: true, code: 2, msg: "-tol must be ≥ 0 and finite"},
 		{name: "-tol NaN", args: fitArgs("-tol", "NaN"), data: valid, code: 2, msg: "-tol must be ≥ 0 and finite"},
@@ -482,10 +483,10 @@ func TestRobust(t *testing.T) {
 		{name: "version as text", args: modelArgs("score"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { v["version"] = "1" })
 		}, code: 1, msg: "m.json: not a model file"},
-		// The library reads its versions 1 and 2 (modeljson.go, check).
+		// The library reads its versions 1 to 3 (modeljson.go, check).
 		{name: "wrong inner version", args: modelArgs("score"), data: valid, model: func(g string) string {
-			return editJSON(g, func(v map[string]any) { inner(v)["version"] = 3 })
-		}, code: 1, msg: "version is 3, want 1 or 2"},
+			return editJSON(g, func(v map[string]any) { inner(v)["version"] = 4 })
+		}, code: 1, msg: "version is 4, want 1 to 3"},
 		{name: "wrong dimension of data", args: modelArgs("predict"), data: "a,b,c\n1,2,3\n", old: true, code: 1, msg: "in.csv has 3 features, but the model was trained on 2"},
 		{name: "wrong dimension, score", args: modelArgs("score"), data: "a\n1\n", code: 1, msg: "in.csv has 1 features, but the model was trained on 2"},
 		{name: "scaler of another dimension", args: modelArgs("predict"), data: valid, model: func(g string) string {

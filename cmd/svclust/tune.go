@@ -327,6 +327,9 @@ func (o *fitFlags) fitArgs(p tune.Point, path string) []string {
 		a = append(a, "-C", num(p.C))
 	}
 	a = append(a, "-budget", o.budget.String(), "-maintain", o.maintain)
+	if o.width != "adaptive" {
+		a = append(a, "-width", o.width)
+	}
 	if o.k.set {
 		a = append(a, "-k", strconv.Itoa(o.k.v))
 	}

@@ -343,3 +343,21 @@ func TestSegmentMin(t *testing.T) {
 		t.Errorf("symmetric segment: %v, want %v", got, want)
 	}
 }
+
+// TestEquilibriumEach: with a width per support vector, a trajectory ends
+// where ∇f = 0. For svs 0 and 1 on the line, a = 1, γ = 1 and 4,
+// f'(x) = −2x e^{−x²} − 8(x − 1)e^{−4(x−1)²}; from 0.9 the trajectory must
+// end at a zero of f' (residual below 1e-6 of the terms' scale) in (0.5, 1):
+// the narrow kernel's mode, drawn towards the wide one.
+func TestEquilibriumEach(t *testing.T) {
+	f := &Field{SV: []float64{0, 1}, Alpha: []float64{1, 1}, Gamma: 1, Gammas: []float64{1, 4}, D: 1}
+	x := []float64{0.9}
+	f.EquilibriumNear(x, f.Scratch(), 1e-10, 10000, nil, 0)
+	d := -2*x[0]*math.Exp(-x[0]*x[0]) - 8*(x[0]-1)*math.Exp(-4*(x[0]-1)*(x[0]-1))
+	if math.Abs(d) > 1e-6 || !(x[0] > 0.5 && x[0] < 1) {
+		t.Errorf("equilibrium %v, f' = %v", x[0], d)
+	}
+	if v, want := f.Value([]float64{0.5}), math.Exp(-0.25)+math.Exp(-1)-1; math.Abs(v-want) > 1e-15 {
+		t.Errorf("f(0.5) = %v, want %v", v, want)
+	}
+}

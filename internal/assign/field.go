@@ -30,7 +30,11 @@ type Field struct {
 	SV    []float64
 	Alpha []float64
 	Gamma float64
-	D     int
+	// Gammas, when not nil, gives each support vector a width of its
+	// own: f(x) = Σᵢ Alpha[i]·exp(−Gammas[i]‖x − svᵢ‖²) − 1. Gamma then is
+	// the reference width, the unit of the tolerances (see Scale).
+	Gammas []float64
+	D      int
 
 	once sync.Once
 	lnA  []float64 // ln|Alpha[i]|, for kernel.MeanShiftCutTo
@@ -42,6 +46,9 @@ func (f *Field) Scratch() []float64 { return make([]float64, f.D+len(f.Alpha)) }
 
 // Value returns f(x).
 func (f *Field) Value(x []float64) float64 {
+	if f.Gammas != nil {
+		return kernel.SumEach(x, f.SV, f.Alpha, f.Gammas) - 1
+	}
 	return kernel.Sum(x, f.SV, f.Alpha, f.Gamma) - 1
 }
 
@@ -73,6 +80,9 @@ func (f *Field) EquilibriumNear(x, scratch []float64, tol float64, maxIter int, 
 		f.lnA = make([]float64, len(f.Alpha))
 		for i, a := range f.Alpha {
 			f.lnA[i] = math.Log(math.Abs(a))
+			if f.Gammas != nil {
+				f.lnA[i] += math.Log(f.Gammas[i])
+			}
 		}
 	})
 	num, z := scratch[:f.D], scratch[f.D:f.D+len(f.Alpha)]
@@ -83,7 +93,12 @@ func (f *Field) EquilibriumNear(x, scratch []float64, tol float64, maxIter int, 
 				return a
 			}
 		}
-		num, den := kernel.MeanShiftCutTo(num, z, x, f.SV, f.Alpha, f.lnA, f.Gamma)
+		var den float64
+		if f.Gammas != nil {
+			num, den = kernel.MeanShiftEachCutTo(num, z, x, f.SV, f.Alpha, f.Gammas, f.lnA)
+		} else {
+			num, den = kernel.MeanShiftCutTo(num, z, x, f.SV, f.Alpha, f.lnA, f.Gamma)
+		}
 		if !(den > 0) || math.IsInf(den, 0) {
 			return -1
 		}

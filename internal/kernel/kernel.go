@@ -170,3 +170,59 @@ func MeanShiftCutTo(dst, z, x, svs, a, lnA []float64, gamma float64) (num []floa
 	}
 	return dst, den
 }
+
+// SumEach returns Σᵢ a[i]·exp(−gammas[i]‖x − sv_i‖²): the kernel expansion
+// with a width of its own for each support vector. It panics on a length
+// mismatch.
+func SumEach(x, svs, a, gammas []float64) float64 {
+	d := len(x)
+	if rows(svs, d) != len(a) || len(gammas) != len(a) {
+		panic(badLength)
+	}
+	var s float64
+	for i, ai := range a {
+		s += ai * math.Exp(-gammas[i]*SqDist(x, svs[i*d:i*d+d]))
+	}
+	return s
+}
+
+// MeanShiftEachCutTo is MeanShiftCutTo for a width of its own per support
+// vector: the fixed-point map of ∇f = 0 for f + 1 = Σᵢ aᵢ exp(−γᵢ‖x − svᵢ‖²),
+//
+//	P(x) = Σᵢ aᵢγᵢ kᵢ(x) svᵢ / Σᵢ aᵢγᵢ kᵢ(x),
+//
+// since ∇f(x) = −2 Σᵢ aᵢγᵢ kᵢ(x)(x − svᵢ). lnW[i] must be ln|aᵢγᵢ|; den is
+// Σᵢ aᵢγᵢ kᵢ(x) (not f(x) + 1). Terms more than CutOff below the largest
+// in the exponent are dropped, as in MeanShiftCutTo; on return
+// z[i] = γᵢ‖x − svᵢ‖².
+func MeanShiftEachCutTo(dst, z, x, svs, a, gammas, lnW []float64) (num []float64, den float64) {
+	d := len(x)
+	if rows(svs, d) != len(a) || len(lnW) != len(a) || len(z) != len(a) || len(gammas) != len(a) {
+		panic(badLength)
+	}
+	if dst == nil {
+		dst = make([]float64, d)
+	}
+	if len(dst) != d {
+		panic(badLength)
+	}
+	umin := math.Inf(1)
+	for i := range a {
+		z[i] = gammas[i] * SqDist(x, svs[i*d:i*d+d])
+		umin = min(umin, z[i]-lnW[i])
+	}
+	clear(dst)
+	lim := umin + CutOff
+	for i, ai := range a {
+		if !(z[i]-lnW[i] <= lim) {
+			continue
+		}
+		sv := svs[i*d : i*d+d]
+		w := ai * gammas[i] * math.Exp(-z[i])
+		den += w
+		for j, v := range sv {
+			dst[j] += w * v
+		}
+	}
+	return dst, den
+}

@@ -280,3 +280,31 @@ func TestSumSqDist(t *testing.T) {
 		}
 	}
 }
+
+// TestMeanShiftEach checks the map of ∇f = 0 for two kernels of different
+// widths on the line, svs 0 and 1, a = 1, γ = 1 and 4, at x = 0.5, worked
+// by hand: k = e^{−1/4} and e^{−1}, so
+// P = 4e⁻¹·1 / (e^{−1/4} + 4e⁻¹) and den = e^{−1/4} + 4e⁻¹, while SumEach
+// gives f + 1 = e^{−1/4} + e⁻¹.
+func TestMeanShiftEach(t *testing.T) {
+	svs, a, g := []float64{0, 1}, []float64{1, 1}, []float64{1, 4}
+	lnW := []float64{0, math.Log(4)}
+	z := make([]float64, 2)
+	num, den := MeanShiftEachCutTo(nil, z, []float64{0.5}, svs, a, g, lnW)
+	wantDen := math.Exp(-0.25) + 4*math.Exp(-1)
+	if math.Abs(den-wantDen) > 1e-15 || math.Abs(num[0]/den-4*math.Exp(-1)/wantDen) > 1e-15 {
+		t.Errorf("P(0.5) = %v, den %v; want %v, %v", num[0]/den, den, 4*math.Exp(-1)/wantDen, wantDen)
+	}
+	if z[0] != 0.25 || z[1] != 1 {
+		t.Errorf("z = %v, want [0.25 1]", z)
+	}
+	if s, want := SumEach([]float64{0.5}, svs, a, g), math.Exp(-0.25)+math.Exp(-1); math.Abs(s-want) > 1e-15 {
+		t.Errorf("SumEach = %v, want %v", s, want)
+	}
+	// Equal widths give the global map exactly.
+	n1, d1 := MeanShiftEachCutTo(nil, z, []float64{0.3}, svs, a, []float64{2, 2}, []float64{math.Log(2), math.Log(2)})
+	n2, d2 := MeanShiftTo(nil, []float64{0.3}, svs, a, 2)
+	if math.Abs(n1[0]/d1-n2[0]/d2) > 1e-15 {
+		t.Errorf("equal widths: %v, global map %v", n1[0]/d1, n2[0]/d2)
+	}
+}
