@@ -43,7 +43,7 @@ type levelTree struct {
 // 1000 on z-scores) a row evaluates 139 of the 1000 terms on average
 // (first 100,000 rows of `svclust gen -kind moons -n 1000000 -seed 1`).
 func (m *Model) terms() *assign.Terms {
-	return assign.NewTerms(m.svData(), m.Dim(), m.Alpha, m.Gamma)
+	return assign.NewTermsEach(m.svData(), m.Dim(), m.Alpha, m.Gamma, m.Gammas)
 }
 
 // eachOwner calls do(i, f(xᵢ), owner) for each row xᵢ of x, on w

@@ -35,7 +35,11 @@ type Terms struct {
 	orig  []int32   // index of each tree-order support vector in the model
 	d     int
 	gamma float64
-	nodes []termsNode
+	// gammas, when not nil, is the width of each tree-order term; gamma
+	// is then the smallest, which bounds every term of a cell from the
+	// cell's distance.
+	gammas []float64
+	nodes  []termsNode
 }
 
 // termsNode is a cell of the tree: a range of the tree-order support
@@ -58,6 +62,17 @@ type termsNode struct {
 // average, as in high dimension, where no cell is far. It panics if len(sv)
 // is not len(alpha)·d.
 func NewTerms(sv []float64, d int, alpha []float64, gamma float64) *Terms {
+	return NewTermsEach(sv, d, alpha, gamma, nil)
+}
+
+// NewTermsEach is NewTerms for the expansion Σⱼ αⱼ exp(−γⱼ‖x − svⱼ‖²) with
+// a width γⱼ = gammas[j] per support vector, all at least gamma (nil
+// gammas: every γⱼ = gamma). A cell is skipped by the bound of the
+// smallest width: γⱼ‖x − svⱼ‖² ≥ gamma·(the cell's squared distance to x)
+// for every term in it, so the same terms are kept as with exact widths.
+// It returns nil, as NewTerms does, and also when a γⱼ is below gamma or
+// not finite.
+func NewTermsEach(sv []float64, d int, alpha []float64, gamma float64, gammas []float64) *Terms {
 	b := len(alpha)
 	if d < 1 || len(sv) != b*d {
 		panic("assign: bad support vectors")
@@ -68,6 +83,16 @@ func NewTerms(sv []float64, d int, alpha []float64, gamma float64) *Terms {
 	for _, a := range alpha {
 		if !(a > 0) || math.IsInf(a, 1) {
 			return nil
+		}
+	}
+	if gammas != nil {
+		if len(gammas) != b {
+			panic("assign: bad widths")
+		}
+		for _, g := range gammas {
+			if !(g >= gamma) || math.IsInf(g, 1) {
+				return nil
+			}
 		}
 	}
 	idx := make([]int32, b)
@@ -84,6 +109,12 @@ func NewTerms(sv []float64, d int, alpha []float64, gamma float64) *Terms {
 		t.sv = append(t.sv, sv[int(i)*d:int(i)*d+d]...)
 		t.alpha[k] = alpha[i]
 		t.lnA[k] = math.Log(alpha[i])
+	}
+	if gammas != nil {
+		t.gammas = make([]float64, b)
+		for k, i := range idx {
+			t.gammas[k] = gammas[i]
+		}
 	}
 	t.fillMax(0)
 
@@ -193,7 +224,7 @@ func (t *Terms) Owner(x []float64, s *TermsScratch) (sum float64, owner int) {
 		if !(s.u[k] <= lim) {
 			continue
 		}
-		v := t.alpha[c] * math.Exp(-t.gamma*kernel.SqDist(x, t.sv[int(c)*t.d:int(c)*t.d+t.d]))
+		v := t.alpha[c] * math.Exp(-t.width(c)*kernel.SqDist(x, t.sv[int(c)*t.d:int(c)*t.d+t.d]))
 		sum += v
 		if o := int(t.orig[c]); v > best || v == best && o < bi {
 			best, bi = v, o
@@ -212,6 +243,14 @@ func (t *Terms) Owner(x []float64, s *TermsScratch) (sum float64, owner int) {
 	return sum, bi
 }
 
+// width returns the γ of tree-order term k.
+func (t *Terms) width(k int32) float64 {
+	if t.gammas != nil {
+		return t.gammas[k]
+	}
+	return t.gamma
+}
+
 // visit searches node id, whose cell is at squared distance rd from x
 // (Arya and Mount's incremental distance, as in Tree.Nearest), nearer
 // child first, skipping a cell none of whose terms can come within CutOff
@@ -224,7 +263,7 @@ func (t *Terms) visit(id int32, rd float64, x []float64, s *TermsScratch) {
 	if nd.dim < 0 {
 		d := t.d
 		for k := nd.lo; k < nd.hi; k++ {
-			u := t.gamma*kernel.SqDist(x, t.sv[int(k)*d:int(k)*d+d]) - t.lnA[k]
+			u := t.width(k)*kernel.SqDist(x, t.sv[int(k)*d:int(k)*d+d]) - t.lnA[k]
 			s.evaluated++
 			if u <= s.umin+kernel.CutOff {
 				s.cand = append(s.cand, k)

@@ -11,13 +11,20 @@ import (
 // bruteOwner is the full pass over the terms that Terms.Owner replaces, as
 // svclust's Model.owner computes it: the sum of αⱼ·exp(−γ‖x − svⱼ‖²) in
 // index order, the first index of the largest term, and where every term
-// underflows the first index of the largest ln αⱼ − γ‖x − svⱼ‖².
-func bruteOwner(x, sv, alpha []float64, gamma float64) (float64, int) {
+// underflows the first index of the largest ln αⱼ − γ‖x − svⱼ‖²; with
+// gammas not nil, each term with its own γⱼ.
+func bruteOwner(x, sv, alpha []float64, gamma float64, gammas []float64) (float64, int) {
 	d := len(x)
+	g := func(j int) float64 {
+		if gammas != nil {
+			return gammas[j]
+		}
+		return gamma
+	}
 	var s float64
 	best, bi := math.Inf(-1), 0
 	for j, a := range alpha {
-		t := a * math.Exp(-gamma*kernel.SqDist(x, sv[j*d:j*d+d]))
+		t := a * math.Exp(-g(j)*kernel.SqDist(x, sv[j*d:j*d+d]))
 		s += t
 		if t > best {
 			best, bi = t, j
@@ -26,7 +33,7 @@ func bruteOwner(x, sv, alpha []float64, gamma float64) (float64, int) {
 	if best <= 0 {
 		best = math.Inf(-1)
 		for j, a := range alpha {
-			if t := math.Log(a) - gamma*kernel.SqDist(x, sv[j*d:j*d+d]); t > best {
+			if t := math.Log(a) - g(j)*kernel.SqDist(x, sv[j*d:j*d+d]); t > best {
 				best, bi = t, j
 			}
 		}
@@ -58,7 +65,15 @@ func clusteredSVs(r *rand.Rand, b, d int) (sv, alpha []float64) {
 // the terms left out, below B·e⁻⁴⁰ of the largest term, plus the rounding
 // of two sums of B terms in different orders (B·2⁻⁵³ of the sum, Higham,
 // Accuracy and Stability of Numerical Algorithms, §4.2): 1e-12 relative.
+// The second pass gives each term a width of its own in [γ, 16γ]
+// (NewTermsEach), as svclust's adaptive widths do.
 func TestTermsMatchesBruteForce(t *testing.T) {
+	for _, each := range []bool{false, true} {
+		testTermsMatchesBruteForce(t, each)
+	}
+}
+
+func testTermsMatchesBruteForce(t *testing.T, each bool) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, d := range []int{1, 2, 3} {
 		sv, alpha := clusteredSVs(r, 500, d)
@@ -66,7 +81,13 @@ func TestTermsMatchesBruteForce(t *testing.T) {
 		copy(sv[10*d:11*d], sv[3*d:4*d])
 		alpha[10] = alpha[3]
 		const gamma = 200.0 // ℓ ≈ 0.07: a point sees a few of the centres' terms
-		tr := NewTerms(sv, d, alpha, gamma)
+		var gammas []float64
+		if each {
+			for range alpha {
+				gammas = append(gammas, gamma*(1+15*r.Float64()))
+			}
+		}
+		tr := NewTermsEach(sv, d, alpha, gamma, gammas)
 		if tr == nil {
 			t.Fatalf("d = %d: no index for clustered support vectors and a narrow kernel", d)
 		}
@@ -75,7 +96,7 @@ func TestTermsMatchesBruteForce(t *testing.T) {
 		queries := 0
 		check := func(what string) {
 			t.Helper()
-			wantSum, wantOwner := bruteOwner(x, sv, alpha, gamma)
+			wantSum, wantOwner := bruteOwner(x, sv, alpha, gamma, gammas)
 			sum, owner := tr.Owner(x, s)
 			if owner != wantOwner {
 				t.Fatalf("d = %d, %s %v: owner %d, want %d", d, what, x, owner, wantOwner)
@@ -144,6 +165,18 @@ func TestTermsDeclines(t *testing.T) {
 	neg[7] = -0.5
 	if NewTerms(sv, 2, neg, 200) != nil {
 		t.Error("an index with a negative coefficient")
+	}
+	// A width below the bound's γ would make the cell bound wrong.
+	narrow := make([]float64, len(alpha))
+	for i := range narrow {
+		narrow[i] = 400
+	}
+	if NewTermsEach(sv, 2, alpha, 200, narrow) == nil {
+		t.Error("no index for widths all above γ")
+	}
+	narrow[3] = 100
+	if NewTermsEach(sv, 2, alpha, 200, narrow) != nil {
+		t.Error("an index with a width below γ")
 	}
 	if NewTerms(sv, 2, alpha, 0.01) != nil {
 		t.Error("an index for a kernel under which every term matters (γ = 0.01 on a box of side 4)")
