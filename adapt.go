@@ -48,12 +48,12 @@ const (
 	widthMin = 0.25
 )
 
-// adaptiveWidth returns the length scale of a support vector whose
-// widthK-th nearest sampled row lies at distance r, for the global scale l
-// and the median widthK-th neighbour distance rho of the sample:
-// l·min(1, max(widthMin, r/rho)).
-func adaptiveWidth(l, r, rho float64) float64 {
-	return l * min(1, max(widthMin, r/rho))
+// adaptiveWidth returns the ratio ℓᵢ/ℓ of the length scale of a support
+// vector whose widthK-th nearest sampled row lies at distance r to the
+// global one, for the median widthK-th neighbour distance rho of the
+// sample: min(1, max(widthMin, r/rho)).
+func adaptiveWidth(r, rho float64) float64 {
+	return min(1, max(widthMin, r/rho))
 }
 
 // kthTo returns the distance from x to its k-th nearest row of the s rows
@@ -89,22 +89,23 @@ func (m *Model) adapt(smp []float64, d, w int) {
 	s := len(smp) / d
 	sv := m.svData()
 	b := len(m.Alpha)
-	l := 1 / math.Sqrt(m.Gamma)
 	ls := make([]float64, b)
 	parallel.For(b, 16, w, func(_, lo, hi int) {
 		dist := make([]float64, s)
 		for i := lo; i < hi; i++ {
-			ls[i] = adaptiveWidth(l, kthTo(sv[i*d:i*d+d], smp, widthK, dist), rho)
+			ls[i] = adaptiveWidth(kthTo(sv[i*d:i*d+d], smp, widthK, dist), rho)
 		}
 	})
+	// γᵢ = γ/(ℓᵢ/ℓ)² ≥ γ exactly, since (ℓᵢ/ℓ)² ≤ 1 after rounding: the
+	// index of the support vectors bounds every term by γ
+	// (assign.NewTermsEach).
 	m.Gammas = make([]float64, b)
 	narrowed := 0
-	for i, li := range ls {
-		m.Gammas[i] = 1 / (li * li)
-		if li < l {
+	for i, q := range ls {
+		m.Gammas[i] = m.Gamma / (q * q)
+		if q < 1 {
 			narrowed++
 		}
-		ls[i] = li / l
 	}
 	slices.Sort(ls)
 	m.Choice.Adaptive = true

@@ -7,19 +7,19 @@ import (
 	"github.com/svclust/svclust/dataset"
 )
 
-// TestAdaptiveWidth checks the rule ℓᵢ = ℓ·min(1, max(¼, r/ρ)) of
-// Choice.RhoWidth on values worked by hand, for ℓ = 2 and ρ = 1.
+// TestAdaptiveWidth checks the rule ℓᵢ/ℓ = min(1, max(¼, r/ρ)) of
+// Choice.RhoWidth on values worked by hand, for ρ = 1.
 func TestAdaptiveWidth(t *testing.T) {
 	for _, tc := range []struct{ r, want float64 }{
-		{0.5, 1},    // half the median distance: half the width
-		{0.25, 0.5}, // at the floor ¼
-		{0.1, 0.5},  // below it: clamped to ℓ/4
-		{0, 0.5},    // duplicates: the floor
-		{1, 2},      // the median: the global width
-		{3, 2},      // sparser than the median: never wider
+		{0.5, 0.5},   // half the median distance: half the width
+		{0.25, 0.25}, // at the floor ¼
+		{0.1, 0.25},  // below it: clamped to ℓ/4
+		{0, 0.25},    // duplicates: the floor
+		{1, 1},       // the median: the global width
+		{3, 1},       // sparser than the median: never wider
 	} {
-		if got := adaptiveWidth(2, tc.r, 1); got != tc.want {
-			t.Errorf("adaptiveWidth(2, %v, 1) = %v, want %v", tc.r, got, tc.want)
+		if got := adaptiveWidth(tc.r, 1); got != tc.want {
+			t.Errorf("adaptiveWidth(%v, 1) = %v, want %v", tc.r, got, tc.want)
 		}
 	}
 }
@@ -84,7 +84,7 @@ func TestTrainWidths(t *testing.T) {
 	}
 	narrowed, lo := 0, math.Inf(1)
 	for _, g := range m.Gammas {
-		if g < m.Gamma || g > 16*m.Gamma*(1+1e-12) {
+		if g < m.Gamma || g > 16*m.Gamma {
 			t.Fatalf("γᵢ = %v outside [γ, 16γ] for γ = %v", g, m.Gamma)
 		}
 		if g > m.Gamma {
@@ -93,7 +93,7 @@ func TestTrainWidths(t *testing.T) {
 		lo = min(lo, math.Sqrt(m.Gamma/g))
 	}
 	// Three Gaussian blobs are densest at their centres: some kernels
-	// must narrow. ℓᵢ/ℓ goes through 1/ℓᵢ² and back: a few ulps.
+	// must narrow. ℓᵢ/ℓ goes through γᵢ and back: a few ulps.
 	if narrowed == 0 || narrowed != ch.Narrowed || math.Abs(lo-ch.WidthMin) > 1e-14 {
 		t.Errorf("%d narrowed, smallest ℓᵢ/ℓ %v; Choice says %d and %v", narrowed, lo, ch.Narrowed, ch.WidthMin)
 	}
