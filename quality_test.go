@@ -15,11 +15,22 @@ import (
 )
 
 // fitDefaults scales x by z-scores and fits and clusters it with every
-// default of the library, as plain `svclust fit` does.
+// default of the library, as plain `svclust fit` does; with the
+// environment variable SVCLUST_WIDTH=global, with one kernel width
+// (Config.Width = GlobalWidth, `fit -width global`), so that the
+// benchmarks below also give the tables of that rule.
 func fitDefaults(tb testing.TB, x *mat.Dense, seed uint64) *svclust.Clustering {
 	tb.Helper()
 	dataset.FitScaler(x, dataset.ScaleZScore).Transform(x)
-	m, err := svclust.Train(x, &svclust.Config{Seed: seed})
+	cfg := &svclust.Config{Seed: seed}
+	switch w := os.Getenv("SVCLUST_WIDTH"); w {
+	case "", "adaptive":
+	case "global":
+		cfg.Width = svclust.GlobalWidth
+	default:
+		tb.Fatalf("SVCLUST_WIDTH=%q: want adaptive or global", w)
+	}
+	m, err := svclust.Train(x, cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -97,6 +108,8 @@ func seedStability(t *testing.T, kind dataset.Kind) float64 {
 // the mean NMI as metrics. Run it with
 //
 //	go test -run '^$' -bench DefaultsShared -benchtime 1x .
+//
+// and with SVCLUST_WIDTH=global for one kernel width (see fitDefaults).
 func BenchmarkDefaultsShared(b *testing.B) {
 	dir := os.Getenv("SVCLUST_DATA")
 	if dir == "" {
@@ -143,6 +156,8 @@ func BenchmarkDefaultsShared(b *testing.B) {
 // the mean over the kinds of their mean ARI as a metric. Run it with
 //
 //	go test -run '^$' -bench DefaultsShapes -benchtime 1x .
+//
+// and with SVCLUST_WIDTH=global for one kernel width (see fitDefaults).
 func BenchmarkDefaultsShapes(b *testing.B) {
 	for range b.N {
 		var table strings.Builder
