@@ -161,8 +161,8 @@ func TestPipeline(t *testing.T) {
 	}
 	os.Mkdir(filepath.Join(dir, "out"), 0o755)
 	_, model := checkRun(t, o, files, texts)
-	if r := model.Run; r == nil || r.Rows != 4000 || r.Sample != 1000 || r.Seed != 3 || r.GammaFrom != "auto" {
-		t.Errorf("run record %+v: want 4000 rows, sample 1000, seed 3, gamma auto", r)
+	if r := model.Run; r == nil || r.Rows != 4000 || r.Sample != 1000 || r.Seed != 3 || r.GammaFrom != "auto" || r.Width != "adaptive" {
+		t.Errorf("run record %+v: want 4000 rows, sample 1000, seed 3, gamma auto, adaptive widths", r)
 	}
 }
 

@@ -79,6 +79,10 @@ type Run struct {
 	GammaFrom string  `json:"gamma_from"`
 	C         float64 `json:"C"`
 	CFrom     string  `json:"C_from"`
+	// Width is the kernel-width rule of the model: "adaptive" when each
+	// support vector has a width of its own (svclust.Choice.Adaptive),
+	// "global" for one γ; empty in files written before it was recorded.
+	Width string `json:"width,omitempty"`
 	// Data names the training data, Rows is its number of rows, Sample
 	// the rows trained on when that is a sample (0 otherwise) and
 	// DataSHA256 the SHA-256 of its bytes, in hexadecimal.

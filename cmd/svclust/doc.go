@@ -307,7 +307,8 @@ The flags are:
 		(the budget used, −1 for none) with "budget_from" (auto or
 		given), "rule" (levels or components), "k" of a projection,
 		"gamma" and "C" with "gamma_from" and "C_from" (auto, given, or
-		tune for tune's best), "data" (the DATA argument), "rows",
+		tune for tune's best), "width" (adaptive or global: the
+		kernel-width rule), "data" (the DATA argument), "rows",
 		"sample" of -stream and "data_sha256" (the SHA-256 of the data
 		file's bytes). Version 1 files, without it, still load;
 		predict, score and plot refuse a version newer than they know.

@@ -808,6 +808,14 @@ type choiceJSON struct {
 	WidthMedian float64 `json:"width_median,omitempty"`
 }
 
+// widthOf names the kernel-width rule of m as the run record says it.
+func widthOf(m *svclust.Model) string {
+	if m.Choice.Adaptive {
+		return svclust.AdaptiveWidth.String()
+	}
+	return svclust.GlobalWidth.String()
+}
+
 func choiceOf(c svclust.Choice) *choiceJSON {
 	j := &choiceJSON{
 		GammaAuto: c.GammaAuto, CAuto: c.CAuto, BudgetAuto: c.BudgetAuto,
@@ -835,6 +843,7 @@ func runInfoOf(st *settings, dt *data, r *result) *pipeline.Run {
 		GammaFrom:  st.from(st.gammaAuto, st.tunedGamma),
 		C:          r.model.C,
 		CFrom:      st.from(st.CAuto, st.tunedC),
+		Width:      widthOf(r.model),
 		Data:       dt.path,
 		Rows:       dt.n,
 		DataSHA256: dt.sha256,

@@ -42,7 +42,7 @@ func TestModelRunInfo(t *testing.T) {
 	mustCLI(t, "fit", "-budget", "20", "-seed", "5", "-maintain", "project-knn", "-k", "3", "-gamma", "2", "-model", p("a.json"), in)
 	r, v := runOf(t, p("a.json"))
 	want := pipeline.Run{Tool: readBuildInfo().String(), Created: "2023-11-14T22:13:20Z", Seed: 5, Strategy: "project-knn", Budget: 20, BudgetFrom: "given", Rule: "levels", K: 3,
-		Gamma: 2, GammaFrom: "given", C: r.C, CFrom: "auto", Data: in, Rows: 200, DataSHA256: hash}
+		Gamma: 2, GammaFrom: "given", C: r.C, CFrom: "auto", Width: "global", Data: in, Rows: 200, DataSHA256: hash}
 	if v != 2 || *r != want {
 		t.Errorf("version %d, run %+v\nwant version 2, run %+v", v, *r, want)
 	}
@@ -55,12 +55,18 @@ func TestModelRunInfo(t *testing.T) {
 
 	mustCLI(t, "fit", "-budget", "20", "-stream", "-sample", "50", "-model", p("b.json"), in)
 	if r, _ := runOf(t, p("b.json")); r.Sample != 50 || r.Rows != 200 || r.DataSHA256 != hash || r.GammaFrom != "auto" || r.Strategy != "merge" ||
-		r.Rule != "levels" || r.BudgetFrom != "given" || r.Budget != 20 {
+		r.Rule != "levels" || r.BudgetFrom != "given" || r.Budget != 20 || r.Width != "adaptive" {
 		t.Errorf("-stream run %+v", *r)
 	}
 	mustCLI(t, "tune", "-gamma-grid", "1,2", "-C-grid", "8", "-model", p("c.json"), in)
 	if r, _ := runOf(t, p("c.json")); r.GammaFrom != "tune" || r.CFrom != "tune" || r.C != 8 || r.DataSHA256 != hash {
 		t.Errorf("tune run %+v", *r)
+	}
+	// The kernel-width rule: adaptive by default (b.json), global when
+	// asked for.
+	mustCLI(t, "fit", "-width", "global", "-model", p("w.json"), in)
+	if r, _ := runOf(t, p("w.json")); r.Width != "global" || r.GammaFrom != "auto" {
+		t.Errorf("-width global run %+v", *r)
 	}
 	mustCLI(t, "fit", "-budget", "0", "-model", p("d.json"), in)
 	// The budget used: −1 (svclust.NoBudget) for none.
