@@ -73,10 +73,12 @@ const (
 	// map) to a mode of f; modes are joined at the smallest f of the
 	// segment test between them (the paper's m points, near neighbours
 	// only); HDBSCAN's excess-of-mass selection (Campello et al. 2013)
-	// picks the clusters of that tree with at least MinSize rows; and each
-	// point takes the cluster of its support vector, the one with the
-	// largest term αᵢk(x, svᵢ) of f(x). It costs one pass of B kernel
-	// terms per point, as scoring does, plus O(B²) for the tree. With
+	// picks the clusters of that tree with at least MinSize rows; with an
+	// automatic C, clusters whose valley is within the noise of the
+	// density estimate are joined (RippleZ); and each point takes the
+	// cluster of its support vector, the one with the largest term
+	// αᵢk(x, svᵢ) of f(x). It costs one pass of B kernel terms per
+	// point, as scoring does, plus O(B²) for the tree. With
 	// Outliers, a point below the level at which its cluster is born is an
 	// outlier. This goes beyond the paper, whose clusters are the
 	// components of the single level f ≥ 0 set by C; see the README for
@@ -120,6 +122,14 @@ type ClusterConfig struct {
 	// MinSize is the smallest cluster of the LevelTree rule, in points;
 	// 0 selects max(5, ⌈DefaultMinShare·N⌉). It must not be negative.
 	MinSize int
+	// RippleZ is the significance, in standard errors, a cluster of the
+	// LevelTree rule needs to stay apart from the one it meets (see
+	// DefaultRippleZ and the README's "Clusters without labels"); it
+	// applies to models trained with an automatic C, whose f + 1 is a
+	// kernel density estimate. 0 selects DefaultRippleZ; a negative value
+	// keeps every cluster of the excess-of-mass selection. It must be
+	// finite.
+	RippleZ float64
 	// Eps is the half-width ε of the strip B_ε = {xᵢ : |f(xᵢ)| ≤ ε} whose
 	// points follow trajectories (Components only). 0 selects the DefaultStripQuantile of
 	// |f(xᵢ)|; it must not be negative.
@@ -165,6 +175,9 @@ func (c *ClusterConfig) Validate() error {
 	if c.Rule != LevelTree && c.Rule != Components {
 		return &ConfigError{"Rule", c.Rule, "must be LevelTree or Components"}
 	}
+	if math.IsNaN(c.RippleZ) || math.IsInf(c.RippleZ, 0) {
+		return &ConfigError{"RippleZ", c.RippleZ, "must be finite (0 selects the default, a negative value joins no ripple)"}
+	}
 	if c.MinSize < 0 {
 		return &ConfigError{"MinSize", c.MinSize, "must be ≥ 0 (0 selects the default)"}
 	}
@@ -190,9 +203,15 @@ type Clustering struct {
 	Eps float64
 	// MinSize is the smallest cluster allowed (LevelTree), and Stability
 	// the excess of mass of each cluster found: Σ over its points of the
-	// range of levels of f over which the point is in it.
+	// range of levels of f over which the point is in it (for clusters
+	// joined as ripples, the sum over the joined ones).
 	MinSize   int
 	Stability []float64
+	// Ripples is the number of clusters of the excess-of-mass selection
+	// that were joined to a neighbour as ripples of the density estimate
+	// (LevelTree; see ClusterConfig.RippleZ): Clusters + Ripples is the
+	// number the selection chose.
+	Ripples int
 	// Runtime is the wall time of Cluster.
 	Runtime time.Duration
 }

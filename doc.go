@@ -48,7 +48,9 @@
 // measurements showed better clusters without labels (see the README):
 // [Choose] picks γ, C and the budget from the data, and the [LevelTree]
 // rule reads the clusters off the tree of levels of f, with HDBSCAN's
-// excess-of-mass selection, instead of the single level f = 0. Every point
+// excess-of-mass selection, instead of the single level f = 0; with an
+// automatic C it then joins the clusters whose valley is within the noise
+// of the density estimate ([ClusterConfig.RippleZ]). Every point
 // takes the cluster of its support vector, so Cluster and Predict cost one
 // pass of B kernel terms per point, as Score does.
 //

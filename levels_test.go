@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/metrics"
 )
 
@@ -282,5 +283,101 @@ func TestChooseDuplicates(t *testing.T) {
 	}
 	if ch.Rho != 1 || ch.Gamma != 1/(1.5*1.5) {
 		t.Errorf("ρ = %v, γ = %v; want 1 and 1/2.25", ch.Rho, ch.Gamma)
+	}
+}
+
+// TestRippleZByHand checks rippleZ on two modes whose rows' levels are
+// given: at h = 0.5 the rows above are 0.6, 1.0 and 0.8, so
+// Σ(f − h) = 0.9, Σ(f + 1) = 5.4 and z = 0.9/5.4·√3 = √3/6; with sgd = 2
+// (T = N/2) the count's variance triples and z = 1/6.
+func TestRippleZByHand(t *testing.T) {
+	levels := [][]float64{{0.2, 0.6, 1.0}, {0.4, 0.8}}
+	_, _, prefix := handTree(levels)
+	for _, tc := range []struct {
+		h, sgd, want float64
+	}{
+		{0.5, 0, math.Sqrt(3) / 6},
+		{0.5, 2, 1.0 / 6},
+		{1.5, 0, 0}, // no row above h
+	} {
+		if got := rippleZ([]int{0, 1}, levels, prefix, tc.h, tc.sgd); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("rippleZ(h = %g, sgd = %g) = %g, want %g", tc.h, tc.sgd, got, tc.want)
+		}
+	}
+}
+
+// TestJoinRipplesByHand checks joinRipples on three modes, each a cluster
+// of the selection: modes 0 and 1 (peaks 1 and 0.9) meet at level 0.8, a
+// shallow ripple, and mode 2 (peak 1) meets them at −0.9, a deep valley.
+// Each mode has 20 rows, at 0.95, 0.85 and 0.9. At the ripple, the lower
+// branch is mode 1: z = 20·0.05/(20·1.85)·√20 ≈ 0.12, below 1.5, so
+// clusters 0 and 1 join. At the valley, mode 2 (equal peak, the later
+// root) rises by z = 20·1.8/(20·1.9)·√20 ≈ 4.2, so it stays apart. With a
+// threshold of 0.1 the ripple stays apart too.
+func TestJoinRipplesByHand(t *testing.T) {
+	levels := [][]float64{make([]float64, 20), make([]float64, 20), make([]float64, 20)}
+	for i := range 20 {
+		levels[0][i], levels[1][i], levels[2][i] = 0.95, 0.85, 0.9
+	}
+	_, _, prefix := handTree(levels)
+	peak := []float64{1, 0.9, 1}
+	edges := []modeEdge{{0.8, 0, 1}, {-0.9, 1, 2}}
+	birth := []float64{0.8, 0.8, -0.9}
+	stab := []float64{3, 1, 36}
+
+	mc, b, s := joinRipples([]int{0, 1, 2}, edges, peak, levels, prefix, birth, stab, 1.5, 0)
+	if !slices.Equal(mc, []int{0, 0, 1}) || !slices.Equal(b, []float64{0.8, -0.9}) || !slices.Equal(s, []float64{4, 36}) {
+		t.Errorf("z = 1.5: clusters %v, birth %v, stability %v; want [0 0 1], [0.8 -0.9], [4 36]", mc, b, s)
+	}
+	mc, b, _ = joinRipples([]int{0, 1, 2}, edges, peak, levels, prefix, birth, stab, 0.1, 0)
+	if !slices.Equal(mc, []int{0, 1, 2}) || len(b) != 3 {
+		t.Errorf("z = 0.1: clusters %v, %d births; want [0 1 2], 3", mc, len(b))
+	}
+}
+
+// TestRipplesOnLine3: on dataset.Line3 (three tight blobs on a line, which
+// the excess-of-mass selection alone cuts into some 30 pure pieces; README,
+// "Where it fails") the default RippleZ joins some of those pieces: the
+// clusters found plus those joined are the selection's, every joined
+// cluster lies within one blob (the pieces are pure, and a ripple never
+// joins two blobs: their valley is empty), and Predict reproduces the
+// labels. A model trained with an explicit C joins nothing.
+func TestRipplesOnLine3(t *testing.T) {
+	ds, err := dataset.Generate(dataset.Line3, 1000, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dataset.FitScaler(ds.X, dataset.ScaleZScore).Transform(ds.X)
+	m, err := Train(ds.X, &Config{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	off, err := m.Cluster(ds.X, &ClusterConfig{RippleZ: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	on, err := m.Cluster(ds.X, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if off.Ripples != 0 || on.Ripples == 0 || on.Clusters+on.Ripples != off.Clusters {
+		t.Errorf("without joining %d clusters (%d joined), with it %d (%d joined)", off.Clusters, off.Ripples, on.Clusters, on.Ripples)
+	}
+	if p := metrics.Purity(ds.Labels, on.Labels); p != 1 {
+		t.Errorf("purity %v, want 1: a ripple joined two blobs", p)
+	}
+	if got := on.Partition.Predict(nil, ds.X, 1); !slices.Equal(got, on.Labels) {
+		t.Error("Predict differs from Cluster on the training rows")
+	}
+	fixed, err := Train(ds.X, &Config{Seed: 1, Gamma: m.Gamma, C: m.C})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := fixed.Cluster(ds.X, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cl.Ripples != 0 {
+		t.Errorf("explicit C: %d clusters joined as ripples, want 0", cl.Ripples)
 	}
 }

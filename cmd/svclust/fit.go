@@ -885,6 +885,7 @@ type fitJSON struct {
 	Rule           string          `json:"rule"`
 	MinSize        int             `json:"min_size,omitempty"`
 	Stability      []float64       `json:"stability,omitempty"`
+	RipplesJoined  int             `json:"ripples_joined"`
 	Choice         *choiceJSON     `json:"choice,omitempty"`
 	Strategy       string          `json:"strategy"`
 	Scale          string          `json:"scale"`
@@ -913,6 +914,7 @@ func fitReport(st *settings, dt *data, r *result) *fitJSON {
 		Rule:           st.rule,
 		MinSize:        r.cl.MinSize,
 		Stability:      r.cl.Stability,
+		RipplesJoined:  r.cl.Ripples,
 		Choice:         choiceOf(r.model.Choice),
 		Strategy:       st.maintain,
 		Scale:          st.scale,
@@ -962,8 +964,8 @@ func printSummary(w io.Writer, path string, st *settings, dt *data, r *result) {
 	fmt.Fprintf(tw, "training\t%s after %d iterations (%d updates, %d maintenance calls), objective %.6g, %d support vectors, %s\n",
 		m.Status, m.Stats.Iterations, m.Stats.Updates, m.Stats.Maintenance, m.Stats.Objective, len(m.Alpha), ms(m.Stats.Runtime.Seconds()))
 	if st.rule == "levels" {
-		fmt.Fprintf(tw, "clustering\t%s from the level tree of %s (smallest cluster %d rows), %s\n",
-			plural(r.cl.Clusters, "cluster"), plural(r.cl.Equilibria, "mode"), r.cl.MinSize, ms(r.cl.Runtime.Seconds()))
+		fmt.Fprintf(tw, "clustering\t%s from the level tree of %s (smallest cluster %d rows; %s joined as ripples), %s\n",
+			plural(r.cl.Clusters, "cluster"), plural(r.cl.Equilibria, "mode"), r.cl.MinSize, plural(r.cl.Ripples, "cluster"), ms(r.cl.Runtime.Seconds()))
 	} else {
 		fmt.Fprintf(tw, "clustering\t%s from %s, strip of %s (ε = %.4g), %s\n",
 			plural(r.cl.Clusters, "cluster"), plural(r.cl.Equilibria, "equilibrium"), plural(r.cl.StripSize, "point"), r.cl.Eps, ms(r.cl.Runtime.Seconds()))

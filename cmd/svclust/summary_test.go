@@ -63,7 +63,7 @@ func TestSummaryText(t *testing.T) {
 		want, bad []string
 	}{
 		{[]string{"-min-size", "300"},
-			[]string{"1 cluster from the level tree of ", " (smallest cluster 300 rows), ", "sizes 300\n", "Davies–Bouldin undefined with 1 cluster"},
+			[]string{"1 cluster from the level tree of ", " (smallest cluster 300 rows; 0 clusters joined as ripples), ", "sizes 300\n", "Davies–Bouldin undefined with 1 cluster"},
 			[]string{"1 modes", "strip", "ε ="}},
 		{[]string{"-rule", "components", "-C", "0.5"},
 			[]string{"1 cluster from ", ", strip of ", "sizes 300\n", "Davies–Bouldin undefined with 1 cluster"},
