@@ -21,9 +21,9 @@ const DefaultMinShare = 0.01
 // DefaultRippleZ is the significance a cluster of the LevelTree rule needs
 // to stay apart from the cluster it meets, when ClusterConfig.RippleZ is 0
 // (see joinRipples). It was chosen on generated data of 300, 1,000 and
-// 3,000 points (README, "Clusters without labels: the defaults"): higher
-// values join real clusters of small data sets, lower ones keep more
-// ripples of the density estimate.
+// 3,000 points, with one global kernel width (README, "How the ripple
+// threshold was chosen"): higher values join real clusters of small data
+// sets, lower ones keep more ripples of the density estimate.
 const DefaultRippleZ = 1.5
 
 // defaultMinSize is the smallest cluster when ClusterConfig.MinSize is 0.

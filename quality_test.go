@@ -189,6 +189,45 @@ func BenchmarkDefaultsShapes(b *testing.B) {
 	}
 }
 
+// BenchmarkDefaultsSizes prints, for every kind of dataset.AllKinds at
+// n = 300 and n = 3000 (data seeds 1–3, z-scores, every default, training
+// seed 1), the mean ARI against the generating classes and the clusters
+// found, and reports the mean over kinds and sizes as a metric: the
+// defaults must not hold at n = 1000 only (BenchmarkDefaultsShapes). Run
+// it with
+//
+//	go test -run '^$' -bench DefaultsSizes -benchtime 1x .
+func BenchmarkDefaultsSizes(b *testing.B) {
+	for range b.N {
+		var table strings.Builder
+		fmt.Fprintf(&table, "\n%-6s %-11s %8s  %s\n", "n", "kind", "mean ARI", "clusters (data seeds 1–3)")
+		var total float64
+		kinds := dataset.AllKinds()
+		for _, n := range []int{300, 3000} {
+			var sumN float64
+			for _, kind := range kinds {
+				var sum float64
+				var ks []string
+				for seed := uint64(1); seed <= 3; seed++ {
+					ds, err := dataset.Generate(kind, n, seed)
+					if err != nil {
+						b.Fatal(err)
+					}
+					cl := fitDefaults(b, ds.X, 1)
+					sum += metrics.AdjustedRand(ds.Labels, cl.Labels)
+					ks = append(ks, fmt.Sprint(cl.Clusters))
+				}
+				sumN += sum / 3
+				fmt.Fprintf(&table, "%-6d %-11s %8.3f  %s\n", n, kind, sum/3, strings.Join(ks, " "))
+			}
+			fmt.Fprintf(&table, "%-6d %-11s %8.3f\n", n, "mean", sumN/float64(len(kinds)))
+			total += sumN
+		}
+		fmt.Print(table.String()) // b.Log would cut the table to its first lines
+		b.ReportMetric(total/float64(2*len(kinds)), "mean-ARI")
+	}
+}
+
 type anchor struct {
 	nmi      float64
 	clusters string
