@@ -5,6 +5,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"math"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/svclust/svclust/internal/assign"
@@ -67,10 +68,17 @@ func (m *Model) eachOwner(x mat.Matrix, terms *assign.Terms, w int, report func(
 	svs := m.svData()
 	n, d := x.Dims()
 	rows := rowSource(x)
+	// The scratch of the terms' queries, reused across chunks: its
+	// slices grow to the terms a row keeps.
+	var scratch sync.Pool
+	if terms != nil {
+		scratch.New = func() any { return terms.NewScratch() }
+	}
 	parallel.For(n, scoreChunk, w, func(_, lo, hi int) {
 		buf := rowBuffer(x, d)
 		if terms != nil {
-			s := terms.NewScratch()
+			s := scratch.Get().(*assign.TermsScratch)
+			defer scratch.Put(s)
 			for i := lo; i < hi; i++ {
 				f, o := terms.Owner(rows(i, buf), s)
 				do(i, f-1, int32(o))
@@ -164,7 +172,18 @@ func (m *Model) clusterLevels(data []float64, n, d int, cfg *ClusterConfig, minS
 		lt.fx[i], lt.owner[i] = f, o
 	})
 	// The levels of f at the rows of each mode, sorted, with prefix sums.
+	// One allocation of exactly n levels, cut per mode after a count:
+	// appending per mode would leave up to as much again in grown
+	// slices' garbage (8 MB a million rows).
+	count := make([]int, nm)
+	for _, o := range lt.owner {
+		count[svMode[o]]++
+	}
+	all := make([]float64, n)
 	levels := make([][]float64, nm)
+	for j, k := range count {
+		levels[j], all = all[:0:k], all[k:]
+	}
 	for i, o := range lt.owner {
 		j := svMode[o]
 		levels[j] = append(levels[j], lt.fx[i])
