@@ -2,7 +2,6 @@ package assign
 
 import (
 	"math"
-	"slices"
 
 	"github.com/svclust/svclust/internal/kernel"
 )
@@ -100,7 +99,7 @@ func NewTermsEach(sv []float64, d int, alpha []float64, gamma float64, gammas []
 		idx[i] = int32(i)
 	}
 	t := &Terms{d: d, gamma: gamma}
-	t.build(sv, alpha, idx, 0, b)
+	t.build(sv, idx, 0, b)
 	t.orig = idx
 	t.sv = make([]float64, 0, len(sv))
 	t.alpha = make([]float64, b)
@@ -135,42 +134,19 @@ func NewTermsEach(sv []float64, d int, alpha []float64, gamma float64, gammas []
 
 // build makes the subtree of idx[lo:hi] as Tree.build does, splitting the
 // widest dimension at the median, and returns its node.
-func (t *Terms) build(sv, alpha []float64, idx []int32, lo, hi int) int32 {
+func (t *Terms) build(sv []float64, idx []int32, lo, hi int) int32 {
 	id := int32(len(t.nodes))
 	t.nodes = append(t.nodes, termsNode{lo: int32(lo), hi: int32(hi), dim: -1})
 	if hi-lo <= termsLeaf {
 		return id
 	}
-	d := t.d
-	dim, width := 0, -1.0
-	for j := range d {
-		mn, mx := math.Inf(1), math.Inf(-1)
-		for _, i := range idx[lo:hi] {
-			v := sv[int(i)*d+j]
-			mn, mx = min(mn, v), max(mx, v)
-		}
-		if mx-mn > width {
-			dim, width = j, mx-mn
-		}
-	}
-	if width <= 0 {
+	dim, split, ok := medianSplit(sv, t.d, idx[lo:hi])
+	if !ok {
 		return id // all equal: one leaf, however many
 	}
-	sub := idx[lo:hi]
-	slices.SortFunc(sub, func(a, b int32) int {
-		va, vb := sv[int(a)*d+dim], sv[int(b)*d+dim]
-		switch {
-		case va < vb:
-			return -1
-		case va > vb:
-			return 1
-		}
-		return int(a - b)
-	})
 	mid := lo + (hi-lo)/2
-	split := sv[int(idx[mid])*d+dim]
-	t.build(sv, alpha, idx, lo, mid)
-	right := t.build(sv, alpha, idx, mid, hi)
+	t.build(sv, idx, lo, mid)
+	right := t.build(sv, idx, mid, hi)
 	t.nodes[id].dim, t.nodes[id].split, t.nodes[id].right = int32(dim), split, right
 	return id
 }

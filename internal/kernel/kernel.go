@@ -140,35 +140,10 @@ const CutOff = 40
 // dst must have length len(x) or be nil, when it is allocated, and must not
 // alias x. It panics on a length mismatch.
 func MeanShiftCutTo(dst, z, x, svs, a, lnA []float64, gamma float64) (num []float64, den float64) {
-	d := len(x)
-	if rows(svs, d) != len(a) || len(lnA) != len(a) || len(z) != len(a) {
+	if len(lnA) != len(a) {
 		panic(badLength)
 	}
-	if dst == nil {
-		dst = make([]float64, d)
-	}
-	if len(dst) != d {
-		panic(badLength)
-	}
-	umin := math.Inf(1)
-	for i := range a {
-		z[i] = gamma * SqDist(x, svs[i*d:i*d+d])
-		umin = min(umin, z[i]-lnA[i])
-	}
-	clear(dst)
-	lim := umin + CutOff
-	for i, ai := range a {
-		if !(z[i]-lnA[i] <= lim) {
-			continue
-		}
-		sv := svs[i*d : i*d+d]
-		w := ai * math.Exp(-z[i])
-		den += w
-		for j, v := range sv {
-			dst[j] += w * v
-		}
-	}
-	return dst, den
+	return meanShiftCut(dst, z, x, svs, a, lnA, gamma, nil)
 }
 
 // SumEach returns Σᵢ a[i]·exp(−gammas[i]‖x − sv_i‖²): the kernel expansion
@@ -196,8 +171,18 @@ func SumEach(x, svs, a, gammas []float64) float64 {
 // in the exponent are dropped, as in MeanShiftCutTo; on return
 // z[i] = γᵢ‖x − svᵢ‖².
 func MeanShiftEachCutTo(dst, z, x, svs, a, gammas, lnW []float64) (num []float64, den float64) {
+	if len(lnW) != len(a) || len(gammas) != len(a) {
+		panic(badLength)
+	}
+	return meanShiftCut(dst, z, x, svs, a, lnW, 0, gammas)
+}
+
+// meanShiftCut is MeanShiftCutTo with one width gamma (nil gammas) and
+// MeanShiftEachCutTo with a width per support vector; lnW has the length
+// of a.
+func meanShiftCut(dst, z, x, svs, a, lnW []float64, gamma float64, gammas []float64) (num []float64, den float64) {
 	d := len(x)
-	if rows(svs, d) != len(a) || len(lnW) != len(a) || len(z) != len(a) || len(gammas) != len(a) {
+	if rows(svs, d) != len(a) || len(z) != len(a) {
 		panic(badLength)
 	}
 	if dst == nil {
@@ -208,7 +193,11 @@ func MeanShiftEachCutTo(dst, z, x, svs, a, gammas, lnW []float64) (num []float64
 	}
 	umin := math.Inf(1)
 	for i := range a {
-		z[i] = gammas[i] * SqDist(x, svs[i*d:i*d+d])
+		g := gamma
+		if gammas != nil {
+			g = gammas[i]
+		}
+		z[i] = g * SqDist(x, svs[i*d:i*d+d])
 		umin = min(umin, z[i]-lnW[i])
 	}
 	clear(dst)
@@ -218,7 +207,12 @@ func MeanShiftEachCutTo(dst, z, x, svs, a, gammas, lnW []float64) (num []float64
 			continue
 		}
 		sv := svs[i*d : i*d+d]
-		w := ai * gammas[i] * math.Exp(-z[i])
+		var w float64
+		if gammas != nil {
+			w = ai * gammas[i] * math.Exp(-z[i])
+		} else {
+			w = ai * math.Exp(-z[i])
+		}
 		den += w
 		for j, v := range sv {
 			dst[j] += w * v
