@@ -194,6 +194,12 @@ func (t *Terms) Owner(x []float64, s *TermsScratch) (sum float64, owner int) {
 	s.evaluated = 0
 	clear(s.off)
 	t.visit(0, 0, x, s)
+	if len(s.cand) == 0 {
+		// Only a NaN in x keeps no term (u is NaN for all): f is NaN,
+		// and the owner the first support vector, as in a full pass,
+		// where no NaN term compares larger than another.
+		return math.NaN(), 0
+	}
 	best, bi := math.Inf(-1), math.MaxInt
 	lim := s.umin + kernel.CutOff
 	for k, c := range s.cand {

@@ -192,3 +192,21 @@ func TestTermsDeclines(t *testing.T) {
 		t.Error("an index in 100 dimensions")
 	}
 }
+
+// TestTermsNaN checks that a point with a NaN coordinate gets what a full
+// pass gives it: f NaN and the first support vector as owner (every term is
+// NaN, and NaN compares larger than nothing), not a missing owner.
+func TestTermsNaN(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	sv, alpha := clusteredSVs(r, 300, 2)
+	tr := NewTerms(sv, 2, alpha, 200)
+	if tr == nil {
+		t.Fatal("no index")
+	}
+	x := []float64{math.NaN(), 1}
+	sum, owner := tr.Owner(x, tr.NewScratch())
+	wantSum, wantOwner := bruteOwner(x, sv, alpha, 200, nil)
+	if !math.IsNaN(sum) || !math.IsNaN(wantSum) || owner != wantOwner {
+		t.Errorf("Owner(%v) = %v, %d; a full pass gives %v, %d", x, sum, owner, wantSum, wantOwner)
+	}
+}
