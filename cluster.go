@@ -77,7 +77,7 @@ const (
 	// automatic C, clusters whose valley is within the noise of the
 	// density estimate are joined (RippleZ); and each point takes the
 	// cluster of its support vector, the one with the largest term
-	// αᵢk(x, svᵢ) of f(x). It costs one pass of B kernel terms per
+	// αᵢk(x, svᵢ) of f(x). It costs one pass of at most B kernel terms per
 	// point, as scoring does, plus O(B²) for the tree. With
 	// Outliers, a point below the level at which its cluster is born is an
 	// outlier. This goes beyond the paper, whose clusters are the
@@ -128,7 +128,10 @@ type ClusterConfig struct {
 	// applies to models trained with an automatic C, whose f + 1 is a
 	// kernel density estimate. 0 selects DefaultRippleZ; a negative value
 	// keeps every cluster of the excess-of-mass selection. It must be
-	// finite.
+	// finite. Whether C was automatic is known from Model.Choice, which
+	// the model file does not store: a Model read from a file joins no
+	// ripple when clustered again (its Partition, as written by fit,
+	// keeps the clusters found when it was trained).
 	RippleZ float64
 	// Eps is the half-width ε of the strip B_ε = {xᵢ : |f(xᵢ)| ≤ ε} whose
 	// points follow trajectories (Components only). 0 selects the DefaultStripQuantile of

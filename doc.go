@@ -52,7 +52,7 @@
 // automatic C it then joins the clusters whose valley is within the noise
 // of the density estimate ([ClusterConfig.RippleZ]). Every point
 // takes the cluster of its support vector, so Cluster and Predict cost one
-// pass of B kernel terms per point, as Score does.
+// pass of at most B kernel terms per point, as Score does.
 //
 // # Where the paper is silent or wrong
 //

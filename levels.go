@@ -21,7 +21,7 @@ const DefaultMinShare = 0.01
 
 // DefaultRippleZ is the significance a cluster of the LevelTree rule needs
 // to stay apart from the cluster it meets, when ClusterConfig.RippleZ is 0
-// (see joinRipples). It was chosen on generated data of 300, 1,000 and
+// (see ClusterConfig.RippleZ). It was chosen on generated data of 300, 1,000 and
 // 3,000 points, with one global kernel width (README, "How the ripple
 // threshold was chosen"): higher values join real clusters of small data
 // sets, lower ones keep more ripples of the density estimate.
@@ -41,7 +41,7 @@ type levelTree struct {
 	ripples   int // clusters of the selection joined as ripples
 	modes     int
 	fx        []float64 // f at each row; nil without Outliers once the levels hold it
-	owner     []int32   // each row's support vector (see owners)
+	owner     []int32   // each row's support vector (see eachOwner)
 	terms     *assign.Terms
 }
 
@@ -49,7 +49,7 @@ type levelTree struct {
 // evaluate only the terms of f that matter at it (assign.Terms), or nil
 // where it does not apply (a coefficient not positive, as after
 // projection) or would not pay (most terms matter, as in high dimension).
-// On a million 2-D moons rows with the automatic settings (γ = 146, B =
+// On a million 2-D moons rows with the automatic settings of one width (γ = 146, B =
 // 1000 on z-scores) a row evaluates 139 of the 1000 terms on average
 // (first 100,000 rows of `svclust gen -kind moons -n 1000000 -seed 1`).
 func (m *Model) terms() *assign.Terms {
@@ -96,7 +96,7 @@ func (m *Model) eachOwner(x mat.Matrix, terms *assign.Terms, w int, report func(
 	})
 }
 
-// owner returns f(x) and the support vector of x (see owners); row is
+// owner returns f(x) and the support vector of x (see eachOwner); row is
 // scratch of length B. Far from every support vector each term underflows
 // to 0; the owner is then the support vector with the largest
 // log αⱼ − γ‖x − svⱼ‖², the same argmax computed without underflow.
@@ -152,8 +152,9 @@ type dnode struct {
 // clusterLevels assigns the rows of data by the LevelTree rule (see
 // LevelTree): every support vector follows its trajectory to a mode of f,
 // modes are joined at the level their segment test reaches, clusters are
-// chosen from that tree by excess of mass, and each row takes the cluster
-// of its support vector (see owners).
+// chosen from that tree by excess of mass, ripples are joined (with an
+// automatic C; see ClusterConfig.RippleZ), and each row takes the cluster
+// of its support vector (see eachOwner).
 func (m *Model) clusterLevels(data []float64, n, d int, cfg *ClusterConfig, minSize, mm, w int) *levelTree {
 	f := m.field()
 	b := len(m.Alpha)

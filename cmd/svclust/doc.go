@@ -173,7 +173,7 @@ objective, strip_size, equilibria (the modes with -rule levels), eps
 assign_seconds, gamma, C, budget (the budget used; −1 for none), rule,
 min_size and stability (-rule levels: the smallest cluster allowed and
 the excess of mass of each cluster found, Σ over its rows of the range of
-levels of f over which the row is in it), ripples_joined (-rule levels
+levels of f over which the row is in it), ripples_joined (0 unless -rule levels
 with an automatic C: the clusters of the excess-of-mass selection joined
 to a neighbour because the valley between them is within the noise of
 the density estimate), choice (how γ, C and the budget

@@ -37,7 +37,7 @@ type Field struct {
 	D      int
 
 	once sync.Once
-	lnA  []float64 // ln|Alpha[i]|, for kernel.MeanShiftCutTo
+	lnA  []float64 // ln|Alpha[i]| (+ ln Gammas[i]), for kernel.MeanShiftCutTo (MeanShiftEachCutTo)
 }
 
 // Scratch returns scratch space for EquilibriumNear, of length
@@ -61,9 +61,10 @@ func (f *Field) Scale() float64 { return 1 / math.Sqrt(f.Gamma) }
 //
 //	P(x) = Σᵢ αᵢ k(x, svᵢ) svᵢ / Σᵢ αᵢ k(x, svᵢ),
 //
+// (with Gammas, the weights αᵢγᵢ instead of αᵢ: the fixed point of ∇f = 0)
 // until a step is shorter than tol or maxIter steps were taken. The
 // trajectory also stops, where it is, when the denominator
-// Σᵢ αᵢ k(x, svᵢ) = f(x) + 1 is not positive and finite: with negative
+// Σᵢ αᵢ k(x, svᵢ) = f(x) + 1 (Σᵢ αᵢγᵢ kᵢ(x)) is not positive and finite: with negative
 // coefficients (after projection) or far from every support vector
 // the map is undefined there, and such a point lies outside the domain
 // (f ≤ −1). Each step drops the terms below e⁻⁴⁰ of the largest (see
