@@ -28,6 +28,9 @@ const (
 	// 3 only for such a model, and version 2, which earlier readers read,
 	// for a model with one width.
 	ModelVersion = 3
+	// modelVersionOneWidth is the version written for a model with one
+	// width (see ModelVersion).
+	modelVersionOneWidth = 2
 )
 
 // modelJSON is the versioned file form of a Model. Pointer fields
@@ -205,7 +208,7 @@ func fileForm(m *Model, p *Partition) (*modelJSON, error) {
 	}
 	j := &modelJSON{
 		Format:  ModelFormat,
-		Version: 2,
+		Version: modelVersionOneWidth,
 		Gamma:   m.Gamma,
 		C:       m.C,
 		Dim:     d,
