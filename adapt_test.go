@@ -110,3 +110,14 @@ func TestTrainWidths(t *testing.T) {
 		t.Error("Width 2: no error")
 	}
 }
+
+// TestChoiceWidthRule: a Choice names the rule of the model it describes,
+// as fit's run record and -json print it.
+func TestChoiceWidthRule(t *testing.T) {
+	if r := (Choice{Adaptive: true}).WidthRule(); r != AdaptiveWidth || r.String() != "adaptive" {
+		t.Errorf("adaptive choice: %v", r)
+	}
+	if r := (Choice{}).WidthRule(); r != GlobalWidth || r.String() != "global" {
+		t.Errorf("one width: %v", r)
+	}
+}

@@ -107,6 +107,16 @@ type Choice struct {
 	WidthMin, WidthMedian float64
 }
 
+// WidthRule returns the kernel-width rule of the model c was made for:
+// AdaptiveWidth when its support vectors have widths of their own
+// (Adaptive), GlobalWidth otherwise.
+func (c Choice) WidthRule() WidthRule {
+	if c.Adaptive {
+		return AdaptiveWidth
+	}
+	return GlobalWidth
+}
+
 // Choose returns the settings Train would use for the rows of x with cfg
 // (nil means defaults): the given Gamma, C and Budget, and for each zero
 // one the automatic choice, all measured on one seeded sample of at most

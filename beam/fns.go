@@ -301,13 +301,10 @@ func (f *trainFn) train(a summary) ([]byte, error) {
 		GammaFrom:  from(st.Gamma == 0),
 		C:          model.C,
 		CFrom:      from(st.C == 0),
-		Width:      svclust.GlobalWidth.String(),
+		Width:      model.Choice.WidthRule().String(),
 		Data:       f.Data,
 		Rows:       int(all.N),
 		Sample:     len(rows),
-	}
-	if model.Choice.Adaptive {
-		run.Width = svclust.AdaptiveWidth.String()
 	}
 	if model.Choice.Budget == svclust.NoBudget {
 		run.Strategy = "none"

@@ -808,23 +808,12 @@ type choiceJSON struct {
 	WidthMedian float64 `json:"width_median,omitempty"`
 }
 
-// widthOf names the kernel-width rule of m as the run record says it.
-func widthOf(m *svclust.Model) string {
-	if m.Choice.Adaptive {
-		return svclust.AdaptiveWidth.String()
-	}
-	return svclust.GlobalWidth.String()
-}
-
 func choiceOf(c svclust.Choice) *choiceJSON {
 	j := &choiceJSON{
 		GammaAuto: c.GammaAuto, CAuto: c.CAuto, BudgetAuto: c.BudgetAuto,
 		Sample: c.Sample, Rho: c.Rho, Cover: c.Cover, KappaMax: c.KappaMax, Scale: c.Scale,
-		Width: svclust.GlobalWidth.String(), RhoWidth: c.RhoWidth, Narrowed: c.Narrowed,
+		Width: c.WidthRule().String(), RhoWidth: c.RhoWidth, Narrowed: c.Narrowed,
 		WidthMin: c.WidthMin, WidthMedian: c.WidthMedian,
-	}
-	if c.Adaptive {
-		j.Width = svclust.AdaptiveWidth.String()
 	}
 	return j
 }
@@ -843,7 +832,7 @@ func runInfoOf(st *settings, dt *data, r *result) *pipeline.Run {
 		GammaFrom:  st.from(st.gammaAuto, st.tunedGamma),
 		C:          r.model.C,
 		CFrom:      st.from(st.CAuto, st.tunedC),
-		Width:      widthOf(r.model),
+		Width:      r.model.Choice.WidthRule().String(),
 		Data:       dt.path,
 		Rows:       dt.n,
 		DataSHA256: dt.sha256,
