@@ -93,18 +93,14 @@ func (m *Model) Score(dst []float64, x mat.Matrix, workers int) []float64 {
 	if len(dst) != n {
 		panic(badDim)
 	}
+	if terms := m.terms(); terms != nil {
+		// The pass of Cluster and Predict, whose f it keeps.
+		m.eachOwner(x, terms, numWorkers(workers), nil, func(i int, f float64, _ int32) { dst[i] = f })
+		return dst
+	}
 	rows := rowSource(x)
-	terms := m.terms()
 	parallel.For(n, scoreChunk, numWorkers(workers), func(_, lo, hi int) {
 		buf := rowBuffer(x, d)
-		if terms != nil {
-			s := terms.NewScratch()
-			for i := lo; i < hi; i++ {
-				sum, _ := terms.Owner(rows(i, buf), s)
-				dst[i] = sum - 1
-			}
-			return
-		}
 		for i := lo; i < hi; i++ {
 			dst[i] = m.Decision(rows(i, buf))
 		}
