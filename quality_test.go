@@ -149,7 +149,7 @@ func BenchmarkDefaultsShared(b *testing.B) {
 
 // BenchmarkDefaultsShapes prints the table behind the README's "How the
 // constants were chosen": for every kind of dataset.AllKinds (the four of
-// TestDefaultsOnGeneratedKinds and the ten further calibration shapes),
+// TestDefaultsOnGeneratedKinds and the eleven further calibration shapes),
 // data seeds 1–5 with n = 1000, z-scored and fitted with every default
 // (fitDefaults, training seed 1), the mean and minimum ARI against the
 // generating classes and the number of clusters found per seed. It reports

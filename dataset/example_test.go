@@ -95,4 +95,5 @@ func ExampleAllKinds() {
 	// unbal      d=2, classes=2
 	// line3      d=2, classes=3
 	// cube       d=3, classes=1
+	// touch20    d=2, classes=20
 }

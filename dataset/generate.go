@@ -105,6 +105,14 @@ const (
 	// Cube is uniform in the unit cube [0, 1)³, in 3 dimensions, as one
 	// class: data without clusters.
 	Cube Kind = "cube"
+
+	// Touch20 is twenty isotropic Gaussians with standard deviation 1
+	// whose centres are drawn first, from the same seed, uniformly in the
+	// square [0, 24]² and at least 4 apart (redrawn until they are), so
+	// that neighbouring clusters touch: many clusters of a few per cent of
+	// the points each, with shallow valleys between them, as in the UEF
+	// sets D31 and R15.
+	Touch20 Kind = "touch20"
 )
 
 // Kinds returns the four kinds of the paper's figures, which svclust demo
@@ -114,10 +122,10 @@ func Kinds() []Kind {
 }
 
 // AllKinds returns every kind accepted by [Generate]: those of [Kinds]
-// followed by the ten further shapes on which the automatic defaults of
+// followed by the eleven further shapes on which the automatic defaults of
 // package svclust were calibrated.
 func AllKinds() []Kind {
-	return append(Kinds(), Circles, Varied, Aniso, Spirals3, Grid25, HD8, NoisyBlobs, Unbal, Line3, Cube)
+	return append(Kinds(), Circles, Varied, Aniso, Spirals3, Grid25, HD8, NoisyBlobs, Unbal, Line3, Cube, Touch20)
 }
 
 // ParseKind returns the Kind with the given name, ignoring case.
@@ -281,6 +289,34 @@ var shapes = map[Kind]shape{
 				for j := range p {
 					p[j] = centres[k][j] + rnd.NormFloat64()
 				}
+			}
+		},
+	},
+	Touch20: {
+		dim:     2,
+		weights: ones(20),
+		start: func(rnd *rand.Rand) pointFunc {
+			const (
+				side = 24
+				sep  = 4
+			)
+			var c [][2]float64
+			for len(c) < 20 {
+				p := [2]float64{side * rnd.Float64(), side * rnd.Float64()}
+				ok := true
+				for _, q := range c {
+					if math.Hypot(p[0]-q[0], p[1]-q[1]) < sep {
+						ok = false
+						break
+					}
+				}
+				if ok {
+					c = append(c, p)
+				}
+			}
+			return func(rnd *rand.Rand, k, _, _ int, p []float64) {
+				p[0] = c[k][0] + rnd.NormFloat64()
+				p[1] = c[k][1] + rnd.NormFloat64()
 			}
 		},
 	},

@@ -51,6 +51,7 @@ func TestGenerate(t *testing.T) {
 		{Unbal, 1000, []int{909, 91}},
 		{Line3, 1000, []int{334, 333, 333}},
 		{Cube, 1000, []int{1000}},
+		{Touch20, 1000, slices.Repeat([]int{50}, 20)},
 	} {
 		ds := mustGenerate(t, tc.kind, tc.n, 1)
 		d := map[Kind]int{HD8: 8, Cube: 3}[tc.kind]
@@ -378,7 +379,7 @@ func TestGenerateErrors(t *testing.T) {
 		t.Errorf("AllKinds() = %v does not start with Kinds() = %v", AllKinds(), Kinds())
 	}
 	_, err := ParseKind("spiral")
-	if want := `dataset: unknown kind "spiral" (valid: moons, nested, gauss3, gauss4, circles, varied, aniso, spirals3, grid25, hd8, noisyblobs, unbal, line3, cube)`; err == nil || err.Error() != want {
+	if want := `dataset: unknown kind "spiral" (valid: moons, nested, gauss3, gauss4, circles, varied, aniso, spirals3, grid25, hd8, noisyblobs, unbal, line3, cube, touch20)`; err == nil || err.Error() != want {
 		t.Errorf("ParseKind(spiral) error = %v, want %s", err, want)
 	}
 }
