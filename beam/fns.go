@@ -175,7 +175,8 @@ type trainFn struct {
 
 // settings are the fields of svclust.Config and svclust.ClusterConfig in a
 // form that encodes (DoFns are sent to the workers as JSON): the
-// Maintainer by name, no Progress function.
+// Maintainer by name, no Progress function. Every other field of both is
+// here (TestSettingsCarryOptions).
 type settings struct {
 	Gamma, C         float64
 	Budget           int
@@ -185,11 +186,14 @@ type settings struct {
 	MaxIter, MinIter int
 	Seed             uint64
 	Workers          int
+	Width            svclust.WidthRule
 	Rule             svclust.Rule
 	MinSize          int
+	RippleZ          float64
 	Eps              float64
 	All, Outliers    bool
 	M, Neighbors     int
+	ClusterWorkers   int
 }
 
 // strategy returns the name of the maintainer m and the K of a
@@ -210,19 +214,20 @@ func (s *settings) config() (svclust.Config, error) {
 		return svclust.Config{}, err
 	}
 	return svclust.Config{Gamma: s.Gamma, C: s.C, Budget: s.Budget, Maintainer: m, Tol: s.Tol,
-		MaxIter: s.MaxIter, MinIter: s.MinIter, Seed: s.Seed, Workers: s.Workers}, nil
+		MaxIter: s.MaxIter, MinIter: s.MinIter, Seed: s.Seed, Workers: s.Workers, Width: s.Width}, nil
 }
 
 func (s *settings) cluster() svclust.ClusterConfig {
-	return svclust.ClusterConfig{Rule: s.Rule, MinSize: s.MinSize, Eps: s.Eps, All: s.All,
-		Outliers: s.Outliers, M: s.M, Neighbors: s.Neighbors, Workers: s.Workers}
+	return svclust.ClusterConfig{Rule: s.Rule, MinSize: s.MinSize, RippleZ: s.RippleZ, Eps: s.Eps, All: s.All,
+		Outliers: s.Outliers, M: s.M, Neighbors: s.Neighbors, Workers: s.ClusterWorkers}
 }
 
 func newTrainFn(o *Options, p *Plan) *trainFn {
 	t, c := o.Train, o.Cluster
 	st := settings{Gamma: t.Gamma, C: t.C, Budget: t.Budget, Tol: t.Tol, MaxIter: t.MaxIter,
-		MinIter: t.MinIter, Seed: o.Seed, Workers: t.Workers, Rule: c.Rule, MinSize: c.MinSize,
-		Eps: c.Eps, All: c.All || c.Rule == svclust.Components, Outliers: c.Outliers, M: c.M, Neighbors: c.Neighbors}
+		MinIter: t.MinIter, Seed: o.Seed, Workers: t.Workers, Width: t.Width, Rule: c.Rule, MinSize: c.MinSize,
+		RippleZ: c.RippleZ, Eps: c.Eps, All: c.All || c.Rule == svclust.Components, Outliers: c.Outliers,
+		M: c.M, Neighbors: c.Neighbors, ClusterWorkers: c.Workers}
 	st.Strategy, st.K = strategy(t.Maintainer)
 	label := o.Read.Label
 	if label == "" {

@@ -65,9 +65,10 @@ type Options struct {
 
 	// Train and Cluster configure the library's training and clustering
 	// of the sample; their zero values select the library's defaults,
-	// γ, C and the budget chosen from the data. Train.Seed and
-	// Cluster.Progress are ignored, and Train.Maintainer must be one of
-	// the library's (Merge, Removal, Projection). With the Components
+	// γ, C and the budget chosen from the data. Train.Seed and both
+	// Progress functions are ignored, and Train.Maintainer must be one of
+	// the library's (Merge, Removal, Projection); every other field
+	// reaches the worker that trains. With the Components
 	// rule every sample row follows its trajectory (Cluster.All), as
 	// `svclust fit -stream` does, so that Predict can label new rows.
 	Train   svclust.Config

@@ -206,7 +206,7 @@ func (t *Terms) Owner(x []float64, s *TermsScratch) (sum float64, owner int) {
 		if !(s.u[k] <= lim) {
 			continue
 		}
-		v := t.alpha[c] * math.Exp(-t.width(c)*kernel.SqDist(x, t.sv[int(c)*t.d:int(c)*t.d+t.d]))
+		v := t.alpha[c] * kernel.OfSqDist(kernel.SqDist(x, t.sv[int(c)*t.d:int(c)*t.d+t.d]), t.width(c))
 		sum += v
 		if o := int(t.orig[c]); v > best || v == best && o < bi {
 			best, bi = v, o

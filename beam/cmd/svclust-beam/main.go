@@ -26,6 +26,7 @@
 //	-seed S           seed of the sample and of training [1]
 //	-gamma, -C        number or auto [auto]
 //	-budget           number, 0 for none, or auto [auto]
+//	-width            adaptive|global: kernel widths when γ and C are auto [adaptive]
 //	-maintain         removal|project-knn|project-random|merge [merge]
 //	-k                k of the projections [5]
 //	-rule             levels|components [levels]
@@ -127,7 +128,7 @@ type flags struct {
 	seed                         uint64
 	gamma, c, budget, minSize    auto
 	eps                          auto
-	maintain, rule, scale        string
+	maintain, rule, scale, width string
 	k                            int
 	outliers, verbose            bool
 	tol                          float64
@@ -149,6 +150,7 @@ func newFlagSet(o *flags, stderr io.Writer) *flag.FlagSet {
 	fs.Var(&o.gamma, "gamma", "kernel width γ: a `number` > 0 or auto")
 	fs.Var(&o.c, "C", "trade-off C: a `number` > 0 or auto")
 	fs.Var(&o.budget, "budget", "budget of support vectors: a `number`, 0 for none, or auto")
+	fs.StringVar(&o.width, "width", "adaptive", "kernel widths when γ and C are both auto: adaptive (narrower kernels where the data are denser than the median) or global (one γ)")
 	fs.StringVar(&o.maintain, "maintain", "merge", "budget maintenance: removal, project-knn, project-random or merge")
 	fs.IntVar(&o.k, "k", svclust.DefaultK, "support vectors projected onto by project-knn and project-random")
 	fs.StringVar(&o.rule, "rule", "levels", "cluster assignment: levels or components")
@@ -234,6 +236,13 @@ func (o *flags) options(args []string) (*svbeam.Options, error) {
 		default:
 			t.Budget = int(b)
 		}
+	}
+	switch o.width {
+	case "adaptive":
+	case "global":
+		t.Width = svclust.GlobalWidth
+	default:
+		return nil, usagef("-width must be adaptive or global, not %q", o.width)
 	}
 	if o.k < 1 {
 		return nil, usagef("-k must be ≥ 1")

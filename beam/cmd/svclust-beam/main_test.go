@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/pipeline"
 )
@@ -35,6 +37,7 @@ func TestExitStatus(t *testing.T) {
 		{"gamma not a number", []string{"-input", "x", "-output", out, "-model", model, "-gamma", "wide"}, 2, "-gamma"},
 		{"unknown flag", []string{"-budgte", "5"}, 2, "-budgte"},
 		{"min-size with components", []string{"-input", "x", "-output", out, "-model", model, "-rule", "components", "-min-size", "5"}, 2, "-min-size applies only"},
+		{"bad width", []string{"-input", "x", "-output", out, "-model", model, "-width", "local"}, 2, "-width must be adaptive or global"},
 		{"bad maintain", []string{"-input", "x", "-output", out, "-model", model, "-maintain", "prune"}, 2, "-maintain must be removal, project-knn, project-random, merge"},
 		{"argument", []string{"-input", "x", "-output", out, "-model", model, "extra.csv"}, 2, "unexpected argument"},
 		{"bad data", []string{"-input", filepath.Join(dir, "bad.csv"), "-output", out + "2", "-model", model + "2"}, 1, filepath.Join(dir, "bad.csv") + ":3:2: "},
@@ -61,6 +64,33 @@ func TestExitStatus(t *testing.T) {
 	for _, f := range []string{model + "2", model + "3"} {
 		if _, err := os.Stat(f); err == nil {
 			t.Errorf("%s written by a failed run", f)
+		}
+	}
+}
+
+// TestWidthFlag checks that -width reaches the library's Config.Width:
+// adaptive by default, as for svclust fit, global on request.
+func TestWidthFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want svclust.WidthRule
+	}{
+		{nil, svclust.AdaptiveWidth},
+		{[]string{"-width", "adaptive"}, svclust.AdaptiveWidth},
+		{[]string{"-width", "global"}, svclust.GlobalWidth},
+	} {
+		o := &flags{}
+		fs := newFlagSet(o, io.Discard)
+		args := append([]string{"-input", "x", "-output", "o", "-model", "m"}, tc.args...)
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		opt, err := o.options(fs.Args())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if opt.Train.Width != tc.want {
+			t.Errorf("%v: Train.Width %v, want %v", tc.args, opt.Train.Width, tc.want)
 		}
 	}
 }

@@ -1,0 +1,94 @@
+package beam
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/typex"
+
+	"github.com/svclust/svclust/pipeline"
+)
+
+// part returns the summary of n rows of a 2-column file, with a sample of
+// size k.
+func part(file string, n, k int) filePart {
+	m := pipeline.NewMoments(2)
+	s := pipeline.NewBottomK(k)
+	keys := pipeline.NewSampleKeyer(1, file)
+	for l := 2; l < n+2; l++ {
+		row := []float64{float64(l) * 1.25, -float64(l) / 3}
+		m.Add(row)
+		s.Add(keys.Key(l), pipeline.RowID{File: file, Line: l}, row)
+	}
+	return filePart{File: file, Moments: m, Sample: s}
+}
+
+// TestCoders checks that the pipeline's summaries are encoded by their
+// registered coders (the SDK would otherwise use its schema coder, which
+// takes about 97 bytes a sampled 2-D row against about 29 here), that
+// decoding restores them, and that bad bytes are an error.
+func TestCoders(t *testing.T) {
+	for _, typ := range []reflect.Type{reflect.TypeFor[filePart](), reflect.TypeFor[summary]()} {
+		if c := sdk.NewCoder(typex.New(typ)).String(); !strings.Contains(c, typ.Name()+"[") {
+			t.Errorf("coder of %v: %s, want the registered one", typ, c)
+		}
+	}
+	p := part("data/part-0.csv", 300, 100)
+	b, err := encodeFilePart(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if per := float64(len(b)) / 100; per > 31 {
+		t.Errorf("%.1f bytes a sampled row", per)
+	}
+	got, err := decodeFilePart(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, p) {
+		t.Errorf("filePart decoded %+v, want %+v", got, p)
+	}
+	q := part("data/part-1.csv.gz", 50, 100)
+	var fm mergeFn
+	fm.Sample = 100
+	acc := fm.AddInput(fm.AddInput(fm.CreateAccumulator(), p), q)
+	b, err = encodeSummary(acc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs, err := decodeSummary(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(gs, acc) {
+		t.Errorf("summary decoded %+v, want %+v", gs, acc)
+	}
+	for _, v := range []any{filePart{File: "x"}, summary{}} {
+		var b []byte
+		if fp, ok := v.(filePart); ok {
+			b, _ = encodeFilePart(fp)
+			g, err := decodeFilePart(b)
+			if err != nil || !reflect.DeepEqual(g, fp) {
+				t.Errorf("empty filePart: %+v, %v", g, err)
+			}
+		} else {
+			b, _ = encodeSummary(v.(summary))
+			g, err := decodeSummary(b)
+			if err != nil || !reflect.DeepEqual(g, v) {
+				t.Errorf("empty summary: %+v, %v", g, err)
+			}
+		}
+	}
+	whole, _ := encodeSummary(acc)
+	for n := range len(whole) {
+		if _, err := decodeSummary(whole[:n]); err == nil {
+			t.Fatalf("%d of %d bytes decoded without error", n, len(whole))
+		}
+	}
+	if _, err := decodeSummary(append(whole, 0)); !errors.Is(err, errCoding) {
+		t.Errorf("a trailing byte: %v", err)
+	}
+}
