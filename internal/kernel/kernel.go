@@ -60,6 +60,21 @@ func RowTo(dst, x, svs []float64, gamma float64) []float64 {
 	return dst
 }
 
+// RowEachTo sets dst[i] = exp(−gammas[i]‖x − sv_i‖²) for every row sv_i of
+// svs: RowTo with a width of its own for each support vector. It panics if
+// len(svs) is not a multiple of len(x), or dst or gammas has the wrong
+// length.
+func RowEachTo(dst, x, svs, gammas []float64) []float64 {
+	dst = SqDistRowTo(dst, x, svs)
+	if len(gammas) != len(dst) {
+		panic(badLength)
+	}
+	for i, v := range dst {
+		dst[i] = math.Exp(-gammas[i] * v)
+	}
+	return dst
+}
+
 // OfSqDist returns the Gaussian kernel exp(−γ·d2) of two points at squared
 // distance d2, as every function of this package computes it.
 func OfSqDist(d2, gamma float64) float64 { return math.Exp(-gamma * d2) }

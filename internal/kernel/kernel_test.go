@@ -86,12 +86,28 @@ func TestRowToExact(t *testing.T) {
 	}
 }
 
+// TestRowEachToExact checks RowEachTo against the kernel written out by
+// hand: distances² 0 and 4 with widths 0.5 and 0.25 give 1 and exp(−1),
+// and equal widths give RowTo's values exactly.
+func TestRowEachToExact(t *testing.T) {
+	x := []float64{1, 2, 3}
+	svs := []float64{1, 2, 3, 1, 2, 5}
+	got := RowEachTo(nil, x, svs, []float64{0.5, 0.25})
+	if got[0] != 1 || got[1] != math.Exp(-1) {
+		t.Errorf("RowEachTo = %v, want [1 exp(-1)]", got)
+	}
+	if a, b := RowEachTo(nil, x, svs, []float64{0.5, 0.5}), RowTo(nil, x, svs, 0.5); a[0] != b[0] || a[1] != b[1] {
+		t.Errorf("RowEachTo with equal widths = %v, RowTo = %v", a, b)
+	}
+}
+
 func TestPanics(t *testing.T) {
 	for name, f := range map[string]func(){
-		"SqDist":   func() { SqDist([]float64{1}, []float64{1, 2}) },
-		"RowTo":    func() { RowTo(nil, []float64{1, 2}, []float64{1, 2, 3}, 1) },
-		"RowToDst": func() { RowTo(make([]float64, 3), []float64{1}, []float64{1, 2}, 1) },
-		"Sum":      func() { Sum([]float64{1}, []float64{1, 2}, []float64{1}, 1) },
+		"SqDist":    func() { SqDist([]float64{1}, []float64{1, 2}) },
+		"RowTo":     func() { RowTo(nil, []float64{1, 2}, []float64{1, 2, 3}, 1) },
+		"RowToDst":  func() { RowTo(make([]float64, 3), []float64{1}, []float64{1, 2}, 1) },
+		"RowEachTo": func() { RowEachTo(nil, []float64{1}, []float64{1, 2}, []float64{1}) },
+		"Sum":       func() { Sum([]float64{1}, []float64{1, 2}, []float64{1}, 1) },
 		"MeanShiftCutToDst": func() {
 			z := make([]float64, 1)
 			MeanShiftCutTo(make([]float64, 2), z, []float64{1}, []float64{1}, []float64{1}, []float64{0}, 1)
