@@ -147,7 +147,7 @@ func TestMergeLossBound(t *testing.T) {
 		c := 60 * rng.Float64() * rng.Float64()
 		_, az := mergePair(a, b, c)
 		loss := a*a + b*b + 2*a*b*math.Exp(-c) - az*az
-		if bound := mergeLossBound(a, b, c); bound > loss {
+		if bound := mergeLossBound(a, b, math.Exp(-c)); bound > loss {
 			t.Fatalf("a %v, b %v, c %v: bound %v above the loss %v", a, b, c, bound, loss)
 		}
 	}

@@ -64,17 +64,17 @@ func RowTo(dst, x, svs []float64, gamma float64) []float64 {
 // distance d2, as every function of this package computes it.
 func OfSqDist(d2, gamma float64) float64 { return math.Exp(-gamma * d2) }
 
-// SumSqDist returns the kernel expansion Σᵢ a[i]·exp(−γ·d2[i]) of a point
-// whose squared distances to the support vectors are d2 (as SqDistRowTo
-// writes them), summed in order as Sum sums. It panics if len(a) is less
-// than len(d2).
-func SumSqDist(d2, a []float64, gamma float64) float64 {
-	if len(a) < len(d2) {
+// Dot returns Σᵢ a[i]·k[i] over the entries of k, summed in order: with k
+// as RowTo writes it, the kernel expansion Sum computes, to the bit. It
+// panics if len(a) is less than len(k).
+func Dot(a, k []float64) float64 {
+	if len(a) < len(k) {
 		panic(badLength)
 	}
+	a = a[:len(k)]
 	var s float64
-	for i, v := range d2 {
-		s += a[i] * math.Exp(-gamma*v)
+	for i, v := range k {
+		s += a[i] * v
 	}
 	return s
 }

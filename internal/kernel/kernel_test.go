@@ -261,19 +261,18 @@ func BenchmarkMeanShift(b *testing.B) {
 	})
 }
 
-// TestSumSqDist: the expansion from squared distances is Sum's bit for bit
-// (the same terms in the same order), and OfSqDist is the kernel RowTo
-// writes.
-func TestSumSqDist(t *testing.T) {
+// TestDotRow: the expansion from a kernel row is Sum's bit for bit (the
+// same terms in the same order), and OfSqDist is the kernel RowTo writes.
+func TestDotRow(t *testing.T) {
 	x := []float64{0.3, -1.2, 2}
 	svs := []float64{1, 2, 3, -0.5, 0.25, 1e-3, 7, -3, 0.5, 0, 0, 0}
 	a := []float64{0.7, -0.2, 1.3, 2.5}
 	const gamma = 0.37
 	d2 := SqDistRowTo(make([]float64, 4), x, svs)
-	if got, want := SumSqDist(d2, a, gamma), Sum(x, svs, a, gamma); got != want {
-		t.Errorf("SumSqDist %v, Sum %v", got, want)
-	}
 	row := RowTo(make([]float64, 4), x, svs, gamma)
+	if got, want := Dot(a, row), Sum(x, svs, a, gamma); got != want {
+		t.Errorf("Dot %v, Sum %v", got, want)
+	}
 	for i, v := range d2 {
 		if OfSqDist(v, gamma) != row[i] {
 			t.Errorf("OfSqDist(%v) = %v, RowTo %v", v, OfSqDist(v, gamma), row[i])
