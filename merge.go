@@ -59,9 +59,10 @@ var _ Maintainer = Merge{}
 // merged vector. With no partner it removes the smallest.
 //
 // The nearest support vector is tried first: its loss is usually the least
-// or close to it, so that mergeLossBound skips most of the others. The
-// order changes no choice: a partner is skipped only when its loss exceeds
-// one already found, and among equal losses the lower index wins.
+// or close to it, so that mergeLossBound, and for the partners it keeps
+// the tighter mergeLossBoundFine, skip most of the others. The order and
+// the bounds change no choice: a partner is skipped only when its loss
+// exceeds one already found, and among equal losses the lower index wins.
 func (Merge) Maintain(s *SupportSet) {
 	m := s.Smallest()
 	am := s.Coef(m)
@@ -93,7 +94,7 @@ func (Merge) Maintain(s *SupportSet) {
 			continue
 		}
 		aj := s.Coef(j)
-		if am > 0 && aj > 0 && mergeLossBound(am, aj, kj) > bestLoss {
+		if am > 0 && aj > 0 && (mergeLossBound(am, aj, kj) > bestLoss || mergeLossBoundFine(am, aj, kj) > bestLoss) {
 			continue // this partner cannot lose less than the best so far
 		}
 		if loss, h, az := try(j); loss < bestLoss || loss == bestLoss && j < n {
@@ -131,6 +132,48 @@ func (Merge) Maintain(s *SupportSet) {
 func mergeLossBound(a, b, kappa float64) float64 {
 	r := math.Sqrt(kappa)
 	return a*(1-r)*(a*(1+r)-2*b*r) - 1e-9*a*b
+}
+
+// mergeBoundPieces is the number of pieces of mergeLossBoundFine's
+// majorant; q = κ^{1/(4·pieces²)} then costs log₂(4·pieces²) square roots.
+const (
+	mergeBoundPieces = 8
+	mergeBoundRoots  = 8 // log₂(4·mergeBoundPieces²)
+)
+
+// mergeLossBoundFine is a tighter lower bound than mergeLossBound on the
+// weight lost by merging support vectors with positive coefficients a ≤ b
+// and kernel value κ, for the partners mergeLossBound cannot skip. With v
+// the weight of b's vector in z, α_z(v) = bκ^{(1−v)²} + aκ^{v²}, whose
+// maximum lies in v ∈ [½, 1] (see Merge), where the first term increases
+// and the second decreases with v. On each of P = mergeBoundPieces equal
+// pieces [vₖ, vₖ₊₁] of [½, 1], α_z ≤ bκ^{(1−vₖ₊₁)²} + aκ^{vₖ²}; with
+// vₖ = (P+k)/(2P) all the powers are pⱼ = κ^{(j/2P)²} = q^{j²}, q = κ^{1/(4P²)},
+// which take square roots and products, no exponential. The loss is at least
+// a² + b² + 2abκ − (the largest of those majorants)², reduced for rounding
+// by 1e-9·ab (as mergeLossBound) and 1e-11·b²: q is within 2⁻⁵² of
+// κ^{1/(4P²)} relative, so each power, a product of at most 4P² factors,
+// is within 8P²·2⁻⁵² ≈ 1.1·10⁻¹³ (P = 8), and the square of a majorant of
+// at most 2b within 2·10⁻¹² b². Merge chooses the same partner with and
+// without it.
+func mergeLossBoundFine(a, b, kappa float64) float64 {
+	const P = mergeBoundPieces
+	q := kappa
+	for range mergeBoundRoots {
+		q = math.Sqrt(q)
+	}
+	var p [2*P + 1]float64
+	p[0] = 1
+	q2, odd := q*q, q // odd = q^{2j−1}
+	for j := 1; j <= 2*P; j++ {
+		p[j] = p[j-1] * odd
+		odd *= q2
+	}
+	ub := 0.0
+	for k := range P {
+		ub = max(ub, b*p[P-k-1]+a*p[P+k])
+	}
+	return a*a + b*b + 2*a*b*kappa - ub*ub - 1e-9*a*b - 1e-11*b*b
 }
 
 // mergePair returns the weight h of xₘ in the merged point
