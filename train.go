@@ -288,8 +288,9 @@ func (tr *trainer) compact() {
 				tr.pos[s.id[r]] = int32(r)
 			}
 			if s.k != nil {
-				for i := 0; i < last; i++ {
-					v := s.k[i*s.cap+last]
+				// The cache is symmetric: row last is column last, read
+				// in order.
+				for i, v := range s.k[last*s.cap : last*s.cap+last] {
 					s.k[i*s.cap+r] = v
 					s.k[r*s.cap+i] = v
 				}

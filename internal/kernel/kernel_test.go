@@ -307,3 +307,25 @@ func TestMeanShiftEach(t *testing.T) {
 		t.Errorf("equal widths: %v, global map %v", n1[0]/d1, n2[0]/d2)
 	}
 }
+
+// TestExpZero: math.Exp(−u) is exactly 0 beyond ExpZero, so that the
+// functions of this package may skip it there, and not yet 0 a little
+// before (the bound is not far too low).
+func TestExpZero(t *testing.T) {
+	for u := float64(ExpZero); u < 2e3; u = math.Nextafter(u, 3e3) * (1 + 1e-7) {
+		if v := math.Exp(-u); u > ExpZero && v != 0 {
+			t.Fatalf("math.Exp(−%v) = %v, want 0", u, v)
+		}
+	}
+	for _, u := range []float64{1e4, 1e300, math.Inf(1)} {
+		if v := math.Exp(-u); v != 0 || expNeg(u) != 0 {
+			t.Errorf("math.Exp(−%v) = %v, expNeg %v, want 0", u, v, expNeg(u))
+		}
+	}
+	if math.Exp(-745) == 0 {
+		t.Error("math.Exp(−745) = 0: ExpZero could be lower")
+	}
+	if v := expNeg(math.NaN()); !math.IsNaN(v) {
+		t.Errorf("expNeg(NaN) = %v", v)
+	}
+}
