@@ -193,7 +193,7 @@ func (s *SupportSet) push(x []float64, id, stamp int, krow []float64, full strin
 	return i
 }
 
-// minCacheSlots is the number of slots of the distance cache when the
+// minCacheSlots is the number of slots of the kernel cache when the
 // first support vector enters.
 const minCacheSlots = 64
 
