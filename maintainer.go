@@ -32,10 +32,14 @@ type SupportSet struct {
 	now   int       // the current step, the stamp of the vectors Add enters
 	rng   *rand.Rand
 
-	// Squared distances between slots, stride cap; kept only with a budget.
-	// The cache starts small and grows with the support set up to limit
-	// slots, so that its memory follows the support set, not the budget.
-	d2         []float64
+	// Kernel values k(svᵢ, svⱼ) between slots, stride cap; kept only with
+	// a budget. The cache starts small and grows with the support set up to
+	// limit slots, so that its memory follows the support set, not the
+	// budget. Each value is exp(−γ·SqDist(i, j)) as Kernel computes it
+	// without the cache, so the cache changes no result: a step then
+	// evaluates the exponentials of its new support vectors only, not those
+	// of every row Merge and the stopping rule read.
+	k          []float64
 	cap, limit int
 
 	// Changes made during the current step: every slot whose coefficient
@@ -46,8 +50,9 @@ type SupportSet struct {
 	removed []int
 
 	// Scratch space of the package's own strategies, reused across calls.
-	idx []int
-	buf []float64
+	idx    []int
+	buf    []float64
+	rowBuf []float64 // kernelRow's row without the cache
 }
 
 // scratch returns s.buf resized to n values, keeping its capacity.
@@ -74,16 +79,37 @@ func (s *SupportSet) Vector(i int) []float64 { return s.x[i*s.d : i*s.d+s.d] }
 // positive factor.
 func (s *SupportSet) Coef(i int) float64 { return s.a[i] }
 
-// SqDist returns ‖svᵢ − svⱼ‖².
+// SqDist returns ‖svᵢ − svⱼ‖². It costs O(Dim): the support set caches
+// kernel values, not distances. (The squared differences do not depend on
+// the order of i and j, so SqDist(i, j) = SqDist(j, i) to the bit.)
 func (s *SupportSet) SqDist(i, j int) float64 {
-	if s.d2 != nil {
-		return s.d2[i*s.cap+j]
-	}
 	return kernel.SqDist(s.Vector(i), s.Vector(j))
 }
 
 // Kernel returns k(svᵢ, svⱼ) = exp(−γ‖svᵢ − svⱼ‖²).
-func (s *SupportSet) Kernel(i, j int) float64 { return kernel.OfSqDist(s.SqDist(i, j), s.gamma) }
+func (s *SupportSet) Kernel(i, j int) float64 {
+	if s.k != nil {
+		return s.k[i*s.cap+j]
+	}
+	return kernel.OfSqDist(s.SqDist(i, j), s.gamma)
+}
+
+// kernelRow returns k(svᵢ, svⱼ) for j = 0 … Len()−1, equal to Kernel(i, j):
+// the cached row or, without the cache, the row computed into scratch space
+// that the next call reuses. The caller must not modify it.
+func (s *SupportSet) kernelRow(i int) []float64 {
+	if s.k != nil {
+		return s.k[i*s.cap : i*s.cap+s.Len()]
+	}
+	if cap(s.rowBuf) < s.Len() {
+		s.rowBuf = make([]float64, s.Len())
+	}
+	row := s.rowBuf[:s.Len()]
+	for j := range row {
+		row[j] = kernel.OfSqDist(s.SqDist(i, j), s.gamma)
+	}
+	return row
+}
 
 // Rand returns the seeded source of training, for strategies that choose at
 // random.
@@ -135,12 +161,13 @@ func (s *SupportSet) Add(z []float64, coef float64) int {
 
 // push appends x as a support vector with coefficient 0, training-point
 // index id (−1 for none) and entry step stamp, fills its row and column of
-// the distance cache from d2 (its squared distances to the vectors before
-// it) or, if d2 is nil, by computing them, and returns its index. It
-// panics with full if the cache has no room.
-func (s *SupportSet) push(x []float64, id, stamp int, d2 []float64, full string) int {
+// the kernel cache from krow (its kernel values with the vectors before
+// it, exp(−γ·SqDist) as Kernel computes them) or, if krow is nil, by
+// computing them, and returns its index. It panics with full if the cache
+// has no room.
+func (s *SupportSet) push(x []float64, id, stamp int, krow []float64, full string) int {
 	i := s.Len()
-	if s.d2 != nil && i >= s.cap {
+	if s.k != nil && i >= s.cap {
 		if s.cap >= s.limit {
 			panic(full)
 		}
@@ -150,34 +177,34 @@ func (s *SupportSet) push(x []float64, id, stamp int, d2 []float64, full string)
 	s.a = append(s.a, 0)
 	s.id = append(s.id, id)
 	s.stamp = append(s.stamp, stamp)
-	if s.d2 != nil {
+	if s.k != nil {
 		for j := 0; j < i; j++ {
-			v := 0.0
-			if d2 != nil {
-				v = d2[j]
+			var v float64
+			if krow != nil {
+				v = krow[j]
 			} else {
-				v = kernel.SqDist(s.Vector(j), x)
+				v = kernel.OfSqDist(kernel.SqDist(s.Vector(j), x), s.gamma)
 			}
-			s.d2[j*s.cap+i] = v
-			s.d2[i*s.cap+j] = v
+			s.k[j*s.cap+i] = v
+			s.k[i*s.cap+j] = v
 		}
-		s.d2[i*s.cap+i] = 0
+		s.k[i*s.cap+i] = kernel.OfSqDist(0, s.gamma)
 	}
 	return i
 }
 
-// minCacheSlots is the number of slots of the distance cache when the
+// minCacheSlots is the number of slots of the kernel cache when the
 // first support vector enters.
 const minCacheSlots = 64
 
-// grow enlarges the distance cache to c slots (stride c), keeping the
-// distances between the slots in use.
+// grow enlarges the kernel cache to c slots (stride c), keeping the
+// values between the slots in use.
 func (s *SupportSet) grow(c int) {
-	d2 := make([]float64, c*c)
+	k := make([]float64, c*c)
 	for i := range s.Len() {
-		copy(d2[i*c:i*c+s.Len()], s.d2[i*s.cap:i*s.cap+s.Len()])
+		copy(k[i*c:i*c+s.Len()], s.k[i*s.cap:i*s.cap+s.Len()])
 	}
-	s.d2, s.cap = d2, c
+	s.k, s.cap = k, c
 }
 
 // Remove drops support vector i from the model (its weight is lost unless

@@ -2,8 +2,6 @@ package svclust
 
 import (
 	"math"
-
-	"github.com/svclust/svclust/internal/kernel"
 )
 
 // mergeSearchTol is the width, as a fraction of the distance between the
@@ -61,25 +59,29 @@ var _ Maintainer = Merge{}
 // merged vector. With no partner it removes the smallest.
 //
 // The nearest support vector is tried first: its loss is usually the least
-// or close to it, so that mergeLossBound skips most of the others. The
-// order changes no choice: a partner is skipped only when its loss exceeds
-// one already found, and among equal losses the lower index wins.
+// or close to it, so that mergeLossBound, and for the partners it keeps
+// the tighter mergeLossBoundFine, skip most of the others. The order and
+// the bounds change no choice: a partner is skipped only when its loss
+// exceeds one already found, and among equal losses the lower index wins.
 func (Merge) Maintain(s *SupportSet) {
 	m := s.Smallest()
 	am := s.Coef(m)
 	gamma := s.Gamma()
+	// km[j] = k(xₘ, xⱼ), from the support set's cache during training.
+	km := s.kernelRow(m)
 	// ‖αₘφₘ + αⱼφⱼ‖² − α_z² of the merge with j, and its h and α_z.
 	try := func(j int) (loss, h, az float64) {
 		aj := s.Coef(j)
-		d2 := s.SqDist(m, j)
-		h, az = mergePair(am, aj, gamma*d2)
-		return am*am + aj*aj + 2*am*aj*kernel.OfSqDist(d2, gamma) - az*az, h, az
+		h, az = mergePair(am, aj, gamma*s.SqDist(m, j))
+		return am*am + aj*aj + 2*am*aj*km[j] - az*az, h, az
 	}
 	n, bestH, bestAz, bestLoss := -1, 0.0, 0.0, math.Inf(1)
-	near, nearD2 := -1, math.Inf(1)
-	for j := 0; j < s.Len(); j++ {
-		if d2 := s.SqDist(m, j); j != m && d2 < nearD2 {
-			near, nearD2 = j, d2
+	// The nearest partner is the one of largest kernel value (the first
+	// such, if several round to it; any choice here changes no result).
+	near, nearK := -1, math.Inf(-1)
+	for j, kj := range km {
+		if j != m && kj > nearK {
+			near, nearK = j, kj
 		}
 	}
 	if near >= 0 {
@@ -87,12 +89,12 @@ func (Merge) Maintain(s *SupportSet) {
 			n, bestH, bestAz, bestLoss = near, h, az, loss
 		}
 	}
-	for j := 0; j < s.Len(); j++ {
+	for j, kj := range km {
 		if j == m || j == near {
 			continue
 		}
 		aj := s.Coef(j)
-		if am > 0 && aj > 0 && mergeLossBound(am, aj, gamma*s.SqDist(m, j)) > bestLoss {
+		if am > 0 && aj > 0 && (mergeLossBound(am, aj, kj) > bestLoss || mergeLossBoundFine(am, aj, kj) > bestLoss) {
 			continue // this partner cannot lose less than the best so far
 		}
 		if loss, h, az := try(j); loss < bestLoss || loss == bestLoss && j < n {
@@ -114,20 +116,64 @@ func (Merge) Maintain(s *SupportSet) {
 }
 
 // mergeLossBound returns a lower bound on the weight a merge of two
-// support vectors with positive coefficients a ≤ b and c = γ‖xₘ − xₙ‖²
-// loses, ‖aφₘ + bφₙ‖² − α_z², so that Merge can skip the search for a
-// partner that cannot beat the best one found. With κ = e^{−c} and
-// z = h xₘ + (1−h) xₙ, α_z = aκ^{(1−h)²} + bκ^{h²}, where both powers are
-// at most 1 and their product κ^{(1−h)²+h²} ≤ √κ since (1−h)² + h² ≥ ½;
-// so α_z ≤ b + a√κ, and the loss is at least
-// a² + b² + 2abκ − (b + a√κ)² = a(1−√κ)(a(1+√κ) − 2b√κ). It is
-// reduced by 1e-9 of a² for the rounding of both sides, so that a partner
-// is skipped only when its loss exceeds the best by more than rounding:
-// Merge chooses the same partner with and without the bound. a ≤ b holds
-// because Merge's xₘ has the smallest coefficient.
-func mergeLossBound(a, b, c float64) float64 {
-	r := math.Exp(-c / 2)
-	return a*(1-r)*(a*(1+r)-2*b*r) - 1e-9*a*a
+// support vectors with positive coefficients a ≤ b and kernel value
+// κ = k(xₘ, xₙ) = e^{−c}, c = γ‖xₘ − xₙ‖², loses, ‖aφₘ + bφₙ‖² − α_z², so
+// that Merge can skip the search for a partner that cannot beat the best
+// one found. With z = h xₘ + (1−h) xₙ, α_z = aκ^{(1−h)²} + bκ^{h²}, where
+// both powers are at most 1 and their product κ^{(1−h)²+h²} ≤ √κ since
+// (1−h)² + h² ≥ ½; so α_z ≤ b + a√κ, and the loss is at least
+// a² + b² + 2abκ − (b + a√κ)² = a(1−√κ)(a(1+√κ) − 2b√κ). It is reduced by
+// 1e-9 of ab for the rounding of both sides (√κ is within 2 ulp of e^{−c/2},
+// which moves the bound by less than 8ab·2⁻⁵², and the computed loss is
+// within a few ulp of b²), so that a partner is skipped only when its loss
+// exceeds the best by more than rounding: Merge chooses the same partner
+// with and without the bound. a ≤ b holds because Merge's xₘ has the
+// smallest coefficient.
+func mergeLossBound(a, b, kappa float64) float64 {
+	r := math.Sqrt(kappa)
+	return a*(1-r)*(a*(1+r)-2*b*r) - 1e-9*a*b
+}
+
+// mergeBoundPieces is the number of pieces of mergeLossBoundFine's
+// majorant; q = κ^{1/(4·pieces²)} then costs log₂(4·pieces²) square roots.
+const (
+	mergeBoundPieces = 8
+	mergeBoundRoots  = 8 // log₂(4·mergeBoundPieces²)
+)
+
+// mergeLossBoundFine is a tighter lower bound than mergeLossBound on the
+// weight lost by merging support vectors with positive coefficients a ≤ b
+// and kernel value κ, for the partners mergeLossBound cannot skip. With v
+// the weight of b's vector in z, α_z(v) = bκ^{(1−v)²} + aκ^{v²}, whose
+// maximum lies in v ∈ [½, 1] (see Merge), where the first term increases
+// and the second decreases with v. On each of P = mergeBoundPieces equal
+// pieces [vₖ, vₖ₊₁] of [½, 1], α_z ≤ bκ^{(1−vₖ₊₁)²} + aκ^{vₖ²}; with
+// vₖ = (P+k)/(2P) all the powers are pⱼ = κ^{(j/2P)²} = q^{j²}, q = κ^{1/(4P²)},
+// which take square roots and products, no exponential. The loss is at least
+// a² + b² + 2abκ − (the largest of those majorants)², reduced for rounding
+// by 1e-9·ab (as mergeLossBound) and 1e-11·b²: q is within 2⁻⁵² of
+// κ^{1/(4P²)} relative, so each power, a product of at most 4P² factors,
+// is within 8P²·2⁻⁵² ≈ 1.1·10⁻¹³ (P = 8), and the square of a majorant of
+// at most 2b within 2·10⁻¹² b². Merge chooses the same partner with and
+// without it.
+func mergeLossBoundFine(a, b, kappa float64) float64 {
+	const P = mergeBoundPieces
+	q := kappa
+	for range mergeBoundRoots {
+		q = math.Sqrt(q)
+	}
+	var p [2*P + 1]float64
+	p[0] = 1
+	q2, odd := q*q, q // odd = q^{2j−1}
+	for j := 1; j <= 2*P; j++ {
+		p[j] = p[j-1] * odd
+		odd *= q2
+	}
+	ub := 0.0
+	for k := range P {
+		ub = max(ub, b*p[P-k-1]+a*p[P+k])
+	}
+	return a*a + b*b + 2*a*b*kappa - ub*ub - 1e-9*a*b - 1e-11*b*b
 }
 
 // mergePair returns the weight h of xₘ in the merged point

@@ -135,21 +135,38 @@ func TestMergeMaintain(t *testing.T) {
 	t.Logf("merged %d (α %v) with %d (α %v): α_z = %v, loss %.4g (removal %v)", m, a[m], best, a[best], az, bestLoss, a[m]*a[m])
 }
 
-// TestMergeLossBound: the bound Merge prunes partners with is never above
-// the loss of the merge mergePair finds, over random positive pairs with
-// a ≤ b (Merge's xₘ has the smallest coefficient) and distances from
-// coincident (c = 0) to far apart (c = 60, κ ≈ 1e-26).
+// TestMergeLossBound: the bounds Merge prunes partners with are never
+// above the loss of the merge mergePair finds, over random positive pairs
+// with a ≤ b (Merge's xₘ has the smallest coefficient), b/a up to 10⁴, and
+// distances from coincident (c = 0) to far apart (c = 800, κ below the
+// smallest float64), with equal coefficients in one case of ten.
 func TestMergeLossBound(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for range 100000 {
+	tighter := 0
+	const trials = 200000
+	for i := range trials {
 		a := rng.Float64() + 1e-3
-		b := a * (1 + 100*rng.Float64())
-		c := 60 * rng.Float64() * rng.Float64()
-		_, az := mergePair(a, b, c)
-		loss := a*a + b*b + 2*a*b*math.Exp(-c) - az*az
-		if bound := mergeLossBound(a, b, c); bound > loss {
-			t.Fatalf("a %v, b %v, c %v: bound %v above the loss %v", a, b, c, bound, loss)
+		b := a * math.Pow(10, 4*rng.Float64()*rng.Float64())
+		if i%10 == 0 {
+			b = a
 		}
+		c := 60 * rng.Float64() * rng.Float64()
+		if i%100 == 0 {
+			c = 800 * rng.Float64()
+		}
+		_, az := mergePair(a, b, c)
+		kappa := math.Exp(-c)
+		loss := a*a + b*b + 2*a*b*kappa - az*az
+		coarse, fine := mergeLossBound(a, b, kappa), mergeLossBoundFine(a, b, kappa)
+		if coarse > loss || fine > loss {
+			t.Fatalf("a %v, b %v, c %v: bounds %v and %v, one above the loss %v", a, b, c, coarse, fine, loss)
+		}
+		if fine > coarse {
+			tighter++
+		}
+	}
+	if tighter < trials/2 {
+		t.Errorf("the fine bound is above the coarse one in %d of %d pairs only", tighter, trials)
 	}
 }
 

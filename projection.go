@@ -147,23 +147,25 @@ func solveSPD(g, b, orig []float64, k int) bool {
 // costs O(Len·k), where sorting all support vectors would cost O(Len·log Len).
 func nearest(s *SupportSet, q, k int) []int {
 	idx := s.idx[:0]
+	dist := s.scratch(k)[:0] // the distances of idx, each computed once
 	for i := 0; i < s.Len(); i++ {
 		if i == q {
 			continue
 		}
 		di := s.SqDist(q, i)
-		if len(idx) == k && di >= s.SqDist(q, idx[k-1]) {
+		if len(idx) == k && di >= dist[k-1] {
 			continue // slots ascend, so an equal distance loses the tie
 		}
 		if len(idx) < k {
 			idx = append(idx, i)
+			dist = append(dist, di)
 		}
 		// Insert i, shifting farther entries right.
 		j := len(idx) - 1
-		for ; j > 0 && s.SqDist(q, idx[j-1]) > di; j-- {
-			idx[j] = idx[j-1]
+		for ; j > 0 && dist[j-1] > di; j-- {
+			idx[j], dist[j] = idx[j-1], dist[j-1]
 		}
-		idx[j] = i
+		idx[j], dist[j] = i, di
 	}
 	return idx
 }

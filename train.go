@@ -127,7 +127,7 @@ type trainer struct {
 	t, updates, maint int
 	status            Status
 
-	d2row []float64 // squared distances of the current sample to the slots
+	krow []float64 // kernel values of the current sample with the slots
 
 	// diff2 is ‖w_{t+1} − wₜ‖² of the last step, for the tests.
 	diff2 float64
@@ -150,7 +150,7 @@ func newTrainer(data []float64, n, d int, c *Config) *trainer {
 		// never reached and acts as one of n: the effective budget is
 		// min(Budget, n). The cache grows as the support set does.
 		tr.s.limit = min(c.Budget, n) + 2
-		tr.s.d2 = []float64{} // non-nil: the cache is kept; push grows it
+		tr.s.k = []float64{} // non-nil: the cache is kept; push grows it
 	}
 	return tr
 }
@@ -173,12 +173,14 @@ func (tr *trainer) run(ctx context.Context) error {
 		// r = uᵀφ(xₙ), so wₜᵀφ(xₙ) = r/(t−1); w₁ = 0.
 		b := s.Len()
 		var r float64
-		if s.d2 != nil {
-			if cap(tr.d2row) < b {
-				tr.d2row = make([]float64, 0, s.cap)
+		if s.k != nil {
+			// The sample's kernel row, kept for the cache if the sample
+			// enters; r sums the same terms in the same order as Sum.
+			if cap(tr.krow) < b {
+				tr.krow = make([]float64, 0, s.cap)
 			}
-			tr.d2row = kernel.SqDistRowTo(tr.d2row[:b], xn, s.x)
-			r = kernel.SumSqDist(tr.d2row, s.a, c.Gamma)
+			tr.krow = kernel.RowTo(tr.krow[:b], xn, s.x, c.Gamma)
+			r = kernel.Dot(s.a, tr.krow)
 		} else {
 			r = kernel.Sum(xn, s.x, s.a, c.Gamma)
 		}
@@ -235,7 +237,7 @@ func (tr *trainer) run(ctx context.Context) error {
 // add appends data point nt as a new support vector with coefficient 0 and
 // returns its slot.
 func (tr *trainer) add(nt int, xn []float64) int {
-	slot := tr.s.push(xn, nt, tr.t, tr.d2row, "svclust: support set exceeds its budget") // a Maintainer left too many
+	slot := tr.s.push(xn, nt, tr.t, tr.krow, "svclust: support set exceeds its budget") // a Maintainer left too many
 	tr.pos[nt] = int32(slot)
 	return slot
 }
@@ -246,11 +248,13 @@ func (tr *trainer) changeTerms() (vu, vv float64) {
 	s := &tr.s
 	for k, i := range s.touched {
 		di := s.a[i] - s.before[k]
-		// gᵢ = uᵀφ(svᵢ) = Σⱼ aⱼ k(svⱼ, svᵢ) − Σ_{touched j} δⱼ k(svⱼ, svᵢ).
+		// gᵢ = uᵀφ(svᵢ) = Σⱼ aⱼ k(svⱼ, svᵢ) − Σ_{touched j} δⱼ k(svⱼ, svᵢ),
+		// from row i of the kernel (symmetric: the cache stores both).
 		var g float64
+		ki := s.kernelRow(i)
 		for j, aj := range s.a {
 			if aj != 0 {
-				g += aj * s.Kernel(j, i)
+				g += aj * ki[j]
 			}
 		}
 		for l, j := range s.touched {
@@ -283,13 +287,14 @@ func (tr *trainer) compact() {
 			if s.id[r] >= 0 {
 				tr.pos[s.id[r]] = int32(r)
 			}
-			if s.d2 != nil {
-				for i := 0; i < last; i++ {
-					v := s.d2[i*s.cap+last]
-					s.d2[i*s.cap+r] = v
-					s.d2[r*s.cap+i] = v
+			if s.k != nil {
+				// The cache is symmetric: row last is column last, read
+				// in order.
+				for i, v := range s.k[last*s.cap : last*s.cap+last] {
+					s.k[i*s.cap+r] = v
+					s.k[r*s.cap+i] = v
 				}
-				s.d2[r*s.cap+r] = 0
+				s.k[r*s.cap+r] = s.k[last*s.cap+last]
 			}
 		}
 		s.x = s.x[:last*s.d]

@@ -149,7 +149,7 @@ support vectors takes 8·s² bytes for s support vectors, at most 3.2 GB),
 1,024, gen -n ≤ 10⁹, demo -n ≤ 10⁶, plot -grid ≤ 5,000, reproduce
 -runs ≤ 10,000, and the grids of tune and reproduce at most 10,000
 settings (-gamma-grid values × -C-grid values). A budget of n or more for n rows is never reached: it
-gives the model of budget n, and the distance cache grows with the support
+gives the model of budget n, and the kernel cache grows with the support
 set rather than being allocated for the budget.
 
 # Fit

@@ -55,7 +55,7 @@ func SqDistRowTo(dst, x, svs []float64) []float64 {
 func RowTo(dst, x, svs []float64, gamma float64) []float64 {
 	dst = SqDistRowTo(dst, x, svs)
 	for i, v := range dst {
-		dst[i] = math.Exp(-gamma * v)
+		dst[i] = expNeg(gamma * v)
 	}
 	return dst
 }
@@ -77,19 +77,34 @@ func RowEachTo(dst, x, svs, gammas []float64) []float64 {
 
 // OfSqDist returns the Gaussian kernel exp(−γ·d2) of two points at squared
 // distance d2, as every function of this package computes it.
-func OfSqDist(d2, gamma float64) float64 { return math.Exp(-gamma * d2) }
+func OfSqDist(d2, gamma float64) float64 { return expNeg(gamma * d2) }
 
-// SumSqDist returns the kernel expansion Σᵢ a[i]·exp(−γ·d2[i]) of a point
-// whose squared distances to the support vectors are d2 (as SqDistRowTo
-// writes them), summed in order as Sum sums. It panics if len(a) is less
-// than len(d2).
-func SumSqDist(d2, a []float64, gamma float64) float64 {
-	if len(a) < len(d2) {
+// ExpZero is an exponent beyond which exp underflows to zero: math.Exp(−u)
+// is exactly 0 for every u > ExpZero (its pure-Go code returns 0 below
+// −745.13, its amd64 code once the exponent of the result is below
+// −1075, which holds from u ≈ 745.5), so skipping those exponentials
+// changes no result (TestExpZero).
+const ExpZero = 746
+
+// expNeg returns math.Exp(−u), without calling it where it is 0.
+func expNeg(u float64) float64 {
+	if u > ExpZero {
+		return 0
+	}
+	return math.Exp(-u)
+}
+
+// Dot returns Σᵢ a[i]·k[i] over the entries of k, summed in order: with k
+// as RowTo writes it, the kernel expansion Sum computes, to the bit. It
+// panics if len(a) is less than len(k).
+func Dot(a, k []float64) float64 {
+	if len(a) < len(k) {
 		panic(badLength)
 	}
+	a = a[:len(k)]
 	var s float64
-	for i, v := range d2 {
-		s += a[i] * math.Exp(-gamma*v)
+	for i, v := range k {
+		s += a[i] * v
 	}
 	return s
 }
@@ -103,7 +118,7 @@ func Sum(x, svs, a []float64, gamma float64) float64 {
 	}
 	var s float64
 	for i, ai := range a {
-		s += ai * math.Exp(-gamma*SqDist(x, svs[i*d:i*d+d]))
+		s += ai * expNeg(gamma*SqDist(x, svs[i*d:i*d+d]))
 	}
 	return s
 }
@@ -171,7 +186,7 @@ func SumEach(x, svs, a, gammas []float64) float64 {
 	}
 	var s float64
 	for i, ai := range a {
-		s += ai * math.Exp(-gammas[i]*SqDist(x, svs[i*d:i*d+d]))
+		s += ai * expNeg(gammas[i]*SqDist(x, svs[i*d:i*d+d]))
 	}
 	return s
 }

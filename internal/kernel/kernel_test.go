@@ -277,19 +277,18 @@ func BenchmarkMeanShift(b *testing.B) {
 	})
 }
 
-// TestSumSqDist: the expansion from squared distances is Sum's bit for bit
-// (the same terms in the same order), and OfSqDist is the kernel RowTo
-// writes.
-func TestSumSqDist(t *testing.T) {
+// TestDotRow: the expansion from a kernel row is Sum's bit for bit (the
+// same terms in the same order), and OfSqDist is the kernel RowTo writes.
+func TestDotRow(t *testing.T) {
 	x := []float64{0.3, -1.2, 2}
 	svs := []float64{1, 2, 3, -0.5, 0.25, 1e-3, 7, -3, 0.5, 0, 0, 0}
 	a := []float64{0.7, -0.2, 1.3, 2.5}
 	const gamma = 0.37
 	d2 := SqDistRowTo(make([]float64, 4), x, svs)
-	if got, want := SumSqDist(d2, a, gamma), Sum(x, svs, a, gamma); got != want {
-		t.Errorf("SumSqDist %v, Sum %v", got, want)
-	}
 	row := RowTo(make([]float64, 4), x, svs, gamma)
+	if got, want := Dot(a, row), Sum(x, svs, a, gamma); got != want {
+		t.Errorf("Dot %v, Sum %v", got, want)
+	}
 	for i, v := range d2 {
 		if OfSqDist(v, gamma) != row[i] {
 			t.Errorf("OfSqDist(%v) = %v, RowTo %v", v, OfSqDist(v, gamma), row[i])
@@ -322,5 +321,27 @@ func TestMeanShiftEach(t *testing.T) {
 	n2, d2 := MeanShiftTo(nil, []float64{0.3}, svs, a, 2)
 	if math.Abs(n1[0]/d1-n2[0]/d2) > 1e-15 {
 		t.Errorf("equal widths: %v, global map %v", n1[0]/d1, n2[0]/d2)
+	}
+}
+
+// TestExpZero: math.Exp(−u) is exactly 0 beyond ExpZero, so that the
+// functions of this package may skip it there, and not yet 0 a little
+// before (the bound is not far too low).
+func TestExpZero(t *testing.T) {
+	for u := float64(ExpZero); u < 2e3; u = math.Nextafter(u, 3e3) * (1 + 1e-7) {
+		if v := math.Exp(-u); u > ExpZero && v != 0 {
+			t.Fatalf("math.Exp(−%v) = %v, want 0", u, v)
+		}
+	}
+	for _, u := range []float64{1e4, 1e300, math.Inf(1)} {
+		if v := math.Exp(-u); v != 0 || expNeg(u) != 0 {
+			t.Errorf("math.Exp(−%v) = %v, expNeg %v, want 0", u, v, expNeg(u))
+		}
+	}
+	if math.Exp(-745) == 0 {
+		t.Error("math.Exp(−745) = 0: ExpZero could be lower")
+	}
+	if v := expNeg(math.NaN()); !math.IsNaN(v) {
+		t.Errorf("expNeg(NaN) = %v", v)
 	}
 }
