@@ -133,6 +133,13 @@ type ClusterConfig struct {
 	// ripple when clustered again (its Partition, as written by fit,
 	// keeps the clusters found when it was trained).
 	RippleZ float64
+	// LevelPower is the power p of f + 1 on which the LevelTree rule
+	// measures its clusters' excess of mass, with an automatic C (see
+	// DefaultLevelPower); 0 selects DefaultLevelPower and 1 measures it on
+	// f itself, as HDBSCAN's selection read on the density would. It must
+	// be in (0, 1] or 0. With a given C the excess of mass is always
+	// measured on f.
+	LevelPower float64
 	// Eps is the half-width ε of the strip B_ε = {xᵢ : |f(xᵢ)| ≤ ε} whose
 	// points follow trajectories (Components only). 0 selects the DefaultStripQuantile of
 	// |f(xᵢ)|; it must not be negative.
@@ -181,6 +188,9 @@ func (c *ClusterConfig) Validate() error {
 	if math.IsNaN(c.RippleZ) || math.IsInf(c.RippleZ, 0) {
 		return &ConfigError{"RippleZ", c.RippleZ, "must be finite (0 selects the default, a negative value joins no ripple)"}
 	}
+	if !(c.LevelPower >= 0 && c.LevelPower <= 1) {
+		return &ConfigError{"LevelPower", c.LevelPower, "must be in (0, 1] (0 selects the default)"}
+	}
 	if c.MinSize < 0 {
 		return &ConfigError{"MinSize", c.MinSize, "must be ≥ 0 (0 selects the default)"}
 	}
@@ -206,8 +216,10 @@ type Clustering struct {
 	Eps float64
 	// MinSize is the smallest cluster allowed (LevelTree), and Stability
 	// the excess of mass of each cluster found: Σ over its points of the
-	// range of levels of f over which the point is in it (for clusters
-	// joined as ripples, the sum over the joined ones).
+	// range of levels over which the point is in it, measured on
+	// (f + 1)^p with an automatic C (see ClusterConfig.LevelPower) and on
+	// f otherwise (for clusters joined as ripples, the sum over the
+	// joined ones).
 	MinSize   int
 	Stability []float64
 	// Ripples is the number of clusters of the excess-of-mass selection

@@ -164,7 +164,7 @@ func TestClusterErrors(t *testing.T) {
 		t.Errorf("a Partition from a model file without one: %v", err)
 	}
 	var ce *ConfigError
-	for _, cfg := range []ClusterConfig{{Eps: -1}, {M: 1}, {Workers: -1}, {Rule: 2}, {MinSize: -1}, {RippleZ: math.NaN()}, {RippleZ: math.Inf(1)}} {
+	for _, cfg := range []ClusterConfig{{Eps: -1}, {M: 1}, {Workers: -1}, {Rule: 2}, {MinSize: -1}, {RippleZ: math.NaN()}, {RippleZ: math.Inf(1)}, {LevelPower: -0.5}, {LevelPower: 1.5}, {LevelPower: math.NaN()}} {
 		if _, err := m.Cluster(ds.X, &cfg); !errors.As(err, &ce) {
 			t.Errorf("%+v: got %v, want a ConfigError", cfg, err)
 		}

@@ -70,7 +70,7 @@ func RowEachTo(dst, x, svs, gammas []float64) []float64 {
 		panic(badLength)
 	}
 	for i, v := range dst {
-		dst[i] = math.Exp(-gammas[i] * v)
+		dst[i] = expNeg(gammas[i] * v)
 	}
 	return dst
 }
