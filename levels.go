@@ -214,31 +214,15 @@ func (m *Model) clusterLevels(data []float64, n, d int, cfg *ClusterConfig, minS
 		// sums take as much (1M moons fit: peak RSS 63,640 → 55,416 KiB).
 		lt.fx = nil
 	}
-	prefix := make([][]float64, nm)
-	for j, lv := range levels {
+	for _, lv := range levels {
 		slices.Sort(lv)
-		p := make([]float64, len(lv)+1)
-		for k, v := range lv {
-			p[k+1] = p[k] + v
-		}
-		prefix[j] = p
 	}
-
 	// The excess of mass is measured on g(f) = (f + 1)^p (see
-	// DefaultLevelPower): prefix sums of g beside those of f, which the
-	// ripples' significance reads.
-	g, gprefix := levelPower(cfg, m.Choice.CAuto), prefix
-	if g != nil {
-		gprefix = make([][]float64, nm)
-		for j, lv := range levels {
-			p := make([]float64, len(lv)+1)
-			for k, v := range lv {
-				p[k+1] = p[k] + g(v)
-			}
-			gprefix[j] = p
-		}
-	}
-
+	// DefaultLevelPower), the ripples' significance on f: prefix sums of
+	// g for the selection, then of f in the same slices (a million rows:
+	// 8 MB, once).
+	g := levelPower(cfg, m.Choice.CAuto)
+	prefix := prefixSums(levels, g)
 	nb := cfg.Neighbors
 	if nb == 0 {
 		nb = DefaultNeighbors
@@ -250,8 +234,11 @@ func (m *Model) clusterLevels(data []float64, n, d int, cfg *ClusterConfig, minS
 		low = min(low, edges[len(edges)-1].h)
 	}
 	dn, root := linkage(edges, nm, low)
-	ct := condense(dn, root, levels, gprefix, g, minSize, low)
+	ct := condense(dn, root, levels, prefix, g, minSize, low)
 	modeCluster, birth, stab := ct.selectClusters(dn, nm)
+	if g != nil {
+		prefixSumsTo(prefix, levels, nil) // the sums of f, in place of g's
+	}
 	spread(modeCluster, edges, reps, d)
 	if z := cfg.RippleZ; z >= 0 && m.Choice.CAuto && len(birth) > 1 {
 		if z == 0 {
@@ -481,6 +468,31 @@ type ctCluster struct {
 	stab     float64 // excess of mass: Σ over its rows of g(exit level) − g(birth)
 	children []int
 	nodes    []int // the tree nodes whose leaves belong to it and no child
+}
+
+// prefixSums returns, for each sorted slice of levels, the prefix sums of
+// g over it (g nil: of the levels themselves), with a leading 0.
+func prefixSums(levels [][]float64, g func(float64) float64) [][]float64 {
+	prefix := make([][]float64, len(levels))
+	for j, lv := range levels {
+		prefix[j] = make([]float64, len(lv)+1)
+	}
+	prefixSumsTo(prefix, levels, g)
+	return prefix
+}
+
+// prefixSumsTo writes into prefix, made by prefixSums for the same levels,
+// the prefix sums of g over each slice of levels (g nil: of the levels).
+func prefixSumsTo(prefix, levels [][]float64, g func(float64) float64) {
+	for j, lv := range levels {
+		p := prefix[j]
+		for k, v := range lv {
+			if g != nil {
+				v = g(v)
+			}
+			p[k+1] = p[k] + v
+		}
+	}
 }
 
 // levelPower returns the function g(f) = (f + 1)^p on whose values the
