@@ -2,6 +2,8 @@ package svclust
 
 import (
 	"math"
+
+	"github.com/svclust/svclust/internal/kernel"
 )
 
 // mergeSearchTol is the width, as a fraction of the distance between the
@@ -202,16 +204,18 @@ func mergeLarger(p, q, c float64) (u, az float64) {
 	// maximises it. Its maximiser is inside the bracket: g′ > 0 at the
 	// lower end (or, at u = ½, the maximiser is ½ itself, when p = q) and
 	// g′ < 0 at the upper end.
+	// The kernel values go through package kernel with γ = 1, since c is
+	// already γ‖xₘ − xₙ‖²: k(z, xₘ) = e^{−c(1−u)²}, k(z, xₙ) = e^{−cu²}.
 	sp := math.Copysign(1, p)
 	g := func(u float64) float64 {
-		return sp * (p*math.Exp(-c*(1-u)*(1-u)) + q*math.Exp(-c*u*u))
+		return sp * (p*kernel.OfSqDist(c*(1-u)*(1-u), 1) + q*kernel.OfSqDist(c*u*u, 1))
 	}
 	lo, hi := 0.5, 1.0
 	if q*p < 0 {
-		r := math.Exp(-c) * math.Abs(q) / math.Abs(p)
+		r := kernel.OfSqDist(c, 1) * math.Abs(q) / math.Abs(p)
 		if r >= 1 {
 			// Equal and opposite at (numerically) one point: they cancel.
-			return 1, p + q*math.Exp(-c)
+			return 1, p + q*kernel.OfSqDist(c, 1)
 		}
 		lo, hi = 1, 1/(1-r)
 	}
