@@ -49,7 +49,8 @@
 // [Choose] picks γ, C and the budget from the data, and the [LevelTree]
 // rule reads the clusters off the tree of levels of f, with HDBSCAN's
 // excess-of-mass selection, instead of the single level f = 0; with an
-// automatic C it then joins the clusters whose valley is within the noise
+// automatic C it measures those levels on (f + 1)^0.9
+// ([DefaultLevelPower]) and then joins the clusters whose valley is within the noise
 // of the density estimate ([ClusterConfig.RippleZ]). Every point
 // takes the cluster of its support vector, so Cluster and Predict cost one
 // pass of at most B kernel terms per point, as Score does.

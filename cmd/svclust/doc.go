@@ -173,7 +173,8 @@ objective, strip_size, equilibria (the modes with -rule levels), eps
 assign_seconds, gamma, C, budget (the budget used; −1 for none), rule,
 min_size and stability (-rule levels: the smallest cluster allowed and
 the excess of mass of each cluster found, Σ over its rows of the range of
-levels of f over which the row is in it), ripples_joined (0 unless -rule levels
+levels over which the row is in it, measured on (f + 1)^0.9 with -C auto
+and on f otherwise), ripples_joined (0 unless -rule levels
 with an automatic C: the clusters of the excess-of-mass selection joined
 to a neighbour because the valley between them is within the noise of
 the density estimate), choice (how γ, C and the budget
@@ -237,7 +238,8 @@ The flags are:
 		every support vector follows its trajectory to a mode of f; modes
 		are joined at the smallest f of the -m point segment between
 		them; HDBSCAN's excess-of-mass selection picks the clusters of
-		that tree with at least -min-size rows; with -C auto, clusters
+		that tree with at least -min-size rows (with -C auto measuring
+		levels on (f + 1)^0.9, svclust.DefaultLevelPower); with -C auto, clusters
 		whose valley is within the noise of the density estimate are
 		joined (svclust.DefaultRippleZ); and every row takes the
 		cluster of its support vector, the one with the largest term
