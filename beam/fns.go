@@ -190,6 +190,7 @@ type settings struct {
 	Rule             svclust.Rule
 	MinSize          int
 	RippleZ          float64
+	LevelPower       float64
 	Eps              float64
 	All, Outliers    bool
 	M, Neighbors     int
@@ -218,7 +219,7 @@ func (s *settings) config() (svclust.Config, error) {
 }
 
 func (s *settings) cluster() svclust.ClusterConfig {
-	return svclust.ClusterConfig{Rule: s.Rule, MinSize: s.MinSize, RippleZ: s.RippleZ, Eps: s.Eps, All: s.All,
+	return svclust.ClusterConfig{Rule: s.Rule, MinSize: s.MinSize, RippleZ: s.RippleZ, LevelPower: s.LevelPower, Eps: s.Eps, All: s.All,
 		Outliers: s.Outliers, M: s.M, Neighbors: s.Neighbors, Workers: s.ClusterWorkers}
 }
 
@@ -226,7 +227,7 @@ func newTrainFn(o *Options, p *Plan) *trainFn {
 	t, c := o.Train, o.Cluster
 	st := settings{Gamma: t.Gamma, C: t.C, Budget: t.Budget, Tol: t.Tol, MaxIter: t.MaxIter,
 		MinIter: t.MinIter, Seed: o.Seed, Workers: t.Workers, Width: t.Width, Rule: c.Rule, MinSize: c.MinSize,
-		RippleZ: c.RippleZ, Eps: c.Eps, All: c.All || c.Rule == svclust.Components, Outliers: c.Outliers,
+		RippleZ: c.RippleZ, LevelPower: c.LevelPower, Eps: c.Eps, All: c.All || c.Rule == svclust.Components, Outliers: c.Outliers,
 		M: c.M, Neighbors: c.Neighbors, ClusterWorkers: c.Workers}
 	st.Strategy, st.K = strategy(t.Maintainer)
 	label := o.Read.Label
