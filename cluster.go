@@ -138,7 +138,10 @@ type ClusterConfig struct {
 	// DefaultLevelPower); 0 selects DefaultLevelPower and 1 measures it on
 	// f itself, as HDBSCAN's selection read on the density would. It must
 	// be in (0, 1] or 0. With a given C the excess of mass is always
-	// measured on f.
+	// measured on f; so it is for a Model read from a file, whose Choice
+	// (and so whether C was automatic) the file does not store (see
+	// RippleZ): its Partition, as written by fit, keeps the clusters found
+	// when it was trained.
 	LevelPower float64
 	// Eps is the half-width ε of the strip B_ε = {xᵢ : |f(xᵢ)| ≤ ε} whose
 	// points follow trajectories (Components only). 0 selects the DefaultStripQuantile of

@@ -33,8 +33,8 @@ const DefaultRippleZ = 1.5
 // cluster's stability is Σ over its rows of (f + 1)^p between its birth and
 // its exit. HDBSCAN measures it in λ = 1/(core distance), which in d
 // dimensions goes as the density to the power 1/d; on the density itself
-// (p = 1) the tops of dense clusters, where a kernel estimate's error is
-// proportional to f + 1, weigh most, and its ripples there outweigh the
+// (p = 1) the tops of dense clusters, where a kernel estimate's error
+// grows with f + 1, weigh most, and its ripples there outweigh the
 // levels below. Calibrated on the generated kinds (dataset.AllKinds, data
 // seeds 1–5 at n = 1000, 1–3 at n = 300 and 3000; README, "How the level
 // power was chosen"): mean ARI at n = 300, 1000, 3000 was 0.850, 0.915,
@@ -236,13 +236,13 @@ func (m *Model) clusterLevels(data []float64, n, d int, cfg *ClusterConfig, minS
 	dn, root := linkage(edges, nm, low)
 	ct := condense(dn, root, levels, prefix, g, minSize, low)
 	modeCluster, birth, stab := ct.selectClusters(dn, nm)
-	if g != nil {
-		prefixSumsTo(prefix, levels, nil) // the sums of f, in place of g's
-	}
 	spread(modeCluster, edges, reps, d)
 	if z := cfg.RippleZ; z >= 0 && m.Choice.CAuto && len(birth) > 1 {
 		if z == 0 {
 			z = DefaultRippleZ
+		}
+		if g != nil {
+			prefixSumsTo(prefix, levels, nil) // the sums of f, in place of g's
 		}
 		peak := make([]float64, nm)
 		for i := range peak {

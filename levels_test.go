@@ -167,6 +167,23 @@ func TestMassPower(t *testing.T) {
 	if got := condense(dn, 0, levels, f, nil, 1, 0).clusters[0].stab; got != 26 {
 		t.Errorf("stability on f: %v, want 26", got)
 	}
+
+	// A finite top: modes 0 (levels 3, 8) and 1 (level 15) split at 3, the
+	// root born at −1. With p = ½, g(−1) = 0, g(3) = 2, g(8) = 3, g(15) = 4:
+	// the root's rows count g(3) − g(−1) = 2 each, 6 in all (on f, 4 each:
+	// 12); mode 0's (g(3) − g(3)) + (g(8) − g(3)) = 1, mode 1's
+	// g(15) − g(3) = 2.
+	split := []dnode{{-1, -1, math.Inf(1)}, {-1, -1, math.Inf(1)}, {0, 1, 3}}
+	lv2 := [][]float64{{3, 8}, {15}}
+	gp2 := [][]float64{{0, g(3), g(3) + g(8)}, {0, g(15)}}
+	ct := condense(split, 2, lv2, gp2, g, 1, -1)
+	if len(ct.clusters) != 3 || ct.clusters[0].stab != 6 || ct.clusters[1].stab != 1 || ct.clusters[2].stab != 2 {
+		var got []float64
+		for _, c := range ct.clusters {
+			got = append(got, c.stab)
+		}
+		t.Errorf("stabilities with a split at 3, p = 1/2: %v, want [6 1 2]", got)
+	}
 }
 
 // TestLinkageJoinsApart: components the edges leave apart join at low,
