@@ -274,7 +274,7 @@ func Run(ctx context.Context, runner string, o *Options) (*Result, error) {
 	// counts them all (the combined statistics): the rows come from it
 	// rather than from the counters, of which Prism can return a job
 	// before the last bundles' arrive (TestAcceptance saw 150,000 of
-	// 200,000 rows, one run in five).
+	// 200,000 rows, about one run in four).
 	if rows, err := modelRows(ctx, o.Model); err == nil {
 		res.Rows = rows
 	}

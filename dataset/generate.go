@@ -13,10 +13,11 @@ import (
 // Kind names a synthetic data set made by [Generate]. The four kinds of
 // [Kinds] are the 2-D sets of the paper's figures and of svclust demo; each
 // has well separated classes, so that a good clusterer can recover them
-// (adjusted Rand index near 1). [AllKinds] adds ten more shapes, on which,
-// with those four, the automatic defaults of package svclust were
+// (adjusted Rand index near 1). [AllKinds] adds eleven more shapes, on
+// which, with those four, the automatic defaults of package svclust were
 // calibrated: rings, blobs of unequal spread or size, stretched blobs,
-// spiral arms, many blobs, 8 dimensions, uniform noise, a line and a cube.
+// spiral arms, many blobs, 8 dimensions, uniform noise, a line, a cube and
+// many touching blobs.
 // Not all of them are easy: some test where a density clusterer breaks.
 type Kind string
 

@@ -32,7 +32,8 @@
 //	-rule             levels|components [levels]
 //	-min-size         rows or auto [auto; levels only]
 //	-eps              number or auto [auto; components only]
-//	-outliers         label outliers −1
+//	-outliers         label outliers −1 (the count printed at the end comes from
+//	                  the runner's counter, which Prism can return short)
 //	-tol, -max-iter, -min-iter, -m   as for svclust fit
 //	-scale            none|zscore|minmax [zscore]
 //	-label NAME       the label column, which is not a feature [label]
