@@ -212,10 +212,11 @@ func mergeLarger(p, q, c float64) (u, az float64) {
 	}
 	lo, hi := 0.5, 1.0
 	if q*p < 0 {
-		r := kernel.OfSqDist(c, 1) * math.Abs(q) / math.Abs(p)
+		kc := kernel.OfSqDist(c, 1)
+		r := kc * math.Abs(q) / math.Abs(p)
 		if r >= 1 {
 			// Equal and opposite at (numerically) one point: they cancel.
-			return 1, p + q*kernel.OfSqDist(c, 1)
+			return 1, p + q*kc
 		}
 		lo, hi = 1, 1/(1-r)
 	}
