@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
 	"reflect"
 
 	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -18,7 +17,8 @@ import (
 // each bundle's output and the grouped accumulators in memory), so they
 // are encoded compactly: the sample by pipeline.BottomK.MarshalBinary
 // (about 29 bytes a 2-D row, against about 97 with the SDK's schema coder,
-// which repeats the file name in every row).
+// which repeats the file name in every row) and the column statistics by
+// pipeline.Moments.MarshalBinary, each framed by appendBlob.
 func init() {
 	sdk.RegisterCoder(reflect.TypeFor[filePart](), encodeFilePart, decodeFilePart)
 	sdk.RegisterCoder(reflect.TypeFor[summary](), encodeSummary, decodeSummary)
@@ -59,26 +59,24 @@ func decodeSummary(b []byte) (summary, error) {
 func appendFilePart(b []byte, p *filePart) ([]byte, error) {
 	b = binary.AppendUvarint(b, uint64(len(p.File)))
 	b = append(b, p.File...)
-	if m := p.Moments; m == nil {
-		b = append(b, 0)
-	} else {
-		b = append(b, 1)
-		b = binary.AppendVarint(b, m.N)
-		b = binary.AppendUvarint(b, uint64(len(m.Mean)))
-		for _, col := range [][]float64{m.Mean, m.M2, m.Min, m.Max} {
-			for _, v := range col {
-				b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
-			}
-		}
+	var err error
+	if b, err = appendBlob(b, p.Moments != nil, p.Moments.MarshalBinary); err != nil {
+		return nil, err
 	}
 	return appendSample(b, p.Sample)
 }
 
 func appendSample(b []byte, s *pipeline.BottomK) ([]byte, error) {
-	if s == nil {
+	return appendBlob(b, s != nil, s.MarshalBinary)
+}
+
+// appendBlob appends 0 when the value is absent, else 1, the length of
+// its encoding by marshal, and the encoding.
+func appendBlob(b []byte, present bool, marshal func() ([]byte, error)) ([]byte, error) {
+	if !present {
 		return append(b, 0), nil
 	}
-	enc, err := s.MarshalBinary()
+	enc, err := marshal()
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +85,6 @@ func appendSample(b []byte, s *pipeline.BottomK) ([]byte, error) {
 	return append(b, enc...), nil
 }
 
-// reader decodes; its first error sticks.
 type reader struct {
 	b   []byte
 	err error
@@ -128,35 +125,24 @@ func (r *reader) next(n int) []byte {
 	return v
 }
 
-func (r *reader) float() float64 {
-	if b := r.next(8); b != nil {
-		return math.Float64frombits(binary.LittleEndian.Uint64(b))
+// blob reads what appendBlob appended and decodes it with unmarshal; it
+// returns false when the value is absent or on error.
+func (r *reader) blob(unmarshal func([]byte) error) bool {
+	f := r.next(1)
+	if f == nil || f[0] == 0 {
+		return false
 	}
-	return 0
+	if err := unmarshal(r.next(r.count())); err != nil {
+		r.fail(err)
+		return false
+	}
+	return true
 }
 
 func (r *reader) filePart() filePart {
 	var p filePart
 	p.File = string(r.next(r.count()))
-	if f := r.next(1); f != nil && f[0] == 1 {
-		n, k := binary.Varint(r.b)
-		if k <= 0 {
-			r.fail(errCoding)
-			return p
-		}
-		r.b = r.b[k:]
-		d := r.count()
-		if r.err != nil || d > len(r.b)/32 {
-			r.fail(errCoding)
-			return p
-		}
-		m := &pipeline.Moments{N: n}
-		for _, col := range []*[]float64{&m.Mean, &m.M2, &m.Min, &m.Max} {
-			*col = make([]float64, d)
-			for j := range *col {
-				(*col)[j] = r.float()
-			}
-		}
+	if m := new(pipeline.Moments); r.blob(m.UnmarshalBinary) {
 		p.Moments = m
 	}
 	p.Sample = r.sample()
@@ -164,14 +150,8 @@ func (r *reader) filePart() filePart {
 }
 
 func (r *reader) sample() *pipeline.BottomK {
-	f := r.next(1)
-	if f == nil || f[0] == 0 {
-		return nil
+	if s := new(pipeline.BottomK); r.blob(s.UnmarshalBinary) {
+		return s
 	}
-	s := &pipeline.BottomK{}
-	if err := s.UnmarshalBinary(r.next(r.count())); err != nil {
-		r.fail(err)
-		return nil
-	}
-	return s
+	return nil
 }

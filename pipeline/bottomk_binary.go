@@ -66,7 +66,7 @@ var errBottomK = errors.New("pipeline: BottomK.UnmarshalBinary: not a BottomK")
 // trailing bytes, an unknown version, a file index out of range, or rows
 // that are not a heap of at most K), and leaves s unchanged then.
 func (s *BottomK) UnmarshalBinary(data []byte) error {
-	r := binReader{b: data}
+	r := binReader{b: data, what: errBottomK}
 	if v := r.byte(); r.err != nil {
 		return r.err
 	} else if v != bottomKVersion {
@@ -119,16 +119,18 @@ func (s *BottomK) UnmarshalBinary(data []byte) error {
 	return nil
 }
 
-// binReader reads the binary form of a BottomK; its first error sticks
-// and makes every later read return zero.
+// binReader reads the binary form of a BottomK or of Moments; its first
+// error sticks and makes every later read return zero;
+// what is the error its errors wrap (errBottomK, errMoments).
 type binReader struct {
-	b   []byte
-	err error
+	b    []byte
+	err  error
+	what error
 }
 
 func (r *binReader) fail() {
 	if r.err == nil {
-		r.err = fmt.Errorf("%w: truncated", errBottomK)
+		r.err = fmt.Errorf("%w: truncated", r.what)
 	}
 	r.b = nil
 }

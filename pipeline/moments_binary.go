@@ -1,0 +1,64 @@
+package pipeline
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+)
+
+// momentsVersion is the first byte of Moments' binary form.
+const momentsVersion = 1
+
+// MarshalBinary encodes m compactly, for the Beam pipeline's accumulators:
+// a version byte, N, the number of columns d, then Mean, M2, Min and Max
+// (d little-endian float64 each).
+func (m *Moments) MarshalBinary() ([]byte, error) {
+	d := len(m.Mean)
+	if len(m.M2) != d || len(m.Min) != d || len(m.Max) != d {
+		return nil, fmt.Errorf("pipeline: Moments.MarshalBinary: columns of %d, %d, %d and %d values", d, len(m.M2), len(m.Min), len(m.Max))
+	}
+	b := make([]byte, 1, 1+2*binary.MaxVarintLen64+32*d)
+	b[0] = momentsVersion
+	b = binary.AppendVarint(b, m.N)
+	b = binary.AppendUvarint(b, uint64(d))
+	for _, col := range [][]float64{m.Mean, m.M2, m.Min, m.Max} {
+		for _, v := range col {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+		}
+	}
+	return b, nil
+}
+
+var errMoments = errors.New("pipeline: Moments.UnmarshalBinary: not Moments")
+
+// UnmarshalBinary decodes what MarshalBinary encodes; bytes that are not
+// that form (a short or long buffer, another version, a negative N) are an
+// error, and a corrupt column count allocates nothing.
+func (m *Moments) UnmarshalBinary(data []byte) error {
+	r := binReader{b: data, what: errMoments}
+	if v := r.byte(); r.err != nil {
+		return r.err
+	} else if v != momentsVersion {
+		return fmt.Errorf("%w: version %d", errMoments, v)
+	}
+	n := r.varint()
+	d := r.count(32)
+	cols := [4][]float64{}
+	for c := range cols {
+		cols[c] = make([]float64, d)
+		for j := range cols[c] {
+			cols[c][j] = math.Float64frombits(r.uint64())
+		}
+	}
+	switch {
+	case r.err != nil:
+		return r.err
+	case len(r.b) != 0:
+		return fmt.Errorf("%w: %d bytes after the columns", errMoments, len(r.b))
+	case n < 0:
+		return fmt.Errorf("%w: %d rows", errMoments, n)
+	}
+	*m = Moments{N: n, Mean: cols[0], M2: cols[1], Min: cols[2], Max: cols[3]}
+	return nil
+}
