@@ -182,6 +182,15 @@ func TestHDBSCANWorkers(t *testing.T) {
 // on the same z-scored data, noise handled the same way (see the anchors'
 // README). The number of clusters must be equal and the NMI within 0.005
 // (the anchors are rounded to 3 decimals).
+//
+// The other sets are not asserted. Four of them differ (measured with
+// BenchmarkHDBSCANShared at the commit adding HDBSCAN): compound 4
+// clusters here against 5 in the anchors (NMI 0.864 against 0.912), d31
+// 42 against 49, r15 15 against 16, musk 209 against 212; flame,
+// breast_cancer, abalone and pathbased agree. Not explained yet: the
+// order of equal-weight MST edges matters (reversed, d31 gives 43, car
+// 27, spiral 5), so R's tie-breaking is a candidate, but no order we
+// tried matches these four.
 func TestHDBSCANAnchors(t *testing.T) {
 	dir := os.Getenv("SVCLUST_DATA")
 	if dir == "" {
