@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/baseline"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/metrics"
 )
@@ -147,6 +148,59 @@ func BenchmarkDefaultsShared(b *testing.B) {
 	}
 }
 
+// BenchmarkHDBSCANShared prints, for each of the paper's data sets found
+// in $SVCLUST_DATA (default ../shared/datasets), the NMI and number of
+// clusters of exact HDBSCAN (baseline.HDBSCAN, MinPts 5, z-scores, noise
+// given to the nearest clustered row) beside the anchors' HDBSCAN-5 (R
+// dbscan, ../shared/anchors/unsupervised.tsv), and reports the mean NMI
+// and the number of sets with the anchors' cluster count as metrics. Sets
+// above 20,000 rows (Shuttle) are skipped and marked so: exact HDBSCAN
+// takes O(n²) time. Compound, d31, musk and r15 do not give the anchors'
+// counts (see TestHDBSCANAnchors in package baseline). Run it with
+//
+//	go test -run '^$' -bench HDBSCANShared -benchtime 1x .
+func BenchmarkHDBSCANShared(b *testing.B) {
+	dir := os.Getenv("SVCLUST_DATA")
+	if dir == "" {
+		dir = filepath.Join("..", "shared", "datasets")
+	}
+	anchors := readAnchors(filepath.Join(dir, "..", "anchors", "unsupervised.tsv"))
+	names := []string{"aggregation", "compound", "d31", "flame", "iris", "breast_cancer", "abalone", "musk", "jain", "pathbased", "r15", "spiral", "shuttle", "glass", "car"}
+	const maxRows = 20000
+	for range b.N {
+		var table strings.Builder
+		fmt.Fprintf(&table, "\n%-14s %6s %8s  %6s %8s\n", "set", "NMI", "clusters", "HDB-5", "clusters")
+		var sum, sumA float64
+		same, count := 0, 0
+		for _, name := range names {
+			ds, err := dataset.ReadFile(filepath.Join(dir, name+".csv"), dataset.ReadOptions{})
+			if err != nil {
+				b.Skipf("the paper's data sets are not in %s: %v", dir, err)
+			}
+			a := anchors[name]
+			if n, _ := ds.X.Dims(); n > maxRows {
+				fmt.Fprintf(&table, "%-14s %6s %8s  %6.3f %8s  skipped: %d rows > %d (exact HDBSCAN is O(n²))\n", name, "-", "-", a.nmi, a.clusters, n, maxRows)
+				continue
+			}
+			r := hdbscan5(b, ds.X)
+			nmi := metrics.NMI(ds.Labels, r.NoiseToNearest(ds.X))
+			mark := ""
+			if fmt.Sprint(r.Clusters) == a.clusters {
+				same++
+				mark = " ="
+			}
+			sum += nmi
+			sumA += a.nmi
+			count++
+			fmt.Fprintf(&table, "%-14s %6.3f %8d  %6.3f %8s%s\n", name, nmi, r.Clusters, a.nmi, a.clusters, mark)
+		}
+		fmt.Fprintf(&table, "%-14s %6.3f %8s  %6.3f   (%d of %d with the anchors' clusters, =)\n", "mean", sum/float64(count), "", sumA/float64(count), same, count)
+		fmt.Print(table.String()) // b.Log would cut the table to its first lines
+		b.ReportMetric(float64(same), "sets-same-clusters")
+		b.ReportMetric(sum/float64(count), "mean-NMI")
+	}
+}
+
 // BenchmarkDefaultsShapes prints the table behind the README's "How the
 // constants were chosen": for every kind of dataset.AllKinds (the four of
 // TestDefaultsOnGeneratedKinds and the eleven further calibration shapes),
@@ -159,6 +213,41 @@ func BenchmarkDefaultsShared(b *testing.B) {
 //
 // and with SVCLUST_WIDTH=global for one kernel width (see fitDefaults).
 func BenchmarkDefaultsShapes(b *testing.B) {
+	shapesTable(b, func(ds *dataset.Dataset) ([]int, int) {
+		cl := fitDefaults(b, ds.X, 1)
+		return cl.Labels, cl.Clusters
+	})
+}
+
+// BenchmarkHDBSCANShapes prints the table of BenchmarkDefaultsShapes for
+// exact HDBSCAN (baseline.HDBSCAN, MinPts 5, z-scores, noise given to the
+// nearest clustered row as the anchors do), what users would run instead.
+// Run it with
+//
+//	go test -run '^$' -bench HDBSCANShapes -benchtime 1x .
+func BenchmarkHDBSCANShapes(b *testing.B) {
+	shapesTable(b, func(ds *dataset.Dataset) ([]int, int) {
+		r := hdbscan5(b, ds.X)
+		return r.NoiseToNearest(ds.X), r.Clusters
+	})
+}
+
+// hdbscan5 z-scores x and clusters it by exact HDBSCAN with MinPts 5.
+func hdbscan5(tb testing.TB, x *mat.Dense) *baseline.HDBSCANResult {
+	tb.Helper()
+	dataset.FitScaler(x, dataset.ScaleZScore).Transform(x)
+	r, err := baseline.HDBSCAN(x, &baseline.HDBSCANConfig{MinPts: 5})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return r
+}
+
+// shapesTable prints, for every kind of dataset.AllKinds and data seeds
+// 1–5 with n = 1000, the mean and minimum ARI of cluster's labels against
+// the generating classes and its number of clusters per seed, and reports
+// the mean over the kinds of their mean ARI as the metric mean-ARI.
+func shapesTable(b *testing.B, cluster func(ds *dataset.Dataset) (labels []int, clusters int)) {
 	for range b.N {
 		var table strings.Builder
 		fmt.Fprintf(&table, "\n%-11s %5s %8s %8s  %s\n", "kind", "true", "mean ARI", "min ARI", "clusters (data seeds 1–5)")
@@ -174,11 +263,11 @@ func BenchmarkDefaultsShapes(b *testing.B) {
 					b.Fatal(err)
 				}
 				classes = len(ds.Classes)
-				cl := fitDefaults(b, ds.X, 1)
-				ari := metrics.AdjustedRand(ds.Labels, cl.Labels)
+				labels, clusters := cluster(ds)
+				ari := metrics.AdjustedRand(ds.Labels, labels)
 				sum += ari
 				lo = min(lo, ari)
-				ks = append(ks, fmt.Sprint(cl.Clusters))
+				ks = append(ks, fmt.Sprint(clusters))
 			}
 			total += sum / 5
 			fmt.Fprintf(&table, "%-11s %5d %8.3f %8.3f  %s\n", kind, classes, sum/5, lo, strings.Join(ks, " "))

@@ -2,7 +2,9 @@
 // SGD against: classic support vector clustering (an exact SVDD solved by
 // SMO, labelled by the complete graph), fast support-based clustering
 // (FSVC, the equilibrium-based labelling of an exact SVDD), and C-means
-// and fuzzy C-means for the visual experiments.
+// and fuzzy C-means for the visual experiments. [HDBSCAN], exact and as
+// the anchors' R dbscan computes it, is here as what users would run
+// instead, the reference the project compares its defaults against.
 //
 // The unbudgeted SGD-LMOC baseline is not here: it is svclust.Train with
 // Config.Budget = 0.

@@ -88,3 +88,21 @@ func ExampleFuzzyCMeans() {
 	// converged: true
 	// ARI below 0.6: true
 }
+
+// HDBSCAN with its defaults (MinPts 5) on z-scored data, noise given to
+// the nearest clustered row as the project's anchors do.
+func ExampleHDBSCAN() {
+	ds, _ := dataset.Generate(dataset.Gauss3, 300, 1)
+	dataset.FitScaler(ds.X, dataset.ScaleZScore).Transform(ds.X)
+
+	r, err := baseline.HDBSCAN(ds.X, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("clusters:", r.Clusters)
+	fmt.Printf("ARI: %.3f\n", metrics.AdjustedRand(ds.Labels, r.NoiseToNearest(ds.X)))
+	// Output:
+	// clusters: 3
+	// ARI: 1.000
+}

@@ -1,0 +1,417 @@
+package baseline
+
+import (
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/internal/kernel"
+	"github.com/svclust/svclust/internal/parallel"
+)
+
+// DefaultMinPts is the MinPts of [HDBSCAN] when HDBSCANConfig.MinPts is 0
+// (the minPts of the anchors, the default min_cluster_size of the Python
+// hdbscan package and of scikit-learn's HDBSCAN).
+const DefaultMinPts = 5
+
+// HDBSCANConfig holds the settings of [HDBSCAN]; a nil config or a zero
+// field selects the documented default.
+type HDBSCANConfig struct {
+	// MinPts sets the core distance of a row: the Euclidean distance to
+	// its MinPts-th nearest row, counting the row itself (as R's dbscan
+	// and scikit-learn count), so MinPts = 1 gives core distance 0 and
+	// plain single linkage. It must be ≥ 0; 0 selects DefaultMinPts. A
+	// MinPts above the number of rows n is taken as n (the core distance
+	// is then the distance to the farthest row).
+	MinPts int
+	// MinClusterSize is the least number of rows of a cluster in the
+	// condensed tree. It must be 0 or ≥ 2; 0 selects max(MinPts, 2) with
+	// MinPts after its default.
+	MinClusterSize int
+	// Workers is the number of goroutines of the distance loops; 0 means
+	// GOMAXPROCS. Results do not depend on it.
+	Workers int
+}
+
+// HDBSCANResult is the result of [HDBSCAN].
+type HDBSCANResult struct {
+	// Labels holds the cluster 0 … Clusters−1 of each row, or −1 for
+	// noise. Clusters are numbered in the order of their lowest row.
+	Labels []int
+	// Clusters is the number of clusters, noise not counted: 0 or ≥ 2.
+	Clusters int
+	// Stabilities holds the excess-of-mass stability of each cluster of
+	// Labels, in λ = 1/distance (see HDBSCAN for distance 0).
+	Stabilities []float64
+
+	workers int
+}
+
+func validateHDBSCAN(cfg *HDBSCANConfig) error {
+	switch {
+	case cfg.MinPts < 0:
+		return &svclust.ConfigError{Field: "MinPts", Value: cfg.MinPts, Reason: "must be ≥ 0 (0 selects the default)"}
+	case cfg.MinClusterSize < 0 || cfg.MinClusterSize == 1:
+		return &svclust.ConfigError{Field: "MinClusterSize", Value: cfg.MinClusterSize, Reason: "must be ≥ 2 (0 selects the default)"}
+	case cfg.Workers < 0:
+		return &svclust.ConfigError{Field: "Workers", Value: cfg.Workers, Reason: "must be ≥ 0 (0 means GOMAXPROCS)"}
+	}
+	return nil
+}
+
+// HDBSCAN clusters the n rows of x by exact HDBSCAN, the hierarchical
+// density-based clustering of
+//
+//	R. J. G. B. Campello, D. Moulavi, J. Sander. Density-based clustering
+//	based on hierarchical density estimates. PAKDD 2013,
+//
+// as described by L. McInnes, J. Healy, S. Astels, hdbscan: hierarchical
+// density based clustering, JOSS 2(11) (2017), with the Euclidean
+// distance and no option beyond MinPts and MinClusterSize. It is the
+// reference users would run instead of svclust; the anchors of the
+// project's benchmarks come from R's dbscan package (hdbscan, minPts 5).
+//
+// The steps: the core distance of every row (see HDBSCANConfig.MinPts);
+// a minimum spanning tree of the mutual reachability distance
+// max(core(a), core(b), ‖a − b‖) by Prim's algorithm from row 0, in
+// O(n²·d) time and O(n) memory (no n×n matrix), taking the lowest index
+// on ties; the single-linkage tree of its edges sorted by weight (ties in
+// the order Prim added them); the condensed tree, where a split into two
+// parts of at least MinClusterSize rows each gives two new clusters and
+// rows of a smaller part fall out of the cluster as noise; the stability
+// of each cluster, Σ over its rows of λ(row leaves) − λ(cluster born),
+// with λ = 1/distance; and the excess-of-mass selection, which keeps a
+// cluster unless the summed stabilities of its selected descendants are
+// strictly larger. The root, all the rows, is never selected (the
+// allow_single_cluster = false of the Python package and R's default), so
+// a result has at least two clusters or none: when no split leaves two
+// parts of MinClusterSize rows (for instance when n < 2·MinClusterSize,
+// or all rows are equal) every row is noise and Clusters is 0. Rows not
+// in a selected cluster are noise (−1); see [HDBSCANResult.NoiseToNearest].
+//
+// Distance 0: repeated rows (MinPts or more copies) can be joined at
+// distance 0, where λ = 1/0 would be infinite. HDBSCAN takes λ at
+// distance 0 as the largest finite λ of the tree, 1/(the smallest positive
+// merge distance), or 1 if every merge is at distance 0, so stabilities
+// stay finite; such copies then leave their cluster together at that λ.
+//
+// It returns a *svclust.ConfigError for an invalid cfg, svclust.ErrNoData
+// for empty x and svclust.ErrNotFinite for NaN or Inf.
+func HDBSCAN(x mat.Matrix, cfg *HDBSCANConfig) (*HDBSCANResult, error) {
+	data, d := rowsOf(x)
+	if cfg == nil {
+		cfg = &HDBSCANConfig{}
+	}
+	// The settings are checked before the data is reported.
+	n, dataErr := checkData(data, d)
+	if err := validateHDBSCAN(cfg); err != nil {
+		return nil, err
+	}
+	if dataErr != nil {
+		return nil, dataErr
+	}
+	minPts := cfg.MinPts
+	if minPts == 0 {
+		minPts = DefaultMinPts
+	}
+	mcs := cfg.MinClusterSize
+	if mcs == 0 {
+		mcs = max(minPts, 2)
+	}
+	w := numWorkers(cfg.Workers)
+	res := &HDBSCANResult{Labels: make([]int, n), workers: w}
+	for i := range res.Labels {
+		res.Labels[i] = -1
+	}
+	if n < 2 {
+		return res, nil
+	}
+	core := coreDistances(data, d, min(minPts, n), w)
+	edges := primMST(data, d, core, w)
+	sort.SliceStable(edges, func(i, j int) bool { return edges[i].dist < edges[j].dist })
+	res.Labels, res.Stabilities = condenseAndSelect(singleLinkage(edges, n), n, mcs)
+	res.Clusters = len(res.Stabilities)
+	return res, nil
+}
+
+// coreDistances returns the Euclidean distance of every row to its k-th
+// nearest row, the row itself counted (k ≤ n).
+func coreDistances(x []float64, d, k, workers int) []float64 {
+	n := len(x) / d
+	core := make([]float64, n)
+	parallel.For(n, 16, workers, func(_, lo, hi int) {
+		near := make([]float64, 0, k) // the k smallest squared distances, ascending
+		for i := lo; i < hi; i++ {
+			near = near[:0]
+			xi := x[i*d : i*d+d]
+			for j := 0; j < n; j++ {
+				v := kernel.SqDist(xi, x[j*d:j*d+d])
+				if len(near) == k {
+					if v >= near[k-1] {
+						continue
+					}
+					near = near[:k-1]
+				}
+				p := len(near)
+				near = append(near, v)
+				for p > 0 && near[p-1] > v {
+					near[p] = near[p-1]
+					p--
+				}
+				near[p] = v
+			}
+			core[i] = math.Sqrt(near[k-1])
+		}
+	})
+	return core
+}
+
+// mstEdge is an edge of the minimum spanning tree.
+type mstEdge struct {
+	a, b int
+	dist float64
+}
+
+// primMST returns the n−1 edges of a minimum spanning tree of the mutual
+// reachability distance, in the order Prim's algorithm from row 0 adds
+// them; ties go to the lowest row index (and the earliest tree row).
+func primMST(x []float64, d int, core []float64, workers int) []mstEdge {
+	n := len(core)
+	const chunk = 512
+	chunks := parallel.Chunks(n, chunk)
+	inTree := make([]bool, n)
+	best := make([]float64, n)
+	from := make([]int, n)
+	for i := range best {
+		best[i] = math.Inf(1)
+	}
+	argmin := make([]int, chunks)
+	edges := make([]mstEdge, 0, n-1)
+	v := 0
+	for len(edges) < n-1 {
+		inTree[v] = true
+		xv, cv := x[v*d:v*d+d], core[v]
+		parallel.For(n, chunk, workers, func(c, lo, hi int) {
+			m := -1
+			for j := lo; j < hi; j++ {
+				if inTree[j] {
+					continue
+				}
+				r := max(cv, core[j], math.Sqrt(kernel.SqDist(xv, x[j*d:j*d+d])))
+				if r < best[j] {
+					best[j], from[j] = r, v
+				}
+				if m < 0 || best[j] < best[m] {
+					m = j
+				}
+			}
+			argmin[c] = m
+		})
+		next := -1
+		for _, m := range argmin {
+			if m >= 0 && (next < 0 || best[m] < best[next]) {
+				next = m
+			}
+		}
+		edges = append(edges, mstEdge{from[next], next, best[next]})
+		v = next
+	}
+	return edges
+}
+
+// merge is a node of the single-linkage tree: nodes 0 … n−1 are the rows,
+// node n+k is merge k of children a and b at distance dist.
+type merge struct {
+	a, b, size int
+	dist       float64
+}
+
+// singleLinkage returns the n−1 merges of the single-linkage tree of the
+// sorted MST edges.
+func singleLinkage(edges []mstEdge, n int) []merge {
+	parent := make([]int, 2*n-1) // union-find over nodes, each root its top node
+	for i := range parent {
+		parent[i] = i
+	}
+	find := func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	size := func(merges []merge, node int) int {
+		if node < n {
+			return 1
+		}
+		return merges[node-n].size
+	}
+	merges := make([]merge, 0, n-1)
+	for _, e := range edges {
+		ra, rb := find(e.a), find(e.b)
+		node := n + len(merges)
+		merges = append(merges, merge{ra, rb, size(merges, ra) + size(merges, rb), e.dist})
+		parent[ra], parent[rb] = node, node
+	}
+	return merges
+}
+
+// condenseAndSelect builds the condensed tree of the single-linkage tree
+// with minimum cluster size mcs, selects clusters by excess of mass
+// without the root, and returns the labels of the rows (−1 for noise,
+// clusters numbered by their lowest row) and the stabilities of the
+// selected clusters.
+func condenseAndSelect(merges []merge, n, mcs int) ([]int, []float64) {
+	// λ at distance 0 is the largest finite λ of the tree.
+	lamZero := 1.0
+	for _, m := range merges {
+		if m.dist > 0 {
+			lamZero = 1 / m.dist
+			break // merges are in ascending distance
+		}
+	}
+	lambda := func(dist float64) float64 {
+		if dist > 0 {
+			return 1 / dist
+		}
+		return lamZero
+	}
+	size := func(node int) int {
+		if node < n {
+			return 1
+		}
+		return merges[node-n].size
+	}
+	// Condensed tree: cluster 0 is the root; a cluster's parent has a
+	// lower index. Each row falls out of one cluster at one λ.
+	cParent := []int{-1}
+	birth := []float64{0}
+	stability := []float64{0}
+	fellFrom := make([]int, n)
+	var leafStack []int
+	fallOut := func(node, cl int, lam float64) {
+		leafStack = append(leafStack[:0], node)
+		for len(leafStack) > 0 {
+			v := leafStack[len(leafStack)-1]
+			leafStack = leafStack[:len(leafStack)-1]
+			if v < n {
+				fellFrom[v] = cl
+				stability[cl] += lam - birth[cl]
+				continue
+			}
+			leafStack = append(leafStack, merges[v-n].a, merges[v-n].b)
+		}
+	}
+	type item struct{ node, cl int }
+	stack := []item{{2*n - 2, 0}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		m := merges[it.node-n]
+		lam := lambda(m.dist)
+		bigA, bigB := size(m.a) >= mcs, size(m.b) >= mcs
+		switch {
+		case bigA && bigB:
+			for _, child := range []int{m.a, m.b} {
+				c := len(cParent)
+				cParent = append(cParent, it.cl)
+				birth = append(birth, lam)
+				stability = append(stability, 0)
+				stability[it.cl] += (lam - birth[it.cl]) * float64(size(child))
+				stack = append(stack, item{child, c})
+			}
+		case bigA:
+			fallOut(m.b, it.cl, lam)
+			stack = append(stack, item{m.a, it.cl})
+		case bigB:
+			fallOut(m.a, it.cl, lam)
+			stack = append(stack, item{m.b, it.cl})
+		default:
+			fallOut(m.a, it.cl, lam)
+			fallOut(m.b, it.cl, lam)
+		}
+	}
+	// Excess of mass, children (higher indices) before parents; the root
+	// is not a candidate.
+	k := len(cParent)
+	selected := make([]bool, k)
+	subtree := make([]float64, k) // best total stability within each cluster
+	childSum := make([]float64, k)
+	for c := k - 1; c >= 1; c-- {
+		if childSum[c] > stability[c] {
+			subtree[c] = childSum[c]
+		} else {
+			subtree[c] = stability[c]
+			selected[c] = true
+		}
+		childSum[cParent[c]] += subtree[c]
+	}
+	// A selected cluster's descendants are not; each cluster takes the
+	// selected cluster above it (or itself), parents first.
+	top := make([]int, k)
+	top[0] = -1
+	for c := 1; c < k; c++ {
+		top[c] = top[cParent[c]]
+		if top[c] < 0 && selected[c] {
+			top[c] = c
+		}
+	}
+	labels := make([]int, n)
+	number := make(map[int]int)
+	var stab []float64
+	for i := range labels {
+		c := top[fellFrom[i]]
+		if c < 0 {
+			labels[i] = -1
+			continue
+		}
+		l, ok := number[c]
+		if !ok {
+			l = len(stab)
+			number[c] = l
+			stab = append(stab, stability[c])
+		}
+		labels[i] = l
+	}
+	return labels, stab
+}
+
+// NoiseToNearest returns a copy of r.Labels in which every noise row takes
+// the label of the nearest clustered row of x (Euclidean, the lowest row
+// on ties), as the project's anchors treat HDBSCAN's noise; x must be the
+// data r was computed from. If r has no cluster, every label stays −1. It
+// panics if x does not have len(r.Labels) rows.
+func (r *HDBSCANResult) NoiseToNearest(x mat.Matrix) []int {
+	out := append([]int(nil), r.Labels...)
+	if r.Clusters == 0 || len(out) == 0 {
+		return out
+	}
+	data, d := rowsOf(x)
+	if len(data) != len(out)*d {
+		panic(badDim)
+	}
+	var clustered []int
+	for i, l := range r.Labels {
+		if l >= 0 {
+			clustered = append(clustered, i)
+		}
+	}
+	parallel.For(len(out), 64, max(r.workers, 1), func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if r.Labels[i] >= 0 {
+				continue
+			}
+			xi := data[i*d : i*d+d]
+			bestD, best := math.Inf(1), -1
+			for _, j := range clustered {
+				if v := kernel.SqDist(xi, data[j*d:j*d+d]); v < bestD {
+					bestD, best = v, j
+				}
+			}
+			out[i] = r.Labels[best]
+		}
+	})
+	return out
+}
