@@ -96,4 +96,5 @@ func ExampleAllKinds() {
 	// line3      d=2, classes=3
 	// cube       d=3, classes=1
 	// touch20    d=2, classes=20
+	// birch      d=2, classes=100
 }

@@ -13,7 +13,7 @@ import (
 // Kind names a synthetic data set made by [Generate]. The four kinds of
 // [Kinds] are the 2-D sets of the paper's figures and of svclust demo; each
 // has well separated classes, so that a good clusterer can recover them
-// (adjusted Rand index near 1). [AllKinds] adds eleven more shapes, on
+// (adjusted Rand index near 1). [AllKinds] adds twelve more shapes, on
 // which, with those four, the automatic defaults of package svclust were
 // calibrated: rings, blobs of unequal spread or size, stretched blobs,
 // spiral arms, many blobs, 8 dimensions, uniform noise, a line, a cube and
@@ -114,6 +114,16 @@ const (
 	// the points each, with shallow valleys between them, as in the UEF
 	// sets D31 and R15.
 	Touch20 Kind = "touch20"
+
+	// Birch is 100 isotropic Gaussians with standard deviation 1 on a
+	// 10 × 10 grid with spacing 4√2: class k is centred on
+	// 4√2·(k mod 10, ⌊k/10⌋). It is the layout of the data set DS1 of the
+	// BIRCH paper (Zhang, Ramakrishnan, Livny, SIGMOD 1996: grid, K = 100,
+	// radius √2, k_g = 4), from which the benchmark set Birch1 is drawn:
+	// many clusters of 1 % of the points each, whose neighbours touch
+	// lightly (the valley between two is 2.8 standard deviations from
+	// either centre).
+	Birch Kind = "birch"
 )
 
 // Kinds returns the four kinds of the paper's figures, which svclust demo
@@ -123,10 +133,10 @@ func Kinds() []Kind {
 }
 
 // AllKinds returns every kind accepted by [Generate]: those of [Kinds]
-// followed by the eleven further shapes on which the automatic defaults of
+// followed by the twelve further shapes on which the automatic defaults of
 // package svclust were calibrated.
 func AllKinds() []Kind {
-	return append(Kinds(), Circles, Varied, Aniso, Spirals3, Grid25, HD8, NoisyBlobs, Unbal, Line3, Cube, Touch20)
+	return append(Kinds(), Circles, Varied, Aniso, Spirals3, Grid25, HD8, NoisyBlobs, Unbal, Line3, Cube, Touch20, Birch)
 }
 
 // ParseKind returns the Kind with the given name, ignoring case.
@@ -191,11 +201,12 @@ func gaussians(sd float64, centres ...[2]float64) shape {
 	return blobs(sds, centres)
 }
 
-// grid returns the centres of Grid25.
-func grid() [][2]float64 {
-	c := make([][2]float64, 25)
+// grid returns the centres of a side × side grid with the given spacing,
+// class k at spacing·(k mod side, ⌊k/side⌋): Grid25 and Birch.
+func grid(side int, spacing float64) [][2]float64 {
+	c := make([][2]float64, side*side)
 	for k := range c {
-		c[k] = [2]float64{4 * float64(k%5), 4 * float64(k/5)}
+		c[k] = [2]float64{spacing * float64(k%side), spacing * float64(k/side)}
 	}
 	return c
 }
@@ -274,7 +285,8 @@ var shapes = map[Kind]shape{
 			p[1] = t*math.Sin(theta) + sd*rnd.NormFloat64()
 		},
 	},
-	Grid25: gaussians(0.5, grid()...),
+	Grid25: gaussians(0.5, grid(5, 4)...),
+	Birch:  gaussians(1, grid(10, 4*math.Sqrt2)...),
 	HD8: {
 		dim:     8,
 		weights: ones(5),

@@ -52,6 +52,7 @@ func TestGenerate(t *testing.T) {
 		{Line3, 1000, []int{334, 333, 333}},
 		{Cube, 1000, []int{1000}},
 		{Touch20, 1000, slices.Repeat([]int{50}, 20)},
+		{Birch, 1000, slices.Repeat([]int{10}, 100)},
 	} {
 		ds := mustGenerate(t, tc.kind, tc.n, 1)
 		d := map[Kind]int{HD8: 8, Cube: 3}[tc.kind]
@@ -86,9 +87,13 @@ func TestGenerate(t *testing.T) {
 
 func TestGenerateDeterministic(t *testing.T) {
 	for _, kind := range AllKinds() {
-		a := mustGenerate(t, kind, 500, 1)
-		b := mustGenerate(t, kind, 500, 1)
-		c := mustGenerate(t, kind, 500, 2)
+		// 2000 rows: 20 a class of Birch's 100, so that a half of the
+		// rows misses a class with probability about 100·2⁻²⁰ if the
+		// rows are shuffled.
+		const n = 2000
+		a := mustGenerate(t, kind, n, 1)
+		b := mustGenerate(t, kind, n, 1)
+		c := mustGenerate(t, kind, n, 2)
 		// Same seed, same computation: bitwise equal.
 		if !mat.Equal(a.X, b.X) || !slices.Equal(a.Labels, b.Labels) {
 			t.Errorf("%s: seed 1 gives different data on two calls", kind)
@@ -97,7 +102,7 @@ func TestGenerateDeterministic(t *testing.T) {
 			t.Errorf("%s: seeds 1 and 2 give the same points", kind)
 		}
 		// Shuffled: the first and second halves both hold several classes.
-		for _, half := range [][]int{a.Labels[:250], a.Labels[250:]} {
+		for _, half := range [][]int{a.Labels[:n/2], a.Labels[n/2:]} {
 			if k := len(slices.Compact(slices.Sorted(slices.Values(half)))); k != len(a.Classes) {
 				t.Errorf("%s: a half of the rows has %d of %d classes", kind, k, len(a.Classes))
 			}
@@ -165,6 +170,13 @@ func TestGenerateShapes(t *testing.T) {
 		{Grid25, func(k int, x []float64) bool {
 			c := [2]float64{4 * float64(k%5), 4 * float64(k/5)}
 			return math.Abs(x[0]-c[0]) < 2.5 && math.Abs(x[1]-c[1]) < 2.5
+		}},
+		// sd 1 about its own centre 4√2·(k mod 10, ⌊k/10⌋): each
+		// coordinate within 5 (5 sd).
+		{Birch, func(k int, x []float64) bool {
+			s := 4 * math.Sqrt2
+			c := [2]float64{s * float64(k%10), s * float64(k/10)}
+			return math.Abs(x[0]-c[0]) < 5 && math.Abs(x[1]-c[1]) < 5
 		}},
 		// Blobs: sd 0.8, within 4 (5 sd). Noise: in [−7, 7]².
 		{NoisyBlobs, func(k int, x []float64) bool {
@@ -379,7 +391,7 @@ func TestGenerateErrors(t *testing.T) {
 		t.Errorf("AllKinds() = %v does not start with Kinds() = %v", AllKinds(), Kinds())
 	}
 	_, err := ParseKind("spiral")
-	if want := `dataset: unknown kind "spiral" (valid: moons, nested, gauss3, gauss4, circles, varied, aniso, spirals3, grid25, hd8, noisyblobs, unbal, line3, cube, touch20)`; err == nil || err.Error() != want {
+	if want := `dataset: unknown kind "spiral" (valid: moons, nested, gauss3, gauss4, circles, varied, aniso, spirals3, grid25, hd8, noisyblobs, unbal, line3, cube, touch20, birch)`; err == nil || err.Error() != want {
 		t.Errorf("ParseKind(spiral) error = %v, want %s", err, want)
 	}
 }

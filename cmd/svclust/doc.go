@@ -501,14 +501,15 @@ for hd8 and cube) and label.
 		The data set (default moons): two interleaved half moons, a
 		Gaussian blob inside two rings, or three or four Gaussians; the
 		sets of the paper's figures.
-	-kind circles|varied|aniso|spirals3|grid25|hd8|noisyblobs|unbal|line3|cube|touch20
+	-kind circles|varied|aniso|spirals3|grid25|hd8|noisyblobs|unbal|line3|cube|touch20|birch
 		The further shapes on which fit's defaults were calibrated: two
 		concentric circles, three Gaussians of different spread, three
 		stretched Gaussians, three spiral arms, a 5 × 5 grid of
 		Gaussians, five Gaussians in 8 dimensions, four Gaussians with
 		10 % uniform noise as a fifth class, two Gaussians 10 : 1, three
-		tight blobs on a line, uniform in a 3-D cube (one class), or
-		twenty touching Gaussians.
+		tight blobs on a line, uniform in a 3-D cube (one class),
+		twenty touching Gaussians, or a 10 × 10 grid of Gaussians of
+		1 % of the points each (BIRCH's DS1).
 		Package dataset documents each shape's parameters.
 	-n n
 		Number of points (default 1000).

@@ -38,7 +38,9 @@ spiral arms), grid25 (a 5 × 5 grid of Gaussians), hd8 (five Gaussians in 8
 dimensions: columns x1..x8), noisyblobs (four Gaussians and 10 % uniform
 noise as a fifth class), unbal (two Gaussians, 10 : 1), line3 (three tight
 blobs on a line), cube (uniform in a 3-D cube, one class: columns
-x1..x3) or touch20 (twenty Gaussians whose neighbours touch). The same seed gives the same data.`,
+x1..x3), touch20 (twenty Gaussians whose neighbours touch) or birch (a
+10 × 10 grid of Gaussians of 1 % of the points each, the layout of BIRCH's
+DS1). The same seed gives the same data.`,
 		Flag: flag.NewFlagSet("gen", flag.ContinueOnError),
 	}
 	c.Flag.StringVar(&kind, "kind", kind, "data set: "+kindNames())
