@@ -236,7 +236,7 @@ func TestCover(t *testing.T) {
 func TestLevelTreeBlobs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	centres := [][2]float64{{0, 0}, {20, 0}, {10, 17}}
-	n := 600
+	n := 900
 	data := make([]float64, 0, 2*n)
 	truth := make([]int, n)
 	for i := range n {
@@ -254,8 +254,8 @@ func TestLevelTreeBlobs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if cl.Clusters != 3 || len(cl.Stability) != 3 || cl.MinSize != 6 {
-			t.Fatalf("%d clusters, stabilities %v, min size %d; want 3, 3 and max(5, ⌈0.01·600⌉) = 6", cl.Clusters, cl.Stability, cl.MinSize)
+		if cl.Clusters != 3 || len(cl.Stability) != 3 || cl.MinSize != 7 {
+			t.Fatalf("%d clusters, stabilities %v, min size %d; want 3, 3 and max(5, ⌈0.0075·900⌉) = 7", cl.Clusters, cl.Stability, cl.MinSize)
 		}
 		kept, keptTruth := []int{}, []int{}
 		for i, l := range cl.Labels {

@@ -106,8 +106,9 @@ func ParseGrid(s string, multiples bool) ([]Value, error) {
 
 // DefaultSample is the number of rows, at most, on which a Search
 // evaluates DBCV. DBCV costs O(s²·d) for s rows, so the criterion's cost
-// stays fixed as N grows; a cluster of 1 % of the rows (the default
-// minimum cluster size) has about 10 rows in the sample.
+// stays fixed as N grows; a cluster of 0.75 % of the rows (the default
+// minimum cluster size, svclust.DefaultMinShare) has about 7 rows in the
+// sample.
 const DefaultSample = 1000
 
 // Search describes a grid search. The zero value of each field is its

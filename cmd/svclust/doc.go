@@ -251,7 +251,7 @@ The flags are:
 		takes the cluster of its nearest strip row.
 	-min-size n|auto
 		Smallest cluster of -rule levels, in rows, at least 1; auto (the
-		default) is max(5, ⌈0.01·N⌉) for the N rows clustered (the
+		default) is max(5, ⌈0.0075·N⌉) for the N rows clustered (the
 		sample with -stream). A usage error with -rule components.
 	-maintain removal|project-knn|project-random|merge
 		Budget maintenance (default merge): drop the smallest
@@ -389,7 +389,7 @@ equilibrium) and writes the labels as it goes, to a temporary file that
 replaces the -o file at the end. With at most -sample rows the sample is
 every row in file order, so the labels and the model are those of fit
 (fit -all with -rule components) with the same flags. -min-size auto
-takes 1 % of the sample, not of the file. Purity, Rand, ARI and NMI are computed
+takes 0.75 % of the sample, not of the file. Purity, Rand, ARI and NMI are computed
 exactly from a table of classes × clusters; Davies–Bouldin and
 compactness, which need the cluster centroids before the distances to them,
 are left out (null in JSON). The -json report adds "sample", the number of

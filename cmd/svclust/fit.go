@@ -195,7 +195,7 @@ func (o *fitFlags) register(fs *flag.FlagSet, gammaC bool) {
 	fs.Var(&o.budget, "budget", "largest number of support vectors: a `number` (0 means no budget), or auto (chosen from the data)")
 	fs.StringVar(&o.width, "width", o.width, "kernel widths when γ and C are both auto: adaptive (narrower kernels where the data are denser than the median) or global (one γ)")
 	fs.StringVar(&o.rule, "rule", o.rule, "cluster assignment: levels (the tree of the levels of f) or components (the paper's Algorithm 3: components of f ≥ 0)")
-	fs.Var(&o.minSize, "min-size", "smallest cluster of -rule levels, in `rows`, or auto (1 % of the rows, at least 5)")
+	fs.Var(&o.minSize, "min-size", "smallest cluster of -rule levels, in `rows`, or auto (0.75 % of the rows, at least 5)")
 	fs.StringVar(&o.maintain, "maintain", o.maintain, "budget maintenance: "+orList(svclust.MaintainerNames()))
 	fs.Var(&o.k, "k", "number of support vectors a projection projects onto; at most the budget, given or chosen from the data")
 	fs.Var(&o.eps, "eps", "half-width ε of the strip |f| ≤ ε whose points follow trajectories (-rule components): a `number` > 0, or auto (a quantile of |f|)")
