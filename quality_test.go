@@ -112,22 +112,14 @@ func seedStability(t *testing.T, kind dataset.Kind) float64 {
 //
 // and with SVCLUST_WIDTH=global for one kernel width (see fitDefaults).
 func BenchmarkDefaultsShared(b *testing.B) {
-	dir := os.Getenv("SVCLUST_DATA")
-	if dir == "" {
-		dir = filepath.Join("..", "shared", "datasets")
-	}
-	anchors := readAnchors(filepath.Join(dir, "..", "anchors", "unsupervised.tsv"))
-	names := []string{"aggregation", "compound", "d31", "flame", "iris", "breast_cancer", "abalone", "musk", "jain", "pathbased", "r15", "spiral", "shuttle", "glass", "car"}
+	dir, anchors := sharedData()
 	for range b.N {
 		var table strings.Builder
 		fmt.Fprintf(&table, "\n%-14s %6s %8s  %6s %8s\n", "set", "NMI", "clusters", "HDB-5", "clusters")
 		var sum, sumA float64
 		wins, count := 0, 0
-		for _, name := range names {
-			ds, err := dataset.ReadFile(filepath.Join(dir, name+".csv"), dataset.ReadOptions{})
-			if err != nil {
-				b.Skipf("the paper's data sets are not in %s: %v", dir, err)
-			}
+		for _, name := range sharedNames {
+			ds := readShared(b, dir, name)
 			cl := fitDefaults(b, ds.X, 1)
 			nmi := metrics.NMI(ds.Labels, cl.Labels)
 			a := anchors[name]
@@ -160,23 +152,15 @@ func BenchmarkDefaultsShared(b *testing.B) {
 //
 //	go test -run '^$' -bench HDBSCANShared -benchtime 1x .
 func BenchmarkHDBSCANShared(b *testing.B) {
-	dir := os.Getenv("SVCLUST_DATA")
-	if dir == "" {
-		dir = filepath.Join("..", "shared", "datasets")
-	}
-	anchors := readAnchors(filepath.Join(dir, "..", "anchors", "unsupervised.tsv"))
-	names := []string{"aggregation", "compound", "d31", "flame", "iris", "breast_cancer", "abalone", "musk", "jain", "pathbased", "r15", "spiral", "shuttle", "glass", "car"}
+	dir, anchors := sharedData()
 	const maxRows = 20000
 	for range b.N {
 		var table strings.Builder
 		fmt.Fprintf(&table, "\n%-14s %6s %8s  %6s %8s\n", "set", "NMI", "clusters", "HDB-5", "clusters")
 		var sum, sumA float64
 		same, count := 0, 0
-		for _, name := range names {
-			ds, err := dataset.ReadFile(filepath.Join(dir, name+".csv"), dataset.ReadOptions{})
-			if err != nil {
-				b.Skipf("the paper's data sets are not in %s: %v", dir, err)
-			}
+		for _, name := range sharedNames {
+			ds := readShared(b, dir, name)
 			a := anchors[name]
 			if n, _ := ds.X.Dims(); n > maxRows {
 				fmt.Fprintf(&table, "%-14s %6s %8s  %6.3f %8s  skipped: %d rows > %d (exact HDBSCAN is O(n²))\n", name, "-", "-", a.nmi, a.clusters, n, maxRows)
@@ -315,6 +299,32 @@ func BenchmarkDefaultsSizes(b *testing.B) {
 		fmt.Print(table.String()) // b.Log would cut the table to its first lines
 		b.ReportMetric(total/float64(2*len(kinds)), "mean-ARI")
 	}
+}
+
+// sharedNames are the paper's data sets, in the order of the README's
+// tables.
+var sharedNames = []string{"aggregation", "compound", "d31", "flame", "iris", "breast_cancer", "abalone", "musk", "jain", "pathbased", "r15", "spiral", "shuttle", "glass", "car"}
+
+// sharedData returns the directory of the paper's data sets,
+// $SVCLUST_DATA or by default ../shared/datasets, and the anchors of
+// ../anchors/unsupervised.tsv beside it (none if it is absent).
+func sharedData() (string, map[string]anchor) {
+	dir := os.Getenv("SVCLUST_DATA")
+	if dir == "" {
+		dir = filepath.Join("..", "shared", "datasets")
+	}
+	return dir, readAnchors(filepath.Join(dir, "..", "anchors", "unsupervised.tsv"))
+}
+
+// readShared reads the data set name of dir, or skips b with the reason
+// when it cannot.
+func readShared(b *testing.B, dir, name string) *dataset.Dataset {
+	b.Helper()
+	ds, err := dataset.ReadFile(filepath.Join(dir, name+".csv"), dataset.ReadOptions{})
+	if err != nil {
+		b.Skipf("the paper's data sets are not in %s: %v", dir, err)
+	}
+	return ds
 }
 
 type anchor struct {
