@@ -147,8 +147,8 @@ func BenchmarkDefaultsShared(b *testing.B) {
 // dbscan, ../shared/anchors/unsupervised.tsv), and reports the mean NMI
 // and the number of sets with the anchors' cluster count as metrics. Sets
 // above 20,000 rows (Shuttle) are skipped and marked so: exact HDBSCAN
-// takes O(n²) time. Compound, d31, musk and r15 do not give the anchors'
-// counts (see TestHDBSCANAnchors in package baseline). Run it with
+// takes O(n²) time. All 14 sets it runs give the anchors' counts (as
+// TestHDBSCANAnchors in package baseline asserts). Run it with
 //
 //	go test -run '^$' -bench HDBSCANShared -benchtime 1x .
 func BenchmarkHDBSCANShared(b *testing.B) {

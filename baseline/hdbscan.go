@@ -78,24 +78,48 @@ func validateHDBSCAN(cfg *HDBSCANConfig) error {
 // max(core(a), core(b), ‖a − b‖) by Prim's algorithm from row 0, in
 // O(n²·d) time and O(n) memory (no n×n matrix), taking the lowest index
 // on ties; the single-linkage tree of its edges sorted by weight (ties in
-// the order Prim added them); the condensed tree, where a split into two
-// parts of at least MinClusterSize rows each gives two new clusters and
-// rows of a smaller part fall out of the cluster as noise; the stability
-// of each cluster, Σ over its rows of λ(row leaves) − λ(cluster born),
-// with λ = 1/distance; and the excess-of-mass selection, which keeps a
-// cluster unless the summed stabilities of its selected descendants are
-// strictly larger. The root, all the rows, is never selected (the
-// allow_single_cluster = false of the Python package and R's default), so
-// a result has at least two clusters or none: when no split leaves two
-// parts of MinClusterSize rows (for instance when n < 2·MinClusterSize,
-// or all rows are equal) every row is noise and Clusters is 0. Rows not
-// in a selected cluster are noise (−1); see [HDBSCANResult.NoiseToNearest].
+// the order Prim added them); the condensed tree; the stabilities; and
+// the excess-of-mass selection. The condensed tree, stabilities and
+// selection follow R's dbscan package (1.1-11, computeStability and
+// extractUnsupervised/fosc in src/R_buildHDBSCAN.cpp), with λ =
+// 1/distance:
+//
+//   - Going down the single-linkage tree from the root (all rows), a
+//     merge whose two parts both have at least MinClusterSize rows is the
+//     death of its cluster, at λ of the merge, and the birth of two new
+//     clusters there. Any other merge keeps its cluster for both parts:
+//     a part smaller than MinClusterSize does not fall out as a whole
+//     where it splits off but stays in the cluster, and each row leaves
+//     the cluster at the merge that makes it a single row, at λ of that
+//     merge, or at λ of the cluster's death if that is smaller (a part
+//     still hanging on when its cluster splits leaves at the split).
+//   - The stability of a cluster is Σ over the rows that leave it of
+//     λ(row leaves) − λ(cluster born), plus, if it dies, its size at
+//     death times λ(death) − λ(born).
+//   - Excess of mass, bottom-up: a cluster is kept unless the summed
+//     best stabilities of its children are strictly larger (R's fosc
+//     keeps the parent on equality). The root, all the rows, is never
+//     selected (R's hdbscan and the Python package's default
+//     allow_single_cluster = false).
+//
+// So a result has at least two clusters or none: when no split leaves
+// two parts of MinClusterSize rows (for instance when n < 2·MinClusterSize,
+// or all rows are equal) every row is noise and Clusters is 0. A row
+// belongs to the selected cluster it left or that is above the cluster it
+// left (as R's getSalientAssignments); rows that left the root or a
+// cluster above the selected ones are noise (−1); see
+// [HDBSCANResult.NoiseToNearest]. With MinPts 5 and the anchors'
+// preprocessing this reproduces the cluster counts of R's hdbscan on the
+// 14 sets of the project's anchors that it runs.
 //
 // Distance 0: repeated rows (MinPts or more copies) can be joined at
 // distance 0, where λ = 1/0 would be infinite. HDBSCAN takes λ at
 // distance 0 as the largest finite λ of the tree, 1/(the smallest positive
 // merge distance), or 1 if every merge is at distance 0, so stabilities
-// stay finite; such copies then leave their cluster together at that λ.
+// stay finite; such copies then leave their cluster at that λ (or at the
+// cluster's death, if that is smaller). R takes 1/0 = +Inf there, which
+// makes such stabilities infinite. R's Prim's algorithm may also break
+// ties between equal distances differently.
 //
 // It returns a *svclust.ConfigError for an invalid cfg, svclust.ErrNoData
 // for empty x and svclust.ErrNotFinite for NaN or Inf.
@@ -284,53 +308,44 @@ func condenseAndSelect(merges []merge, n, mcs int) ([]int, []float64) {
 		}
 		return merges[node-n].size
 	}
-	// Condensed tree: cluster 0 is the root; a cluster's parent has a
-	// lower index. Each row falls out of one cluster at one λ.
+	// Condensed tree, built top-down over the merges (merge k is node
+	// n+k, its children have lower indices): cluster 0 is the root and a
+	// cluster's parent has a lower index. owner[k] is the cluster merge k
+	// belongs to. A merge of two parts of at least mcs rows each is the
+	// death of its cluster and the birth of two new ones; any other merge
+	// passes its cluster on to its non-row children, so a part smaller
+	// than mcs stays in the cluster and its rows leave one by one, each
+	// at the merge that makes it a single row, at
+	// min(λ of that merge, λ of the cluster's death) (R dbscan's
+	// computeStability).
+	owner := make([]int, n-1)
 	cParent := []int{-1}
 	birth := []float64{0}
+	death := []float64{math.Inf(1)} // λ of the death; +Inf while a leaf
 	stability := []float64{0}
 	fellFrom := make([]int, n)
-	var leafStack []int
-	fallOut := func(node, cl int, lam float64) {
-		leafStack = append(leafStack[:0], node)
-		for len(leafStack) > 0 {
-			v := leafStack[len(leafStack)-1]
-			leafStack = leafStack[:len(leafStack)-1]
-			if v < n {
-				fellFrom[v] = cl
-				stability[cl] += lam - birth[cl]
+	for k := n - 2; k >= 0; k-- {
+		m, c := merges[k], owner[k]
+		lam := lambda(m.dist)
+		if size(m.a) >= mcs && size(m.b) >= mcs { // both are merges: mcs ≥ 2
+			death[c] = lam
+			stability[c] += (lam - birth[c]) * float64(m.size)
+			for _, child := range []int{m.a, m.b} {
+				owner[child-n] = len(cParent)
+				cParent = append(cParent, c)
+				birth = append(birth, lam)
+				death = append(death, math.Inf(1))
+				stability = append(stability, 0)
+			}
+			continue
+		}
+		for _, child := range []int{m.a, m.b} {
+			if child >= n {
+				owner[child-n] = c
 				continue
 			}
-			leafStack = append(leafStack, merges[v-n].a, merges[v-n].b)
-		}
-	}
-	type item struct{ node, cl int }
-	stack := []item{{2*n - 2, 0}}
-	for len(stack) > 0 {
-		it := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		m := merges[it.node-n]
-		lam := lambda(m.dist)
-		bigA, bigB := size(m.a) >= mcs, size(m.b) >= mcs
-		switch {
-		case bigA && bigB:
-			for _, child := range []int{m.a, m.b} {
-				c := len(cParent)
-				cParent = append(cParent, it.cl)
-				birth = append(birth, lam)
-				stability = append(stability, 0)
-				stability[it.cl] += (lam - birth[it.cl]) * float64(size(child))
-				stack = append(stack, item{child, c})
-			}
-		case bigA:
-			fallOut(m.b, it.cl, lam)
-			stack = append(stack, item{m.a, it.cl})
-		case bigB:
-			fallOut(m.a, it.cl, lam)
-			stack = append(stack, item{m.b, it.cl})
-		default:
-			fallOut(m.a, it.cl, lam)
-			fallOut(m.b, it.cl, lam)
+			fellFrom[child] = c
+			stability[c] += min(lam, death[c]) - birth[c]
 		}
 	}
 	// Excess of mass, children (higher indices) before parents; the root
