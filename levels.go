@@ -235,7 +235,7 @@ func (m *Model) clusterLevels(data []float64, n, d int, cfg *ClusterConfig, minS
 	// DefaultLevelPower), the ripples' significance on f: prefix sums of
 	// g for the selection, then of f in the same slices (a million rows:
 	// 8 MB, once).
-	g := levelPower(cfg, m.Choice.CAuto)
+	g, onF := levelPower(cfg, m.Choice.CAuto)
 	prefix := prefixSums(levels, g)
 	nb := cfg.Neighbors
 	if nb == 0 {
@@ -255,8 +255,8 @@ func (m *Model) clusterLevels(data []float64, n, d int, cfg *ClusterConfig, minS
 		if z == 0 {
 			z = DefaultRippleZ
 		}
-		if g != nil {
-			prefixSumsTo(prefix, levels, nil) // the sums of f, in place of g's
+		if !onF {
+			prefixSumsTo(prefix, levels, identity) // the sums of f, in place of g's
 		}
 		peak := make([]float64, nm)
 		for i := range peak {
@@ -485,7 +485,7 @@ type ctCluster struct {
 }
 
 // prefixSums returns, for each sorted slice of levels, the prefix sums of
-// g over it (g nil: of the levels themselves), with a leading 0.
+// g over it, with a leading 0.
 func prefixSums(levels [][]float64, g func(float64) float64) [][]float64 {
 	prefix := make([][]float64, len(levels))
 	for j, lv := range levels {
@@ -496,45 +496,43 @@ func prefixSums(levels [][]float64, g func(float64) float64) [][]float64 {
 }
 
 // prefixSumsTo writes into prefix, made by prefixSums for the same levels,
-// the prefix sums of g over each slice of levels (g nil: of the levels).
+// the prefix sums of g over each slice of levels.
 func prefixSumsTo(prefix, levels [][]float64, g func(float64) float64) {
 	for j, lv := range levels {
 		p := prefix[j]
 		for k, v := range lv {
-			if g != nil {
-				v = g(v)
-			}
-			p[k+1] = p[k] + v
+			p[k+1] = p[k] + g(v)
 		}
 	}
 }
 
+// identity is the g of levelPower when the excess of mass is measured on
+// f itself.
+func identity(v float64) float64 { return v }
+
 // levelPower returns the function g(f) = (f + 1)^p on whose values the
 // LevelTree rule measures excess of mass, p being cfg.LevelPower or
-// DefaultLevelPower when it is 0; or nil for the levels of f themselves,
-// when p is 1 or C was given (cAuto false: f + 1 is then not a density
-// estimate). Levels below −1, possible only with coefficients of both
-// signs, count as −1.
-func levelPower(cfg *ClusterConfig, cAuto bool) func(float64) float64 {
+// DefaultLevelPower when it is 0; or identity, with onF true, for the
+// levels of f themselves, when p is 1 or C was given (cAuto false: f + 1
+// is then not a density estimate). Levels below −1, possible only with
+// coefficients of both signs, count as −1.
+func levelPower(cfg *ClusterConfig, cAuto bool) (g func(float64) float64, onF bool) {
 	p := cfg.LevelPower
 	if p == 0 {
 		p = DefaultLevelPower
 	}
 	if p == 1 || !cAuto {
-		return nil
+		return identity, true
 	}
-	return func(v float64) float64 { return math.Pow(max(v+1, 0), p) }
+	return func(v float64) float64 { return math.Pow(max(v+1, 0), p) }, false
 }
 
 // condense builds the condensed tree of dn from root, whose cluster is
 // born at level low; levels holds the sorted levels of the rows of each
-// mode and prefix the prefix sums of g over them (g nil: of the levels
-// themselves), on which excess of mass is measured. Levels, births and
-// the tree's heights stay levels of f; only the masses are of g.
+// mode and prefix the prefix sums of g over them (see levelPower), on
+// which excess of mass is measured. Levels, births and the tree's heights
+// stay levels of f; only the masses are of g.
 func condense(dn []dnode, root int, levels, prefix [][]float64, g func(float64) float64, minSize int, low float64) *condensed {
-	if g == nil {
-		g = func(v float64) float64 { return v }
-	}
 	ct := &condensed{}
 	var leaves func(v int, out []int) []int
 	leaves = func(v int, out []int) []int {

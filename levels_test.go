@@ -90,7 +90,7 @@ func TestCondenseByHand(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dn, root, prefix := handTree(tc.levels)
-			ct := condense(dn, root, tc.levels, prefix, nil, tc.minSize, low)
+			ct := condense(dn, root, tc.levels, prefix, identity, tc.minSize, low)
 			mc, birth, stab := ct.selectClusters(dn, 3)
 			if !slices.Equal(mc, tc.clusters) || !slices.Equal(birth, tc.birth) {
 				t.Errorf("clusters %v born at %v, want %v at %v", mc, birth, tc.clusters, tc.birth)
@@ -129,7 +129,7 @@ func TestSpreadByHand(t *testing.T) {
 func TestMassUnbounded(t *testing.T) {
 	levels := [][]float64{{1, 2, 3}}
 	dn, prefix := []dnode{{-1, -1, math.Inf(1)}}, [][]float64{{0, 1, 3, 6}}
-	ct := condense(dn, 0, levels, prefix, nil, 1, 0.5)
+	ct := condense(dn, 0, levels, prefix, identity, 1, 0.5)
 	// (1 − 0.5) + (2 − 0.5) + (3 − 0.5) = 4.5.
 	if got := ct.clusters[0].stab; got != 4.5 {
 		t.Errorf("stability %v, want 4.5", got)
@@ -139,14 +139,14 @@ func TestMassUnbounded(t *testing.T) {
 // TestMassPower: with g(f) = (f + 1)^p the rows of a leaf count
 // g(f) − g(base). Levels 3, 8 and 15 with p = ½ and base 0 give
 // (2 − 1) + (3 − 1) + (4 − 1) = 6, worked by hand; at p = 1, or with a
-// given C, levelPower leaves the levels of f (g nil), which give
+// given C, levelPower leaves the levels of f (identity), which give
 // 3 + 8 + 15 = 26.
 func TestMassPower(t *testing.T) {
 	levels := [][]float64{{3, 8, 15}}
 	dn := []dnode{{-1, -1, math.Inf(1)}}
-	g := levelPower(&ClusterConfig{LevelPower: 0.5}, true)
-	if g == nil {
-		t.Fatal("levelPower(0.5, automatic C) = nil")
+	g, onF := levelPower(&ClusterConfig{LevelPower: 0.5}, true)
+	if onF {
+		t.Fatal("levelPower(0.5, automatic C) measures on f")
 	}
 	gp := [][]float64{{0, g(3), g(3) + g(8), g(3) + g(8) + g(15)}}
 	if got := condense(dn, 0, levels, gp, g, 1, 0).clusters[0].stab; got != 6 {
@@ -156,15 +156,15 @@ func TestMassPower(t *testing.T) {
 		cfg   ClusterConfig
 		cAuto bool
 	}{{ClusterConfig{LevelPower: 1}, true}, {ClusterConfig{}, false}, {ClusterConfig{LevelPower: 0.5}, false}} {
-		if levelPower(&tc.cfg, tc.cAuto) != nil {
-			t.Errorf("levelPower(%v, cAuto %v) is not nil", tc.cfg.LevelPower, tc.cAuto)
+		if g, onF := levelPower(&tc.cfg, tc.cAuto); !onF || g(15) != 15 {
+			t.Errorf("levelPower(%v, cAuto %v) does not measure on f", tc.cfg.LevelPower, tc.cAuto)
 		}
 	}
-	if g := levelPower(&ClusterConfig{}, true); g == nil || g(15) != math.Pow(16, DefaultLevelPower) {
+	if g, onF := levelPower(&ClusterConfig{}, true); onF || g(15) != math.Pow(16, DefaultLevelPower) {
 		t.Errorf("levelPower(0) is not (f + 1)^DefaultLevelPower")
 	}
 	f := [][]float64{{0, 3, 11, 26}}
-	if got := condense(dn, 0, levels, f, nil, 1, 0).clusters[0].stab; got != 26 {
+	if got := condense(dn, 0, levels, f, identity, 1, 0).clusters[0].stab; got != 26 {
 		t.Errorf("stability on f: %v, want 26", got)
 	}
 
@@ -422,8 +422,7 @@ func TestRipplesOnLine3(t *testing.T) {
 		t.Error("Predict differs from Cluster on the training rows")
 	}
 	// The default level power weighs the dense tops of the blobs less,
-	// where the ripples are: fewer clusters than on f (7 against 14 on
-	// this seed, go test -run '^$' -bench DefaultsShapes -benchtime 1x .).
+	// where the ripples are: fewer clusters than on f.
 	def, err := m.Cluster(ds.X, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -441,5 +440,55 @@ func TestRipplesOnLine3(t *testing.T) {
 	}
 	if cl.Ripples != 0 {
 		t.Errorf("explicit C: %d clusters joined as ripples, want 0", cl.Ripples)
+	}
+}
+
+// TestRippleZOnF: the ripples' significance is measured on f whatever
+// the level power (DefaultLevelPower; the selection alone is measured on
+// (f + 1)^p), so on two touching blobs that both powers split the same
+// way, the threshold at which their join turns into a ripple, found by
+// bisection on RippleZ, is the same at p = 1 and p = ½. Computed on the
+// sums of g instead, it would differ.
+func TestRippleZOnF(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	const n = 400
+	data := make([]float64, 0, 2*n)
+	for i := range n {
+		c := float64(i%2) * 4 // unit Gaussians 4 apart: 2 clusters at both powers
+		data = append(data, c+rng.NormFloat64(), rng.NormFloat64())
+	}
+	x := mat.NewDense(n, 2, data)
+	m, err := Train(x, &Config{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clusters := func(p, z float64) int {
+		cl, err := m.Cluster(x, &ClusterConfig{LevelPower: p, RippleZ: z})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cl.Clusters
+	}
+	threshold := func(p float64) float64 {
+		lo, hi := 1e-6, 1e3 // 2 clusters at lo, 1 at hi
+		if clusters(p, lo) != 2 || clusters(p, hi) != 1 {
+			t.Fatalf("p = %v: %d clusters at z = %v and %d at %v, want 2 and 1", p, clusters(p, lo), lo, clusters(p, hi), hi)
+		}
+		for range 40 {
+			mid := math.Sqrt(lo * hi)
+			if clusters(p, mid) == 2 {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		return lo
+	}
+	z1, zh := threshold(1), threshold(0.5)
+	// 40 halvings of the log range ln(1e9) ≈ 20.7 leave a relative
+	// bracket of e^(20.7/2⁴⁰) − 1 ≈ 2e-11, below the 1e-9 allowed. With the
+	// ripple step reading the sums of g, the thresholds were 5.32 and 2.07.
+	if math.Abs(z1-zh) > 1e-9*z1 {
+		t.Errorf("join threshold %v at p = 1, %v at p = 1/2: the ripples' z depends on the level power", z1, zh)
 	}
 }
