@@ -266,20 +266,23 @@ func singleLinkage(edges []mstEdge, n int) []merge {
 		}
 		return i
 	}
-	size := func(merges []merge, node int) int {
-		if node < n {
-			return 1
-		}
-		return merges[node-n].size
-	}
 	merges := make([]merge, 0, n-1)
 	for _, e := range edges {
 		ra, rb := find(e.a), find(e.b)
 		node := n + len(merges)
-		merges = append(merges, merge{ra, rb, size(merges, ra) + size(merges, rb), e.dist})
+		merges = append(merges, merge{ra, rb, nodeSize(merges, n, ra) + nodeSize(merges, n, rb), e.dist})
 		parent[ra], parent[rb] = node, node
 	}
 	return merges
+}
+
+// nodeSize returns the rows under node of the single-linkage tree whose
+// first merges are given: 1 for a row (node < n), else the merge's size.
+func nodeSize(merges []merge, n, node int) int {
+	if node < n {
+		return 1
+	}
+	return merges[node-n].size
 }
 
 // condenseAndSelect builds the condensed tree of the single-linkage tree
@@ -302,12 +305,6 @@ func condenseAndSelect(merges []merge, n, mcs int) ([]int, []float64) {
 		}
 		return lamZero
 	}
-	size := func(node int) int {
-		if node < n {
-			return 1
-		}
-		return merges[node-n].size
-	}
 	// Condensed tree, built top-down over the merges (merge k is node
 	// n+k, its children have lower indices): cluster 0 is the root and a
 	// cluster's parent has a lower index. owner[k] is the cluster merge k
@@ -327,7 +324,7 @@ func condenseAndSelect(merges []merge, n, mcs int) ([]int, []float64) {
 	for k := n - 2; k >= 0; k-- {
 		m, c := merges[k], owner[k]
 		lam := lambda(m.dist)
-		if size(m.a) >= mcs && size(m.b) >= mcs { // both are merges: mcs ≥ 2
+		if nodeSize(merges, n, m.a) >= mcs && nodeSize(merges, n, m.b) >= mcs { // both are merges: mcs ≥ 2
 			death[c] = lam
 			stability[c] += (lam - birth[c]) * float64(m.size)
 			for _, child := range []int{m.a, m.b} {
@@ -374,7 +371,10 @@ func condenseAndSelect(merges []merge, n, mcs int) ([]int, []float64) {
 		}
 	}
 	labels := make([]int, n)
-	number := make(map[int]int)
+	number := make([]int, k) // each selected cluster's label, −1 until its lowest row
+	for c := range number {
+		number[c] = -1
+	}
 	var stab []float64
 	for i := range labels {
 		c := top[fellFrom[i]]
@@ -382,13 +382,11 @@ func condenseAndSelect(merges []merge, n, mcs int) ([]int, []float64) {
 			labels[i] = -1
 			continue
 		}
-		l, ok := number[c]
-		if !ok {
-			l = len(stab)
-			number[c] = l
+		if number[c] < 0 {
+			number[c] = len(stab)
 			stab = append(stab, stability[c])
 		}
-		labels[i] = l
+		labels[i] = number[c]
 	}
 	return labels, stab
 }
