@@ -11,6 +11,7 @@ import (
 	"github.com/svclust/svclust/internal/assign"
 	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/internal/parallel"
+	"github.com/svclust/svclust/internal/unionfind"
 )
 
 // DefaultMinShare sets the smallest cluster of the LevelTree rule when
@@ -368,15 +369,15 @@ func rippleZ(modes []int, levels, prefix [][]float64, h, sgd float64) float64 {
 // each mode, birth levels and stabilities.
 func joinRipples(modeCluster []int, edges []modeEdge, peak []float64, levels, prefix [][]float64, birth, stab []float64, z, sgd float64) ([]int, []float64, []float64) {
 	nm, k := len(modeCluster), len(birth)
-	u := newUnionFind(nm)
+	u := unionfind.New(nm)
 	top := slices.Clone(peak) // the peak of each branch, by its root
 	members := make([][]int, nm)
 	for i := range members {
 		members[i] = []int{i}
 	}
-	same := newUnionFind(k) // clusters joined so far
+	same := unionfind.New(k) // clusters joined so far
 	for _, e := range edges {
-		ri, rj := u.find(e.i), u.find(e.j)
+		ri, rj := u.Find(e.i), u.Find(e.j)
 		if ri == rj {
 			continue
 		}
@@ -386,7 +387,7 @@ func joinRipples(modeCluster []int, edges []modeEdge, peak []float64, levels, pr
 		}
 		if rippleZ(members[young], levels, prefix, e.h, sgd) < z {
 			for _, mo := range members[young] {
-				a, b := same.find(modeCluster[mo]), same.find(modeCluster[at])
+				a, b := same.Find(modeCluster[mo]), same.Find(modeCluster[at])
 				if a != b {
 					same[max(a, b)] = min(a, b)
 				}
@@ -399,7 +400,7 @@ func joinRipples(modeCluster []int, edges []modeEdge, peak []float64, levels, pr
 	id := make([]int, k)
 	var nb, ns []float64
 	for c := range k {
-		r := same.find(c)
+		r := same.Find(c)
 		if r == c {
 			id[c] = len(nb)
 			nb = append(nb, birth[c])
@@ -417,25 +418,6 @@ func joinRipples(modeCluster []int, edges []modeEdge, peak []float64, levels, pr
 	return out, nb, ns
 }
 
-// unionFind is a disjoint-set forest over 0 … n−1.
-type unionFind []int
-
-func newUnionFind(n int) unionFind {
-	u := make(unionFind, n)
-	for i := range u {
-		u[i] = i
-	}
-	return u
-}
-
-func (u unionFind) find(i int) int {
-	for u[i] != i {
-		u[i] = u[u[i]]
-		i = u[i]
-	}
-	return i
-}
-
 // linkage builds the single-linkage tree of the nm modes from edges sorted
 // from the highest level down (Kruskal's algorithm for the maximum
 // spanning forest). Leaves are 0 … nm−1; the components left apart are
@@ -445,13 +427,13 @@ func linkage(edges []modeEdge, nm int, low float64) ([]dnode, int) {
 	for i := range dn {
 		dn[i] = dnode{-1, -1, math.Inf(1)}
 	}
-	u := newUnionFind(nm)
+	u := unionfind.New(nm)
 	node := make([]int, nm) // the tree node of each set, by its root
 	for i := range node {
 		node[i] = i
 	}
 	join := func(a, b int, h float64) {
-		ra, rb := u.find(a), u.find(b)
+		ra, rb := u.Find(a), u.Find(b)
 		if ra == rb {
 			return
 		}
@@ -465,7 +447,7 @@ func linkage(edges []modeEdge, nm int, low float64) ([]dnode, int) {
 	for i := 1; i < nm; i++ {
 		join(0, i, low)
 	}
-	return dn, node[u.find(0)]
+	return dn, node[u.Find(0)]
 }
 
 // condensed is the condensed cluster tree of HDBSCAN (Campello et al.
@@ -683,14 +665,14 @@ func (ct *condensed) mark(dn []dnode, c int, modeCluster []int, label int) {
 // rows of the row-major reps of dimension d.
 func spread(modeCluster []int, edges []modeEdge, reps []float64, d int) {
 	nm := len(modeCluster)
-	u := newUnionFind(nm)
+	u := unionfind.New(nm)
 	members := make([][]int, nm)
 	for i := range members {
 		members[i] = []int{i}
 	}
 	// A component has a cluster when its modes all have one.
 	for _, e := range edges {
-		ri, rj := u.find(e.i), u.find(e.j)
+		ri, rj := u.Find(e.i), u.Find(e.j)
 		if ri == rj {
 			continue
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/internal/parallel"
+	"github.com/svclust/svclust/internal/unionfind"
 )
 
 // DefaultMinPts is the MinPts of [HDBSCAN] when HDBSCANConfig.MinPts is 0
@@ -255,17 +256,8 @@ type merge struct {
 // singleLinkage returns the n−1 merges of the single-linkage tree of the
 // sorted MST edges.
 func singleLinkage(edges []mstEdge, n int) []merge {
-	parent := make([]int, 2*n-1) // union-find over nodes, each root its top node
-	for i := range parent {
-		parent[i] = i
-	}
-	find := func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
+	parent := unionfind.New(2*n - 1) // over nodes, each root its top node
+	find := parent.Find
 	merges := make([]merge, 0, n-1)
 	for _, e := range edges {
 		ra, rb := find(e.a), find(e.b)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/internal/parallel"
+	"github.com/svclust/svclust/internal/unionfind"
 )
 
 // Merge groups the n = len(pts)/d points of pts greedily in index order:
@@ -163,18 +164,8 @@ func cell(v, side float64) int64 {
 func LinkUntil(f *Field, reps []float64, valid []bool, m, k, workers int, stop func() bool) ([]int, int, bool) {
 	d := f.D
 	nrep := len(reps) / d
-	// Union–find over equilibria.
-	parent := make([]int, nrep)
-	for i := range parent {
-		parent[i] = i
-	}
-	find := func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
+	parent := unionfind.New(nrep) // over equilibria
+	find := parent.Find
 	test := candidates(reps, d, valid, k)
 	// edges[i] lists j > i linked to i; each row is written by one worker.
 	edges := make([][]int, nrep)
