@@ -107,7 +107,7 @@ func ParseGrid(s string, multiples bool) ([]Value, error) {
 // DefaultSample is the number of rows, at most, on which a Search
 // evaluates DBCV. DBCV costs O(s²·d) for s rows, so the criterion's cost
 // stays fixed as N grows; a cluster of 0.75 % of the rows (the default
-// minimum cluster size, svclust.DefaultMinShare) has about 7 rows in the
+// minimum cluster size, svclust.DefaultMinShare) has 7 or 8 rows in the
 // sample.
 const DefaultSample = 1000
 
