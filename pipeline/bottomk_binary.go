@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/svclust/svclust/internal/binio"
 )
 
 // bottomKVersion is the first byte of the binary form of a BottomK.
@@ -66,47 +68,47 @@ var errBottomK = errors.New("pipeline: BottomK.UnmarshalBinary: not a BottomK")
 // trailing bytes, an unknown version, a file index out of range, or rows
 // that are not a heap of at most K), and leaves s unchanged then.
 func (s *BottomK) UnmarshalBinary(data []byte) error {
-	r := binReader{b: data, what: errBottomK}
-	if v := r.byte(); r.err != nil {
-		return r.err
+	r := binReader{binio.NewReader(data, errBottomKTruncated), errBottomK}
+	if v := r.Byte(); r.Err() != nil {
+		return r.Err()
 	} else if v != bottomKVersion {
 		return fmt.Errorf("%w: version %d", errBottomK, v)
 	}
-	k := r.varint()
-	nf := r.count(1)
+	k := r.Varint()
+	nf := r.Count(1)
 	names := make([]string, 0, nf)
 	for range nf {
-		names = append(names, string(r.bytes(r.count(1))))
+		names = append(names, string(r.Bytes(r.Count(1))))
 	}
-	n := r.count(8 + 3)
+	n := r.Count(8 + 3)
 	var items []Sampled // nil when empty, as NewBottomK's
 	if n > 0 {
 		items = make([]Sampled, 0, n)
 	}
 	for range n {
 		var it Sampled
-		it.Key = r.uint64()
-		f := r.uvarint()
-		it.ID.Line = int(r.varint())
-		if r.err == nil && f >= uint64(len(names)) {
+		it.Key = r.Uint64()
+		f := r.Uvarint()
+		it.ID.Line = int(r.Varint())
+		if r.Err() == nil && f >= uint64(len(names)) {
 			return fmt.Errorf("%w: file %d of %d", errBottomK, f, len(names))
 		}
-		if r.err == nil {
+		if r.Err() == nil {
 			it.ID.File = names[f]
 		}
-		if d := r.count(8); d > 0 {
+		if d := r.Count(8); d > 0 {
 			it.Row = make([]float64, d)
 			for j := range it.Row {
-				it.Row[j] = math.Float64frombits(r.uint64())
+				it.Row[j] = math.Float64frombits(r.Uint64())
 			}
 		}
 		items = append(items, it)
 	}
 	switch {
-	case r.err != nil:
-		return r.err
-	case len(r.b) != 0:
-		return fmt.Errorf("%w: %d bytes after the sample", errBottomK, len(r.b))
+	case r.Err() != nil:
+		return r.Err()
+	case r.Len() != 0:
+		return fmt.Errorf("%w: %d bytes after the sample", errBottomK, r.Len())
 	case k > math.MaxInt32 || int64(len(items)) > max(k, 0):
 		return fmt.Errorf("%w: %d rows for a sample of %d", errBottomK, len(items), k)
 	}
@@ -119,80 +121,15 @@ func (s *BottomK) UnmarshalBinary(data []byte) error {
 	return nil
 }
 
-// binReader reads the binary form of a BottomK or of Moments; its first
-// error sticks and makes every later read return zero;
-// what is the error its errors wrap (errBottomK, errMoments).
+// binReader reads the binary form of a BottomK or of Moments; what is
+// the error its errors wrap (errBottomK, errMoments).
 type binReader struct {
-	b    []byte
-	err  error
+	binio.Reader
 	what error
 }
 
-func (r *binReader) fail() {
-	if r.err == nil {
-		r.err = fmt.Errorf("%w: truncated", r.what)
-	}
-	r.b = nil
-}
-
-func (r *binReader) byte() byte {
-	if r.err != nil || len(r.b) < 1 {
-		r.fail()
-		return 0
-	}
-	c := r.b[0]
-	r.b = r.b[1:]
-	return c
-}
-
-func (r *binReader) uint64() uint64 {
-	if r.err != nil || len(r.b) < 8 {
-		r.fail()
-		return 0
-	}
-	v := binary.LittleEndian.Uint64(r.b)
-	r.b = r.b[8:]
-	return v
-}
-
-func (r *binReader) uvarint() uint64 {
-	v, n := binary.Uvarint(r.b)
-	if r.err != nil || n <= 0 {
-		r.fail()
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *binReader) varint() int64 {
-	v, n := binary.Varint(r.b)
-	if r.err != nil || n <= 0 {
-		r.fail()
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-// count reads a length whose elements take at least size bytes each, and
-// fails if the rest of the data cannot hold them, so that a corrupt
-// length allocates nothing.
-func (r *binReader) count(size int) int {
-	v := r.uvarint()
-	if r.err == nil && v > uint64(len(r.b)/size) {
-		r.fail()
-		return 0
-	}
-	return int(v)
-}
-
-func (r *binReader) bytes(n int) []byte {
-	if r.err != nil || len(r.b) < n {
-		r.fail()
-		return nil
-	}
-	v := r.b[:n]
-	r.b = r.b[n:]
-	return v
-}
+// The errors of a binReader for data cut short.
+var (
+	errBottomKTruncated = fmt.Errorf("%w: truncated", errBottomK)
+	errMomentsTruncated = fmt.Errorf("%w: truncated", errMoments)
+)
