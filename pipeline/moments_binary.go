@@ -32,6 +32,8 @@ func (m *Moments) MarshalBinary() ([]byte, error) {
 	return b, nil
 }
 
+// errMoments is the error of UnmarshalBinary for data that are not the
+// binary form of Moments.
 var errMoments = errors.New("pipeline: Moments.UnmarshalBinary: not Moments")
 
 // UnmarshalBinary decodes what MarshalBinary encodes; bytes that are not
@@ -39,10 +41,8 @@ var errMoments = errors.New("pipeline: Moments.UnmarshalBinary: not Moments")
 // error, and a corrupt column count allocates nothing.
 func (m *Moments) UnmarshalBinary(data []byte) error {
 	r := binReader{binio.NewReader(data, errMomentsTruncated), errMoments}
-	if v := r.Byte(); r.Err() != nil {
-		return r.Err()
-	} else if v != momentsVersion {
-		return fmt.Errorf("%w: version %d", errMoments, v)
+	if err := r.version(momentsVersion); err != nil {
+		return err
 	}
 	n := r.Varint()
 	d := r.Count(32)

@@ -71,15 +71,15 @@ func (r *Reader) Uvarint() uint64 {
 	return v
 }
 
-// Varint reads a signed varint, as binary.AppendVarint writes it.
+// Varint reads a signed varint, as binary.AppendVarint writes it: the
+// zig-zag form of an unsigned one, decoded as binary.Varint does.
 func (r *Reader) Varint() int64 {
-	v, n := binary.Varint(r.b)
-	if r.err != nil || n <= 0 {
-		r.short()
-		return 0
+	ux := r.Uvarint()
+	x := int64(ux >> 1)
+	if ux&1 != 0 {
+		x = ^x
 	}
-	r.b = r.b[n:]
-	return v
+	return x
 }
 
 // Count reads a length (an unsigned varint) whose elements take at least

@@ -99,3 +99,28 @@ func TestReaderErrors(t *testing.T) {
 		t.Errorf("reads after an error: error %v", r.Err())
 	}
 }
+
+// TestVarint checks that Varint reads what binary.Varint reads, and fails
+// where it fails: on data cut short and on a varint of more than 64 bits.
+func TestVarint(t *testing.T) {
+	var cases [][]byte
+	for _, v := range []int64{0, 1, -1, 63, -64, 64, -65, 1 << 40, math.MinInt64, math.MaxInt64} {
+		b := binary.AppendVarint(nil, v)
+		cases = append(cases, b, b[:len(b)-1])
+	}
+	cases = append(cases,
+		[]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02},       // 65 bits
+		[]byte{0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01}, // 11 bytes
+	)
+	for _, b := range cases {
+		want, n := binary.Varint(b)
+		r := NewReader(b, errShort)
+		got := r.Varint()
+		if n <= 0 {
+			want = 0
+		}
+		if got != want || (r.Err() == nil) != (n > 0) || (n > 0 && r.Len() != len(b)-n) {
+			t.Errorf("Varint(% x) = %d, %v, %d left; binary.Varint: %d, %d", b, got, r.Err(), r.Len(), want, n)
+		}
+	}
+}
