@@ -1,6 +1,7 @@
 package svclust
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -33,6 +34,17 @@ func (w WidthRule) String() string {
 		return "global"
 	}
 	return "WidthRule(" + strconv.Itoa(int(w)) + ")"
+}
+
+// ParseWidth returns the WidthRule named by s, as String writes it.
+func ParseWidth(s string) (WidthRule, error) {
+	switch s {
+	case "adaptive":
+		return AdaptiveWidth, nil
+	case "global":
+		return GlobalWidth, nil
+	}
+	return 0, fmt.Errorf("svclust: unknown width rule %q (want adaptive or global)", s)
 }
 
 // Constants of the adaptive widths (see Choice.Adaptive), calibrated on the

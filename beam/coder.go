@@ -8,6 +8,7 @@ import (
 
 	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
 
+	"github.com/svclust/svclust/internal/binio"
 	"github.com/svclust/svclust/pipeline"
 )
 
@@ -29,7 +30,7 @@ var errCoding = errors.New("beam: bad encoding of a file summary")
 func encodeFilePart(p filePart) ([]byte, error) { return appendFilePart(nil, &p) }
 
 func decodeFilePart(b []byte) (filePart, error) {
-	r := &reader{b: b}
+	r := newReader(b)
 	p := r.filePart()
 	return p, r.done()
 }
@@ -46,10 +47,10 @@ func encodeSummary(s summary) ([]byte, error) {
 }
 
 func decodeSummary(b []byte) (summary, error) {
-	r := &reader{b: b}
+	r := newReader(b)
 	var s summary
 	n := r.count()
-	for i := 0; i < n && r.err == nil; i++ {
+	for i := 0; i < n && r.Err() == nil; i++ {
 		s.Files = append(s.Files, r.filePart())
 	}
 	s.Sample = r.sample()
@@ -85,55 +86,31 @@ func appendBlob(b []byte, present bool, marshal func() ([]byte, error)) ([]byte,
 	return append(b, enc...), nil
 }
 
-type reader struct {
-	b   []byte
-	err error
-}
+// reader reads what the coders write; its errors are errCoding, or the
+// error of decoding a blob.
+type reader struct{ binio.Reader }
 
-func (r *reader) fail(err error) {
-	if r.err == nil {
-		r.err = err
-	}
-	r.b = nil
-}
+func newReader(b []byte) *reader { return &reader{binio.NewReader(b, errCoding)} }
 
 func (r *reader) done() error {
-	if r.err == nil && len(r.b) != 0 {
-		r.err = fmt.Errorf("%w: %d trailing bytes", errCoding, len(r.b))
+	if r.Err() == nil && r.Len() != 0 {
+		r.Fail(fmt.Errorf("%w: %d trailing bytes", errCoding, r.Len()))
 	}
-	return r.err
+	return r.Err()
 }
 
 // count reads a length of at most the bytes left.
-func (r *reader) count() int {
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 || v > uint64(len(r.b)-n) {
-		r.fail(errCoding)
-		return 0
-	}
-	r.b = r.b[n:]
-	return int(v)
-}
-
-func (r *reader) next(n int) []byte {
-	if r.err != nil || len(r.b) < n {
-		r.fail(errCoding)
-		return nil
-	}
-	v := r.b[:n]
-	r.b = r.b[n:]
-	return v
-}
+func (r *reader) count() int { return r.Count(1) }
 
 // blob reads what appendBlob appended and decodes it with unmarshal; it
 // returns false when the value is absent or on error.
 func (r *reader) blob(unmarshal func([]byte) error) bool {
-	f := r.next(1)
+	f := r.Bytes(1)
 	if f == nil || f[0] == 0 {
 		return false
 	}
-	if err := unmarshal(r.next(r.count())); err != nil {
-		r.fail(err)
+	if err := unmarshal(r.Bytes(r.count())); err != nil {
+		r.Fail(err)
 		return false
 	}
 	return true
@@ -141,7 +118,7 @@ func (r *reader) blob(unmarshal func([]byte) error) bool {
 
 func (r *reader) filePart() filePart {
 	var p filePart
-	p.File = string(r.next(r.count()))
+	p.File = string(r.Bytes(r.count()))
 	if m := new(pipeline.Moments); r.blob(m.UnmarshalBinary) {
 		p.Moments = m
 	}

@@ -28,7 +28,7 @@ func part(file string, n, k int) filePart {
 
 // TestCoders checks that the pipeline's summaries are encoded by their
 // registered coders (the SDK would otherwise use its schema coder, which
-// takes about 97 bytes a sampled 2-D row against about 29 here), that
+// takes about 97 bytes a sampled 2-D row against 28 here), that
 // decoding restores them, and that bad bytes are an error.
 func TestCoders(t *testing.T) {
 	for _, typ := range []reflect.Type{reflect.TypeFor[filePart](), reflect.TypeFor[summary]()} {
@@ -41,8 +41,19 @@ func TestCoders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if per := float64(len(b)) / 100; per > 31 {
-		t.Errorf("%.1f bytes a sampled row", per)
+	// The size the formats give, at most: the file name after its length;
+	// the Moments blob (flag, length, then version, N = 300, d = 2 and
+	// 4·2 values); the sample blob (flag, length < 2¹⁴, then version,
+	// K = 100, one file name after its length, and the number of rows);
+	// then per sampled row 8 bytes of key, 1 of file index, 2 of line (a
+	// varint of at most 2·301 in zig-zag form, < 2¹⁴), 1 for the number
+	// of values (2) and 2·8 of values.
+	const perRow = 8 + 1 + 2 + 1 + 2*8
+	head := 1 + len(p.File) +
+		1 + 1 + (1 + 2 + 1 + 4*2*8) +
+		1 + 2 + (1 + 2 + 1 + 1 + len(p.File) + 1)
+	if limit := head + 100*perRow; len(b) > limit {
+		t.Errorf("%d bytes for 100 sampled rows, want ≤ %d (%d a row)", len(b), limit, perRow)
 	}
 	got, err := decodeFilePart(b)
 	if err != nil {

@@ -51,25 +51,37 @@ type filePart struct {
 	Sample  *pipeline.BottomK
 }
 
-// openScanner opens the file path with the read options ro.
-func openScanner(ctx context.Context, path string, ro dataset.ReadOptions) (*dataset.Scanner, io.Closer, error) {
+// openRead opens the file path, on the file system its scheme names, for
+// reading; closing the reader closes the file, then the file system.
+func openRead(ctx context.Context, path string) (io.ReadCloser, error) {
 	fs, err := filesystem.New(ctx, path)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	r, err := fs.OpenRead(ctx, path)
 	if err != nil {
 		fs.Close()
+		return nil, err
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{r, closers{r, fs}}, nil
+}
+
+// openScanner opens the file path with the read options ro.
+func openScanner(ctx context.Context, path string, ro dataset.ReadOptions) (*dataset.Scanner, io.Closer, error) {
+	r, err := openRead(ctx, path)
+	if err != nil {
 		return nil, nil, err
 	}
 	ro.Name = path
 	sc, err := dataset.NewScanner(r, ro)
 	if err != nil {
 		r.Close()
-		fs.Close()
 		return nil, nil, err
 	}
-	return sc, closers{r, fs}, nil
+	return sc, r, nil
 }
 
 type closers []io.Closer

@@ -284,12 +284,7 @@ func Run(ctx context.Context, runner string, o *Options) (*Result, error) {
 // modelRows returns the number of rows of the training data that the run
 // record of the model file at path gives.
 func modelRows(ctx context.Context, path string) (int64, error) {
-	fs, err := filesystem.New(ctx, path)
-	if err != nil {
-		return 0, err
-	}
-	defer fs.Close()
-	r, err := fs.OpenRead(ctx, path)
+	r, err := openRead(ctx, path)
 	if err != nil {
 		return 0, err
 	}

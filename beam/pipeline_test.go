@@ -139,7 +139,7 @@ func checkRun(t *testing.T, o *Options, files []string, texts [][]string) ([][]i
 		labels = append(labels, ls)
 	}
 	if res.Rows != total {
-		t.Errorf("rows counter %d, shards hold %d rows", res.Rows, total)
+		t.Errorf("Result.Rows %d (the model's run record), shards hold %d rows", res.Rows, total)
 	}
 	return labels, model
 }

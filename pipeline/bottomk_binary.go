@@ -5,15 +5,19 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/svclust/svclust/internal/binio"
 )
 
 // bottomKVersion is the first byte of the binary form of a BottomK.
 const bottomKVersion = 1
 
 // MarshalBinary encodes s in a compact binary form, for a sample sent
-// between workers (the Beam pipeline's accumulators): each file name
-// once, then per row its key (8 bytes), file (an index), line and values
-// (8 bytes each), in s's heap order. A 2-column row takes about 29 bytes,
+// between workers (the Beam pipeline's accumulators): a version byte, K,
+// each file name once (their count, then each one's length and bytes),
+// the number of rows, then per row its key (8 bytes), file (an index),
+// line, number of values and values (8 bytes each), in s's heap order;
+// the counts and lines are varints. A 2-column row takes about 29 bytes,
 // against about 97 in the Beam SDK's generic schema coding, which repeats
 // the file name in every row. [BottomK.UnmarshalBinary] decodes it.
 func (s *BottomK) MarshalBinary() ([]byte, error) {
@@ -26,9 +30,9 @@ func (s *BottomK) MarshalBinary() ([]byte, error) {
 			names = append(names, f)
 		}
 	}
-	size := 24 // version, K and the counts
+	size := 1 + 3*binary.MaxVarintLen64 // version, K and the two counts
 	for _, f := range names {
-		size += 10 + len(f)
+		size += binary.MaxVarintLen64 + len(f)
 	}
 	if len(s.Items) > 0 {
 		// key, file, line and row length, at most 8 + 2 + 5 + 1 bytes for
@@ -66,47 +70,45 @@ var errBottomK = errors.New("pipeline: BottomK.UnmarshalBinary: not a BottomK")
 // trailing bytes, an unknown version, a file index out of range, or rows
 // that are not a heap of at most K), and leaves s unchanged then.
 func (s *BottomK) UnmarshalBinary(data []byte) error {
-	r := binReader{b: data, what: errBottomK}
-	if v := r.byte(); r.err != nil {
-		return r.err
-	} else if v != bottomKVersion {
-		return fmt.Errorf("%w: version %d", errBottomK, v)
+	r := binReader{binio.NewReader(data, errBottomKTruncated), errBottomK}
+	if err := r.version(bottomKVersion); err != nil {
+		return err
 	}
-	k := r.varint()
-	nf := r.count(1)
+	k := r.Varint()
+	nf := r.Count(1)
 	names := make([]string, 0, nf)
 	for range nf {
-		names = append(names, string(r.bytes(r.count(1))))
+		names = append(names, string(r.Bytes(r.Count(1))))
 	}
-	n := r.count(8 + 3)
+	n := r.Count(8 + 3)
 	var items []Sampled // nil when empty, as NewBottomK's
 	if n > 0 {
 		items = make([]Sampled, 0, n)
 	}
 	for range n {
 		var it Sampled
-		it.Key = r.uint64()
-		f := r.uvarint()
-		it.ID.Line = int(r.varint())
-		if r.err == nil && f >= uint64(len(names)) {
-			return fmt.Errorf("%w: file %d of %d", errBottomK, f, len(names))
-		}
-		if r.err == nil {
+		it.Key = r.Uint64()
+		f := r.Uvarint()
+		it.ID.Line = int(r.Varint())
+		if r.Err() == nil {
+			if f >= uint64(len(names)) {
+				return fmt.Errorf("%w: file %d of %d", errBottomK, f, len(names))
+			}
 			it.ID.File = names[f]
 		}
-		if d := r.count(8); d > 0 {
+		if d := r.Count(8); d > 0 {
 			it.Row = make([]float64, d)
 			for j := range it.Row {
-				it.Row[j] = math.Float64frombits(r.uint64())
+				it.Row[j] = math.Float64frombits(r.Uint64())
 			}
 		}
 		items = append(items, it)
 	}
 	switch {
-	case r.err != nil:
-		return r.err
-	case len(r.b) != 0:
-		return fmt.Errorf("%w: %d bytes after the sample", errBottomK, len(r.b))
+	case r.Err() != nil:
+		return r.Err()
+	case r.Len() != 0:
+		return fmt.Errorf("%w: %d bytes after the sample", errBottomK, r.Len())
 	case k > math.MaxInt32 || int64(len(items)) > max(k, 0):
 		return fmt.Errorf("%w: %d rows for a sample of %d", errBottomK, len(items), k)
 	}
@@ -119,80 +121,27 @@ func (s *BottomK) UnmarshalBinary(data []byte) error {
 	return nil
 }
 
-// binReader reads the binary form of a BottomK or of Moments; its first
-// error sticks and makes every later read return zero;
-// what is the error its errors wrap (errBottomK, errMoments).
+// binReader reads the binary form of a BottomK or of Moments; what is
+// the error its errors wrap (errBottomK, errMoments).
 type binReader struct {
-	b    []byte
-	err  error
+	binio.Reader
 	what error
 }
 
-func (r *binReader) fail() {
-	if r.err == nil {
-		r.err = fmt.Errorf("%w: truncated", r.what)
-	}
-	r.b = nil
-}
+// The errors of a binReader for data cut short.
+var (
+	errBottomKTruncated = fmt.Errorf("%w: truncated", errBottomK)
+	errMomentsTruncated = fmt.Errorf("%w: truncated", errMoments)
+)
 
-func (r *binReader) byte() byte {
-	if r.err != nil || len(r.b) < 1 {
-		r.fail()
-		return 0
+// version reads the version byte and returns an error unless it is want.
+func (r *binReader) version(want byte) error {
+	v := r.Byte()
+	if err := r.Err(); err != nil {
+		return err
 	}
-	c := r.b[0]
-	r.b = r.b[1:]
-	return c
-}
-
-func (r *binReader) uint64() uint64 {
-	if r.err != nil || len(r.b) < 8 {
-		r.fail()
-		return 0
+	if v != want {
+		return fmt.Errorf("%w: version %d", r.what, v)
 	}
-	v := binary.LittleEndian.Uint64(r.b)
-	r.b = r.b[8:]
-	return v
-}
-
-func (r *binReader) uvarint() uint64 {
-	v, n := binary.Uvarint(r.b)
-	if r.err != nil || n <= 0 {
-		r.fail()
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *binReader) varint() int64 {
-	v, n := binary.Varint(r.b)
-	if r.err != nil || n <= 0 {
-		r.fail()
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-// count reads a length whose elements take at least size bytes each, and
-// fails if the rest of the data cannot hold them, so that a corrupt
-// length allocates nothing.
-func (r *binReader) count(size int) int {
-	v := r.uvarint()
-	if r.err == nil && v > uint64(len(r.b)/size) {
-		r.fail()
-		return 0
-	}
-	return int(v)
-}
-
-func (r *binReader) bytes(n int) []byte {
-	if r.err != nil || len(r.b) < n {
-		r.fail()
-		return nil
-	}
-	v := r.b[:n]
-	r.b = r.b[n:]
-	return v
+	return nil
 }

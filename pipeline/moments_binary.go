@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/svclust/svclust/internal/binio"
 )
 
 // momentsVersion is the first byte of Moments' binary form.
@@ -30,32 +32,32 @@ func (m *Moments) MarshalBinary() ([]byte, error) {
 	return b, nil
 }
 
+// errMoments is the error of UnmarshalBinary for data that are not the
+// binary form of Moments.
 var errMoments = errors.New("pipeline: Moments.UnmarshalBinary: not Moments")
 
 // UnmarshalBinary decodes what MarshalBinary encodes; bytes that are not
 // that form (a short or long buffer, another version, a negative N) are an
 // error, and a corrupt column count allocates nothing.
 func (m *Moments) UnmarshalBinary(data []byte) error {
-	r := binReader{b: data, what: errMoments}
-	if v := r.byte(); r.err != nil {
-		return r.err
-	} else if v != momentsVersion {
-		return fmt.Errorf("%w: version %d", errMoments, v)
+	r := binReader{binio.NewReader(data, errMomentsTruncated), errMoments}
+	if err := r.version(momentsVersion); err != nil {
+		return err
 	}
-	n := r.varint()
-	d := r.count(32)
+	n := r.Varint()
+	d := r.Count(32)
 	cols := [4][]float64{}
 	for c := range cols {
 		cols[c] = make([]float64, d)
 		for j := range cols[c] {
-			cols[c][j] = math.Float64frombits(r.uint64())
+			cols[c][j] = math.Float64frombits(r.Uint64())
 		}
 	}
 	switch {
-	case r.err != nil:
-		return r.err
-	case len(r.b) != 0:
-		return fmt.Errorf("%w: %d bytes after the columns", errMoments, len(r.b))
+	case r.Err() != nil:
+		return r.Err()
+	case r.Len() != 0:
+		return fmt.Errorf("%w: %d bytes after the columns", errMoments, r.Len())
 	case n < 0:
 		return fmt.Errorf("%w: %d rows", errMoments, n)
 	}

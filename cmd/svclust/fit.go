@@ -304,13 +304,11 @@ func (o *fitFlags) validate() (*setup, error) {
 		}
 		s.train.Budget = o.budget.v
 	}
-	switch o.width {
-	case "adaptive":
-	case "global":
-		s.train.Width = svclust.GlobalWidth
-	default:
+	width, perr := svclust.ParseWidth(o.width)
+	if perr != nil {
 		return nil, usagef("-width must be adaptive or global, not %q", o.width)
 	}
+	s.train.Width = width
 	rule, perr := svclust.ParseRule(o.rule)
 	if perr != nil {
 		return nil, usagef("-rule must be levels or components, not %q", o.rule)

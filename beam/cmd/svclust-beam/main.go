@@ -238,13 +238,11 @@ func (o *flags) options(args []string) (*svbeam.Options, error) {
 			t.Budget = int(b)
 		}
 	}
-	switch o.width {
-	case "adaptive":
-	case "global":
-		t.Width = svclust.GlobalWidth
-	default:
+	width, err := svclust.ParseWidth(o.width)
+	if err != nil {
 		return nil, usagef("-width must be adaptive or global, not %q", o.width)
 	}
+	t.Width = width
 	if o.k < 1 {
 		return nil, usagef("-k must be ≥ 1")
 	}
