@@ -3,7 +3,6 @@ package svclust
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/svclust/svclust/dataset"
@@ -76,6 +75,20 @@ func TestMergePairGrid(t *testing.T) {
 	}
 }
 
+// cachedSet returns the support set of the rows of x (dimension d) with
+// coefficients a, built as training builds it: through push, with the
+// kernel cache, entered at step 0 with their slots as data indices, and
+// room for the one vector a strategy may add (as Maintain finds it, one
+// over a budget of len(a) − 1). x and a are copied.
+func cachedSet(d int, gamma float64, x, a []float64) *SupportSet {
+	s := &SupportSet{d: d, gamma: gamma, k: []float64{}, limit: len(a) + 1}
+	for i, ai := range a {
+		s.push(x[i*d:i*d+d], i, 0, nil, "cachedSet: no room")
+		s.a[i] = ai
+	}
+	return s
+}
+
 // TestMergeMaintain checks one merge on a hand-made support set against
 // its definition: the smallest support vector and the partner with the
 // least weight degradation, computed directly in feature space from the
@@ -85,7 +98,7 @@ func TestMergeMaintain(t *testing.T) {
 	const gamma = 0.7
 	x := append([]float64(nil), ds.X.RawMatrix().Data...)
 	a := []float64{5, 2, 7, 1.5, 3, 4, 6, 2.5, 8, 3.5, 9, 4.5} // smallest: slot 3
-	s := &SupportSet{d: 2, gamma: gamma, x: x, a: append([]float64(nil), a...), id: make([]int, 12), stamp: make([]int, 12)}
+	s := cachedSet(2, gamma, x, a)
 	const m = 3
 	k := func(u, v []float64) float64 { return math.Exp(-gamma * kernel.SqDist(u, v)) }
 	xm := x[2*m : 2*m+2]
@@ -171,7 +184,7 @@ func TestMergeLossBound(t *testing.T) {
 }
 
 // TestMergePartnerOrder: Maintain tries the nearest partner first and then
-// skips by mergeLossBound; it must still choose the partner of least loss,
+// skips by mergeLossBound and mergeLossBoundFine; it must still choose the partner of least loss,
 // the lowest index among equal losses, as a plain scan of every partner
 // does. Random support sets with repeated points (equal losses) and
 // repeated coefficients (ties for the smallest).
@@ -192,7 +205,7 @@ func TestMergePartnerOrder(t *testing.T) {
 				a[i] = a[c]
 			}
 		}
-		s := &SupportSet{d: d, gamma: gamma, x: slices.Clone(x), a: slices.Clone(a), id: make([]int, b), stamp: make([]int, b)}
+		s := cachedSet(d, gamma, x, a)
 		m := s.Smallest()
 		best, bestLoss := -1, math.Inf(1)
 		for n := range b {
