@@ -160,15 +160,17 @@ func (s *SupportSet) push(x []float64, id, stamp int, krow []float64, full strin
 	s.id = append(s.id, id)
 	s.stamp = append(s.stamp, stamp)
 	if s.k != nil {
-		for j := 0; j < i; j++ {
-			var v float64
-			if krow != nil {
-				v = krow[j]
-			} else {
-				v = kernel.OfSqDist(kernel.SqDist(s.Vector(j), x), s.gamma)
-			}
+		// Row i, then column i from it. RowTo computes each value as
+		// OfSqDist(SqDist(x, svⱼ), γ), and SqDist does not depend on the
+		// order of its arguments, so the row equals Kernel's definition.
+		row := s.k[i*s.cap : i*s.cap+i]
+		if krow != nil {
+			copy(row, krow[:i])
+		} else {
+			kernel.RowTo(row, x, s.x[:i*s.d], s.gamma)
+		}
+		for j, v := range row {
 			s.k[j*s.cap+i] = v
-			s.k[i*s.cap+j] = v
 		}
 		s.k[i*s.cap+i] = kernel.OfSqDist(0, s.gamma)
 	}

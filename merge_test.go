@@ -89,6 +89,30 @@ func cachedSet(d int, gamma float64, x, a []float64) *SupportSet {
 	return s
 }
 
+// TestPushKernel: the kernel values push caches, computed (krow nil, as
+// for cachedSet and Add) or copied from the sample's row (as training
+// enters a sample), are OfSqDist(SqDist(i, j), γ), to the bit.
+func TestPushKernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	const n, d, gamma = 100, 3, 1.5
+	x := make([]float64, n*d)
+	for i := range x {
+		x[i] = rng.NormFloat64()
+	}
+	s := cachedSet(d, gamma, x[:(n-2)*d], make([]float64, n-2))
+	s.limit = n + 1
+	z := x[(n-2)*d : (n-1)*d]
+	s.push(z, n-2, 0, kernel.RowTo(make([]float64, s.Len()), z, s.x, gamma), "no room")
+	s.Add(x[(n-1)*d:], 1)
+	for i := range n {
+		for j := range n {
+			if got, want := s.Kernel(i, j), kernel.OfSqDist(s.SqDist(i, j), gamma); got != want {
+				t.Fatalf("Kernel(%d, %d) = %v, want %v", i, j, got, want)
+			}
+		}
+	}
+}
+
 // TestMergeMaintain checks one merge on a hand-made support set against
 // its definition: the smallest support vector and the partner with the
 // least weight degradation, computed directly in feature space from the
