@@ -204,15 +204,15 @@ func mergeLarger(p, q, c float64) (u, az float64) {
 	// maximises it. Its maximiser is inside the bracket: g′ > 0 at the
 	// lower end (or, at u = ½, the maximiser is ½ itself, when p = q) and
 	// g′ < 0 at the upper end.
-	// The kernel values go through package kernel with γ = 1, since c is
-	// already γ‖xₘ − xₙ‖²: k(z, xₘ) = e^{−c(1−u)²}, k(z, xₙ) = e^{−cu²}.
+	// The kernel values go through kernel.ExpNeg, as every kernel value
+	// does, with c = γ‖xₘ − xₙ‖²: k(z, xₘ) = e^{−c(1−u)²}, k(z, xₙ) = e^{−cu²}.
 	sp := math.Copysign(1, p)
 	g := func(u float64) float64 {
-		return sp * (p*kernel.OfSqDist(c*(1-u)*(1-u), 1) + q*kernel.OfSqDist(c*u*u, 1))
+		return sp * (p*kernel.ExpNeg(c*(1-u)*(1-u)) + q*kernel.ExpNeg(c*u*u))
 	}
 	lo, hi := 0.5, 1.0
 	if q*p < 0 {
-		kc := kernel.OfSqDist(c, 1)
+		kc := kernel.ExpNeg(c)
 		r := kc * math.Abs(q) / math.Abs(p)
 		if r >= 1 {
 			// Equal and opposite at (numerically) one point: they cancel.
