@@ -35,7 +35,11 @@ func BenchmarkTrain(b *testing.B) {
 // data on z-scored moons of 100,000 points: the automatic budget is 1,000
 // there, as on the million moons of BENCHMARKS.md, so it measures the
 // fixed cost of training (10,000 SGD steps, about 9,000 of them merges).
-// Workers does not matter: the SGD steps run on one goroutine.
+// The SGD steps run on one goroutine, but the objective of the trained
+// model and the density pass of the automatic settings (maxDensity) run on
+// Workers goroutines, GOMAXPROCS by default, and take about a quarter of a
+// CPU profile; so the time depends on -cpu (on a 2-core machine, 7 % less
+// with -cpu 2 than with -cpu 1).
 func BenchmarkTrainDefaults(b *testing.B) {
 	ds := generated(b, dataset.Moons, 100_000)
 	b.ReportAllocs()

@@ -33,12 +33,13 @@ type SupportSet struct {
 	rng   *rand.Rand
 
 	// Kernel values k(svᵢ, svⱼ) between slots, stride cap; kept only with
-	// a budget. The cache starts small and grows with the support set up to
-	// limit slots, so that its memory follows the support set, not the
-	// budget. Each value is exp(−γ·SqDist(i, j)) as Kernel computes it
-	// without the cache, so the cache changes no result: a step then
-	// evaluates the exponentials of its new support vectors only, not those
-	// of every row Merge and the stopping rule read.
+	// a budget, the only case in which a Maintainer sees the support set
+	// and the stopping rule reads kernel values between slots. The cache
+	// starts small and grows with the support set up to limit slots, so
+	// that its memory follows the support set, not the budget. Each value
+	// is kernel.OfSqDist(SqDist(i, j), γ) to the bit: a step evaluates the
+	// exponentials of its new support vectors only, not those of every row
+	// Merge and the stopping rule read.
 	k          []float64
 	cap, limit int
 
@@ -50,9 +51,8 @@ type SupportSet struct {
 	removed []int
 
 	// Scratch space of the package's own strategies, reused across calls.
-	idx    []int
-	buf    []float64
-	rowBuf []float64 // kernelRow's row without the cache
+	idx []int
+	buf []float64
 }
 
 // scratch returns s.buf resized to n values, keeping its capacity.
@@ -86,30 +86,12 @@ func (s *SupportSet) SqDist(i, j int) float64 {
 	return kernel.SqDist(s.Vector(i), s.Vector(j))
 }
 
-// Kernel returns k(svᵢ, svⱼ) = exp(−γ‖svᵢ − svⱼ‖²).
-func (s *SupportSet) Kernel(i, j int) float64 {
-	if s.k != nil {
-		return s.k[i*s.cap+j]
-	}
-	return kernel.OfSqDist(s.SqDist(i, j), s.gamma)
-}
+// Kernel returns k(svᵢ, svⱼ) = exp(−γ‖svᵢ − svⱼ‖²), from the kernel cache.
+func (s *SupportSet) Kernel(i, j int) float64 { return s.k[i*s.cap+j] }
 
 // kernelRow returns k(svᵢ, svⱼ) for j = 0 … Len()−1, equal to Kernel(i, j):
-// the cached row or, without the cache, the row computed into scratch space
-// that the next call reuses. The caller must not modify it.
-func (s *SupportSet) kernelRow(i int) []float64 {
-	if s.k != nil {
-		return s.k[i*s.cap : i*s.cap+s.Len()]
-	}
-	if cap(s.rowBuf) < s.Len() {
-		s.rowBuf = make([]float64, s.Len())
-	}
-	row := s.rowBuf[:s.Len()]
-	for j := range row {
-		row[j] = kernel.OfSqDist(s.SqDist(i, j), s.gamma)
-	}
-	return row
-}
+// row i of the kernel cache. The caller must not modify it.
+func (s *SupportSet) kernelRow(i int) []float64 { return s.k[i*s.cap : i*s.cap+s.Len()] }
 
 // Rand returns the seeded source of training, for strategies that choose at
 // random.
@@ -178,15 +160,17 @@ func (s *SupportSet) push(x []float64, id, stamp int, krow []float64, full strin
 	s.id = append(s.id, id)
 	s.stamp = append(s.stamp, stamp)
 	if s.k != nil {
-		for j := 0; j < i; j++ {
-			var v float64
-			if krow != nil {
-				v = krow[j]
-			} else {
-				v = kernel.OfSqDist(kernel.SqDist(s.Vector(j), x), s.gamma)
-			}
+		// Row i, then column i from it. RowTo computes each value as
+		// OfSqDist(SqDist(x, svⱼ), γ), and SqDist does not depend on the
+		// order of its arguments, so the row equals Kernel's definition.
+		row := s.k[i*s.cap : i*s.cap+i]
+		if krow != nil {
+			copy(row, krow[:i])
+		} else {
+			kernel.RowTo(row, x, s.x[:i*s.d], s.gamma)
+		}
+		for j, v := range row {
 			s.k[j*s.cap+i] = v
-			s.k[i*s.cap+j] = v
 		}
 		s.k[i*s.cap+i] = kernel.OfSqDist(0, s.gamma)
 	}

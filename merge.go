@@ -137,13 +137,16 @@ func mergeLossBound(a, b, kappa float64) float64 {
 }
 
 // mergeBoundPieces is the number of pieces of mergeLossBoundFine's
-// majorant; q = κ^{1/(4·pieces²)} then costs log₂(4·pieces²) square roots.
+// majorant; q = κ^{1/(4·pieces²)} then costs log₂(4·pieces²) square roots,
+// mergeBoundRoots, which TestMergeBoundRoots keeps in step (pieces must be
+// a power of 2).
 const (
 	mergeBoundPieces = 8
 	mergeBoundRoots  = 8 // log₂(4·mergeBoundPieces²)
 )
 
-// mergeLossBoundFine is a tighter lower bound than mergeLossBound on the
+// mergeLossBoundFine is a lower bound, usually tighter than mergeLossBound
+// (in 190,641 of the 200,000 pairs of TestMergeLossBound, 95 %), on the
 // weight lost by merging support vectors with positive coefficients a ≤ b
 // and kernel value κ, for the partners mergeLossBound cannot skip. With v
 // the weight of b's vector in z, α_z(v) = bκ^{(1−v)²} + aκ^{v²}, whose
@@ -204,15 +207,15 @@ func mergeLarger(p, q, c float64) (u, az float64) {
 	// maximises it. Its maximiser is inside the bracket: g′ > 0 at the
 	// lower end (or, at u = ½, the maximiser is ½ itself, when p = q) and
 	// g′ < 0 at the upper end.
-	// The kernel values go through package kernel with γ = 1, since c is
-	// already γ‖xₘ − xₙ‖²: k(z, xₘ) = e^{−c(1−u)²}, k(z, xₙ) = e^{−cu²}.
+	// The kernel values go through kernel.ExpNeg, as every kernel value
+	// does, with c = γ‖xₘ − xₙ‖²: k(z, xₘ) = e^{−c(1−u)²}, k(z, xₙ) = e^{−cu²}.
 	sp := math.Copysign(1, p)
 	g := func(u float64) float64 {
-		return sp * (p*kernel.OfSqDist(c*(1-u)*(1-u), 1) + q*kernel.OfSqDist(c*u*u, 1))
+		return sp * (p*kernel.ExpNeg(c*(1-u)*(1-u)) + q*kernel.ExpNeg(c*u*u))
 	}
 	lo, hi := 0.5, 1.0
 	if q*p < 0 {
-		kc := kernel.OfSqDist(c, 1)
+		kc := kernel.ExpNeg(c)
 		r := kc * math.Abs(q) / math.Abs(p)
 		if r >= 1 {
 			// Equal and opposite at (numerically) one point: they cancel.

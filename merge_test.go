@@ -3,7 +3,6 @@ package svclust
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/svclust/svclust/dataset"
@@ -76,6 +75,44 @@ func TestMergePairGrid(t *testing.T) {
 	}
 }
 
+// cachedSet returns the support set of the rows of x (dimension d) with
+// coefficients a, built as training builds it: through push, with the
+// kernel cache, entered at step 0 with their slots as data indices, and
+// room for the one vector a strategy may add (as Maintain finds it, one
+// over a budget of len(a) − 1). x and a are copied.
+func cachedSet(d int, gamma float64, x, a []float64) *SupportSet {
+	s := &SupportSet{d: d, gamma: gamma, k: []float64{}, limit: len(a) + 1}
+	for i, ai := range a {
+		s.push(x[i*d:i*d+d], i, 0, nil, "cachedSet: no room")
+		s.a[i] = ai
+	}
+	return s
+}
+
+// TestPushKernel: the kernel values push caches, computed (krow nil, as
+// for cachedSet and Add) or copied from the sample's row (as training
+// enters a sample), are OfSqDist(SqDist(i, j), γ), to the bit.
+func TestPushKernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	const n, d, gamma = 100, 3, 1.5
+	x := make([]float64, n*d)
+	for i := range x {
+		x[i] = rng.NormFloat64()
+	}
+	s := cachedSet(d, gamma, x[:(n-2)*d], make([]float64, n-2))
+	s.limit = n + 1
+	z := x[(n-2)*d : (n-1)*d]
+	s.push(z, n-2, 0, kernel.RowTo(make([]float64, s.Len()), z, s.x, gamma), "no room")
+	s.Add(x[(n-1)*d:], 1)
+	for i := range n {
+		for j := range n {
+			if got, want := s.Kernel(i, j), kernel.OfSqDist(s.SqDist(i, j), gamma); got != want {
+				t.Fatalf("Kernel(%d, %d) = %v, want %v", i, j, got, want)
+			}
+		}
+	}
+}
+
 // TestMergeMaintain checks one merge on a hand-made support set against
 // its definition: the smallest support vector and the partner with the
 // least weight degradation, computed directly in feature space from the
@@ -85,7 +122,7 @@ func TestMergeMaintain(t *testing.T) {
 	const gamma = 0.7
 	x := append([]float64(nil), ds.X.RawMatrix().Data...)
 	a := []float64{5, 2, 7, 1.5, 3, 4, 6, 2.5, 8, 3.5, 9, 4.5} // smallest: slot 3
-	s := &SupportSet{d: 2, gamma: gamma, x: x, a: append([]float64(nil), a...), id: make([]int, 12), stamp: make([]int, 12)}
+	s := cachedSet(2, gamma, x, a)
 	const m = 3
 	k := func(u, v []float64) float64 { return math.Exp(-gamma * kernel.SqDist(u, v)) }
 	xm := x[2*m : 2*m+2]
@@ -165,13 +202,24 @@ func TestMergeLossBound(t *testing.T) {
 			tighter++
 		}
 	}
-	if tighter < trials/2 {
+	// The fine bound is above the coarse one in 190,641 of the 200,000
+	// pairs (95.3 %, measured with these seeds); the threshold, a little
+	// below, fails a change that makes the fine bound lose its edge.
+	if tighter < trials*9/10 {
 		t.Errorf("the fine bound is above the coarse one in %d of %d pairs only", tighter, trials)
 	}
 }
 
+// TestMergeBoundRoots: mergeBoundRoots square roots take κ to
+// κ^{1/(4·mergeBoundPieces²)}, as mergeLossBoundFine needs.
+func TestMergeBoundRoots(t *testing.T) {
+	if 1<<mergeBoundRoots != 4*mergeBoundPieces*mergeBoundPieces {
+		t.Errorf("2^mergeBoundRoots = %d, 4·mergeBoundPieces² = %d", 1<<mergeBoundRoots, 4*mergeBoundPieces*mergeBoundPieces)
+	}
+}
+
 // TestMergePartnerOrder: Maintain tries the nearest partner first and then
-// skips by mergeLossBound; it must still choose the partner of least loss,
+// skips by mergeLossBound and mergeLossBoundFine; it must still choose the partner of least loss,
 // the lowest index among equal losses, as a plain scan of every partner
 // does. Random support sets with repeated points (equal losses) and
 // repeated coefficients (ties for the smallest).
@@ -192,7 +240,7 @@ func TestMergePartnerOrder(t *testing.T) {
 				a[i] = a[c]
 			}
 		}
-		s := &SupportSet{d: d, gamma: gamma, x: slices.Clone(x), a: slices.Clone(a), id: make([]int, b), stamp: make([]int, b)}
+		s := cachedSet(d, gamma, x, a)
 		m := s.Smallest()
 		best, bestLoss := -1, math.Inf(1)
 		for n := range b {

@@ -249,7 +249,8 @@ func (tr *trainer) changeTerms() (vu, vv float64) {
 	for k, i := range s.touched {
 		di := s.a[i] - s.before[k]
 		// gᵢ = uᵀφ(svᵢ) = Σⱼ aⱼ k(svⱼ, svᵢ) − Σ_{touched j} δⱼ k(svⱼ, svᵢ),
-		// from row i of the kernel (symmetric: the cache stores both).
+		// from row i of the kernel cache (symmetric: it stores both), which
+		// nothing here changes.
 		var g float64
 		ki := s.kernelRow(i)
 		for j, aj := range s.a {
@@ -259,7 +260,7 @@ func (tr *trainer) changeTerms() (vu, vv float64) {
 		}
 		for l, j := range s.touched {
 			dj := s.a[j] - s.before[l]
-			kij := s.Kernel(i, j)
+			kij := ki[j]
 			g -= dj * kij
 			vv += di * dj * kij
 		}

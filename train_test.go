@@ -281,7 +281,7 @@ func TestSolveSPD(t *testing.T) {
 	}
 
 	ds := generated(t, dataset.Gauss3, 40)
-	s := &SupportSet{d: 2, gamma: 0.5, x: ds.X.RawMatrix().Data[:20], a: []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, stamp: make([]int, 10)}
+	s := cachedSet(2, 0.5, ds.X.RawMatrix().Data[:20], []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 	Projection{K: 4}.Maintain(s)
 	if len(s.removed) != 1 || s.removed[0] != 0 {
 		t.Fatalf("removed %v, want [0] (smallest coefficient)", s.removed)
@@ -321,7 +321,7 @@ func TestNearest(t *testing.T) {
 		for i := range x {
 			x[i] = float64(rng.IntN(4))
 		}
-		s := &SupportSet{d: 2, gamma: 1, x: x, a: make([]float64, n)}
+		s := cachedSet(2, 1, x, make([]float64, n))
 		q := rng.IntN(n)
 		k := 1 + rng.IntN(n-1)
 		var want []int

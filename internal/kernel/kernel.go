@@ -55,7 +55,7 @@ func SqDistRowTo(dst, x, svs []float64) []float64 {
 func RowTo(dst, x, svs []float64, gamma float64) []float64 {
 	dst = SqDistRowTo(dst, x, svs)
 	for i, v := range dst {
-		dst[i] = expNeg(gamma * v)
+		dst[i] = ExpNeg(gamma * v)
 	}
 	return dst
 }
@@ -65,30 +65,32 @@ func RowTo(dst, x, svs []float64, gamma float64) []float64 {
 // len(svs) is not a multiple of len(x), or dst or gammas has the wrong
 // length.
 func RowEachTo(dst, x, svs, gammas []float64) []float64 {
-	dst = SqDistRowTo(dst, x, svs)
-	if len(gammas) != len(dst) {
+	if len(gammas) != rows(svs, len(x)) {
 		panic(badLength)
 	}
+	dst = SqDistRowTo(dst, x, svs)
 	for i, v := range dst {
-		dst[i] = expNeg(gammas[i] * v)
+		dst[i] = ExpNeg(gammas[i] * v)
 	}
 	return dst
 }
 
 // OfSqDist returns the Gaussian kernel exp(−γ·d2) of two points at squared
 // distance d2, as every function of this package computes it.
-func OfSqDist(d2, gamma float64) float64 { return expNeg(gamma * d2) }
+func OfSqDist(d2, gamma float64) float64 { return ExpNeg(gamma * d2) }
 
-// ExpZero is an exponent beyond which exp underflows to zero: math.Exp(−u)
-// is exactly 0 for every u > ExpZero (its pure-Go code returns 0 below
+// expZero is an exponent beyond which exp underflows to zero: math.Exp(−u)
+// is exactly 0 for every u > expZero (its pure-Go code returns 0 below
 // −745.13, its amd64 code once the exponent of the result is below
 // −1075, which holds from u ≈ 745.5), so skipping those exponentials
 // changes no result (TestExpZero).
-const ExpZero = 746
+const expZero = 746
 
-// expNeg returns math.Exp(−u), without calling it where it is 0.
-func expNeg(u float64) float64 {
-	if u > ExpZero {
+// ExpNeg returns math.Exp(−u), to the bit, without calling math.Exp where
+// the result is 0 (u beyond expZero). Every kernel value of this package
+// is computed by it, as ExpNeg(γ·d2); NaN gives NaN.
+func ExpNeg(u float64) float64 {
+	if u > expZero {
 		return 0
 	}
 	return math.Exp(-u)
@@ -118,7 +120,7 @@ func Sum(x, svs, a []float64, gamma float64) float64 {
 	}
 	var s float64
 	for i, ai := range a {
-		s += ai * expNeg(gamma*SqDist(x, svs[i*d:i*d+d]))
+		s += ai * ExpNeg(gamma*SqDist(x, svs[i*d:i*d+d]))
 	}
 	return s
 }
@@ -186,7 +188,7 @@ func SumEach(x, svs, a, gammas []float64) float64 {
 	}
 	var s float64
 	for i, ai := range a {
-		s += ai * expNeg(gammas[i]*SqDist(x, svs[i*d:i*d+d]))
+		s += ai * ExpNeg(gammas[i]*SqDist(x, svs[i*d:i*d+d]))
 	}
 	return s
 }

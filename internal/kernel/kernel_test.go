@@ -99,6 +99,19 @@ func TestRowEachToExact(t *testing.T) {
 	if a, b := RowEachTo(nil, x, svs, []float64{0.5, 0.5}), RowTo(nil, x, svs, 0.5); a[0] != b[0] || a[1] != b[1] {
 		t.Errorf("RowEachTo with equal widths = %v, RowTo = %v", a, b)
 	}
+	// Too few widths: it panics before writing dst.
+	dst := []float64{7, 7}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("RowEachTo with one width for two rows: no panic")
+			}
+		}()
+		RowEachTo(dst, x, svs, []float64{0.5})
+	}()
+	if dst[0] != 7 || dst[1] != 7 {
+		t.Errorf("RowEachTo wrote %v before panicking", dst)
+	}
 }
 
 func TestPanics(t *testing.T) {
@@ -324,24 +337,24 @@ func TestMeanShiftEach(t *testing.T) {
 	}
 }
 
-// TestExpZero: math.Exp(−u) is exactly 0 beyond ExpZero, so that the
+// TestExpZero: math.Exp(−u) is exactly 0 beyond expZero, so that the
 // functions of this package may skip it there, and not yet 0 a little
 // before (the bound is not far too low).
 func TestExpZero(t *testing.T) {
-	for u := float64(ExpZero); u < 2e3; u = math.Nextafter(u, 3e3) * (1 + 1e-7) {
-		if v := math.Exp(-u); u > ExpZero && v != 0 {
+	for u := float64(expZero); u < 2e3; u = math.Nextafter(u, 3e3) * (1 + 1e-7) {
+		if v := math.Exp(-u); u > expZero && v != 0 {
 			t.Fatalf("math.Exp(−%v) = %v, want 0", u, v)
 		}
 	}
 	for _, u := range []float64{1e4, 1e300, math.Inf(1)} {
-		if v := math.Exp(-u); v != 0 || expNeg(u) != 0 {
-			t.Errorf("math.Exp(−%v) = %v, expNeg %v, want 0", u, v, expNeg(u))
+		if v := math.Exp(-u); v != 0 || ExpNeg(u) != 0 {
+			t.Errorf("math.Exp(−%v) = %v, ExpNeg %v, want 0", u, v, ExpNeg(u))
 		}
 	}
 	if math.Exp(-745) == 0 {
-		t.Error("math.Exp(−745) = 0: ExpZero could be lower")
+		t.Error("math.Exp(−745) = 0: expZero could be lower")
 	}
-	if v := expNeg(math.NaN()); !math.IsNaN(v) {
-		t.Errorf("expNeg(NaN) = %v", v)
+	if v := ExpNeg(math.NaN()); !math.IsNaN(v) {
+		t.Errorf("ExpNeg(NaN) = %v", v)
 	}
 }
