@@ -4,13 +4,14 @@ import (
 	"fmt"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/metrics"
 )
 
-// Train and Cluster with every default: γ, C and the budget are chosen from
-// the data (Choose), and the clusters are read off the levels of f
-// (LevelTree).
+// Train, then cluster.Fit, with every default: γ, C and the budget are
+// chosen from the data (Choose), and the clusters are read off the levels
+// of f (cluster.Levels).
 func ExampleTrain() {
 	ds, _ := dataset.Generate(dataset.Gauss3, 600, 1)
 	dataset.FitScaler(ds.X, dataset.ScaleZScore).Transform(ds.X)
@@ -20,7 +21,7 @@ func ExampleTrain() {
 		fmt.Println(err)
 		return
 	}
-	cl, err := model.Cluster(ds.X, nil)
+	cl, err := cluster.Fit(model, ds.X, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -37,7 +38,7 @@ func ExampleTrain() {
 
 // The paper's method as published: a budget of 50 support vectors kept by
 // k-NN projection, γ and C given, and the clusters of Algorithm 3, the
-// components of the domain f ≥ 0 (the Components rule).
+// components of the domain f ≥ 0 (cluster.Components).
 func ExampleTrain_paper() {
 	ds, _ := dataset.Generate(dataset.Gauss3, 600, 1)
 	dataset.FitScaler(ds.X, dataset.ScaleZScore).Transform(ds.X)
@@ -47,7 +48,7 @@ func ExampleTrain_paper() {
 		fmt.Println(err)
 		return
 	}
-	cl, err := model.Cluster(ds.X, &svclust.ClusterConfig{Rule: svclust.Components})
+	cl, err := cluster.Fit(model, ds.X, &cluster.Components{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -59,35 +60,6 @@ func ExampleTrain_paper() {
 	// support vectors ≤ 50: true
 	// clusters: 3
 	// ARI: 1
-}
-
-// Predict labels new points with the partition found by Cluster; the
-// model's Score gives the novelty score f(x), negative outside the domain.
-func ExamplePartition_Predict() {
-	train, _ := dataset.Generate(dataset.Gauss4, 800, 1)
-	sc := dataset.FitScaler(train.X, dataset.ScaleZScore)
-	sc.Transform(train.X)
-	model, _ := svclust.Train(train.X, &svclust.Config{Budget: 50, Seed: 1})
-	cl, err := model.Cluster(train.X, nil)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	test, _ := dataset.Generate(dataset.Gauss4, 200, 2)
-	sc.Transform(test.X)
-	labels := cl.Partition.Predict(nil, test.X, 0)
-	fmt.Printf("ARI on new points: %.2f\n", metrics.AdjustedRand(test.Labels, labels))
-	scores := model.Score(nil, test.X, 0)
-	inside := 0
-	for _, f := range scores {
-		if f >= 0 {
-			inside++
-		}
-	}
-	fmt.Println("most new points inside the domain:", inside > len(scores)/2)
-	// Output:
-	// ARI on new points: 1.00
-	// most new points inside the domain: true
 }
 
 // The whole pipeline with the defaults, as the README shows it: scale,
@@ -107,8 +79,8 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	// nil: the LevelTree rule; &svclust.ClusterConfig{Rule: svclust.Components} is the paper's.
-	cl, err := model.Cluster(train.X, nil)
+	// nil: the level tree (cluster.Levels); &cluster.Components{} is the paper's.
+	cl, err := cluster.Fit(model, train.X, nil)
 	if err != nil {
 		fmt.Println(err)
 		return

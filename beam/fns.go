@@ -18,8 +18,10 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/internal/atomicfile"
+	"github.com/svclust/svclust/modelfile"
 	"github.com/svclust/svclust/pipeline"
 )
 
@@ -185,7 +187,7 @@ type trainFn struct {
 	Data     string
 }
 
-// settings are the fields of svclust.Config and svclust.ClusterConfig in a
+// settings are the fields of svclust.Config and of the cluster.Method in a
 // form that encodes (DoFns are sent to the workers as JSON): the
 // Maintainer by name, no Progress function. Every other field of both is
 // here (TestSettingsCarryOptions).
@@ -199,7 +201,7 @@ type settings struct {
 	Seed             uint64
 	Workers          int
 	Width            svclust.WidthRule
-	Rule             svclust.Rule
+	Rule             cluster.Rule
 	MinSize          int
 	RippleZ          float64
 	LevelPower       float64
@@ -230,17 +232,26 @@ func (s *settings) config() (svclust.Config, error) {
 		MaxIter: s.MaxIter, MinIter: s.MinIter, Seed: s.Seed, Workers: s.Workers, Width: s.Width}, nil
 }
 
-func (s *settings) cluster() svclust.ClusterConfig {
-	return svclust.ClusterConfig{Rule: s.Rule, MinSize: s.MinSize, RippleZ: s.RippleZ, LevelPower: s.LevelPower, Eps: s.Eps, All: s.All,
+func (s *settings) method() cluster.Method {
+	if s.Rule == cluster.RuleComponents {
+		return &cluster.Components{Eps: s.Eps, All: s.All, Outliers: s.Outliers, M: s.M, Neighbors: s.Neighbors, Workers: s.ClusterWorkers}
+	}
+	return &cluster.Levels{MinSize: s.MinSize, RippleZ: s.RippleZ, LevelPower: s.LevelPower,
 		Outliers: s.Outliers, M: s.M, Neighbors: s.Neighbors, Workers: s.ClusterWorkers}
 }
 
 func newTrainFn(o *Options, p *Plan) *trainFn {
-	t, c := o.Train, o.Cluster
+	t := o.Train
 	st := settings{Gamma: t.Gamma, C: t.C, Budget: t.Budget, Tol: t.Tol, MaxIter: t.MaxIter,
-		MinIter: t.MinIter, Seed: o.Seed, Workers: t.Workers, Width: t.Width, Rule: c.Rule, MinSize: c.MinSize,
-		RippleZ: c.RippleZ, LevelPower: c.LevelPower, Eps: c.Eps, All: c.All || c.Rule == svclust.Components, Outliers: c.Outliers,
-		M: c.M, Neighbors: c.Neighbors, ClusterWorkers: c.Workers}
+		MinIter: t.MinIter, Seed: o.Seed, Workers: t.Workers, Width: t.Width}
+	switch c := o.Cluster.(type) {
+	case *cluster.Levels:
+		st.MinSize, st.RippleZ, st.LevelPower, st.Outliers = c.MinSize, c.RippleZ, c.LevelPower, c.Outliers
+		st.M, st.Neighbors, st.ClusterWorkers = c.M, c.Neighbors, c.Workers
+	case *cluster.Components:
+		st.Rule, st.Eps, st.All, st.Outliers = cluster.RuleComponents, c.Eps, true, c.Outliers
+		st.M, st.Neighbors, st.ClusterWorkers = c.M, c.Neighbors, c.Workers
+	}
 	st.Strategy, st.K = strategy(t.Maintainer)
 	label := o.Read.Label
 	if label == "" {
@@ -295,8 +306,7 @@ func (f *trainFn) train(a summary) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	cl := f.Settings.cluster()
-	clustering, err := model.Cluster(x, &cl)
+	clustering, err := cluster.Fit(model, x, f.Settings.method())
 	if err != nil {
 		return nil, err
 	}
@@ -307,7 +317,7 @@ func (f *trainFn) train(a summary) ([]byte, error) {
 		return "given"
 	}
 	st := &f.Settings
-	run := &pipeline.Run{
+	run := &modelfile.Run{
 		Tool:       f.Tool,
 		Created:    creationTime().Format(time.RFC3339),
 		Seed:       st.Seed,
@@ -329,7 +339,7 @@ func (f *trainFn) train(a summary) ([]byte, error) {
 	} else if strings.HasPrefix(st.Strategy, "project") {
 		run.K = st.K
 	}
-	mf := &pipeline.Model{Scale: f.Scale, Scaler: scaler, Features: f.Names, Label: f.Label, Run: run, Model: model, Partition: clustering.Partition}
+	mf := &modelfile.File{Scale: f.Scale, Scaler: scaler, Features: f.Names, Label: f.Label, Run: run, Model: model, Partition: clustering.Partition}
 	var buf bytes.Buffer
 	if err := mf.Write(&buf); err != nil {
 		return nil, err
@@ -361,7 +371,7 @@ func creationTime() time.Time {
 type labelFn struct {
 	Read dataset.ReadOptions
 
-	model *pipeline.Model // decoded side input, cached across bundles
+	model *modelfile.File // decoded side input, cached across bundles
 	key   []byte          // the bytes model was decoded from
 }
 
@@ -370,7 +380,7 @@ const chunkRows = 16384
 
 func (f *labelFn) ProcessElement(ctx context.Context, spec fileSpec, modelJSON []byte) error {
 	if f.model == nil || !bytes.Equal(f.key, modelJSON) {
-		m, err := pipeline.Read(bytes.NewReader(modelJSON), 0)
+		m, err := modelfile.Read(bytes.NewReader(modelJSON), 0)
 		if err != nil {
 			return marked(err)
 		}
@@ -402,7 +412,7 @@ func (f *labelFn) ProcessElement(ctx context.Context, spec fileSpec, modelJSON [
 			}
 			got, err := f.model.Predict(labels[:n], mat.NewDense(n, d, x), 0)
 			if err != nil {
-				if oe, ok := err.(*pipeline.OverflowError); ok {
+				if oe, ok := err.(*modelfile.OverflowError); ok {
 					return fmt.Errorf("%s:%d: feature %q: the value %v overflows when scaled (to %v)", spec.Path, first+oe.Row, oe.Feature, oe.Value, oe.Scaled)
 				}
 				return err

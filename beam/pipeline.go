@@ -19,8 +19,9 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
-	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/modelfile"
 )
 
 // DefaultSample is the default of [Options.Sample], the default of
@@ -65,15 +66,16 @@ type Options struct {
 	Seed uint64
 
 	// Train and Cluster configure the library's training and clustering
-	// of the sample; their zero values select the library's defaults,
+	// of the sample; their zero values (nil for Cluster: cluster.Levels)
+	// select the library's defaults,
 	// γ, C and the budget chosen from the data. Train.Seed and both
 	// Progress functions are ignored, and Train.Maintainer must be one of
 	// the library's (Merge, Removal, Projection); every other field
 	// reaches the worker that trains. With the Components
-	// rule every sample row follows its trajectory (Cluster.All), as
+	// rule every sample row follows its trajectory (cluster.Components.All), as
 	// `svclust fit -stream` does, so that Predict can label new rows.
 	Train   svclust.Config
-	Cluster svclust.ClusterConfig
+	Cluster cluster.Method
 
 	// Tool names the program in the model's run record.
 	Tool string
@@ -106,8 +108,10 @@ func NewPlan(ctx context.Context, o *Options) (*Plan, error) {
 	if err := o.Train.Validate(); err != nil {
 		return nil, err
 	}
-	if err := o.Cluster.Validate(); err != nil {
-		return nil, err
+	if o.Cluster != nil {
+		if err := o.Cluster.Validate(); err != nil {
+			return nil, err
+		}
 	}
 	if o.Train.Maintainer != nil && svclust.MaintainerName(o.Train.Maintainer) == "" {
 		return nil, fmt.Errorf("budget maintenance %T: the pipeline takes the library's strategies only", o.Train.Maintainer)
@@ -289,7 +293,7 @@ func modelRows(ctx context.Context, path string) (int64, error) {
 		return 0, err
 	}
 	defer r.Close()
-	m, err := pipeline.Read(r, 0)
+	m, err := modelfile.Read(r, 0)
 	if err != nil {
 		return 0, err
 	}

@@ -18,10 +18,10 @@ import (
 	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism" // the "prism" runner
 
-	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/metrics"
-	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/modelfile"
 )
 
 func TestMain(m *testing.M) {
@@ -80,16 +80,16 @@ func split(t testing.TB, dir string, kind dataset.Kind, n, parts int) ([]string,
 // checkRun runs the pipeline of o on Prism and checks the properties the
 // issue asks for: one shard per input file, with the input's header plus
 // a cluster column; every input row exactly once, unchanged, in input
-// order; its cluster that of pipeline.Model.Predict with the model file
+// order; its cluster that of modelfile.File.Predict with the model file
 // written (the code of svclust predict -model). It returns the labels of
 // the rows, file by file, and the model.
-func checkRun(t *testing.T, o *Options, files []string, texts [][]string) ([][]int, *pipeline.Model) {
+func checkRun(t *testing.T, o *Options, files []string, texts [][]string) ([][]int, *modelfile.File) {
 	t.Helper()
 	res, err := Run(context.Background(), "prism", o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	model, err := pipeline.ReadFile(o.Model, 0)
+	model, err := modelfile.ReadFile(o.Model, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +179,7 @@ func TestPipelineComponents(t *testing.T) {
 		Model:   filepath.Join(dir, "model.json"),
 		Sample:  800,
 		Seed:    2,
-		Cluster: svclust.ClusterConfig{Rule: svclust.Components, Outliers: true},
+		Cluster: &cluster.Components{Outliers: true},
 	}
 	_, model := checkRun(t, o, files, texts)
 	if model.Run == nil || model.Run.Rule != "components" {

@@ -8,8 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/dataset"
+	"github.com/svclust/svclust/modelfile"
 )
 
 // Out of core: data larger than memory.
@@ -137,7 +137,7 @@ type Sample struct {
 // every row, as the comment at the top of this file describes. It returns
 // ctx.Err() when ctx is cancelled, a *ChangedError when the passes see
 // different numbers of rows, the errors of dataset.Scanner as they are,
-// and an *OverflowError for a sample value that overflows when scaled (its
+// and a *modelfile.OverflowError for a sample value that overflows when scaled (its
 // Line is the line of the data when the sample holds every row, 0
 // otherwise, and its Row the row of the sample).
 func SampleScale(ctx context.Context, open Opener, cfg *SampleConfig) (*Sample, error) {
@@ -213,7 +213,7 @@ func SampleScale(ctx context.Context, open Opener, cfg *SampleConfig) (*Sample, 
 	for i := range m {
 		row := sample[i*d : (i+1)*d]
 		if j, u := scaler.Overflow(row); j >= 0 {
-			e := overflow(scaler, row, j, u)
+			e := modelfile.NewOverflowError(scaler, row, j, u)
 			e.Row, e.Feature = i, sc.Names()[j]
 			if n <= limit {
 				e.Line = i + 2 // the sample is in order when it holds every row
@@ -275,22 +275,22 @@ type LabelConfig struct {
 }
 
 // LabelStream reads the data that open opens in chunks of rows, scales
-// each chunk with m's scaler, labels it with m's svclust.Partition.Predict and
+// each chunk with m's scaler, labels it with m's Partition.Predict and
 // calls emit with the labels of the chunk and, if the data have a label
 // column, the class of each row (else nil); emit must not keep the slices.
 // It returns the number of rows labelled. Memory holds one chunk (at most
 // 16,384 rows or 8 MiB of values). It stops at the first error of emit,
 // returns ctx.Err() when ctx is cancelled (checked after each chunk), a
 // *ChangedError for a wrong number of rows (see LabelConfig.Rows), an
-// *OverflowError (with the Line of the value) for a value that overflows
-// when scaled, svclust.ErrNotClustered for a model without a partition and
+// *modelfile.OverflowError (with the Line of the value) for a value that overflows
+// when scaled, modelfile.ErrNotClustered for a model without a partition and
 // the errors of dataset.Scanner as they are.
-func LabelStream(ctx context.Context, open Opener, m *Model, cfg *LabelConfig, emit func(labels, classes []int) error) (int, error) {
+func LabelStream(ctx context.Context, open Opener, m *modelfile.File, cfg *LabelConfig, emit func(labels, classes []int) error) (int, error) {
 	if cfg == nil {
 		cfg = &LabelConfig{}
 	}
 	if m.Partition == nil {
-		return 0, svclust.ErrNotClustered
+		return 0, modelfile.ErrNotClustered
 	}
 	report := func(p Progress) {
 		if cfg.Progress != nil {
@@ -310,7 +310,7 @@ func LabelStream(ctx context.Context, open Opener, m *Model, cfg *LabelConfig, e
 	report(Progress{Pass: PassLabel, Total: max(n, 0)})
 	d := len(sc.Names())
 	if want := m.Model.Dim(); d != want {
-		return 0, &DimError{Got: d, Want: want}
+		return 0, &modelfile.DimError{Got: d, Want: want}
 	}
 	rows := max(1, min(chunkRows, chunkBytes/(8*d)))
 	chunk := make([]float64, rows*d)
@@ -336,7 +336,7 @@ func LabelStream(ctx context.Context, open Opener, m *Model, cfg *LabelConfig, e
 	}
 	for sc.Scan() {
 		if j, u := m.Scaler.Overflow(sc.Row()); j >= 0 {
-			e := overflow(m.Scaler, sc.Row(), j, u)
+			e := modelfile.NewOverflowError(m.Scaler, sc.Row(), j, u)
 			e.Row, e.Line, e.Feature = done+k, sc.Line(), sc.Names()[j]
 			return done, e
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/baseline"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/metrics"
 )
@@ -126,7 +127,7 @@ func TestRunTiny(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cl, err := m.Cluster(d.X, &svclust.ClusterConfig{Rule: svclust.Components})
+			cl, err := cluster.Fit(m, d.X, &cluster.Components{})
 			if err != nil {
 				t.Fatal(err)
 			}

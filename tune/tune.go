@@ -24,6 +24,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/metrics"
 )
 
@@ -107,7 +108,7 @@ func ParseGrid(s string, multiples bool) ([]Value, error) {
 // DefaultSample is the number of rows, at most, on which a Search
 // evaluates DBCV. DBCV costs O(s²·d) for s rows, so the criterion's cost
 // stays fixed as N grows; a cluster of 0.75 % of the rows (the default
-// minimum cluster size, svclust.DefaultMinShare) has 7 or 8 rows in the
+// minimum cluster size, cluster.DefaultMinShare) has 7 or 8 rows in the
 // sample.
 const DefaultSample = 1000
 
@@ -117,8 +118,10 @@ type Search struct {
 	// Train is the configuration of every fit; its Gamma and C are
 	// replaced by the grid's.
 	Train svclust.Config
-	// Cluster is the configuration of every clustering.
-	Cluster svclust.ClusterConfig
+	// Cluster is the rule of every clustering, with its settings; nil
+	// selects cluster.Levels with its defaults. Its Workers is replaced
+	// by 1: the grid points run in parallel.
+	Cluster cluster.Method
 	// Gammas and Cs are the grids; nil selects DefaultGammas and
 	// DefaultCs. Multiples of the automatic C are not supported.
 	Gammas, Cs []Value
@@ -271,9 +274,7 @@ func (s *Search) eval(x mat.Matrix, sub *mat.Dense, rows []int, metric func(trut
 			p.Err = err
 			return
 		}
-		ccfg := s.Cluster
-		ccfg.Workers = 1
-		cl, err := model.Cluster(x, &ccfg)
+		cl, err := cluster.Fit(model, x, cluster.WithWorkers(s.Cluster, 1))
 		if err != nil {
 			p.Err = err
 			return

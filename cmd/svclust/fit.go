@@ -21,10 +21,11 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/internal/atomicfile"
 	"github.com/svclust/svclust/metrics"
-	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/modelfile"
 )
 
 // autoFloat is a flag value that is a number or the word "auto".
@@ -176,7 +177,7 @@ func defaultFit() *fitFlags {
 		k:        setInt{v: svclust.DefaultK},
 		eps:      autoFloat{auto: true},
 		tol:      svclust.DefaultTol,
-		m:        svclust.DefaultM,
+		m:        cluster.DefaultM,
 		scale:    "zscore",
 		seed:     1,
 		label:    "label",
@@ -271,7 +272,7 @@ func (o *fitFlags) startProfile() (stop func() error, err error) {
 // setup is a validated fit configuration.
 type setup struct {
 	train   svclust.Config
-	cluster svclust.ClusterConfig
+	cluster cluster.Method
 	scale   dataset.Scale
 	report  *settings // what the reports say of the flags
 }
@@ -309,21 +310,22 @@ func (o *fitFlags) validate() (*setup, error) {
 		return nil, usagef("-width must be adaptive or global, not %q", o.width)
 	}
 	s.train.Width = width
-	rule, perr := svclust.ParseRule(o.rule)
+	var lv cluster.Levels
+	var cp cluster.Components
+	rule, perr := cluster.ParseRule(o.rule)
 	if perr != nil {
 		return nil, usagef("-rule must be levels or components, not %q", o.rule)
 	}
-	s.cluster.Rule = rule
 	if !o.minSize.auto {
 		if o.minSize.v < 1 {
 			return nil, usagef(`-min-size must be ≥ 1 or "auto"`)
 		}
-		if rule != svclust.LevelTree {
+		if rule != cluster.RuleLevels {
 			return nil, usagef("-min-size applies only to -rule levels")
 		}
-		s.cluster.MinSize = o.minSize.v
+		lv.MinSize = o.minSize.v
 	}
-	if rule != svclust.Components && (o.all || !o.eps.auto) {
+	if rule != cluster.RuleComponents && (o.all || !o.eps.auto) {
 		return nil, usagef("-all and -eps apply only to -rule components")
 	}
 	if o.k.v < 1 {
@@ -341,7 +343,7 @@ func (o *fitFlags) validate() (*setup, error) {
 		if !(o.eps.v > 0) || math.IsInf(o.eps.v, 0) {
 			return nil, usagef(`-eps must be > 0 or "auto"`)
 		}
-		s.cluster.Eps = o.eps.v
+		cp.Eps = o.eps.v
 	}
 	switch {
 	case !(o.tol >= 0) || math.IsInf(o.tol, 0):
@@ -371,7 +373,7 @@ func (o *fitFlags) validate() (*setup, error) {
 	if err := atMost("-m", o.m, maxM); err != nil {
 		return nil, err
 	}
-	s.cluster.M = o.m
+	lv.M, cp.M = o.m, o.m
 	sc, err := dataset.ParseScale(o.scale)
 	if err != nil {
 		return nil, usagef("-scale must be none, zscore or minmax, not %q", o.scale)
@@ -388,9 +390,13 @@ func (o *fitFlags) validate() (*setup, error) {
 	// With -rule components, -stream labels every row by its trajectory
 	// in its second pass, so its sample is clustered as fit -all clusters
 	// its data; -rule levels labels every row by its support vector.
-	s.cluster.All = o.all || (o.stream && rule == svclust.Components)
-	s.cluster.Outliers = o.outliers
-	s.cluster.Workers = o.workers
+	cp.All = o.all || (o.stream && rule == cluster.RuleComponents)
+	lv.Outliers, cp.Outliers = o.outliers, o.outliers
+	lv.Workers, cp.Workers = o.workers, o.workers
+	s.cluster = &lv
+	if rule == cluster.RuleComponents {
+		s.cluster = &cp
+	}
 	// Let the library check what is left (such as -k against -budget).
 	if err := s.train.Validate(); err != nil {
 		return nil, configError(err)
@@ -519,7 +525,7 @@ func (dt *data) labelled() bool { return dt.ds.Classes != nil }
 // result is one fit and cluster run.
 type result struct {
 	model *svclust.Model
-	cl    *svclust.Clustering
+	cl    *cluster.Result
 	// scores holds the metrics against the true labels (NaN without them)
 	// and the internal indices on the scaled data.
 	scores metrics.Scores
@@ -552,26 +558,35 @@ func fitCluster(dt *data, s *setup, want indices, prog *progress) (*result, erro
 
 // trainCluster trains on the scaled rows x and clusters them with the
 // settings s, reporting both phases to prog.
-func trainCluster(x *mat.Dense, s *setup, prog *progress) (*svclust.Model, *svclust.Clustering, error) {
+func trainCluster(x *mat.Dense, s *setup, prog *progress) (*svclust.Model, *cluster.Result, error) {
 	prog.begin("train", "", 0)
 	model, err := svclust.Train(x, &s.train)
 	if err != nil {
 		return nil, nil, configError(err)
 	}
 	prog.end()
-	// ClusterConfig.Progress counts the rows scored with -rule levels, the
-	// trajectories of the strip (or of every row with -all) with -rule
-	// components.
+	// Levels.Progress counts the rows scored, Components.Progress the
+	// trajectories of the strip (or of every row with -all).
 	unit := "trajectories"
-	if s.cluster.Rule == svclust.LevelTree {
+	if s.cluster.Rule() == cluster.RuleLevels {
 		unit = "rows"
 	}
 	prog.begin("cluster", unit, 0)
-	cc := s.cluster
+	method := s.cluster
 	if prog != nil {
-		cc.Progress = func(done, total int) { prog.setTotal(int64(done), int64(total)) }
+		report := func(done, total int) { prog.setTotal(int64(done), int64(total)) }
+		switch c := method.(type) {
+		case *cluster.Levels:
+			cc := *c
+			cc.Progress = report
+			method = &cc
+		case *cluster.Components:
+			cc := *c
+			cc.Progress = report
+			method = &cc
+		}
 	}
-	cl, err := model.Cluster(x, &cc)
+	cl, err := cluster.Fit(model, x, method)
 	if err != nil {
 		return nil, nil, configError(err)
 	}
@@ -773,9 +788,9 @@ func writeResults(e *env, o *fitFlags, dt *data, r *result) error {
 }
 
 // modelFileOf returns the model file of a run.
-func modelFileOf(st *settings, dt *data, r *result) *pipeline.Model {
+func modelFileOf(st *settings, dt *data, r *result) *modelfile.File {
 	sc, _ := dataset.ParseScale(st.scale) // validated by setup
-	return &pipeline.Model{
+	return &modelfile.File{
 		Scale:     sc,
 		Scaler:    dt.scaler,
 		Features:  dt.ds.Names,
@@ -817,8 +832,8 @@ func choiceOf(c svclust.Choice) *choiceJSON {
 }
 
 // runInfoOf returns the run section of the model file of a run.
-func runInfoOf(st *settings, dt *data, r *result) *pipeline.Run {
-	ri := &pipeline.Run{
+func runInfoOf(st *settings, dt *data, r *result) *modelfile.Run {
+	ri := &modelfile.Run{
 		Tool:       readBuildInfo().String(),
 		Created:    creationTime().Format(time.RFC3339),
 		Seed:       st.seed,

@@ -15,8 +15,9 @@ import (
 	"testing"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
-	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/modelfile"
 )
 
 // robustCase is one case of TestRobust: a command line run in a fresh
@@ -277,7 +278,7 @@ func TestRobust(t *testing.T) {
 			ok: func(t *testing.T, r *robustRun) {
 				// The constant column gets Shift = its value, Mul = 1, so
 				// it becomes 0 instead of 0/0 = NaN.
-				var mf pipeline.Model
+				var mf modelfile.File
 				if err := json.Unmarshal([]byte(readFile(t, r.path("model.json"))), &mf); err != nil {
 					t.Fatal(err)
 				}
@@ -300,7 +301,7 @@ func TestRobust(t *testing.T) {
 				if j.SupportVectors > 6 || j.Gamma == 1 {
 					t.Errorf("%d support vectors, γ = %v", j.SupportVectors, j.Gamma)
 				}
-				var mf pipeline.Model
+				var mf modelfile.File
 				if err := json.Unmarshal([]byte(readFile(t, r.path("model.json"))), &mf); err != nil {
 					t.Fatal(err)
 				}
@@ -714,33 +715,32 @@ func withStdin(t *testing.T, content string) {
 }
 
 // TestLibraryValidationAgrees: every flag value that fit rejects and that
-// has a counterpart in svclust.Config or ClusterConfig is rejected by the
+// has a counterpart in svclust.Config or a cluster.Method is rejected by the
 // library's Validate too, with a *ConfigError for the field of that flag.
 func TestLibraryValidationAgrees(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	for _, tc := range []struct {
 		flags []string
 		cfg   svclust.Config
-		cc    svclust.ClusterConfig
+		cc    cluster.Method
 	}{
-		{[]string{"-gamma", "-1"}, svclust.Config{Gamma: -1}, svclust.ClusterConfig{}},
-		{[]string{"-gamma", "NaN"}, svclust.Config{Gamma: nan}, svclust.ClusterConfig{}},
-		{[]string{"-gamma", "Inf"}, svclust.Config{Gamma: inf}, svclust.ClusterConfig{}},
-		{[]string{"-C", "-1"}, svclust.Config{C: -1}, svclust.ClusterConfig{}},
-		{[]string{"-C", "NaN"}, svclust.Config{C: nan}, svclust.ClusterConfig{}},
-		{[]string{"-C", "Inf"}, svclust.Config{C: inf}, svclust.ClusterConfig{}},
+		{[]string{"-gamma", "-1"}, svclust.Config{Gamma: -1}, &cluster.Levels{}},
+		{[]string{"-gamma", "NaN"}, svclust.Config{Gamma: nan}, &cluster.Levels{}},
+		{[]string{"-gamma", "Inf"}, svclust.Config{Gamma: inf}, &cluster.Levels{}},
+		{[]string{"-C", "-1"}, svclust.Config{C: -1}, &cluster.Levels{}},
+		{[]string{"-C", "NaN"}, svclust.Config{C: nan}, &cluster.Levels{}},
+		{[]string{"-C", "Inf"}, svclust.Config{C: inf}, &cluster.Levels{}},
 		// -budget 0 is the library's NoBudget (−1), so -1 maps below it.
-		{[]string{"-budget", "-1"}, svclust.Config{Budget: -2}, svclust.ClusterConfig{}},
-		{[]string{"-maintain", "project-knn", "-budget", "3", "-k", "5"}, svclust.Config{Budget: 3, Maintainer: svclust.Projection{K: 5}}, svclust.ClusterConfig{}},
-		{[]string{"-tol", "NaN"}, svclust.Config{Tol: nan}, svclust.ClusterConfig{}},
-		{[]string{"-max-iter", "-5"}, svclust.Config{MaxIter: -5}, svclust.ClusterConfig{}},
-		{[]string{"-workers", "-1"}, svclust.Config{Workers: -1}, svclust.ClusterConfig{Workers: -1}},
-		{[]string{"-rule", "components", "-eps", "-1"}, svclust.Config{}, svclust.ClusterConfig{Rule: svclust.Components, Eps: -1}},
-		{[]string{"-rule", "components", "-eps", "NaN"}, svclust.Config{}, svclust.ClusterConfig{Rule: svclust.Components, Eps: nan}},
-		{[]string{"-rule", "components", "-eps", "Inf"}, svclust.Config{}, svclust.ClusterConfig{Rule: svclust.Components, Eps: inf}},
-		{[]string{"-rule", "density"}, svclust.Config{}, svclust.ClusterConfig{Rule: 7}},
-		{[]string{"-min-size", "0"}, svclust.Config{}, svclust.ClusterConfig{MinSize: -1}},
-		{[]string{"-m", "1"}, svclust.Config{}, svclust.ClusterConfig{M: 1}},
+		{[]string{"-budget", "-1"}, svclust.Config{Budget: -2}, &cluster.Levels{}},
+		{[]string{"-maintain", "project-knn", "-budget", "3", "-k", "5"}, svclust.Config{Budget: 3, Maintainer: svclust.Projection{K: 5}}, &cluster.Levels{}},
+		{[]string{"-tol", "NaN"}, svclust.Config{Tol: nan}, &cluster.Levels{}},
+		{[]string{"-max-iter", "-5"}, svclust.Config{MaxIter: -5}, &cluster.Levels{}},
+		{[]string{"-workers", "-1"}, svclust.Config{Workers: -1}, &cluster.Levels{Workers: -1}},
+		{[]string{"-rule", "components", "-eps", "-1"}, svclust.Config{}, &cluster.Components{Eps: -1}},
+		{[]string{"-rule", "components", "-eps", "NaN"}, svclust.Config{}, &cluster.Components{Eps: nan}},
+		{[]string{"-rule", "components", "-eps", "Inf"}, svclust.Config{}, &cluster.Components{Eps: inf}},
+		{[]string{"-min-size", "0"}, svclust.Config{}, &cluster.Levels{MinSize: -1}},
+		{[]string{"-m", "1"}, svclust.Config{}, &cluster.Levels{M: 1}},
 	} {
 		flag := tc.flags[len(tc.flags)-2]
 		code, _, errs := cli(t, append(append([]string{"fit"}, tc.flags...), "x.csv")...)

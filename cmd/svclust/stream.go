@@ -12,6 +12,7 @@ import (
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/internal/atomicfile"
 	"github.com/svclust/svclust/metrics"
+	"github.com/svclust/svclust/modelfile"
 	"github.com/svclust/svclust/pipeline"
 )
 
@@ -90,7 +91,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 			}
 		},
 	})
-	var oe *pipeline.OverflowError
+	var oe *modelfile.OverflowError
 	if errors.As(err, &oe) {
 		where := displayPath(path) + ", a row of the sample"
 		if oe.Line > 0 {
@@ -130,7 +131,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 	}
 	defer labels.abort()
 	var table metrics.Table
-	fitted := &pipeline.Model{Scale: s.scale, Scaler: sm.Scaler, Features: sm.Names, Label: o.label, Model: model, Partition: cl.Partition}
+	fitted := &modelfile.File{Scale: s.scale, Scaler: sm.Scaler, Features: sm.Names, Label: o.label, Model: model, Partition: cl.Partition}
 	_, err = pipeline.LabelStream(ctx, open, fitted, &pipeline.LabelConfig{
 		Read: opt, Rows: n, Workers: o.workers,
 		Progress: func(p pipeline.Progress) {
@@ -238,7 +239,7 @@ func (lw *labelWriter) error(err error) error {
 // commit completes the labels and writes the model file mf if -model asks
 // for it, so that the files named by -o and -model both change or neither
 // does, as writeOutputs does for fit without -stream.
-func (lw *labelWriter) commit(e *env, o *fitFlags, mf *pipeline.Model) error {
+func (lw *labelWriter) commit(e *env, o *fitFlags, mf *modelfile.File) error {
 	// The header of a file without rows is still waiting.
 	if err := lw.write(nil); err != nil {
 		return err

@@ -78,6 +78,7 @@ import (
 
 	"github.com/svclust/svclust"
 	svbeam "github.com/svclust/svclust/beam"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 )
 
@@ -212,7 +213,9 @@ func (o *flags) options(args []string) (*svbeam.Options, error) {
 		return nil, usagef("-sample %d: must be ≥ 1 and ≤ %d", o.sample, svbeam.MaxSample)
 	}
 	opt.Sample = o.sample
-	t, c := &opt.Train, &opt.Cluster
+	t := &opt.Train
+	var lv cluster.Levels
+	var cp cluster.Components
 	if !o.gamma.auto {
 		if !(o.gamma.v > 0) {
 			return nil, usagef(`-gamma must be > 0 or "auto"`)
@@ -255,30 +258,29 @@ func (o *flags) options(args []string) (*svbeam.Options, error) {
 		return nil, usagef("-maintain must be %s, not %q", strings.Join(svclust.MaintainerNames(), ", "), o.maintain)
 	}
 	t.Maintainer = m
-	rule, err := svclust.ParseRule(o.rule)
+	rule, err := cluster.ParseRule(o.rule)
 	if err != nil {
 		return nil, usagef("-rule must be levels or components, not %q", o.rule)
 	}
-	c.Rule = rule
 	if !o.minSize.auto {
 		if o.minSize.v < 1 || o.minSize.v != math.Trunc(o.minSize.v) {
 			return nil, usagef(`-min-size must be a whole number ≥ 1 or "auto"`)
 		}
-		if rule != svclust.LevelTree {
+		if rule != cluster.RuleLevels {
 			return nil, usagef("-min-size applies only to -rule levels")
 		}
-		c.MinSize = int(o.minSize.v)
+		lv.MinSize = int(o.minSize.v)
 	}
 	if !o.eps.auto {
-		if rule != svclust.Components {
+		if rule != cluster.RuleComponents {
 			return nil, usagef("-eps applies only to -rule components")
 		}
 		if !(o.eps.v > 0) {
 			return nil, usagef(`-eps must be > 0 or "auto"`)
 		}
-		c.Eps = o.eps.v
+		cp.Eps = o.eps.v
 	}
-	c.Outliers = o.outliers
+	lv.Outliers, cp.Outliers = o.outliers, o.outliers
 	switch {
 	case !(o.tol >= 0) || math.IsInf(o.tol, 0):
 		return nil, usagef("-tol must be ≥ 0 and finite (0 runs -max-iter steps)")
@@ -297,7 +299,12 @@ func (o *flags) options(args []string) (*svbeam.Options, error) {
 	case o.workers < 0 || o.workers > maxWorkers:
 		return nil, usagef("-workers must be ≥ 0 and ≤ %d", maxWorkers)
 	}
-	t.MaxIter, t.MinIter, t.Workers, c.M, c.Workers = o.maxIter, o.minIter, o.workers, o.m, o.workers
+	t.MaxIter, t.MinIter, t.Workers = o.maxIter, o.minIter, o.workers
+	lv.M, lv.Workers, cp.M, cp.Workers = o.m, o.workers, o.m, o.workers
+	opt.Cluster = &lv
+	if rule == cluster.RuleComponents {
+		opt.Cluster = &cp
+	}
 	if opt.Scale, err = dataset.ParseScale(o.scale); err != nil {
 		return nil, usagef("-scale must be none, zscore or minmax, not %q", o.scale)
 	}

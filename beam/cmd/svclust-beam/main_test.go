@@ -10,7 +10,7 @@ import (
 
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/dataset"
-	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/modelfile"
 )
 
 // TestExitStatus checks the command's contract: 0 and the shards and model
@@ -58,7 +58,7 @@ func TestExitStatus(t *testing.T) {
 	if _, err := os.Stat(out + "-00000-of-00001.csv"); err != nil {
 		t.Error(err)
 	}
-	if _, err := pipeline.ReadFile(model, 0); err != nil {
+	if _, err := modelfile.ReadFile(model, 0); err != nil {
 		t.Error(err)
 	}
 	for _, f := range []string{model + "2", model + "3"} {

@@ -1,0 +1,261 @@
+package cluster
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"strconv"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/internal/assign"
+	"github.com/svclust/svclust/internal/rowmajor"
+)
+
+// Defaults shared by both rules.
+const (
+	// DefaultM is the number of points of the segment test (the paper's
+	// m = 20, after Ben-Hur et al. 2001).
+	DefaultM = 20
+	// DefaultNeighbors is the number of nearest equilibria each
+	// equilibrium is tested against by the segment test, which makes
+	// linking O(M·k) instead of O(M²) tests for M equilibria; pruning can
+	// only remove edges (docs/defaults.md).
+	DefaultNeighbors = 10
+)
+
+const badDim = "cluster: dimension mismatch"
+
+// ErrEmptyStrip is returned by [Fit] with [Components] when no point
+// satisfies |f(x)| ≤ ε for an explicit ε.
+var ErrEmptyStrip = errors.New("cluster: the strip |f(x)| ≤ ε holds no point: increase ε")
+
+// Rule names a clustering rule, as the -rule flag does.
+type Rule int
+
+const (
+	// RuleLevels is the rule of [Levels], the default.
+	RuleLevels Rule = iota
+	// RuleComponents is the rule of [Components].
+	RuleComponents
+)
+
+// String returns "levels" or "components".
+func (r Rule) String() string {
+	switch r {
+	case RuleLevels:
+		return "levels"
+	case RuleComponents:
+		return "components"
+	}
+	return "Rule(" + strconv.Itoa(int(r)) + ")"
+}
+
+// ParseRule returns the Rule named by s, as String writes it.
+func ParseRule(s string) (Rule, error) {
+	switch s {
+	case "levels":
+		return RuleLevels, nil
+	case "components":
+		return RuleComponents, nil
+	}
+	return 0, fmt.Errorf("cluster: unknown rule %q (want levels or components)", s)
+}
+
+// Method is a clustering rule with its settings: [*Levels] or
+// [*Components]. Fit applies it.
+type Method interface {
+	// Rule names the method.
+	Rule() Rule
+	// Validate reports the first invalid setting as a
+	// *svclust.ConfigError, or nil.
+	Validate() error
+	// fit clusters the n×d row-major data, checked by Fit.
+	fit(m *svclust.Model, data []float64, n, d int) (*Result, error)
+}
+
+var (
+	_ Method = (*Levels)(nil)
+	_ Method = (*Components)(nil)
+)
+
+// Partition is a clustering as a rule for any point: what a Method found
+// on the data, which Predict applies to new points and package modelfile
+// stores. [*LevelTree] and [*Graph] implement it.
+type Partition interface {
+	// Model returns the phase-1 model the partition was found with; it is
+	// shared, not copied, and must not be modified.
+	Model() *svclust.Model
+	// Rule names the rule that found the partition.
+	Rule() Rule
+	// Clusters returns the number of clusters, numbered 0 … Clusters−1.
+	Clusters() int
+	// Outliers reports whether Predict labels outliers −1.
+	Outliers() bool
+	// Predict sets dst[i] to the cluster of row i of x, −1 for an
+	// outlier, and returns dst; a nil dst is allocated. It runs on
+	// workers goroutines (0 means GOMAXPROCS); the labels do not depend
+	// on it. On the data given to Fit it returns Fit's labels. It panics
+	// if x does not have the model's dimension or dst has the wrong
+	// length.
+	Predict(dst []int, x mat.Matrix, workers int) []int
+}
+
+var (
+	_ Partition = (*LevelTree)(nil)
+	_ Partition = (*Graph)(nil)
+)
+
+// Result is the outcome of [Fit]: the labels of the data clustered and
+// the Partition that gives them.
+type Result struct {
+	// Partition is the clustering as a rule for any point.
+	Partition Partition
+	// Labels holds the cluster of each row of the data, −1 for outliers
+	// when the Method's Outliers is set.
+	Labels []int
+	// Clusters is the number of clusters (outliers excluded).
+	Clusters int
+	// Equilibria is the number of distinct equilibrium points: the modes
+	// of f with Levels.
+	Equilibria int
+	// StripSize is the number of points that followed a trajectory, and
+	// Eps the strip half-width used (Components).
+	StripSize int
+	Eps       float64
+	// MinSize is the smallest cluster allowed (Levels), and Stability
+	// the excess of mass of each cluster found (see LevelTree).
+	MinSize   int
+	Stability []float64
+	// Ripples is the number of clusters of the excess-of-mass selection
+	// joined to a neighbour as ripples of the density estimate (Levels;
+	// see Levels.RippleZ): Clusters + Ripples is the number the selection
+	// chose.
+	Ripples int
+	// Runtime is the wall time of Fit.
+	Runtime time.Duration
+}
+
+// Fit assigns the rows of x, normally the training data, to clusters by
+// method (nil means [Levels] with its defaults) and returns their labels
+// with the Partition that gives them. m is not modified: one Model can be
+// clustered several ways, concurrently. Fit returns a *svclust.ConfigError
+// for invalid settings, svclust.ErrNoData for an empty x,
+// svclust.ErrNotFinite for NaN or Inf in x, and ErrEmptyStrip when an
+// explicit ε selects no point. It panics if x does not have the model's
+// dimension.
+func Fit(m *svclust.Model, x mat.Matrix, method Method) (*Result, error) {
+	start := time.Now()
+	if method == nil {
+		method = &Levels{}
+	}
+	if err := method.Validate(); err != nil {
+		return nil, err
+	}
+	data, n, d, err := flatten(x)
+	if err != nil {
+		return nil, err
+	}
+	if d != m.Dim() {
+		panic(badDim)
+	}
+	r, err := method.fit(m, data, n, d)
+	if err != nil {
+		return nil, err
+	}
+	r.Runtime = time.Since(start)
+	return r, nil
+}
+
+// flatten returns the rows of x as one row-major slice, without copying
+// when x is a compact *mat.Dense, and checks that every value is finite.
+func flatten(x mat.Matrix) (data []float64, n, d int, err error) {
+	if x == nil {
+		return nil, 0, 0, svclust.ErrNoData
+	}
+	data, n, d = rowmajor.Of(x)
+	if n == 0 || d == 0 {
+		return nil, 0, 0, svclust.ErrNoData
+	}
+	for k, v := range data {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, 0, 0, fmt.Errorf("%w: row %d, column %d", svclust.ErrNotFinite, k/d+1, k%d+1)
+		}
+	}
+	return data, n, d, nil
+}
+
+// numWorkers resolves a Workers setting.
+func numWorkers(w int) int {
+	if w <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return w
+}
+
+// field returns the f of m as package assign evaluates it. It panics if
+// m.SV is not compact (a view of a wider matrix).
+func field(m *svclust.Model) *assign.Field {
+	raw := m.SV.RawMatrix()
+	if raw.Stride != raw.Cols {
+		panic("cluster: Model.SV must be a compact matrix (stride = columns), not a view")
+	}
+	return &assign.Field{SV: raw.Data[:len(m.Alpha)*raw.Cols], Alpha: m.Alpha, Gamma: m.Gamma, Gammas: m.Gammas, D: raw.Cols}
+}
+
+// checkPredict checks the arguments of Predict against the model m and
+// returns dst, allocated if nil.
+func checkPredict(m *svclust.Model, dst []int, x mat.Matrix) []int {
+	n, d := x.Dims()
+	if d != m.Dim() {
+		panic(badDim)
+	}
+	if dst == nil {
+		dst = make([]int, n)
+	}
+	if len(dst) != n {
+		panic(badDim)
+	}
+	return dst
+}
+
+// validateCommon checks the settings both rules share.
+func validateCommon(m, workers int) error {
+	if m != 0 && m < 2 {
+		return &svclust.ConfigError{Field: "M", Value: m, Reason: "must be ≥ 2 (0 selects the default)"}
+	}
+	if workers < 0 {
+		return &svclust.ConfigError{Field: "Workers", Value: workers, Reason: "must be ≥ 0 (0 means GOMAXPROCS)"}
+	}
+	return nil
+}
+
+// orDefault returns v, or def when v is 0.
+func orDefault(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// WithWorkers returns a copy of method (nil for the default Levels) that
+// runs on workers goroutines, for callers that run several clusterings at
+// once, each on its own goroutine.
+func WithWorkers(method Method, workers int) Method {
+	switch c := method.(type) {
+	case nil:
+		return &Levels{Workers: workers}
+	case *Levels:
+		cc := *c
+		cc.Workers = workers
+		return &cc
+	case *Components:
+		cc := *c
+		cc.Workers = workers
+		return &cc
+	}
+	panic("cluster: unknown Method")
+}

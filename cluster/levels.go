@@ -1,0 +1,338 @@
+package cluster
+
+import (
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/internal/assign"
+)
+
+// Defaults of the Levels rule; docs/defaults.md gives the measurements
+// each was chosen on.
+const (
+	// DefaultMinShare sets the smallest cluster when Levels.MinSize is 0:
+	// max(5, ⌈0.0075·N⌉) points. Five is HDBSCAN's default
+	// min_cluster_size; the share keeps the number of clusters from
+	// growing with N, as five points would on a million rows.
+	DefaultMinShare = 0.0075
+	// DefaultRippleZ is the significance, in standard errors, a cluster
+	// needs to stay apart from the cluster it meets when Levels.RippleZ
+	// is 0: higher values join real clusters of small data sets, lower
+	// ones keep more ripples of the density estimate.
+	DefaultRippleZ = 1.5
+	// DefaultLevelPower is the power p of f + 1 on which the excess of
+	// mass is measured when Levels.LevelPower is 0 and C is automatic
+	// (f + 1 is then a kernel density estimate). HDBSCAN measures it in
+	// λ = 1/(core distance), which goes as the density to the power 1/d;
+	// on the density itself (p = 1) the tops of dense clusters, where a
+	// kernel estimate's error grows with f + 1, weigh most.
+	DefaultLevelPower = 0.9
+)
+
+// Levels reads the clusters off the levels of f, as a [Method]: each
+// support vector follows its trajectory (the paper's fixed-point map) to a
+// mode of f; modes are joined at the smallest f of the segment test
+// between them (the paper's m points, near neighbours only); HDBSCAN's
+// excess-of-mass selection (Campello et al. 2013) picks the clusters of
+// that tree with at least MinSize rows; with an automatic C, clusters
+// whose valley is within the noise of the density estimate are joined
+// (RippleZ); and each point takes the cluster of its support vector, the
+// one with the largest term αᵢk(x, svᵢ) of f(x). It costs one pass of at
+// most B kernel terms per point, as scoring does, plus O(B²) for the tree.
+// This goes beyond the paper, whose clusters are the components of the
+// single level f ≥ 0 set by C (that is [Components]). Its partition is a
+// [*LevelTree]. The zero value selects the defaults.
+//
+//	R. J. G. B. Campello, D. Moulavi, J. Sander. Density-based clustering
+//	based on hierarchical density estimates. PAKDD 2013.
+type Levels struct {
+	// MinSize is the smallest cluster, in points; 0 selects
+	// max(5, ⌈DefaultMinShare·N⌉). It must not be negative.
+	MinSize int
+	// RippleZ is the significance, in standard errors, a cluster needs to
+	// stay apart from the one it meets; it applies to models trained with
+	// an automatic C (Model.Choice.CAuto), whose f + 1 is a kernel density
+	// estimate. 0 selects DefaultRippleZ; a negative value keeps every
+	// cluster of the excess-of-mass selection. It must be finite.
+	RippleZ float64
+	// LevelPower is the power p of f + 1 on which the excess of mass is
+	// measured with an automatic C; 0 selects DefaultLevelPower and 1
+	// measures it on f itself. With a given C it is always measured on f.
+	// It must be in (0, 1] or 0.
+	LevelPower float64
+	// Outliers labels as −1 the points below the level at which their
+	// cluster is born. By default every point gets a cluster.
+	Outliers bool
+	// M is the number of points of the segment test; 0 selects DefaultM.
+	// It must be ≥ 2.
+	M int
+	// Neighbors limits the segment test to each mode's Neighbors nearest
+	// ones; 0 selects DefaultNeighbors, a negative value tests every pair.
+	Neighbors int
+	// Workers is the number of goroutines; 0 means GOMAXPROCS. Labels do
+	// not depend on it.
+	Workers int
+	// Progress, if not nil, is called as done of total points have been
+	// scored. The calls are serialised and done does not decrease; the
+	// segment tests between modes come after the last call. It must
+	// return quickly.
+	Progress func(done, total int)
+}
+
+// Rule returns RuleLevels.
+func (c *Levels) Rule() Rule { return RuleLevels }
+
+// Validate reports the first invalid field of c as a *svclust.ConfigError,
+// or nil.
+func (c *Levels) Validate() error {
+	if err := validateCommon(c.M, c.Workers); err != nil {
+		return err
+	}
+	if math.IsNaN(c.RippleZ) || math.IsInf(c.RippleZ, 0) {
+		return &svclust.ConfigError{Field: "RippleZ", Value: c.RippleZ, Reason: "must be finite (0 selects the default, a negative value joins no ripple)"}
+	}
+	if !(c.LevelPower >= 0 && c.LevelPower <= 1) {
+		return &svclust.ConfigError{Field: "LevelPower", Value: c.LevelPower, Reason: "must be in (0, 1] (0 selects the default)"}
+	}
+	if c.MinSize < 0 {
+		return &svclust.ConfigError{Field: "MinSize", Value: c.MinSize, Reason: "must be ≥ 0 (0 selects the default)"}
+	}
+	return nil
+}
+
+// LevelTree is the partition of [Levels]: a point x takes the cluster of
+// its support vector, the one with the largest term of f(x), and with
+// Outliers it is −1 when f(x) is below the level at which that cluster is
+// born. It is made by Fit or [NewLevelTree], read-only afterwards and safe
+// for concurrent use.
+type LevelTree struct {
+	model *svclust.Model
+	data  LevelTreeData
+	// terms indexes the support vectors, so that f is computed as the
+	// model's Score computes it (nil when the index does not pay).
+	terms *assign.Terms
+}
+
+// LevelTreeData is what a [LevelTree] stores. A model file holds it.
+type LevelTreeData struct {
+	// SVCluster holds the cluster of each support vector and Birth the
+	// level of f at which each cluster is born; len(Birth) is the number
+	// of clusters.
+	SVCluster []int
+	Birth     []float64
+	// Outliers is the setting of Levels, and M the points of the segment
+	// test the tree was built with.
+	Outliers bool
+	M        int
+}
+
+// NewLevelTree returns the LevelTree of the model m with the stored data
+// t, validated: it returns an error for M < 2, no cluster or more
+// clusters than support vectors, a cluster number outside
+// [0, len(Birth)), a length of SVCluster other than m's support vectors,
+// or a birth level that is not finite. The LevelTree takes t's slices
+// over, which must not be modified afterwards.
+func NewLevelTree(m *svclust.Model, t LevelTreeData) (*LevelTree, error) {
+	if err := t.check(len(m.Alpha)); err != nil {
+		return nil, err
+	}
+	return &LevelTree{model: m, data: t, terms: assign.NewTermsOf(field(m))}, nil
+}
+
+// Data returns what p stores. Its slices are p's own, shared: they must
+// not be modified.
+func (p *LevelTree) Data() LevelTreeData { return p.data }
+
+// Model returns the phase-1 model p was found with.
+func (p *LevelTree) Model() *svclust.Model { return p.model }
+
+// Rule returns RuleLevels.
+func (p *LevelTree) Rule() Rule { return RuleLevels }
+
+// Clusters returns the number of clusters.
+func (p *LevelTree) Clusters() int { return len(p.data.Birth) }
+
+// Outliers reports whether Predict labels the points below their
+// cluster's birth level −1.
+func (p *LevelTree) Outliers() bool { return p.data.Outliers }
+
+// Predict sets dst[i] to the cluster of row i of x by the rule of
+// [LevelTree] and returns dst (see [Partition]): one pass of B kernel
+// terms per row, as Score.
+func (p *LevelTree) Predict(dst []int, x mat.Matrix, workers int) []int {
+	dst = checkPredict(p.model, dst, x)
+	field(p.model).EachOwner(x, p.terms, numWorkers(workers), nil, func(i int, f float64, o int32) {
+		dst[i] = p.label(f, o)
+	})
+	return dst
+}
+
+// label is the label of a point with f(x) = f whose support vector is
+// owner: the owner's cluster, or −1 with Outliers below the level at
+// which that cluster is born.
+func (p *LevelTree) label(f float64, owner int32) int {
+	c := p.data.SVCluster[owner]
+	if p.data.Outliers && f < p.data.Birth[c] {
+		return -1
+	}
+	return c
+}
+
+// fit is Fit with the Levels rule.
+func (cfg *Levels) fit(m *svclust.Model, data []float64, n, d int) (*Result, error) {
+	minSize := cfg.MinSize
+	if minSize == 0 {
+		minSize = defaultMinSize(n)
+	}
+	mm := orDefault(cfg.M, DefaultM)
+	lt := cfg.clusterLevels(m, data, n, d, minSize, mm, numWorkers(cfg.Workers))
+	p := &LevelTree{
+		model: m, terms: lt.terms,
+		data: LevelTreeData{SVCluster: lt.svCluster, Birth: lt.birth, Outliers: cfg.Outliers, M: mm},
+	}
+	labels := make([]int, n)
+	for i, o := range lt.owner {
+		var f float64 // read only with outliers, when lt.fx is kept
+		if lt.fx != nil {
+			f = lt.fx[i]
+		}
+		labels[i] = p.label(f, o)
+	}
+	return &Result{
+		Partition: p,
+		Labels:    labels, Clusters: lt.clusters, Equilibria: lt.modes,
+		MinSize: minSize, Stability: lt.stability, Ripples: lt.ripples,
+	}, nil
+}
+
+// defaultMinSize is the smallest cluster when Levels.MinSize is 0.
+func defaultMinSize(n int) int {
+	return max(5, int(math.Ceil(DefaultMinShare*float64(n))))
+}
+
+// levelTree is the outcome of the Levels rule on a data set.
+type levelTree struct {
+	svCluster []int     // the cluster of each support vector
+	birth     []float64 // the level of f at which each cluster appears
+	stability []float64 // each selected cluster's excess of mass
+	clusters  int
+	ripples   int // clusters of the selection joined as ripples
+	modes     int
+	fx        []float64 // f at each row; nil without Outliers once the levels hold it
+	owner     []int32   // each row's support vector (see assign.Field.EachOwner)
+	terms     *assign.Terms
+}
+
+// modeEdge links modes i and j, connected at level h.
+type modeEdge struct {
+	h    float64
+	i, j int
+}
+
+// dnode is a node of the single-linkage tree of the modes: leaves (l < 0)
+// are modes, inner nodes join their children at level h.
+type dnode struct {
+	l, r int
+	h    float64
+}
+
+// clusterLevels assigns the rows of data by the rule of [Levels]: every
+// support vector follows its trajectory to a mode of f, modes are joined
+// at the level their segment test reaches, clusters are chosen from that
+// tree by excess of mass, ripples are joined (with an automatic C; see
+// Levels.RippleZ), and each row takes the cluster of its support vector
+// (see assign.Field.EachOwner). Whether C was automatic and the SGD's T
+// are read from m.Choice and m.Stats, which the model file stores, so
+// that a loaded model clusters again as it did when trained.
+func (cfg *Levels) clusterLevels(m *svclust.Model, data []float64, n, d int, minSize, mm, w int) *levelTree {
+	f := field(m)
+	b := len(m.Alpha)
+	eq := slices.Clone(f.SV)
+	trajectories(f, eq, nil, w, nil)
+	reps := assign.Distinct(eq, d, mergeTol*f.Scale())
+	nm := len(reps) / d
+	tree := assign.NewTree(reps, d)
+	svMode := make([]int, b)
+	for i := range b {
+		svMode[i], _ = tree.Nearest(eq[i*d : i*d+d])
+	}
+
+	lt := &levelTree{fx: make([]float64, n), owner: make([]int32, n), modes: nm, terms: assign.NewTermsOf(f)}
+	f.EachOwner(mat.NewDense(n, d, data), lt.terms, w, progressOf(cfg.Progress, n), func(i int, fx float64, o int32) {
+		lt.fx[i], lt.owner[i] = fx, o
+	})
+	// The levels of f at the rows of each mode, sorted, with prefix sums.
+	// One allocation of exactly n levels, cut per mode after a count:
+	// appending per mode would leave up to as much again in grown
+	// slices' garbage (8 MB a million rows).
+	count := make([]int, nm)
+	for _, o := range lt.owner {
+		count[svMode[o]]++
+	}
+	all := make([]float64, n)
+	levels := make([][]float64, nm)
+	for j, k := range count {
+		levels[j], all = all[:0:k], all[k:]
+	}
+	for i, o := range lt.owner {
+		j := svMode[o]
+		levels[j] = append(levels[j], lt.fx[i])
+	}
+	// The lowest level: below every row and every link (see below).
+	low := slices.Min(lt.fx)
+	if !cfg.Outliers {
+		// Only labels with outliers read f at a row again; the levels
+		// hold it now, so the 8 bytes a row are freed before the prefix
+		// sums take as much (1M moons fit: peak RSS 63,640 → 55,416 KiB).
+		lt.fx = nil
+	}
+	for _, lv := range levels {
+		slices.Sort(lv)
+	}
+	// The excess of mass is measured on g(f) = (f + 1)^p (see
+	// DefaultLevelPower), the ripples' significance on f: prefix sums of
+	// g for the selection, then of f in the same slices (a million rows:
+	// 8 MB, once).
+	g, onF := levelPower(cfg, m.Choice.CAuto)
+	prefix := prefixSums(levels, g)
+	nb := orDefault(cfg.Neighbors, DefaultNeighbors)
+	edges := modeEdges(f, reps, nm, d, nb, mm, w)
+	// The lowest level: below every row and every link, so that the
+	// components left apart join beneath everything else.
+	if len(edges) > 0 {
+		low = min(low, edges[len(edges)-1].h)
+	}
+	dn, root := linkage(edges, nm, low)
+	ct := condense(dn, root, levels, prefix, g, minSize, low)
+	modeCluster, birth, stab := ct.selectClusters(dn, nm)
+	spread(modeCluster, edges, reps, d)
+	if z := cfg.RippleZ; z >= 0 && m.Choice.CAuto && len(birth) > 1 {
+		if z == 0 {
+			z = DefaultRippleZ
+		}
+		if !onF {
+			prefixSumsTo(prefix, levels, identity) // the sums of f, in place of g's
+		}
+		peak := make([]float64, nm)
+		for i := range peak {
+			peak[i] = f.Value(reps[i*d : i*d+d])
+		}
+		var sgd float64 // N/T: the SGD's sampling noise relative to the data's
+		if t := m.Stats.Iterations; t > 0 {
+			sgd = float64(n) / float64(t)
+		}
+		k := len(birth)
+		modeCluster, birth, stab = joinRipples(modeCluster, edges, peak, levels, prefix, birth, stab, z, sgd)
+		lt.ripples = k - len(birth)
+	}
+
+	lt.svCluster = make([]int, b)
+	for i := range b {
+		lt.svCluster[i] = modeCluster[svMode[i]]
+	}
+	lt.birth, lt.stability, lt.clusters = birth, stab, len(birth)
+	return lt
+}

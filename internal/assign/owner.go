@@ -1,0 +1,101 @@
+package assign
+
+import (
+	"math"
+	"sync"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust/internal/kernel"
+	"github.com/svclust/svclust/internal/parallel"
+	"github.com/svclust/svclust/internal/rowmajor"
+)
+
+// ScoreChunk is the number of rows a worker of EachOwner, and of the
+// model's scoring, takes at a time.
+const ScoreChunk = 256
+
+// NewTermsOf returns the index of f's support vectors (see NewTermsEach),
+// or nil where it does not apply or would not pay.
+func NewTermsOf(f *Field) *Terms {
+	return NewTermsEach(f.SV, f.D, f.Alpha, f.Gamma, f.Gammas)
+}
+
+// EachOwner calls do(i, f(xᵢ), owner) for each row xᵢ of x, on w
+// goroutines, with owner the support vector with the largest term
+// αⱼk(xᵢ, svⱼ) of f(xᵢ) + 1 (the lowest index among equal ones): one pass
+// of B kernel terms per row. The model's Score and both of the level
+// tree's passes (clustering and Predict) go through it, so that they
+// compute f the same way and Predict reproduces the clustering's labels.
+// With terms (NewTermsOf(f); nil for none) each row evaluates only the
+// terms within kernel.CutOff of its largest: the same owner, and f to
+// within rounding (see Terms). It reports the rows done to report (nil
+// reports nothing).
+func (f *Field) EachOwner(x mat.Matrix, terms *Terms, w int, report func(int), do func(i int, fx float64, owner int32)) {
+	n, d := x.Dims()
+	rows := rowmajor.Source(x)
+	// The scratch of the terms' queries, reused across chunks: its
+	// slices grow to the terms a row keeps.
+	var scratch sync.Pool
+	if terms != nil {
+		scratch.New = func() any { return terms.NewScratch() }
+	}
+	parallel.For(n, ScoreChunk, w, func(_, lo, hi int) {
+		buf := rowmajor.Buffer(x, d)
+		if terms != nil {
+			s := scratch.Get().(*TermsScratch)
+			defer scratch.Put(s)
+			for i := lo; i < hi; i++ {
+				sum, o := terms.Owner(rows(i, buf), s)
+				do(i, sum-1, int32(o))
+			}
+		} else {
+			row := make([]float64, len(f.Alpha))
+			for i := lo; i < hi; i++ {
+				fx, o := f.owner(row, rows(i, buf))
+				do(i, fx, o)
+			}
+		}
+		if report != nil {
+			report(hi - lo)
+		}
+	})
+}
+
+// owner returns f(x) and the support vector of x (see EachOwner); row is
+// scratch of length B. Far from every support vector each term underflows
+// to 0; the owner is then the support vector with the largest
+// log αⱼ − γ‖x − svⱼ‖², the same argmax computed without underflow.
+func (f *Field) owner(row, x []float64) (float64, int32) {
+	svs := f.SV
+	if f.Gammas != nil {
+		kernel.RowEachTo(row, x, svs, f.Gammas)
+	} else {
+		kernel.RowTo(row, x, svs, f.Gamma)
+	}
+	var s float64
+	best, bi := math.Inf(-1), 0
+	for j, k := range row {
+		t := f.Alpha[j] * k
+		s += t
+		if t > best {
+			best, bi = t, j
+		}
+	}
+	if best <= 0 {
+		kernel.SqDistRowTo(row, x, svs)
+		best = math.Inf(-1)
+		for j, d2 := range row {
+			if a := f.Alpha[j]; a > 0 {
+				g := f.Gamma
+				if f.Gammas != nil {
+					g = f.Gammas[j]
+				}
+				if t := math.Log(a) - g*d2; t > best {
+					best, bi = t, j
+				}
+			}
+		}
+	}
+	return s - 1, int32(bi)
+}
