@@ -103,13 +103,13 @@ func seedStability(t *testing.T, kind dataset.Kind) float64 {
 }
 
 // BenchmarkDefaultsShared prints, for each of the paper's data sets found
-// in $SVCLUST_DATA (default ../shared/datasets), the NMI and number of
+// in $SVCLUST_DATA (default ../../shared/datasets), the NMI and number of
 // clusters of plain fit (every default, z-scores) beside HDBSCAN with
 // minPts 5 from ../shared/anchors/unsupervised.tsv (next to the data
 // directory), and reports the number of sets within 0.02 of HDBSCAN and
 // the mean NMI as metrics. Run it with
 //
-//	go test -run '^$' -bench DefaultsShared -benchtime 1x .
+//	go test -run '^$' -bench DefaultsShared -benchtime 1x ./cluster
 //
 // and with SVCLUST_WIDTH=global for one kernel width (see fitDefaults).
 func BenchmarkDefaultsShared(b *testing.B) {
@@ -127,7 +127,7 @@ func BenchmarkDefaultsShared(b *testing.B) {
 }
 
 // BenchmarkHDBSCANShared prints, for each of the paper's data sets found
-// in $SVCLUST_DATA (default ../shared/datasets), the NMI and number of
+// in $SVCLUST_DATA (default ../../shared/datasets), the NMI and number of
 // clusters of exact HDBSCAN (baseline.HDBSCAN, MinPts 5, z-scores, noise
 // given to the nearest clustered row) beside the anchors' HDBSCAN-5 (R
 // dbscan, ../shared/anchors/unsupervised.tsv), and reports the mean NMI
@@ -136,7 +136,7 @@ func BenchmarkDefaultsShared(b *testing.B) {
 // takes O(n²) time. All 14 sets it runs give the anchors' counts (as
 // TestHDBSCANAnchors in package baseline asserts). Run it with
 //
-//	go test -run '^$' -bench HDBSCANShared -benchtime 1x .
+//	go test -run '^$' -bench HDBSCANShared -benchtime 1x ./cluster
 func BenchmarkHDBSCANShared(b *testing.B) {
 	const maxRows = 20000
 	sharedTable(b, "sets-same-clusters", "with the anchors' clusters, =",
@@ -201,7 +201,7 @@ func sharedTable(b *testing.B, hits, what string, method func(ds *dataset.Datase
 // generating classes and the number of clusters found per seed. It reports
 // the mean over the kinds of their mean ARI as a metric. Run it with
 //
-//	go test -run '^$' -bench DefaultsShapes -benchtime 1x .
+//	go test -run '^$' -bench DefaultsShapes -benchtime 1x ./cluster
 //
 // and with SVCLUST_WIDTH=global for one kernel width (see fitDefaults).
 func BenchmarkDefaultsShapes(b *testing.B) {
@@ -216,7 +216,7 @@ func BenchmarkDefaultsShapes(b *testing.B) {
 // nearest clustered row as the anchors do), what users would run instead.
 // Run it with
 //
-//	go test -run '^$' -bench HDBSCANShapes -benchtime 1x .
+//	go test -run '^$' -bench HDBSCANShapes -benchtime 1x ./cluster
 func BenchmarkHDBSCANShapes(b *testing.B) {
 	shapesTable(b, func(ds *dataset.Dataset) ([]int, int) {
 		r := hdbscan5(b, ds.X)
@@ -277,7 +277,7 @@ func shapesTable(b *testing.B, method func(ds *dataset.Dataset) (labels []int, c
 // defaults must not hold at n = 1000 only (BenchmarkDefaultsShapes). Run
 // it with
 //
-//	go test -run '^$' -bench DefaultsSizes -benchtime 1x .
+//	go test -run '^$' -bench DefaultsSizes -benchtime 1x ./cluster
 func BenchmarkDefaultsSizes(b *testing.B) {
 	for range b.N {
 		var table strings.Builder
@@ -314,7 +314,7 @@ func BenchmarkDefaultsSizes(b *testing.B) {
 var sharedNames = []string{"aggregation", "compound", "d31", "flame", "iris", "breast_cancer", "abalone", "musk", "jain", "pathbased", "r15", "spiral", "shuttle", "glass", "car"}
 
 // sharedData returns the directory of the paper's data sets,
-// $SVCLUST_DATA or by default ../shared/datasets, and the anchors of
+// $SVCLUST_DATA or by default ../../shared/datasets, and the anchors of
 // ../anchors/unsupervised.tsv beside it (none if it is absent).
 func sharedData() (string, map[string]anchor) {
 	dir := os.Getenv("SVCLUST_DATA")
