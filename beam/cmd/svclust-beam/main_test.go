@@ -38,7 +38,7 @@ func TestExitStatus(t *testing.T) {
 		{"unknown flag", []string{"-budgte", "5"}, 2, "-budgte"},
 		{"min-size with components", []string{"-input", "x", "-output", out, "-model", model, "-rule", "components", "-min-size", "5"}, 2, "-min-size applies only"},
 		{"bad width", []string{"-input", "x", "-output", out, "-model", model, "-width", "local"}, 2, "-width must be adaptive or global"},
-		{"bad maintain", []string{"-input", "x", "-output", out, "-model", model, "-maintain", "prune"}, 2, "-maintain must be removal, project-knn, project-random, merge"},
+		{"bad maintain", []string{"-input", "x", "-output", out, "-model", model, "-maintain", "prune"}, 2, "-maintain must be removal, project-knn, project-random or merge"},
 		{"argument", []string{"-input", "x", "-output", out, "-model", model, "extra.csv"}, 2, "unexpected argument"},
 		{"bad data", []string{"-input", filepath.Join(dir, "bad.csv"), "-output", out + "2", "-model", model + "2"}, 1, filepath.Join(dir, "bad.csv") + ":3:2: "},
 		{"no such dir", []string{"-input", filepath.Join(dir, "a.csv"), "-output", filepath.Join(dir, "no", "out"), "-model", model + "3"}, 1, "does not exist"},
@@ -89,8 +89,12 @@ func TestWidthFlag(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if opt.Train.Width != tc.want {
-			t.Errorf("%v: Train.Width %v, want %v", tc.args, opt.Train.Width, tc.want)
+		cfg, err := opt.Settings.Config()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.Width != tc.want {
+			t.Errorf("%v: Config.Width %v, want %v", tc.args, cfg.Width, tc.want)
 		}
 	}
 }
