@@ -2,15 +2,18 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/settings"
 )
 
 // TestExitStatus checks the command's contract: 0 and the shards and model
@@ -95,6 +98,47 @@ func TestWidthFlag(t *testing.T) {
 		}
 		if cfg.Width != tc.want {
 			t.Errorf("%v: Config.Width %v, want %v", tc.args, cfg.Width, tc.want)
+		}
+	}
+}
+
+// TestSameSettingsAsFit checks that svclust-beam makes of each command
+// line of the flags it shares with svclust fit what fit -stream makes of
+// it: the same settings, hence the same library configurations and run
+// record, or the same usage error. The golden file is written by
+// svclust fit's TestSharedFlags.
+func TestSameSettingsAsFit(t *testing.T) {
+	b, err := os.ReadFile("../../../settings/testdata/shared_flags.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Args     []string
+		Settings *settings.Settings
+		Error    string
+	}
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) < 20 {
+		t.Fatalf("%d cases", len(cases))
+	}
+	for _, tc := range cases {
+		o := &flags{}
+		fs := newFlagSet(o, io.Discard)
+		if err := fs.Parse(append([]string{"-input", "x", "-output", "o", "-model", "m"}, tc.Args...)); err != nil {
+			t.Fatalf("%v: %v", tc.Args, err)
+		}
+		opt, err := o.options(fs.Args())
+		switch {
+		case tc.Error != "":
+			if err == nil || err.Error() != tc.Error {
+				t.Errorf("%v: error %v, fit's %q", tc.Args, err, tc.Error)
+			}
+		case err != nil:
+			t.Errorf("%v: %v; fit accepts it", tc.Args, err)
+		case !reflect.DeepEqual(opt.Settings, tc.Settings):
+			t.Errorf("%v: settings\n%+v\nfit's\n%+v", tc.Args, *opt.Settings, *tc.Settings)
 		}
 	}
 }
