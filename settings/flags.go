@@ -127,3 +127,20 @@ func orList(names []string) string {
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
+
+// ParseSep returns the field separator that -sep names: 0 for "" or auto
+// (the separator is found in the header), ',' for , or comma, ';' for ; or
+// semicolon, '\t' for a tab, \t or tab. Its error names the flag.
+func ParseSep(s string) (byte, error) {
+	switch s {
+	case "", "auto":
+		return 0, nil
+	case ",", "comma":
+		return ',', nil
+	case ";", "semicolon":
+		return ';', nil
+	case "\t", `\t`, "tab":
+		return '\t', nil
+	}
+	return 0, errorf("-sep", "-sep must be , ; or tab, not %q", s)
+}

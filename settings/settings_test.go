@@ -238,3 +238,17 @@ func TestCreationTime(t *testing.T) {
 		t.Errorf("now: %v", got)
 	}
 }
+
+// TestParseSep checks the names of the separators and the error of -sep.
+func TestParseSep(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]byte{"": 0, "auto": 0, ",": ',', "comma": ',', ";": ';', "semicolon": ';', "\t": '\t', `\t`: '\t', "tab": '\t'} {
+		if got, err := ParseSep(in); got != want || err != nil {
+			t.Errorf("ParseSep(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	var e *Error
+	if _, err := ParseSep("|"); !errors.As(err, &e) || e.Flag != "-sep" || err.Error() != `-sep must be , ; or tab, not "|"` {
+		t.Errorf("ParseSep(|): %v", err)
+	}
+}

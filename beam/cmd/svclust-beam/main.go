@@ -158,15 +158,11 @@ func (o *flags) options(args []string) (*svbeam.Options, error) {
 		return nil, err
 	}
 	opt := &svbeam.Options{Input: o.input, Output: o.output, Model: o.model, Settings: o.run, Tool: "svclust-beam"}
-	switch o.sep {
-	case "":
-	case ",", ";", "\t":
-		opt.Read.Sep = o.sep[0]
-	case "tab", `\t`:
-		opt.Read.Sep = '\t'
-	default:
-		return nil, usagef(`-sep must be ",", ";" or tab, not %q`, o.sep)
+	sep, err := settings.ParseSep(o.sep)
+	if err != nil {
+		return nil, err
 	}
+	opt.Read.Sep = sep
 	if o.drop != "" {
 		opt.Read.Drop = strings.Split(o.drop, ",")
 	}
