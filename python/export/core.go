@@ -19,7 +19,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -119,9 +118,12 @@ type params struct {
 	All      bool      `json:"all"`
 
 	// Features names the columns (nil for a plain array), and Data names
-	// the data in the model file's run record.
-	Features []string `json:"features"`
-	Data     string   `json:"data"`
+	// the data in the model file's run record. SourceDateEpoch is the
+	// caller's $SOURCE_DATE_EPOCH, which the Go runtime of a shared
+	// library does not see change (it reads the environment once).
+	Features        []string `json:"features"`
+	Data            string   `json:"data"`
+	SourceDateEpoch string   `json:"source_date_epoch"`
 }
 
 // paramOf maps the Field of a *svclust.ConfigError to the parameter.
@@ -341,7 +343,9 @@ func fit(ctx context.Context, x []float64, n, d int, owned bool, js []byte) (*fi
 	for i := range n {
 		row := x[i*d : i*d+d]
 		if j, u := scaler.Overflow(row); j >= 0 {
-			return nil, overflowError(scaler, s.p.Features, row, i, j, u)
+			e := &pipeline.OverflowError{Row: i, Col: j, Value: row[j], Scaled: u,
+				Column: !finite(scaler.Shift[j]) || !finite(scaler.Mul[j])}
+			return nil, overflowError(e, s.scale, s.p.Features)
 		}
 	}
 	scaled := raw
@@ -375,15 +379,24 @@ func fit(ctx context.Context, x []float64, n, d int, owned bool, js []byte) (*fi
 	return &fitted{mf: mf, labels: cl.Labels, report: report}, nil
 }
 
-// overflowError is the error of value j of row i, which scaler maps to
-// u: the library's [pipeline.OverflowError], named by the feature.
-func overflowError(scaler *dataset.Scaler, names []string, row []float64, i, j int, u float64) error {
-	e := &pipeline.OverflowError{Row: i, Col: j, Value: row[j], Scaled: u,
-		Column: !finite(scaler.Shift[j]) || !finite(scaler.Mul[j])}
+// overflowError is the error of a finite value of X that the scaling sc
+// maps beyond ±dataset.MaxScaled, in the words of the svclust command (its
+// overflowError): e is the library's description of the value, names the
+// feature names or nil. When the scaling of the column itself overflowed,
+// the error is about the column.
+func overflowError(e *pipeline.OverflowError, sc dataset.Scale, names []string) error {
+	what := fmt.Sprintf("column %d", e.Col)
 	if names != nil {
-		e.Feature = names[j]
+		what = fmt.Sprintf("feature %q", names[e.Col])
 	}
-	return &errValue{strings.TrimPrefix(e.Error(), "pipeline: ") + "; divide the column by a power of ten"}
+	if e.Column {
+		return valuef("X: %s: its mean, range or standard deviation overflows float64, so its values cannot be scaled (scale %s); divide the column by a power of ten", what, sc)
+	}
+	why := fmt.Sprintf("to %v", e.Scaled)
+	if finite(e.Scaled) {
+		why = fmt.Sprintf("to %.3g, beyond ±%.0e, where the squared distances of the kernel overflow", e.Scaled, dataset.MaxScaled)
+	}
+	return valuef("X[%d, %d]: %s: the value %v overflows when scaled (scale %s): it scales %s; divide the column by a power of ten", e.Row, e.Col, what, e.Value, sc, why)
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
@@ -406,7 +419,7 @@ func runOf(s *setup, m *svclust.Model, x []float64, n int) *pipeline.Run {
 	}
 	r := &pipeline.Run{
 		Tool:       tool(),
-		Created:    created().Format(time.RFC3339),
+		Created:    created(s.p.SourceDateEpoch).Format(time.RFC3339),
 		Seed:       s.p.Seed,
 		Strategy:   s.p.Maintain,
 		Budget:     m.Choice.Budget,
@@ -439,10 +452,11 @@ func tool() string {
 	return "svclust python " + v
 }
 
-// created is the creation time of a model file: now, or SOURCE_DATE_EPOCH
-// as svclust fit reads it, so that runs can give byte-identical files.
-func created() time.Time {
-	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
+// created is the creation time of a model file: now, or epoch, the value of
+// SOURCE_DATE_EPOCH, as svclust fit reads it, so that runs can give
+// byte-identical files.
+func created(epoch string) time.Time {
+	if s := epoch; s != "" {
 		if sec, err := strconv.ParseInt(s, 10, 64); err == nil {
 			return time.Unix(sec, 0).UTC()
 		}
@@ -540,10 +554,10 @@ func (f *fitted) checkRows(x []float64, n, d int) error {
 
 // modelError turns the errors of pipeline.Model.Predict and Score into
 // ValueErrors in the command's words.
-func modelError(err error) error {
+func (f *fitted) modelError(err error) error {
 	var oe *pipeline.OverflowError
 	if errors.As(err, &oe) {
-		return &errValue{strings.TrimPrefix(oe.Error(), "pipeline: ") + "; divide the column by a power of ten"}
+		return overflowError(oe, f.mf.Scale, f.mf.Features)
 	}
 	if errors.Is(err, svclust.ErrNotClustered) {
 		return valuef("the model has no partition: it can score points but not label them")
@@ -558,7 +572,7 @@ func (f *fitted) predict(dst []int, x []float64, n, d, workers int) error {
 		return err
 	}
 	_, err := f.mf.Predict(dst, mat.NewDense(n, d, x), workers)
-	return modelError(err)
+	return f.modelError(err)
 }
 
 // score writes f(x) of each raw row of x (n×d) to dst, as svclust score
@@ -568,7 +582,7 @@ func (f *fitted) score(dst []float64, x []float64, n, d, workers int) error {
 		return err
 	}
 	_, err := f.mf.Score(dst, mat.NewDense(n, d, x), workers)
-	return modelError(err)
+	return f.modelError(err)
 }
 
 // modelFile returns the bytes of the model file, as svclust fit -model

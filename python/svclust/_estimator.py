@@ -193,6 +193,7 @@ class SVClust(ClusterMixin, BaseEstimator):
         params = {name: _param(name, v) for name, v in self.get_params().items()}
         params["features"] = names
         params["data"] = "<DataFrame>" if names is not None else "<array>"
+        params["source_date_epoch"] = os.environ.get("SOURCE_DATE_EPOCH", "")
         handle, labels = _native.run_fit(x, owned, params)
         self._set_fitted(handle, labels)
         return self
