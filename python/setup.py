@@ -43,7 +43,7 @@ class BuildPy(build_py):
         super().run()
         target = os.path.join(self.build_lib, "svclust")
         os.makedirs(target, exist_ok=True)
-        build_library(os.path.join(target, LIB))
+        build_library(os.path.abspath(os.path.join(target, LIB)))
 
 
 class BinaryDistribution(Distribution):
