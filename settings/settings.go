@@ -173,6 +173,7 @@ type Error struct {
 	msg  string
 }
 
+// Error returns the message, which names the flag.
 func (e *Error) Error() string { return e.msg }
 
 // errorf returns the *Error of flag with the message format.
