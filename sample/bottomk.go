@@ -79,11 +79,11 @@ func (a *Item) less(b *Item) bool {
 // of the seed and the row's identity ([Keyer]); the sample is the K
 // rows with the smallest keys. Since the keys behave as independent
 // uniform draws, every set of K rows is equally likely to be the sample,
-// as for reservoir sampling; unlike a reservoir, the sample depends only
-// on the seed and the set of rows, not on the order they come in nor on
-// how they are split among workers: the samples of parts combine ([BottomK.Union])
-// into the sample of their union, and a part can be sampled again with
-// another seed.
+// as for a [Reservoir]; unlike a reservoir, the sample depends only on
+// the seed and the set of rows, not on the order they come in nor on how
+// they are split among workers: the samples of parts combine
+// ([BottomK.Union]) into the sample of their union, and a part can be
+// sampled again with another seed.
 //
 //	E. Cohen, H. Kaplan. Summarizing data using bottom-k sketches.
 //	PODC 2007.
