@@ -102,6 +102,8 @@ func NewPlan(ctx context.Context, o *Options) (*Plan, error) {
 		return nil, errors.New("no model file")
 	case o.Sample < 0 || o.Sample > MaxSample:
 		return nil, fmt.Errorf("sample %d: must be ≥ 1 and ≤ %d", o.Sample, MaxSample)
+	case o.Scale < dataset.ScaleNone || o.Scale > dataset.ScaleMinMax:
+		return nil, fmt.Errorf("unknown scale %v", o.Scale)
 	}
 	if err := o.Train.Validate(); err != nil {
 		return nil, err
@@ -217,7 +219,7 @@ func Build(s sdk.Scope, o *Options, p *Plan) {
 	files := sdk.Create(s.Scope("files"), toAny(specs)...)
 	// Reshuffle lets the runner spread the files over its workers.
 	files = sdk.Reshuffle(s.Scope("spread"), files)
-	parts := sdk.ParDo(s.Scope("scan"), &scanFn{Read: o.Read, Seed: o.Seed, Sample: sample, D: len(p.Names)}, files)
+	parts := sdk.ParDo(s.Scope("scan"), &scanFn{Read: o.Read, Scale: o.Scale, Seed: o.Seed, Sample: sample, D: len(p.Names)}, files)
 	summary := sdk.Combine(s.Scope("summarise"), &mergeFn{D: len(p.Names), Sample: sample}, parts)
 	model := sdk.ParDo(s.Scope("train"), newTrainFn(o, p), summary)
 	sdk.ParDo0(s.Scope("label"), &labelFn{Read: o.Read}, files, sdk.SideInput{Input: model})
