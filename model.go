@@ -17,7 +17,7 @@ const badDim = "svclust: dimension mismatch"
 // returns it. Package cluster finds a partition from it, which labels
 // points; the Model itself is never modified by its methods, and it is safe
 // for concurrent use by all of them. Its fields are read-only once trained
-// (a Partition refers to the Model it was found with).
+// (a partition of package cluster refers to the Model it was found with).
 type Model struct {
 	// Gamma is the kernel width γ.
 	Gamma float64

@@ -10,14 +10,15 @@
 // The input is a set of CSV files with the same columns, plain or gzip,
 // named by a glob ([Options.Input]). [Run] builds and runs
 //
-//		files ──scan──▶ per file: Moments of every row + BottomK sample ──Combine──▶ one summary
+//		files ──scan──▶ per file: scaling statistics of every row + BottomK sample ──Combine──▶ one summary
 //		summary ──train (one worker)──▶ model file (JSON bytes)
 //		files ──label, model as side input──▶ PREFIX-SSSSS-of-NNNNN.csv, one shard per file
 //
 //	  - scan reads each file with [dataset.Scanner] (gzip is detected by its
 //	    magic bytes) and summarises it: the column statistics of the scaling
-//	    ([pipeline.Moments]) and a seeded fixed-size uniform sample
-//	    ([pipeline.BottomK], keyed by a hash of the seed, the file and the
+//	    (the first pass of a [dataset.ScaleFitter], finished by its
+//	    OnePassScaler) and a seeded fixed-size uniform sample
+//	    ([sample.BottomK], keyed by a hash of the seed, the file and the
 //	    line). A combiner merges the summaries of the files. The sample
 //	    depends only on the seed and the rows, the statistics are merged in
 //	    file order: the result is the same for any number of workers and any
@@ -36,11 +37,11 @@
 // number of input files, and a large input should be split into several.
 //
 // By design a worker holds the samples of the files it summarises (up to
-// Options.Sample rows each), one chunk of rows and the model, whose size
+// Settings.Sample rows each), one chunk of rows and the model, whose size
 // depends on the budget, not on the number of rows. The summaries are the
 // pipeline's only large elements, and the runner holds them encoded (Prism,
 // in this process, keeps each bundle's output and the grouped
 // accumulators), so they have a compact coder of their own: memory is
-// O(files × Options.Sample), not O(rows). The README reports the peaks
+// O(files × Settings.Sample), not O(rows). The README reports the peaks
 // measured on Prism.
 package beam

@@ -3,14 +3,11 @@ package beam
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
-	"time"
 
 	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
@@ -22,7 +19,8 @@ import (
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/internal/atomicfile"
 	"github.com/svclust/svclust/modelfile"
-	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/sample"
+	"github.com/svclust/svclust/settings"
 )
 
 func init() {
@@ -49,8 +47,8 @@ type fileSpec struct {
 // rows, in file order, and the sample of its rows.
 type filePart struct {
 	File    string
-	Moments *pipeline.Moments
-	Sample  *pipeline.BottomK
+	Moments *dataset.ScaleFitter // first pass only
+	Sample  *sample.BottomK
 }
 
 // openRead opens the file path, on the file system its scheme names, for
@@ -101,6 +99,7 @@ func (c closers) Close() error {
 // scanFn reads a file and emits its filePart.
 type scanFn struct {
 	Read   dataset.ReadOptions
+	Scale  dataset.Scale
 	Seed   uint64
 	Sample int
 	D      int
@@ -115,15 +114,15 @@ func (f *scanFn) ProcessElement(ctx context.Context, spec fileSpec, emit func(fi
 	if len(sc.Names()) != f.D {
 		return marked(fmt.Errorf("%s: %d features, the first file %d", spec.Path, len(sc.Names()), f.D))
 	}
-	m := pipeline.NewMoments(f.D)
-	s := pipeline.NewBottomK(f.Sample)
-	keys := pipeline.NewSampleKeyer(f.Seed, spec.Path)
+	m := dataset.NewScaleFitter(f.Scale, f.D)
+	s := sample.NewBottomK(f.Sample)
+	keys := sample.NewKeyer(f.Seed, spec.Path)
 	for sc.Scan() {
 		row := sc.Row()
 		m.Add(row)
 		line := sc.Line()
 		if k := keys.Key(line); k <= s.Bound() {
-			s.Add(k, pipeline.RowID{File: spec.Path, Line: line}, row)
+			s.Add(k, sample.RowID{File: spec.Path, Line: line}, row)
 		}
 		if sc.Rows()%(1<<16) == 0 && ctx.Err() != nil {
 			return ctx.Err()
@@ -141,7 +140,7 @@ func (f *scanFn) ProcessElement(ctx context.Context, spec fileSpec, emit func(fi
 // merges, and the merged sample.
 type summary struct {
 	Files  []filePart // Sample nil
-	Sample *pipeline.BottomK
+	Sample *sample.BottomK
 }
 
 // mergeFn combines the fileParts into one summary.
@@ -150,24 +149,24 @@ type mergeFn struct {
 }
 
 func (f *mergeFn) CreateAccumulator() summary {
-	return summary{Sample: pipeline.NewBottomK(f.Sample)}
+	return summary{Sample: sample.NewBottomK(f.Sample)}
 }
 
 func (f *mergeFn) AddInput(a summary, p filePart) summary {
 	if a.Sample == nil {
-		a.Sample = pipeline.NewBottomK(f.Sample)
+		a.Sample = sample.NewBottomK(f.Sample)
 	}
-	a.Sample.Merge(p.Sample)
+	a.Sample.Union(p.Sample)
 	a.Files = append(a.Files, filePart{File: p.File, Moments: p.Moments})
 	return a
 }
 
 func (f *mergeFn) MergeAccumulators(a, b summary) summary {
 	if a.Sample == nil {
-		a.Sample = pipeline.NewBottomK(f.Sample)
+		a.Sample = sample.NewBottomK(f.Sample)
 	}
 	if b.Sample != nil {
-		a.Sample.Merge(b.Sample)
+		a.Sample.Union(b.Sample)
 	}
 	a.Files = append(a.Files, b.Files...)
 	return a
@@ -176,89 +175,15 @@ func (f *mergeFn) MergeAccumulators(a, b summary) summary {
 func (f *mergeFn) ExtractOutput(a summary) summary { return a }
 
 // trainFn trains and clusters the sample on one worker, writes the model
-// file and emits its bytes, the side input of the labelling.
+// file and emits its bytes, the side input of the labelling. The settings
+// travel to the worker as they are (DoFns are sent to the workers as JSON),
+// and the worker builds the library's configurations from them.
 type trainFn struct {
-	Scale    dataset.Scale
 	Names    []string
-	Label    string
 	Model    string
-	Settings settings
+	Settings settings.Settings
 	Tool     string
 	Data     string
-}
-
-// settings are the fields of svclust.Config and of the cluster.Method in a
-// form that encodes (DoFns are sent to the workers as JSON): the
-// Maintainer by name, no Progress function. Every other field of both is
-// here (TestSettingsCarryOptions).
-type settings struct {
-	Gamma, C         float64
-	Budget           int
-	Strategy         string // removal, project-knn, project-random, merge
-	K                int
-	Tol              float64
-	MaxIter, MinIter int
-	Seed             uint64
-	Workers          int
-	Width            svclust.WidthRule
-	Rule             cluster.Rule
-	MinSize          int
-	RippleZ          float64
-	LevelPower       float64
-	Eps              float64
-	All, Outliers    bool
-	M, Neighbors     int
-	ClusterWorkers   int
-}
-
-// strategy returns the name of the maintainer m and the K of a
-// projection (0 otherwise); nil is the library's default, merge.
-func strategy(m svclust.Maintainer) (string, int) {
-	if m == nil {
-		return "merge", 0
-	}
-	if p, ok := m.(svclust.Projection); ok {
-		return svclust.MaintainerName(m), cmp.Or(p.K, svclust.DefaultK)
-	}
-	return svclust.MaintainerName(m), 0
-}
-
-func (s *settings) config() (svclust.Config, error) {
-	m, err := svclust.ParseMaintainer(s.Strategy, s.K)
-	if err != nil {
-		return svclust.Config{}, err
-	}
-	return svclust.Config{Gamma: s.Gamma, C: s.C, Budget: s.Budget, Maintainer: m, Tol: s.Tol,
-		MaxIter: s.MaxIter, MinIter: s.MinIter, Seed: s.Seed, Workers: s.Workers, Width: s.Width}, nil
-}
-
-func (s *settings) method() cluster.Method {
-	if s.Rule == cluster.RuleComponents {
-		return &cluster.Components{Eps: s.Eps, All: s.All, Outliers: s.Outliers, M: s.M, Neighbors: s.Neighbors, Workers: s.ClusterWorkers}
-	}
-	return &cluster.Levels{MinSize: s.MinSize, RippleZ: s.RippleZ, LevelPower: s.LevelPower,
-		Outliers: s.Outliers, M: s.M, Neighbors: s.Neighbors, Workers: s.ClusterWorkers}
-}
-
-func newTrainFn(o *Options, p *Plan) *trainFn {
-	t := o.Train
-	st := settings{Gamma: t.Gamma, C: t.C, Budget: t.Budget, Tol: t.Tol, MaxIter: t.MaxIter,
-		MinIter: t.MinIter, Seed: o.Seed, Workers: t.Workers, Width: t.Width}
-	switch c := o.Cluster.(type) {
-	case *cluster.Levels:
-		st.MinSize, st.RippleZ, st.LevelPower, st.Outliers = c.MinSize, c.RippleZ, c.LevelPower, c.Outliers
-		st.M, st.Neighbors, st.ClusterWorkers = c.M, c.Neighbors, c.Workers
-	case *cluster.Components:
-		st.Rule, st.Eps, st.All, st.Outliers = cluster.RuleComponents, c.Eps, true, c.Outliers
-		st.M, st.Neighbors, st.ClusterWorkers = c.M, c.Neighbors, c.Workers
-	}
-	st.Strategy, st.K = strategy(t.Maintainer)
-	label := o.Read.Label
-	if label == "" {
-		label = "label"
-	}
-	return &trainFn{Scale: o.Scale, Names: p.Names, Label: label, Model: o.Model, Settings: st,
-		Tool: o.Tool, Data: o.Input}
 }
 
 func (f *trainFn) ProcessElement(ctx context.Context, a summary, emit func([]byte)) error {
@@ -279,11 +204,16 @@ func (f *trainFn) train(a summary) ([]byte, error) {
 	// The statistics of the files, merged in file order.
 	files := a.Files
 	sortParts(files)
-	all := pipeline.NewMoments(d)
-	for _, p := range files {
-		all.Merge(p.Moments)
+	st := &f.Settings
+	sc, err := st.Scaling()
+	if err != nil {
+		return nil, err
 	}
-	scaler, err := all.Scaler(f.Scale)
+	all := dataset.NewScaleFitter(sc, d)
+	for _, p := range files {
+		all.Combine(p.Moments)
+	}
+	scaler, err := all.OnePassScaler()
 	if err != nil {
 		return nil, err
 	}
@@ -298,7 +228,11 @@ func (f *trainFn) train(a summary) ([]byte, error) {
 		}
 		scaler.TransformRow(x.RawRowView(i), r.Row)
 	}
-	cfg, err := f.Settings.config()
+	cfg, err := st.Config()
+	if err != nil {
+		return nil, err
+	}
+	method, err := st.ClusterMethod()
 	if err != nil {
 		return nil, err
 	}
@@ -306,40 +240,12 @@ func (f *trainFn) train(a summary) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	clustering, err := cluster.Fit(model, x, f.Settings.method())
+	clustering, err := cluster.Fit(model, x, method)
 	if err != nil {
 		return nil, err
 	}
-	from := func(auto bool) string {
-		if auto {
-			return "auto"
-		}
-		return "given"
-	}
-	st := &f.Settings
-	run := &modelfile.Run{
-		Tool:       f.Tool,
-		Created:    creationTime().Format(time.RFC3339),
-		Seed:       st.Seed,
-		Strategy:   st.Strategy,
-		Budget:     model.Choice.Budget,
-		BudgetFrom: from(st.Budget == 0),
-		Rule:       st.Rule.String(),
-		Gamma:      model.Gamma,
-		GammaFrom:  from(st.Gamma == 0),
-		C:          model.C,
-		CFrom:      from(st.C == 0),
-		Width:      model.Choice.WidthRule().String(),
-		Data:       f.Data,
-		Rows:       int(all.N),
-		Sample:     len(rows),
-	}
-	if model.Choice.Budget == svclust.NoBudget {
-		run.Strategy = "none"
-	} else if strings.HasPrefix(st.Strategy, "project") {
-		run.K = st.K
-	}
-	mf := &modelfile.File{Scale: f.Scale, Scaler: scaler, Features: f.Names, Label: f.Label, Run: run, Model: model, Partition: clustering.Partition}
+	run := st.Record(f.Tool, model, settings.Source{Data: f.Data, Rows: all.Rows(), Sample: len(rows)})
+	mf := &modelfile.File{Scale: sc, Scaler: scaler, Features: f.Names, Label: st.Label, Run: run, Model: model, Partition: clustering.Partition}
 	var buf bytes.Buffer
 	if err := mf.Write(&buf); err != nil {
 		return nil, err
@@ -353,17 +259,6 @@ func sortParts(p []filePart) {
 			p[j], p[j-1] = p[j-1], p[j]
 		}
 	}
-}
-
-// creationTime is the time recorded in the model file: SOURCE_DATE_EPOCH
-// when set (reproducible builds), else now, in UTC.
-func creationTime() time.Time {
-	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
-		if sec, err := strconv.ParseInt(s, 10, 64); err == nil {
-			return time.Unix(sec, 0).UTC()
-		}
-	}
-	return time.Now().UTC()
 }
 
 // labelFn labels the rows of a file with the model of its side input and

@@ -281,6 +281,9 @@ func (pj *partitionJSON) partition(m *svclust.Model, version int) (cluster.Parti
 			len(pj.StripCluster) > 0 || pj.All || pj.Eps != 0 || pj.Anchors != 0 {
 			return nil, bad("equilibria, strip, all, eps and anchors belong to the %q rule", cluster.RuleComponents)
 		}
+		if nsv := len(m.Alpha); pj.Clusters < 1 || pj.Clusters > nsv {
+			return nil, bad("clusters = %d: must be in [1, %d], the support vectors", pj.Clusters, nsv)
+		}
 		if len(pj.Birth) != pj.Clusters {
 			return nil, bad("%d birth levels for %d clusters", len(pj.Birth), pj.Clusters)
 		}

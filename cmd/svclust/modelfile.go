@@ -13,7 +13,7 @@ import (
 
 // The model file of fit -model is the JSON form of modelfile.File: the
 // scaling of the training data, the feature names, the run record and the
-// model (see package pipeline).
+// model (see package modelfile).
 
 // defaultMaxModelMB is the default of -max-model-mb, the largest model file
 // predict, score and plot read, in MiB. A model file holds the support

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust/modelfile"
+	"github.com/svclust/svclust/settings"
 )
 
 // modelFlags are the flags of predict and score.
@@ -63,7 +64,7 @@ func (o *modelFlags) setup(e *env, args []string, more ...namedPath) (*modelfile
 	if o.workers < 0 {
 		return nil, "", usagef("-workers must be ≥ 0 (0 means all cores)")
 	}
-	if err := atMost("-workers", o.workers, maxWorkers); err != nil {
+	if err := atMost("-workers", o.workers, settings.MaxWorkers); err != nil {
 		return nil, "", err
 	}
 	path, err := oneArg(args)

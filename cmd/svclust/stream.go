@@ -13,12 +13,12 @@ import (
 	"github.com/svclust/svclust/internal/atomicfile"
 	"github.com/svclust/svclust/metrics"
 	"github.com/svclust/svclust/modelfile"
-	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/stream"
 )
 
-// fit -stream: data larger than memory, by pipeline.SampleScale (pass 1,
+// fit -stream: data larger than memory, by stream.SampleScale (pass 1,
 // and a pass for the z-score's variance when the sample does not hold
-// every row) and pipeline.LabelStream (pass 2).
+// every row) and stream.LabelStream (pass 2).
 //
 // The scaled sample is trained and clustered exactly as fit trains and
 // clusters its data; with -rule components as fit -all does, so that every
@@ -35,11 +35,6 @@ import (
 // order, so the labels and the model are those of fit (fit -all with -rule
 // components).
 
-// defaultSample is the default of -sample (see pipeline.DefaultSampleSize);
-// clustering the sample scores 200,000 rows (-rule levels) or runs 200,000
-// trajectories (-rule components).
-const defaultSample = pipeline.DefaultSampleSize
-
 // streamInfo describes a -stream run.
 type streamInfo struct {
 	sample int           // rows trained on
@@ -52,7 +47,12 @@ type streamInfo struct {
 
 // runStream fits and clusters the file path by the -stream design above
 // and writes the outputs requested by o.
-func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, prog *progress) (*data, *result, error) {
+func runStream(ctx context.Context, e *env, o *fitFlags, path string, prog *progress) (*data, *result, error) {
+	st := &o.run
+	sc, err := st.Scaling()
+	if err != nil {
+		return nil, nil, configError(err)
+	}
 	opt, err := o.readOptions(path)
 	if err != nil {
 		return nil, nil, err
@@ -60,32 +60,32 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 	// Pass 1 hashes the bytes of the file for the model's run record; the
 	// reading passes count bytes, the labelling pass rows.
 	h := sha256.New()
-	open := func(pass pipeline.Pass) (io.ReadCloser, error) {
+	open := func(pass stream.Pass) (io.ReadCloser, error) {
 		r, size, err := openData(path)
 		if err != nil {
 			return nil, err
 		}
 		switch pass {
-		case pipeline.PassSample:
+		case stream.PassSample:
 			prog.begin("read", "bytes", size)
 			return readCloser{&countingReader{r: r, p: prog, h: h}, r}, nil
-		case pipeline.PassScale:
+		case stream.PassScale:
 			prog.begin("scale", "bytes", size)
 			return readCloser{&countingReader{r: r, p: prog}, r}, nil
 		}
 		return r, nil
 	}
 	streamError := func(err error) error {
-		var ce *pipeline.ChangedError
+		var ce *stream.ChangedError
 		if errors.As(err, &ce) {
 			return changed(path, ce.Before, ce.Now)
 		}
 		return dataError(err)
 	}
 
-	sm, err := pipeline.SampleScale(ctx, open, &pipeline.SampleConfig{
-		Read: opt, Scale: s.scale, Size: o.sample.v, Seed: o.seed,
-		Progress: func(p pipeline.Progress) {
+	sm, err := stream.SampleScale(ctx, open, &stream.SampleConfig{
+		Read: opt, Scale: sc, Size: st.Sample, Seed: st.Seed,
+		Progress: func(p stream.Progress) {
 			if p.Done {
 				prog.end()
 			}
@@ -97,7 +97,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 		if oe.Line > 0 {
 			where = fmt.Sprintf("%s:%d", displayPath(path), oe.Line)
 		}
-		return nil, nil, overflowError(path, where, oe.Feature, oe.Value, oe.Scaled, oe.Column, o.scale)
+		return nil, nil, overflowError(path, where, oe.Feature, oe.Value, oe.Scaled, oe.Column, st.Scale)
 	}
 	if err != nil {
 		return nil, nil, streamError(err)
@@ -117,7 +117,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 
 	// Training and clustering of the sample, as fit does them (validate
 	// sets -all with -stream and -rule components).
-	model, cl, err := trainCluster(sm.X, s, prog)
+	model, cl, err := trainCluster(sm.X, st, prog)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -131,10 +131,10 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 	}
 	defer labels.abort()
 	var table metrics.Table
-	fitted := &modelfile.File{Scale: s.scale, Scaler: sm.Scaler, Features: sm.Names, Label: o.label, Model: model, Partition: cl.Partition}
-	_, err = pipeline.LabelStream(ctx, open, fitted, &pipeline.LabelConfig{
-		Read: opt, Rows: n, Workers: o.workers,
-		Progress: func(p pipeline.Progress) {
+	fitted := &modelfile.File{Scale: sc, Scaler: sm.Scaler, Features: sm.Names, Label: st.Label, Model: model, Partition: cl.Partition}
+	_, err = stream.LabelStream(ctx, open, fitted, &stream.LabelConfig{
+		Read: opt, Rows: n, Workers: st.Workers,
+		Progress: func(p stream.Progress) {
 			switch {
 			case p.Done:
 				prog.end()
@@ -157,7 +157,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 		return nil
 	})
 	if errors.As(err, &oe) {
-		return nil, nil, overflowError(path, fmt.Sprintf("%s:%d", displayPath(path), oe.Line), oe.Feature, oe.Value, oe.Scaled, oe.Column, o.scale)
+		return nil, nil, overflowError(path, fmt.Sprintf("%s:%d", displayPath(path), oe.Line), oe.Feature, oe.Value, oe.Scaled, oe.Column, st.Scale)
 	}
 	if err != nil {
 		return nil, nil, streamError(err)
@@ -166,7 +166,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 	r.scores = table.Scores()
 
 	prog.begin("write", "", 0)
-	if err := labels.commit(e, o, modelFileOf(s.report, dt, r)); err != nil {
+	if err := labels.commit(e, o, modelFileOf(st, dt, r)); err != nil {
 		return nil, nil, err
 	}
 	prog.end()

@@ -1,0 +1,247 @@
+"""SVClust as a scikit-learn estimator: parameters, clone, pickling, bad
+input, threads, interruption and the export layer's panic guard."""
+
+import os
+import pickle
+import signal
+import threading
+import time
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.exceptions import NotFittedError
+
+import svclust
+from svclust import _native
+from conftest import same_floats
+
+
+def blobs(n=400, seed=0):
+    """Three well-separated Gaussian blobs in the plane."""
+    rng = np.random.default_rng(seed)
+    centers = np.array([[0.0, 0.0], [12.0, 0.0], [0.0, 12.0]])
+    return centers[np.arange(n) % 3] + rng.normal(size=(n, 2))
+
+
+@pytest.fixture(scope="module")
+def X():
+    return blobs()
+
+
+@pytest.fixture(scope="module")
+def fitted(X):
+    return svclust.SVClust(seed=7).fit(X)
+
+
+def test_defaults_are_the_cli_flags():
+    p = svclust.SVClust().get_params()
+    assert p == dict(gamma="auto", C="auto", budget="auto", width="adaptive", rule="levels",
+                     min_size="auto", maintain="merge", k=None, eps="auto", tol=0.01, max_iter=0,
+                     min_iter=0, m=20, scale="zscore", seed=1, workers=0, outliers=False, all=False)
+
+
+def test_get_set_params_clone(X):
+    est = svclust.SVClust(gamma=2.5, budget=30, seed=9, outliers=True)
+    p = est.get_params()
+    again = svclust.SVClust(**p)
+    assert again.get_params() == p
+    assert est.set_params(seed=3) is est and est.seed == 3
+    c = clone(est)
+    assert c.get_params() == est.get_params() and c is not est
+    assert not hasattr(c, "labels_")
+    # A clone fits to the same labels.
+    assert clone(est).fit_predict(X).tolist() == est.fit_predict(X).tolist()
+
+
+def test_fitted_attributes(fitted, X):
+    n, d = X.shape
+    assert fitted.labels_.shape == (n,) and fitted.labels_.dtype == np.int64
+    assert fitted.n_clusters_ == 3
+    assert fitted.n_features_in_ == d
+    nsv = fitted.support_vectors_.shape[0]
+    assert fitted.support_vectors_.shape == (nsv, d)
+    assert fitted.dual_coef_.shape == (1, nsv) and (fitted.dual_coef_ > 0).all()
+    assert fitted.budget_ == fitted.report_["budget"] and nsv <= fitted.budget_
+    assert fitted.choice_["gamma_auto"] and fitted.choice_["C_auto"]
+    # The support vectors are in the units of X: within its range.
+    assert (fitted.support_vectors_.min(0) >= X.min(0) - 1e-9).all()
+    assert (fitted.support_vectors_.max(0) <= X.max(0) + 1e-9).all()
+    assert not hasattr(fitted, "feature_names_in_")
+    assert fitted.predict(X).tolist() == fitted.labels_.tolist()
+    assert same_floats(fitted.decision_function(X), fitted.score_samples(X))
+
+
+def test_dataframe_names(X):
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame(X, columns=["a", "b"])
+    est = svclust.SVClust(seed=7).fit(df)
+    assert est.feature_names_in_.tolist() == ["a", "b"]
+    assert est.labels_.tolist() == svclust.SVClust(seed=7).fit(X).labels_.tolist()
+    with pytest.warns(UserWarning, match="feature 2 of X is 'c', the model's is 'b'"):
+        est.predict(pd.DataFrame(X, columns=["a", "c"]))
+
+
+def test_pickle(fitted, X):
+    b = pickle.dumps(fitted)
+    back = pickle.loads(b)
+    assert back.get_params() == fitted.get_params()
+    assert back.labels_.tolist() == fitted.labels_.tolist()
+    assert back.model_file() == fitted.model_file()
+    assert back.report_ == fitted.report_
+    assert back.predict(X).tolist() == fitted.labels_.tolist()
+    assert same_floats(back.score_samples(X), fitted.score_samples(X))
+    # An unfitted estimator pickles too.
+    assert pickle.loads(pickle.dumps(svclust.SVClust(budget=5))).budget == 5
+
+
+def test_save_load(fitted, X, tmp_path):
+    path = tmp_path / "m.json"
+    fitted.save(path)
+    back = svclust.SVClust.load(path)
+    assert back.model_file() == fitted.model_file()
+    assert back.predict(X).tolist() == fitted.labels_.tolist()
+    assert not hasattr(back, "labels_")
+    assert back.seed == 7 and back.gamma == "auto" and back.rule == "levels"
+    assert back.n_clusters_ == fitted.n_clusters_
+
+
+def test_copies(X):
+    """A Fortran-ordered, strided or int array gives the results of the
+    C-contiguous float64 one, and X itself is never modified."""
+    ref = svclust.SVClust(seed=2).fit(X)
+    before = X.copy()
+    for x in (np.asfortranarray(X), np.hstack([X, X])[:, ::2], X.astype(np.float32).astype(np.float64)):
+        assert svclust.SVClust(seed=2).fit(x).labels_.tolist() == svclust.SVClust(seed=2).fit(np.ascontiguousarray(x)).labels_.tolist()
+    assert svclust.SVClust(seed=2).fit(np.asfortranarray(X)).labels_.tolist() == ref.labels_.tolist()
+    xi = np.rint(X * 10).astype(np.int64)
+    assert svclust.SVClust(seed=2).fit(xi).labels_.tolist() == svclust.SVClust(seed=2).fit(xi.astype(float)).labels_.tolist()
+    svclust.SVClust(seed=2, scale="none").fit(X)
+    assert same_floats(X, before)
+
+
+@pytest.mark.parametrize("bad, exc, match", [
+    (np.array([[0.0, 1.0], [np.nan, 2.0]]), ValueError, r"X\[1, 0\]: not a finite number: NaN"),
+    (np.array([[0.0, np.inf], [1.0, 2.0]]), ValueError, r"X\[0, 1\]: not a finite number: \+Inf"),
+    (np.zeros((0, 2)), ValueError, "no data"),
+    (np.zeros((3, 0)), ValueError, "no data"),
+    (np.zeros(5), ValueError, "2-dimensional"),
+    (np.zeros((2, 2, 2)), ValueError, "2-dimensional"),
+    (np.array([[1, "a"]], dtype=object), TypeError, "dtype object"),
+    (np.array([["1", "2"]]), TypeError, "must hold numbers"),
+    (np.array([[1 + 1j, 2]]), TypeError, "must hold numbers"),
+])
+def test_bad_data(bad, exc, match):
+    with pytest.raises(exc, match=match):
+        svclust.SVClust().fit(bad)
+
+
+def test_overflow():
+    """Finite values that overflow when scaled: the command's messages."""
+    x = [[1e308, 1.0], [-1e308, 2.0], [0.0, 3.0]]
+    with pytest.raises(ValueError, match=r"^X: column 0: its mean, range or standard deviation overflows float64, "
+                                         r"so its values cannot be scaled \(scale minmax\)"):
+        svclust.SVClust(scale="minmax").fit(x)
+    with pytest.raises(ValueError, match=r"^X\[0, 0\]: column 0: the value 1e\+308 overflows when scaled "
+                                         r"\(scale none\): it scales to 1e\+308, beyond ±1e\+150"):
+        svclust.SVClust(scale="none").fit(x)
+
+
+def test_bad_data_at_predict(fitted):
+    with pytest.raises(ValueError, match="X has 3 features, but the model was trained on 2"):
+        fitted.predict(np.zeros((4, 3)))
+    with pytest.raises(ValueError, match="X has 3 features, but the model was trained on 2"):
+        fitted.score_samples(np.zeros((4, 3)))
+    with pytest.raises(ValueError, match=r"X\[0, 1\]: not a finite number"):
+        fitted.predict(np.array([[0.0, np.nan]]))
+    with pytest.raises(ValueError, match="overflows when scaled"):
+        fitted.score_samples(np.array([[1e300, 0.0]]))
+    with pytest.raises(ValueError, match="no data"):
+        fitted.predict(np.zeros((0, 2)))
+    with pytest.raises(TypeError):
+        fitted.predict(np.array([[None, 1]], dtype=object))
+    with pytest.raises(NotFittedError):
+        svclust.SVClust().predict(np.zeros((1, 2)))
+
+
+@pytest.mark.parametrize("params, exc, match", [
+    (dict(gamma=-1), ValueError, 'gamma must be > 0 or "auto"'),
+    (dict(gamma=float("nan")), ValueError, 'gamma must be > 0 or "auto"'),
+    (dict(C=0), ValueError, 'C must be > 0 or "auto"'),
+    (dict(budget=-2), ValueError, "budget must be ≥ 0"),
+    (dict(budget=20001), ValueError, "budget 20001: must be ≤ 20000"),
+    (dict(rule="tree"), ValueError, "rule must be levels or components"),
+    (dict(width="wide"), ValueError, "width must be adaptive or global"),
+    (dict(maintain="drop"), ValueError, "maintain must be"),
+    (dict(k=3), ValueError, "k applies only to maintain project-knn and project-random"),
+    (dict(k=0, maintain="project-knn"), ValueError, "k must be ≥ 1"),
+    (dict(eps=0.1), ValueError, "all and eps apply only to rule components"),
+    (dict(min_size=0), ValueError, "min_size must be ≥ 1"),
+    (dict(tol=float("inf")), ValueError, "tol must be ≥ 0 and finite"),
+    (dict(m=1), ValueError, "m must be ≥ 2"),
+    (dict(scale="log"), ValueError, "scale must be none, zscore or minmax"),
+    (dict(workers=-1), ValueError, "workers must be ≥ 0"),
+    (dict(gamma=True), TypeError, "gamma must be a number"),
+    (dict(budget=2.5), TypeError, "budget must be a whole number"),
+    (dict(rule=1), TypeError, "rule must be a string"),
+    (dict(outliers="yes"), TypeError, "outliers must be True or False"),
+])
+def test_bad_params(X, params, exc, match):
+    with pytest.raises(exc, match=match):
+        svclust.SVClust(**params).fit(X)
+
+
+def test_bad_model_file(tmp_path):
+    with pytest.raises(ValueError, match="not a model file"):
+        svclust.SVClust.from_model_file(b"[1, 2]")
+    with pytest.raises(ValueError, match="format"):
+        svclust.SVClust.from_model_file(b'{"format": "x", "version": 2}')
+
+
+def test_panic_is_an_error(fitted):
+    """A Go panic (here: an invalid handle) is a RuntimeError, not a crash."""
+    bogus = _native.Handle(fitted._handle.h + 1000003)
+    with pytest.raises(RuntimeError, match="internal error"):
+        bogus.predict(np.zeros((2, 2)), 0)
+    bogus.h = 0  # nothing to release
+
+
+def test_threads():
+    """Two estimators fitted at once on two threads give the results of
+    fitting them one at a time."""
+    data = [blobs(1500, seed=1), blobs(1500, seed=2)]
+    alone = [svclust.SVClust(seed=4).fit(x) for x in data]
+    got = [None, None]
+
+    def work(i):
+        got[i] = svclust.SVClust(seed=4).fit(data[i])
+
+    ts = [threading.Thread(target=work, args=(i,)) for i in range(2)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    for a, b, x in zip(alone, got, data):
+        assert b.labels_.tolist() == a.labels_.tolist()
+        assert b.model_file()[b.model_file().index(b'"model":'):] == a.model_file()[a.model_file().index(b'"model":'):]
+        assert same_floats(b.score_samples(x), a.score_samples(x))
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="needs POSIX signals")
+def test_keyboard_interrupt():
+    """Ctrl-C during a long fit raises KeyboardInterrupt promptly: training
+    is cancelled through its context."""
+    x = blobs(3000, seed=3)
+    est = svclust.SVClust(gamma=1, C=10, budget=100, tol=0, max_iter=200_000_000)
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            est.fit(x)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - start < 10
+    assert not hasattr(est, "labels_")
+    # The package still works afterwards.
+    assert svclust.SVClust(seed=1).fit(x[:300]).n_clusters_ >= 1
