@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/svclust/svclust/internal/assign"
+	"github.com/svclust/svclust/internal/eom"
 	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/internal/parallel"
 	"github.com/svclust/svclust/internal/unionfind"
@@ -319,31 +320,25 @@ func condense(dn []dnode, root int, levels, prefix [][]float64, g func(float64) 
 }
 
 // selectClusters chooses the clusters of largest total excess of mass
-// with none inside another (HDBSCAN's "eom" selection); the root is chosen
-// only when it has no children. It returns the cluster of each mode (−1
-// for the modes of no chosen cluster), the birth level of each chosen
-// cluster and its excess of mass.
+// with none inside another (HDBSCAN's "eom" selection, eom.Select); the
+// root is chosen only when it has no children. It returns the cluster of
+// each mode (−1 for the modes of no chosen cluster), the birth level of
+// each chosen cluster and its excess of mass.
 func (ct *condensed) selectClusters(dn []dnode, nm int) (modeCluster []int, birth, stab []float64) {
 	cs := ct.clusters
-	selected := make([]bool, len(cs))
-	var eom func(c int) float64
-	eom = func(c int) float64 {
-		if len(cs[c].children) == 0 {
-			selected[c] = true
-			return cs[c].stab
-		}
-		var sum float64
+	parent := make([]int, len(cs))
+	stability := make([]float64, len(cs))
+	parent[0] = -1
+	for c := range cs {
+		stability[c] = cs[c].stab
 		for _, k := range cs[c].children {
-			sum += eom(k)
+			parent[k] = c
 		}
-		if c != 0 && cs[c].stab >= sum {
-			ct.deselect(selected, c)
-			selected[c] = true
-			return cs[c].stab
-		}
-		return sum
 	}
-	eom(0)
+	selected := eom.Select(parent, stability)
+	if len(cs) == 1 {
+		selected[0] = true
+	}
 	modeCluster = make([]int, nm)
 	for i := range modeCluster {
 		modeCluster[i] = -1
@@ -357,14 +352,6 @@ func (ct *condensed) selectClusters(dn []dnode, nm int) (modeCluster []int, birt
 		stab = append(stab, cs[c].stab)
 	}
 	return modeCluster, birth, stab
-}
-
-// deselect clears selected for c and all its descendants.
-func (ct *condensed) deselect(selected []bool, c int) {
-	selected[c] = false
-	for _, k := range ct.clusters[c].children {
-		ct.deselect(selected, k)
-	}
 }
 
 // mark sets the modes of cluster c and its descendants to label.
