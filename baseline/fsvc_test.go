@@ -11,6 +11,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
+
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/metrics"
@@ -78,7 +80,7 @@ func TestLabelFSVCMatchesEquilibriumLabelling(t *testing.T) {
 			t.Fatal(err)
 		}
 		model := s.Model()
-		cl, err := model.Cluster(mat.NewDense(300, 2, slices.Clone(x)), &svclust.ClusterConfig{Rule: svclust.Components, All: true})
+		cl, err := cluster.Fit(model, mat.NewDense(300, 2, slices.Clone(x)), &cluster.Config{Rule: cluster.Components, All: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -18,6 +18,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
+
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/internal/atomicfile"
 	"github.com/svclust/svclust/pipeline"
@@ -185,7 +187,7 @@ type trainFn struct {
 	Data     string
 }
 
-// settings are the fields of svclust.Config and svclust.ClusterConfig in a
+// settings are the fields of svclust.Config and cluster.Config in a
 // form that encodes (DoFns are sent to the workers as JSON): the
 // Maintainer by name, no Progress function. Every other field of both is
 // here (TestSettingsCarryOptions).
@@ -199,7 +201,7 @@ type settings struct {
 	Seed             uint64
 	Workers          int
 	Width            svclust.WidthRule
-	Rule             svclust.Rule
+	Rule             cluster.Rule
 	MinSize          int
 	RippleZ          float64
 	LevelPower       float64
@@ -230,8 +232,8 @@ func (s *settings) config() (svclust.Config, error) {
 		MaxIter: s.MaxIter, MinIter: s.MinIter, Seed: s.Seed, Workers: s.Workers, Width: s.Width}, nil
 }
 
-func (s *settings) cluster() svclust.ClusterConfig {
-	return svclust.ClusterConfig{Rule: s.Rule, MinSize: s.MinSize, RippleZ: s.RippleZ, LevelPower: s.LevelPower, Eps: s.Eps, All: s.All,
+func (s *settings) cluster() cluster.Config {
+	return cluster.Config{Rule: s.Rule, MinSize: s.MinSize, RippleZ: s.RippleZ, LevelPower: s.LevelPower, Eps: s.Eps, All: s.All,
 		Outliers: s.Outliers, M: s.M, Neighbors: s.Neighbors, Workers: s.ClusterWorkers}
 }
 
@@ -239,7 +241,7 @@ func newTrainFn(o *Options, p *Plan) *trainFn {
 	t, c := o.Train, o.Cluster
 	st := settings{Gamma: t.Gamma, C: t.C, Budget: t.Budget, Tol: t.Tol, MaxIter: t.MaxIter,
 		MinIter: t.MinIter, Seed: o.Seed, Workers: t.Workers, Width: t.Width, Rule: c.Rule, MinSize: c.MinSize,
-		RippleZ: c.RippleZ, LevelPower: c.LevelPower, Eps: c.Eps, All: c.All || c.Rule == svclust.Components, Outliers: c.Outliers,
+		RippleZ: c.RippleZ, LevelPower: c.LevelPower, Eps: c.Eps, All: c.All || c.Rule == cluster.Components, Outliers: c.Outliers,
 		M: c.M, Neighbors: c.Neighbors, ClusterWorkers: c.Workers}
 	st.Strategy, st.K = strategy(t.Maintainer)
 	label := o.Read.Label
@@ -296,7 +298,7 @@ func (f *trainFn) train(a summary) ([]byte, error) {
 		return nil, err
 	}
 	cl := f.Settings.cluster()
-	clustering, err := model.Cluster(x, &cl)
+	clustering, err := cluster.Fit(model, x, &cl)
 	if err != nil {
 		return nil, err
 	}

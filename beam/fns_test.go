@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/svclust/svclust"
+
+	"github.com/svclust/svclust/cluster"
 )
 
 // TestSettingsCarryOptions checks that the train step trains and clusters
@@ -18,14 +20,14 @@ func TestSettingsCarryOptions(t *testing.T) {
 		Seed: 7,
 		Train: svclust.Config{Gamma: 2.5, C: 40, Budget: 300, Maintainer: svclust.Projection{Pick: svclust.Nearest, K: 3},
 			Tol: 1e-4, MaxIter: 5000, MinIter: 100, Seed: 99, Workers: 3, Width: svclust.GlobalWidth},
-		Cluster: svclust.ClusterConfig{Rule: svclust.LevelTree, MinSize: 12, RippleZ: -1, LevelPower: 0.8, Outliers: true,
+		Cluster: cluster.Config{Rule: cluster.LevelTree, MinSize: 12, RippleZ: -1, LevelPower: 0.8, Outliers: true,
 			M: 7, Neighbors: 9, Workers: 3},
 	}
 	if n := reflect.TypeFor[svclust.Config]().NumField(); n != 11 {
 		t.Errorf("svclust.Config has %d fields, this test sets 10 of 11 (all but Progress): check settings", n)
 	}
-	if n := reflect.TypeFor[svclust.ClusterConfig]().NumField(); n != 11 {
-		t.Errorf("svclust.ClusterConfig has %d fields, this test sets 10 of 11 (all but Progress): check settings", n)
+	if n := reflect.TypeFor[cluster.Config]().NumField(); n != 11 {
+		t.Errorf("cluster.Config has %d fields, this test sets 10 of 11 (all but Progress): check settings", n)
 	}
 	f := newTrainFn(o, &Plan{Names: []string{"x1", "x2"}})
 	cfg, err := f.Settings.config()
@@ -42,7 +44,7 @@ func TestSettingsCarryOptions(t *testing.T) {
 	}
 	// Components: Eps and All, which LevelTree leaves at zero; All is
 	// set by the pipeline, so that Predict can label new rows.
-	o.Cluster = svclust.ClusterConfig{Rule: svclust.Components, Eps: 0.3, Outliers: true}
+	o.Cluster = cluster.Config{Rule: cluster.Components, Eps: 0.3, Outliers: true}
 	f = newTrainFn(o, &Plan{Names: []string{"x1", "x2"}})
 	want2 := o.Cluster
 	want2.All = true

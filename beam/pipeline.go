@@ -19,6 +19,8 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 
 	"github.com/svclust/svclust"
+
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/pipeline"
 )
@@ -73,7 +75,7 @@ type Options struct {
 	// rule every sample row follows its trajectory (Cluster.All), as
 	// `svclust fit -stream` does, so that Predict can label new rows.
 	Train   svclust.Config
-	Cluster svclust.ClusterConfig
+	Cluster cluster.Config
 
 	// Tool names the program in the model's run record.
 	Tool string

@@ -18,7 +18,7 @@ import (
 	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism" // the "prism" runner
 
-	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/metrics"
 	"github.com/svclust/svclust/pipeline"
@@ -179,7 +179,7 @@ func TestPipelineComponents(t *testing.T) {
 		Model:   filepath.Join(dir, "model.json"),
 		Sample:  800,
 		Seed:    2,
-		Cluster: svclust.ClusterConfig{Rule: svclust.Components, Outliers: true},
+		Cluster: cluster.Config{Rule: cluster.Components, Outliers: true},
 	}
 	_, model := checkRun(t, o, files, texts)
 	if model.Run == nil || model.Run.Rule != "components" {

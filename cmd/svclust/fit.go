@@ -21,6 +21,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
+
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/internal/atomicfile"
 	"github.com/svclust/svclust/metrics"
@@ -176,7 +178,7 @@ func defaultFit() *fitFlags {
 		k:        setInt{v: svclust.DefaultK},
 		eps:      autoFloat{auto: true},
 		tol:      svclust.DefaultTol,
-		m:        svclust.DefaultM,
+		m:        cluster.DefaultM,
 		scale:    "zscore",
 		seed:     1,
 		label:    "label",
@@ -271,7 +273,7 @@ func (o *fitFlags) startProfile() (stop func() error, err error) {
 // setup is a validated fit configuration.
 type setup struct {
 	train   svclust.Config
-	cluster svclust.ClusterConfig
+	cluster cluster.Config
 	scale   dataset.Scale
 	report  *settings // what the reports say of the flags
 }
@@ -309,7 +311,7 @@ func (o *fitFlags) validate() (*setup, error) {
 		return nil, usagef("-width must be adaptive or global, not %q", o.width)
 	}
 	s.train.Width = width
-	rule, perr := svclust.ParseRule(o.rule)
+	rule, perr := cluster.ParseRule(o.rule)
 	if perr != nil {
 		return nil, usagef("-rule must be levels or components, not %q", o.rule)
 	}
@@ -318,12 +320,12 @@ func (o *fitFlags) validate() (*setup, error) {
 		if o.minSize.v < 1 {
 			return nil, usagef(`-min-size must be ≥ 1 or "auto"`)
 		}
-		if rule != svclust.LevelTree {
+		if rule != cluster.LevelTree {
 			return nil, usagef("-min-size applies only to -rule levels")
 		}
 		s.cluster.MinSize = o.minSize.v
 	}
-	if rule != svclust.Components && (o.all || !o.eps.auto) {
+	if rule != cluster.Components && (o.all || !o.eps.auto) {
 		return nil, usagef("-all and -eps apply only to -rule components")
 	}
 	if o.k.v < 1 {
@@ -388,7 +390,7 @@ func (o *fitFlags) validate() (*setup, error) {
 	// With -rule components, -stream labels every row by its trajectory
 	// in its second pass, so its sample is clustered as fit -all clusters
 	// its data; -rule levels labels every row by its support vector.
-	s.cluster.All = o.all || (o.stream && rule == svclust.Components)
+	s.cluster.All = o.all || (o.stream && rule == cluster.Components)
 	s.cluster.Outliers = o.outliers
 	s.cluster.Workers = o.workers
 	// Let the library check what is left (such as -k against -budget).
@@ -519,7 +521,7 @@ func (dt *data) labelled() bool { return dt.ds.Classes != nil }
 // result is one fit and cluster run.
 type result struct {
 	model *svclust.Model
-	cl    *svclust.Clustering
+	cl    *cluster.Result
 	// scores holds the metrics against the true labels (NaN without them)
 	// and the internal indices on the scaled data.
 	scores metrics.Scores
@@ -552,7 +554,7 @@ func fitCluster(dt *data, s *setup, want indices, prog *progress) (*result, erro
 
 // trainCluster trains on the scaled rows x and clusters them with the
 // settings s, reporting both phases to prog.
-func trainCluster(x *mat.Dense, s *setup, prog *progress) (*svclust.Model, *svclust.Clustering, error) {
+func trainCluster(x *mat.Dense, s *setup, prog *progress) (*svclust.Model, *cluster.Result, error) {
 	prog.begin("train", "", 0)
 	model, err := svclust.Train(x, &s.train)
 	if err != nil {
@@ -563,7 +565,7 @@ func trainCluster(x *mat.Dense, s *setup, prog *progress) (*svclust.Model, *svcl
 	// trajectories of the strip (or of every row with -all) with -rule
 	// components.
 	unit := "trajectories"
-	if s.cluster.Rule == svclust.LevelTree {
+	if s.cluster.Rule == cluster.LevelTree {
 		unit = "rows"
 	}
 	prog.begin("cluster", unit, 0)
@@ -571,7 +573,7 @@ func trainCluster(x *mat.Dense, s *setup, prog *progress) (*svclust.Model, *svcl
 	if prog != nil {
 		cc.Progress = func(done, total int) { prog.setTotal(int64(done), int64(total)) }
 	}
-	cl, err := model.Cluster(x, &cc)
+	cl, err := cluster.Fit(model, x, &cc)
 	if err != nil {
 		return nil, nil, configError(err)
 	}

@@ -12,6 +12,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/svclust/svclust"
+
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/metrics"
 	"github.com/svclust/svclust/tune"
@@ -349,7 +351,7 @@ func (o *fitFlags) fitArgs(p tune.Point, path string) []string {
 	if o.minIter != 0 {
 		a = append(a, "-min-iter", strconv.Itoa(o.minIter))
 	}
-	if o.m != svclust.DefaultM {
+	if o.m != cluster.DefaultM {
 		a = append(a, "-m", strconv.Itoa(o.m))
 	}
 	a = append(a, "-scale", o.scale, "-seed", strconv.FormatUint(o.seed, 10))

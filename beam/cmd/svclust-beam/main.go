@@ -77,7 +77,9 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal"
 
 	"github.com/svclust/svclust"
+
 	svbeam "github.com/svclust/svclust/beam"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 )
 
@@ -255,7 +257,7 @@ func (o *flags) options(args []string) (*svbeam.Options, error) {
 		return nil, usagef("-maintain must be %s, not %q", strings.Join(svclust.MaintainerNames(), ", "), o.maintain)
 	}
 	t.Maintainer = m
-	rule, err := svclust.ParseRule(o.rule)
+	rule, err := cluster.ParseRule(o.rule)
 	if err != nil {
 		return nil, usagef("-rule must be levels or components, not %q", o.rule)
 	}
@@ -264,13 +266,13 @@ func (o *flags) options(args []string) (*svbeam.Options, error) {
 		if o.minSize.v < 1 || o.minSize.v != math.Trunc(o.minSize.v) {
 			return nil, usagef(`-min-size must be a whole number ≥ 1 or "auto"`)
 		}
-		if rule != svclust.LevelTree {
+		if rule != cluster.LevelTree {
 			return nil, usagef("-min-size applies only to -rule levels")
 		}
 		c.MinSize = int(o.minSize.v)
 	}
 	if !o.eps.auto {
-		if rule != svclust.Components {
+		if rule != cluster.Components {
 			return nil, usagef("-eps applies only to -rule components")
 		}
 		if !(o.eps.v > 0) {

@@ -1,12 +1,14 @@
-package svclust
+package cluster
 
 import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/internal/assign"
 	"github.com/svclust/svclust/internal/parallel"
+	"github.com/svclust/svclust/internal/rowmajor"
 )
 
 // Partition is a clustering as a rule for any point x: the phase-1 Model
@@ -38,7 +40,7 @@ import (
 // The zero Partition is only a target for UnmarshalJSON; its other methods
 // panic.
 type Partition struct {
-	model *Model
+	model *svclust.Model
 	rule  Rule
 	// svCluster holds the cluster of each support vector and birth the
 	// level of f at which each cluster is born (LevelTree).
@@ -80,7 +82,7 @@ type Partition struct {
 // rule, or the search trees of the Components rule over the equilibria,
 // the anchors and (with more than one cluster) the strip.
 func (p *Partition) buildTrees() {
-	p.terms = p.model.terms()
+	p.terms = fieldOf(p.model).Terms()
 	if p.rule != Components {
 		return
 	}
@@ -102,7 +104,7 @@ func (p *Partition) buildStripTree() {
 }
 
 // mustModel returns p's Model, and panics for a zero Partition.
-func (p *Partition) mustModel() *Model {
+func (p *Partition) mustModel() *svclust.Model {
 	if p.model == nil {
 		panic("svclust: zero Partition: make it with Model.Cluster or UnmarshalJSON")
 	}
@@ -111,7 +113,7 @@ func (p *Partition) mustModel() *Model {
 
 // Model returns the phase-1 model p was found with. It is shared, not
 // copied: it must not be modified.
-func (p *Partition) Model() *Model { return p.mustModel() }
+func (p *Partition) Model() *svclust.Model { return p.mustModel() }
 
 // Rule returns the assignment rule of p.
 func (p *Partition) Rule() Rule {
@@ -126,7 +128,7 @@ func (p *Partition) Clusters() int {
 }
 
 // Outliers reports whether Predict labels outliers −1 (see
-// ClusterConfig.Outliers).
+// Config.Outliers).
 func (p *Partition) Outliers() bool {
 	p.mustModel()
 	return p.outliers
@@ -154,10 +156,10 @@ func (p *Partition) Predict(dst []int, x mat.Matrix, workers int) []int {
 		p.predictTree(dst, x, workers)
 		return dst
 	}
-	f := m.field()
-	rows := rowSource(x)
-	parallel.For(n, scoreChunk, numWorkers(workers), func(_, lo, hi int) {
-		buf := rowBuffer(x, d)
+	f := fieldOf(m)
+	rows := rowmajor.Source(x)
+	parallel.For(n, scoreChunk, parallel.Workers(workers), func(_, lo, hi int) {
+		buf := rowmajor.Buffer(x, d)
 		e := make([]float64, d)
 		scratch := f.Scratch()
 		var ts *assign.TermsScratch

@@ -1,4 +1,4 @@
-package svclust_test
+package cluster_test
 
 import (
 	"encoding/json"
@@ -10,12 +10,13 @@ import (
 	"testing"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 )
 
 // trainGauss3 trains a small model on the Gauss3 set and, unless cc is nil,
 // clusters it.
-func trainGauss3(t *testing.T, cc *svclust.ClusterConfig) (*svclust.Model, *svclust.Partition, *dataset.Dataset) {
+func trainGauss3(t *testing.T, cc *cluster.Config) (*svclust.Model, *cluster.Partition, *dataset.Dataset) {
 	t.Helper()
 	ds, err := dataset.Generate(dataset.Gauss3, 300, 1)
 	if err != nil {
@@ -28,7 +29,7 @@ func trainGauss3(t *testing.T, cc *svclust.ClusterConfig) (*svclust.Model, *svcl
 	if cc == nil {
 		return m, nil, ds
 	}
-	cl, err := m.Cluster(ds.X, cc)
+	cl, err := cluster.Fit(m, ds.X, cc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +37,7 @@ func trainGauss3(t *testing.T, cc *svclust.ClusterConfig) (*svclust.Model, *svcl
 }
 
 // isZero reports whether p is the zero Partition, whose methods panic.
-func isZero(p *svclust.Partition) (zero bool) {
+func isZero(p *cluster.Partition) (zero bool) {
 	defer func() { zero = recover() != nil }()
 	p.Model()
 	return false
@@ -45,14 +46,14 @@ func isZero(p *svclust.Partition) (zero bool) {
 func TestModelJSONRoundTrip(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		cc   *svclust.ClusterConfig
+		cc   *cluster.Config
 	}{
 		{"unclustered", nil},
-		{"strip", &svclust.ClusterConfig{Rule: svclust.Components}},
-		{"all", &svclust.ClusterConfig{Rule: svclust.Components, All: true}},
-		{"outliers", &svclust.ClusterConfig{Rule: svclust.Components, Outliers: true}},
-		{"levels", &svclust.ClusterConfig{}},
-		{"levels outliers", &svclust.ClusterConfig{Outliers: true}},
+		{"strip", &cluster.Config{Rule: cluster.Components}},
+		{"all", &cluster.Config{Rule: cluster.Components, All: true}},
+		{"outliers", &cluster.Config{Rule: cluster.Components, Outliers: true}},
+		{"levels", &cluster.Config{}},
+		{"levels outliers", &cluster.Config{Outliers: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, p, ds := trainGauss3(t, tc.cc)
@@ -96,10 +97,10 @@ func TestModelJSONRoundTrip(t *testing.T) {
 			if !strings.Contains(string(bm), `"partition":null`) {
 				t.Errorf("partition not null in %s", bm)
 			}
-			var gotp svclust.Partition
+			var gotp cluster.Partition
 			err = json.Unmarshal(b, &gotp)
 			if tc.cc == nil {
-				if !errors.Is(err, svclust.ErrNotClustered) || !isZero(&gotp) {
+				if !errors.Is(err, cluster.ErrNotClustered) || !isZero(&gotp) {
 					t.Fatalf("a Partition from a model file without one: %v", err)
 				}
 				if string(b) != string(bm) {
@@ -172,7 +173,7 @@ func TestWriteJSONErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl, err := m.Cluster(ds.X, &svclust.ClusterConfig{Rule: svclust.Components})
+	cl, err := cluster.Fit(m, ds.X, &cluster.Config{Rule: cluster.Components})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,13 +203,13 @@ func TestWriteJSONErrors(t *testing.T) {
 // that declare 10⁹ values and more) fails with an error, leaves the model
 // unchanged, and allocates in proportion to the file.
 func TestModelJSONCorrupt(t *testing.T) {
-	_, p, _ := trainGauss3(t, &svclust.ClusterConfig{Rule: svclust.Components})
+	_, p, _ := trainGauss3(t, &cluster.Config{Rule: cluster.Components})
 	b, err := json.Marshal(p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	good := string(b)
-	_, pl, _ := trainGauss3(t, &svclust.ClusterConfig{})
+	_, pl, _ := trainGauss3(t, &cluster.Config{})
 	bl, err := json.Marshal(pl)
 	if err != nil {
 		t.Fatal(err)
@@ -329,7 +330,7 @@ func TestModelJSONCorrupt(t *testing.T) {
 				t.Error("model changed on error")
 			}
 			// A Partition validates the same file the same way.
-			var gotp svclust.Partition
+			var gotp cluster.Partition
 			perr := json.Unmarshal([]byte(tc.in), &gotp)
 			if !errors.Is(perr, svclust.ErrModelFormat) && !errors.As(perr, &syntax) {
 				t.Errorf("Partition: got %v, want ErrModelFormat or a syntax error", perr)
