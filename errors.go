@@ -18,7 +18,7 @@ var (
 var ErrModelFormat = modelfile.ErrFormat
 
 // ConfigError reports an invalid setting. Field names the Config (or
-// ClusterConfig) field, so that a command line can name its flag.
+// cluster.Config) field, so that a command line can name its flag.
 type ConfigError struct {
 	Field  string
 	Value  any

@@ -62,7 +62,7 @@ func TestLabelFSVCHandMade(t *testing.T) {
 func TestLabelFSVCMatchesEquilibriumLabelling(t *testing.T) {
 	// With P = 0 and Eps = 0 every row follows its own trajectory to a
 	// stable equilibrium and equilibria are linked by the segment test:
-	// the labelling of Lee and Lee (2005), which svclust's Model.Cluster
+	// the labelling of Lee and Lee (2005), which svclust's cluster.Fit
 	// computes with All set through its own code path (its Partition, its
 	// greedy merge of equilibria) on the same decision function. The two
 	// partitions must agree (ARI = 1).
@@ -85,7 +85,7 @@ func TestLabelFSVCMatchesEquilibriumLabelling(t *testing.T) {
 			t.Fatal(err)
 		}
 		if ari := metrics.AdjustedRand(cl.Labels, res.Labels); ari != 1 {
-			t.Errorf("%s: ARI(FSVC, Model.Cluster) = %v (%d vs %d clusters)", tt.kind, ari, res.Clusters, cl.Clusters)
+			t.Errorf("%s: ARI(FSVC, cluster.Fit) = %v (%d vs %d clusters)", tt.kind, ari, res.Clusters, cl.Clusters)
 		}
 	}
 }

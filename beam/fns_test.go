@@ -13,7 +13,7 @@ import (
 // with every field of Options.Train and Options.Cluster that a pipeline
 // can carry to a worker (all but Progress; Seed is Options.Seed): settings
 // is their encodable copy, and a field left out of it is silently dropped
-// on the worker. A field added to svclust.Config or ClusterConfig fails
+// on the worker. A field added to svclust.Config or cluster.Config fails
 // the count below until this test, and settings, know it.
 func TestSettingsCarryOptions(t *testing.T) {
 	o := &Options{

@@ -66,7 +66,7 @@ const (
 // anchorStride), unless Config.anchorMin says otherwise.
 const anchorMin = 2048
 
-// Rule selects how [Model.Cluster] assigns points to clusters.
+// Rule selects how [Fit] assigns points to clusters.
 type Rule int
 
 const (
@@ -116,7 +116,7 @@ func ParseRule(s string) (Rule, error) {
 	return 0, fmt.Errorf("svclust: unknown rule %q (want levels or components)", s)
 }
 
-// Config holds the settings of [Model.Cluster]. The zero value
+// Config holds the settings of [Fit]. The zero value
 // selects the defaults.
 type Config struct {
 	// Rule is the assignment rule; the zero value is LevelTree.
@@ -130,20 +130,18 @@ type Config struct {
 	// applies to models trained with an automatic C, whose f + 1 is a
 	// kernel density estimate. 0 selects DefaultRippleZ; a negative value
 	// keeps every cluster of the excess-of-mass selection. It must be
-	// finite. Whether C was automatic is known from Model.Choice, which
-	// the model file does not store: a Model read from a file joins no
-	// ripple when clustered again (its Partition, as written by fit,
-	// keeps the clusters found when it was trained).
+	// finite. Whether C was automatic is known from Model.Choice.CAuto,
+	// which the model file stores from version 4 on; a Model read from an
+	// older file joins no ripple when clustered again.
 	RippleZ float64
 	// LevelPower is the power p of f + 1 on which the LevelTree rule
 	// measures its clusters' excess of mass, with an automatic C (see
 	// DefaultLevelPower); 0 selects DefaultLevelPower and 1 measures it on
 	// f itself, as HDBSCAN's selection read on the density would. It must
 	// be in (0, 1] or 0. With a given C the excess of mass is always
-	// measured on f; so it is for a Model read from a file, whose Choice
-	// (and so whether C was automatic) the file does not store (see
-	// RippleZ): its Partition, as written by fit, keeps the clusters found
-	// when it was trained.
+	// measured on f; so it is for a Model read from a file older than
+	// version 4, which does not store whether C was automatic (see
+	// RippleZ).
 	LevelPower float64
 	// Eps is the half-width ε of the strip B_ε = {xᵢ : |f(xᵢ)| ≤ ε} whose
 	// points follow trajectories (Components only). 0 selects the DefaultStripQuantile of
@@ -167,7 +165,7 @@ type Config struct {
 	// Workers is the number of goroutines; 0 means GOMAXPROCS. Labels do
 	// not depend on it.
 	Workers int
-	// Progress, if not nil, is called as most of the work of Cluster is
+	// Progress, if not nil, is called as most of the work of Fit is
 	// done: with Components, done of total strip points have followed
 	// their trajectories; with LevelTree, done of total points have been
 	// scored. The calls are serialised and done does not decrease; the
@@ -237,7 +235,7 @@ type Result struct {
 	// (LevelTree; see Config.RippleZ): Clusters + Ripples is the
 	// number the selection chose.
 	Ripples int
-	// Runtime is the wall time of Cluster.
+	// Runtime is the wall time of Fit.
 	Runtime time.Duration
 }
 
@@ -281,11 +279,11 @@ func flatten(x mat.Matrix) (data []float64, n, d int, err error) {
 	return data, n, d, nil
 }
 
-// Cluster assigns the rows of x, normally the training data, to clusters by
+// Fit assigns the rows of x, normally the training data, to clusters by
 // the rule of cfg (nil means defaults: LevelTree; Components is the paper's
 // Algorithm 3), and returns their labels with the resulting Partition,
 // which labels new points. m is not modified: one Model can be clustered
-// several ways, concurrently. It returns a *ConfigError for an invalid cfg, ErrNotFinite for NaN or Inf
+// several ways, concurrently. It returns a *svclust.ConfigError for an invalid cfg, svclust.ErrNotFinite for NaN or Inf
 // in x and ErrEmptyStrip when an explicit ε selects no point. It panics if x
 // does not have the model's dimension.
 func Fit(m *svclust.Model, x mat.Matrix, cfg *Config) (*Result, error) {
@@ -413,7 +411,7 @@ func Fit(m *svclust.Model, x mat.Matrix, cfg *Config) (*Result, error) {
 // MaxLandmarks points is kept whole, as Algorithm 3 has it (every strip
 // point of the data sets of the paper but Shuttle's); a larger one keeps
 // every ⌈ns/MaxLandmarks⌉-th strip point in the order of the data.
-// Cluster labels the points outside the strip through the kept points
+// Fit labels the points outside the strip through the kept points
 // too, so that Predict reproduces its labels. With 10,000 kept points the
 // model file of 1,000,000 2-D moons points (-rule components) is 495 KB,
 // against 10.9 MB when it kept the whole strip of 250,000.
@@ -439,7 +437,7 @@ func landmarks(pts []float64, clusters []int, d, maxLandmarks, am int) (*mat.Den
 	return mat.NewDense(nl, d, kept), keptCluster
 }
 
-// Flags of a point in Cluster.
+// Flags of a point in Fit.
 const (
 	inStrip = 1 << iota // the point follows a trajectory
 	outlier             // the point is labelled −1
@@ -560,7 +558,7 @@ func progressOf(progress func(done, total int), total int) func(int) {
 // stripLabel returns the cluster of the point of tree nearest to x, where
 // stripCluster holds the clusters of the tree's points and clusters is
 // their number. With a single cluster that is cluster 0, found without the
-// search (tree may then be nil), which is most of the cost of Cluster and
+// search (tree may then be nil), which is most of the cost of Fit and
 // Predict when the domain is one region.
 func stripLabel(tree *assign.Tree, clusters int, stripCluster []int, x []float64) int {
 	if clusters == 1 {
@@ -571,8 +569,8 @@ func stripLabel(tree *assign.Tree, clusters int, stripCluster []int, x []float64
 }
 
 // equilibrium moves e along its trajectory to its end or, with anchors, to
-// the first anchor within anchorRadius·ℓ of it, and returns e. Cluster and
-// Predict share it, so that Predict reproduces Cluster's labels.
+// the first anchor within anchorRadius·ℓ of it, and returns e. Fit and
+// Predict share it, so that Predict reproduces Fit's labels.
 func equilibrium(f *assign.Field, e, scratch []float64, anchors *assign.Tree) []float64 {
 	scale := f.Scale()
 	a := f.EquilibriumNear(e, scratch, trajectoryTol*scale, trajectoryMaxIter, anchors, anchorRadius*scale)

@@ -622,7 +622,7 @@ func spread(modeCluster []int, edges []modeEdge, reps []float64, d int) {
 	}
 }
 
-// clusterTree is Cluster with the LevelTree rule.
+// clusterTree is Fit with the LevelTree rule.
 func clusterTree(m *svclust.Model, data []float64, n, d int, cfg *Config, mm, w int, start time.Time) *Result {
 	minSize := cfg.MinSize
 	if minSize == 0 {

@@ -12,7 +12,7 @@ import (
 )
 
 // Partition is a clustering as a rule for any point x: the phase-1 Model
-// it was found with and what [Model.Cluster] derived from it. With the
+// it was found with and what [Fit] derived from it. With the
 // LevelTree rule x takes the cluster of its support vector, the one with
 // the largest term of f(x), and with Outliers it is −1 when f(x) is below
 // the level at which that cluster is born. With the Components rule:
@@ -24,12 +24,12 @@ import (
 //     partition keeps (all of them, or MaxLandmarks for a larger strip);
 //   - with Outliers, x is labelled −1 when f(x) < 0.
 //
-// On the data given to Cluster this reproduces its labels exactly.
+// On the data given to Fit this reproduces its labels exactly.
 //
 // A Partition is a value separate from its Model so that training stays
-// immutable: Cluster never modifies the Model, one Model can be clustered
+// immutable: Fit never modifies the Model, one Model can be clustered
 // several ways without training again, and a Partition exists only
-// complete. It is made only by [Model.Cluster] or read by
+// complete. It is made only by [Fit] or read by
 // [Partition.UnmarshalJSON], which build everything Predict needs (the
 // search trees over the equilibria and the strip) before returning, so a
 // Partition is read-only afterwards and safe for concurrent use: many
@@ -63,7 +63,7 @@ type Partition struct {
 	stripCluster []int
 	// anchors is the number of leading equilibria at which trajectories
 	// stop early: one that comes within anchorRadius·ℓ of one of them
-	// ends there. Cluster sets it for large strips (see anchorMin); 0
+	// ends there. Fit sets it for large strips (see anchorMin); 0
 	// means every trajectory runs to its end.
 	anchors int
 
@@ -106,7 +106,7 @@ func (p *Partition) buildStripTree() {
 // mustModel returns p's Model, and panics for a zero Partition.
 func (p *Partition) mustModel() *svclust.Model {
 	if p.model == nil {
-		panic("svclust: zero Partition: make it with Model.Cluster or UnmarshalJSON")
+		panic("svclust: zero Partition: make it with Fit or UnmarshalJSON")
 	}
 	return p.model
 }
@@ -139,7 +139,7 @@ func (p *Partition) Outliers() bool {
 // allocated. It runs on workers goroutines (0 means GOMAXPROCS); the
 // labels do not depend on it. It panics if x does not have the model's
 // number of columns or dst has the wrong length. On the data given to
-// Cluster it returns Cluster's labels.
+// Fit it returns Fit's labels.
 func (p *Partition) Predict(dst []int, x mat.Matrix, workers int) []int {
 	m := p.mustModel()
 	n, d := x.Dims()
@@ -171,7 +171,7 @@ func (p *Partition) Predict(dst []int, x mat.Matrix, workers int) []int {
 			var v float64
 			if ts != nil {
 				sum, _ := p.terms.Owner(xi, ts)
-				v = sum - 1 // as Score computes it, which Cluster uses
+				v = sum - 1 // as Score computes it, which Fit uses
 			} else {
 				v = f.Value(xi)
 			}

@@ -561,7 +561,7 @@ func trainCluster(x *mat.Dense, s *setup, prog *progress) (*svclust.Model, *clus
 		return nil, nil, configError(err)
 	}
 	prog.end()
-	// ClusterConfig.Progress counts the rows scored with -rule levels, the
+	// cluster.Config.Progress counts the rows scored with -rule levels, the
 	// trajectories of the strip (or of every row with -all) with -rule
 	// components.
 	unit := "trajectories"

@@ -716,7 +716,7 @@ func withStdin(t *testing.T, content string) {
 }
 
 // TestLibraryValidationAgrees: every flag value that fit rejects and that
-// has a counterpart in svclust.Config or ClusterConfig is rejected by the
+// has a counterpart in svclust.Config or cluster.Config is rejected by the
 // library's Validate too, with a *ConfigError for the field of that flag.
 func TestLibraryValidationAgrees(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
