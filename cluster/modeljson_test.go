@@ -67,9 +67,10 @@ func TestModelJSONRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// γ and C automatic: adaptive widths, which only version 3
-			// stores (modeljson.go, ModelVersion).
-			if m.Gammas == nil || !strings.Contains(string(b), `"version":3,`) || !strings.Contains(string(b), `"gammas":[`) {
+			// γ and C automatic: adaptive widths, which versions 3 on
+			// store, and c_auto, which version 4 added (ModelVersion).
+			if m.Gammas == nil || !strings.Contains(string(b), `"version":4,`) || !strings.Contains(string(b), `"gammas":[`) ||
+				!strings.Contains(string(b), `"c_auto":true,`) {
 				t.Fatalf("adaptive widths %v, file %.80s", m.Gammas != nil, b)
 			}
 			var got svclust.Model
@@ -85,7 +86,7 @@ func TestModelJSONRoundTrip(t *testing.T) {
 				}
 			}
 			if !slices.Equal(got.Gammas, m.Gammas) || got.Gamma != m.Gamma || got.C != m.C || got.Status != m.Status ||
-				got.Stats.Iterations != m.Stats.Iterations || got.Stats.Objective != m.Stats.Objective {
+				got.Choice.CAuto != m.Choice.CAuto || got.Stats.Iterations != m.Stats.Iterations || got.Stats.Objective != m.Stats.Objective {
 				t.Errorf("header differs: got %+v, want %+v", got, m)
 			}
 			// The model alone, as a Model read from any model file
@@ -241,15 +242,27 @@ func TestModelJSONCorrupt(t *testing.T) {
 		{"array", "[]"},
 		{"wrong format", edit(func(v map[string]any) { v["format"] = "other" })},
 		{"no format", edit(func(v map[string]any) { delete(v, "format") })},
-		{"wrong version", edit(func(v map[string]any) { v["version"] = 4 })},
+		{"wrong version", edit(func(v map[string]any) { v["version"] = 5 })},
+		// Version 4 added "c_auto", present from version 4 on only.
+		{"c_auto in version 3", edit(func(v map[string]any) { v["version"] = 3 })},
+		{"no c_auto in version 4", edit(func(v map[string]any) { delete(v, "c_auto") })},
+		{"c_auto not a bool", edit(func(v map[string]any) { v["c_auto"] = 1 })},
 		// Version 3 added "gammas" (modeljson.go, check): one positive,
 		// finite width per support vector, in version 3 only.
-		{"gammas in version 2", edit(func(v map[string]any) { v["version"], v["gammas"] = 2, ones(len(v["alpha"].([]any))) })},
-		{"gammas short", edit(func(v map[string]any) { v["version"] = 3; v["gammas"] = ones(len(v["alpha"].([]any)) - 1) })},
+		{"gammas in version 2", edit(func(v map[string]any) {
+			v["version"], v["gammas"] = 2, ones(len(v["alpha"].([]any)))
+			delete(v, "c_auto")
+		})},
+		{"gammas short", edit(func(v map[string]any) {
+			v["version"] = 3
+			v["gammas"] = ones(len(v["alpha"].([]any)) - 1)
+			delete(v, "c_auto")
+		})},
 		{"gamma zero", edit(func(v map[string]any) {
 			g := ones(len(v["alpha"].([]any)))
 			g[1] = 0.0
 			v["version"], v["gammas"] = 3, g
+			delete(v, "c_auto")
 		})},
 		{"unknown rule", edit(func(v map[string]any) { part(v)["rule"] = "density" })},
 		{"components with sv_cluster", edit(func(v map[string]any) { part(v)["sv_cluster"] = []any{0} })},
@@ -402,6 +415,45 @@ func TestRefitLoadedModel(t *testing.T) {
 		}
 		if !slices.Equal(again.Labels, fit.Labels) {
 			t.Errorf("%s: the loaded model clusters into %d clusters, fit's into %d", kind, again.Clusters, fit.Clusters)
+		}
+	}
+}
+
+// TestModelJSONOlderVersions: files of versions 2 and 3, which have no
+// "c_auto", still load, as models with a given C, and label as before.
+func TestModelJSONOlderVersions(t *testing.T) {
+	_, p, ds := trainGauss3(t, &cluster.Config{})
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, version := range []int{2, 3} {
+		var v map[string]any
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatal(err)
+		}
+		v["version"] = version
+		delete(v, "c_auto")
+		if version == 2 {
+			delete(v, "gammas") // a model of one width: its labels change
+		}
+		old, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m svclust.Model
+		if err := json.Unmarshal(old, &m); err != nil {
+			t.Fatalf("version %d: %v", version, err)
+		}
+		if m.Choice.CAuto {
+			t.Errorf("version %d: CAuto set without c_auto", version)
+		}
+		var q cluster.Partition
+		if err := json.Unmarshal(old, &q); err != nil {
+			t.Fatalf("version %d: %v", version, err)
+		}
+		if version == 3 && !slices.Equal(q.Predict(nil, ds.X, 1), p.Predict(nil, ds.X, 1)) {
+			t.Errorf("version %d: labels differ", version)
 		}
 	}
 }
