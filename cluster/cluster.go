@@ -172,10 +172,12 @@ type Config struct {
 	// segment tests between equilibria come after the last call. It must
 	// return quickly.
 	Progress func(done, total int)
+}
 
-	// anchorMin and maxLandmarks, when not 0, replace the constants
-	// anchorMin and MaxLandmarks, so that tests can force anchors (a
-	// negative anchorMin anchors every strip) or small partitions.
+// limits, when not 0, replace the constants anchorMin and MaxLandmarks in
+// fit, so that tests can force anchors (a negative anchorMin anchors every
+// strip) or small partitions.
+type limits struct {
 	anchorMin, maxLandmarks int
 }
 
@@ -287,6 +289,11 @@ func flatten(x mat.Matrix) (data []float64, n, d int, err error) {
 // in x and ErrEmptyStrip when an explicit ε selects no point. It panics if x
 // does not have the model's dimension.
 func Fit(m *svclust.Model, x mat.Matrix, cfg *Config) (*Result, error) {
+	return fit(m, x, cfg, limits{})
+}
+
+// fit is Fit with the limits lim.
+func fit(m *svclust.Model, x mat.Matrix, cfg *Config, lim limits) (*Result, error) {
 	start := time.Now()
 	if cfg == nil {
 		cfg = &Config{}
@@ -310,11 +317,11 @@ func Fit(m *svclust.Model, x mat.Matrix, cfg *Config) (*Result, error) {
 		return clusterTree(m, data, n, d, cfg, mm, w, start), nil
 	}
 	am, maxl := anchorMin, MaxLandmarks
-	if cfg.anchorMin != 0 {
-		am = cfg.anchorMin
+	if lim.anchorMin != 0 {
+		am = lim.anchorMin
 	}
-	if cfg.maxLandmarks != 0 {
-		maxl = cfg.maxLandmarks
+	if lim.maxLandmarks != 0 {
+		maxl = lim.maxLandmarks
 	}
 	f := fieldOf(m)
 	flags, ns, eps := strip(m, data, n, d, cfg, w)

@@ -67,12 +67,11 @@ func testPredictReproducesClusterGamma(t *testing.T, ds *dataset.Dataset, gamma 
 				t.Fatalf("γ = %v: adaptive widths %v", gamma, m.Gammas != nil)
 			}
 			cfg := cc
-			cfg.anchorMin = anchorMin
 			if cc.Eps < 0 {
 				cfg.Eps = quantileAbs(m.Score(nil, ds.X, 1), 0.5)
 			}
 			cfg.Workers = 2
-			cl, err := Fit(m, ds.X, &cfg)
+			cl, err := fit(m, ds.X, &cfg, limits{anchorMin: anchorMin})
 			if err != nil {
 				t.Fatalf("%s %+v: %v", st.name, cc, err)
 			}
@@ -84,7 +83,7 @@ func testPredictReproducesClusterGamma(t *testing.T, ds *dataset.Dataset, gamma 
 				t.Fatalf("%s %+v: %d anchors with anchorMin = %d", st.name, cc, p.anchors, anchorMin)
 			}
 			cfg.Workers = 1
-			one, _ := Fit(m, ds.X, &cfg)
+			one, _ := fit(m, ds.X, &cfg, limits{anchorMin: anchorMin})
 			if !slices.Equal(cl.Labels, one.Labels) {
 				t.Errorf("%s %+v: labels depend on the number of workers", st.name, cc)
 			}
@@ -123,7 +122,7 @@ func testPredictReproducesClusterGamma(t *testing.T, ds *dataset.Dataset, gamma 
 // TestAnchorsKeepPartition: the early stop of trajectories at anchors (see
 // anchorStride) is claimed to give the partition of the exact computation.
 // That was measured on the paper's 15 data sets and the 4 generated ones at
-// defaults and on a grid of γ and C with anchors forced on (anchorMin = 0);
+// defaults and on a grid of γ and C with anchors forced on (anchorMin −1);
 // this checks it on the generated sets, where the strip is too small for
 // anchors by default.
 func TestAnchorsKeepPartition(t *testing.T) {
@@ -135,7 +134,7 @@ func TestAnchorsKeepPartition(t *testing.T) {
 		}
 		var labels [2][]int
 		for i, am := range []int{math.MaxInt, -1} {
-			cl, err := Fit(m, ds.X, &Config{Rule: Components, anchorMin: am})
+			cl, err := fit(m, ds.X, &Config{Rule: Components}, limits{anchorMin: am})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -289,7 +288,7 @@ func TestLandmarksBoundPartition(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cl, err := Fit(m, ds.X, &Config{Rule: Components, maxLandmarks: maxLandmarks})
+		cl, err := fit(m, ds.X, &Config{Rule: Components}, limits{maxLandmarks: maxLandmarks})
 		if err != nil {
 			t.Fatal(err)
 		}

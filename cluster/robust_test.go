@@ -30,8 +30,8 @@ func TestConcurrentPredictScore(t *testing.T) {
 		t.Fatal(err)
 	}
 	// anchorMin −1: anchors on the Components strip, so that their tree is searched too.
-	for _, cc := range []Config{{}, {Rule: Components, anchorMin: -1}, {Rule: Components, All: true, anchorMin: -1}} {
-		cl, err := Fit(m, ds.X, &cc)
+	for _, cc := range []Config{{}, {Rule: Components}, {Rule: Components, All: true}} {
+		cl, err := fit(m, ds.X, &cc, limits{anchorMin: -1})
 		if err != nil {
 			t.Fatal(err)
 		}
