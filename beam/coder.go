@@ -13,7 +13,7 @@ import (
 )
 
 // The summaries of the files (filePart, and the combiner's accumulator
-// summary) are the pipeline's only large elements: up to Options.Sample
+// summary) are the pipeline's only large elements: up to Settings.Sample
 // rows each. The runner holds them encoded, in several copies (Prism keeps
 // each bundle's output and the grouped accumulators in memory), so they
 // are encoded compactly: the sample by pipeline.BottomK.MarshalBinary

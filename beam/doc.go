@@ -36,11 +36,11 @@
 // number of input files, and a large input should be split into several.
 //
 // By design a worker holds the samples of the files it summarises (up to
-// Options.Sample rows each), one chunk of rows and the model, whose size
+// Settings.Sample rows each), one chunk of rows and the model, whose size
 // depends on the budget, not on the number of rows. The summaries are the
 // pipeline's only large elements, and the runner holds them encoded (Prism,
 // in this process, keeps each bundle's output and the grouped
 // accumulators), so they have a compact coder of their own: memory is
-// O(files × Options.Sample), not O(rows). The README reports the peaks
+// O(files × Settings.Sample), not O(rows). The README reports the peaks
 // measured on Prism.
 package beam

@@ -3,14 +3,11 @@ package beam
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
-	"time"
 
 	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
@@ -23,6 +20,7 @@ import (
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/internal/atomicfile"
 	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/settings"
 )
 
 func init() {
@@ -176,80 +174,15 @@ func (f *mergeFn) MergeAccumulators(a, b summary) summary {
 func (f *mergeFn) ExtractOutput(a summary) summary { return a }
 
 // trainFn trains and clusters the sample on one worker, writes the model
-// file and emits its bytes, the side input of the labelling.
+// file and emits its bytes, the side input of the labelling. The settings
+// travel to the worker as they are (DoFns are sent to the workers as JSON),
+// and the worker builds the library's configurations from them.
 type trainFn struct {
-	Scale    dataset.Scale
 	Names    []string
-	Label    string
 	Model    string
-	Settings settings
+	Settings settings.Settings
 	Tool     string
 	Data     string
-}
-
-// settings are the fields of svclust.Config and cluster.Config in a
-// form that encodes (DoFns are sent to the workers as JSON): the
-// Maintainer by name, no Progress function. Every other field of both is
-// here (TestSettingsCarryOptions).
-type settings struct {
-	Gamma, C         float64
-	Budget           int
-	Strategy         string // removal, project-knn, project-random, merge
-	K                int
-	Tol              float64
-	MaxIter, MinIter int
-	Seed             uint64
-	Workers          int
-	Width            svclust.WidthRule
-	Rule             cluster.Rule
-	MinSize          int
-	RippleZ          float64
-	LevelPower       float64
-	Eps              float64
-	All, Outliers    bool
-	M, Neighbors     int
-	ClusterWorkers   int
-}
-
-// strategy returns the name of the maintainer m and the K of a
-// projection (0 otherwise); nil is the library's default, merge.
-func strategy(m svclust.Maintainer) (string, int) {
-	if m == nil {
-		return "merge", 0
-	}
-	if p, ok := m.(svclust.Projection); ok {
-		return svclust.MaintainerName(m), cmp.Or(p.K, svclust.DefaultK)
-	}
-	return svclust.MaintainerName(m), 0
-}
-
-func (s *settings) config() (svclust.Config, error) {
-	m, err := svclust.ParseMaintainer(s.Strategy, s.K)
-	if err != nil {
-		return svclust.Config{}, err
-	}
-	return svclust.Config{Gamma: s.Gamma, C: s.C, Budget: s.Budget, Maintainer: m, Tol: s.Tol,
-		MaxIter: s.MaxIter, MinIter: s.MinIter, Seed: s.Seed, Workers: s.Workers, Width: s.Width}, nil
-}
-
-func (s *settings) cluster() cluster.Config {
-	return cluster.Config{Rule: s.Rule, MinSize: s.MinSize, RippleZ: s.RippleZ, LevelPower: s.LevelPower, Eps: s.Eps, All: s.All,
-		Outliers: s.Outliers, M: s.M, Neighbors: s.Neighbors, Workers: s.ClusterWorkers}
-}
-
-func newTrainFn(o *Options, p *Plan) *trainFn {
-	t, c := o.Train, o.Cluster
-	st := settings{Gamma: t.Gamma, C: t.C, Budget: t.Budget, Tol: t.Tol, MaxIter: t.MaxIter,
-		MinIter: t.MinIter, Seed: o.Seed, Workers: t.Workers, Width: t.Width, Rule: c.Rule, MinSize: c.MinSize,
-		RippleZ: c.RippleZ, LevelPower: c.LevelPower, Eps: c.Eps, All: c.All || c.Rule == cluster.Components, Outliers: c.Outliers,
-		M: c.M, Neighbors: c.Neighbors, ClusterWorkers: c.Workers}
-	st.Strategy, st.K = strategy(t.Maintainer)
-	label := o.Read.Label
-	if label == "" {
-		label = "label"
-	}
-	return &trainFn{Scale: o.Scale, Names: p.Names, Label: label, Model: o.Model, Settings: st,
-		Tool: o.Tool, Data: o.Input}
 }
 
 func (f *trainFn) ProcessElement(ctx context.Context, a summary, emit func([]byte)) error {
@@ -274,7 +207,12 @@ func (f *trainFn) train(a summary) ([]byte, error) {
 	for _, p := range files {
 		all.Merge(p.Moments)
 	}
-	scaler, err := all.Scaler(f.Scale)
+	st := &f.Settings
+	sc, err := st.Scaling()
+	if err != nil {
+		return nil, err
+	}
+	scaler, err := all.Scaler(sc)
 	if err != nil {
 		return nil, err
 	}
@@ -289,7 +227,11 @@ func (f *trainFn) train(a summary) ([]byte, error) {
 		}
 		scaler.TransformRow(x.RawRowView(i), r.Row)
 	}
-	cfg, err := f.Settings.config()
+	cfg, err := st.Config()
+	if err != nil {
+		return nil, err
+	}
+	cc, err := st.ClusterConfig()
 	if err != nil {
 		return nil, err
 	}
@@ -297,41 +239,12 @@ func (f *trainFn) train(a summary) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	cl := f.Settings.cluster()
-	clustering, err := cluster.Fit(model, x, &cl)
+	clustering, err := cluster.Fit(model, x, &cc)
 	if err != nil {
 		return nil, err
 	}
-	from := func(auto bool) string {
-		if auto {
-			return "auto"
-		}
-		return "given"
-	}
-	st := &f.Settings
-	run := &pipeline.Run{
-		Tool:       f.Tool,
-		Created:    creationTime().Format(time.RFC3339),
-		Seed:       st.Seed,
-		Strategy:   st.Strategy,
-		Budget:     model.Choice.Budget,
-		BudgetFrom: from(st.Budget == 0),
-		Rule:       st.Rule.String(),
-		Gamma:      model.Gamma,
-		GammaFrom:  from(st.Gamma == 0),
-		C:          model.C,
-		CFrom:      from(st.C == 0),
-		Width:      model.Choice.WidthRule().String(),
-		Data:       f.Data,
-		Rows:       int(all.N),
-		Sample:     len(rows),
-	}
-	if model.Choice.Budget == svclust.NoBudget {
-		run.Strategy = "none"
-	} else if strings.HasPrefix(st.Strategy, "project") {
-		run.K = st.K
-	}
-	mf := &pipeline.Model{Scale: f.Scale, Scaler: scaler, Features: f.Names, Label: f.Label, Run: run, Model: model, Partition: clustering.Partition}
+	run := st.Record(f.Tool, model, settings.Source{Data: f.Data, Rows: int(all.N), Sample: len(rows)})
+	mf := &pipeline.Model{Scale: sc, Scaler: scaler, Features: f.Names, Label: st.Label, Run: run, Model: model, Partition: clustering.Partition}
 	var buf bytes.Buffer
 	if err := mf.Write(&buf); err != nil {
 		return nil, err
@@ -345,17 +258,6 @@ func sortParts(p []filePart) {
 			p[j], p[j-1] = p[j-1], p[j]
 		}
 	}
-}
-
-// creationTime is the time recorded in the model file: SOURCE_DATE_EPOCH
-// when set (reproducible builds), else now, in UTC.
-func creationTime() time.Time {
-	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
-		if sec, err := strconv.ParseInt(s, 10, 64); err == nil {
-			return time.Unix(sec, 0).UTC()
-		}
-	}
-	return time.Now().UTC()
 }
 
 // labelFn labels the rows of a file with the model of its side input and

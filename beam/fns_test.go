@@ -4,51 +4,55 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/svclust/svclust"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/util/jsonx"
 
-	"github.com/svclust/svclust/cluster"
+	"github.com/svclust/svclust/settings"
 )
 
-// TestSettingsCarryOptions checks that the train step trains and clusters
-// with every field of Options.Train and Options.Cluster that a pipeline
-// can carry to a worker (all but Progress; Seed is Options.Seed): settings
-// is their encodable copy, and a field left out of it is silently dropped
-// on the worker. A field added to svclust.Config or cluster.Config fails
-// the count below until this test, and settings, know it.
-func TestSettingsCarryOptions(t *testing.T) {
-	o := &Options{
-		Seed: 7,
-		Train: svclust.Config{Gamma: 2.5, C: 40, Budget: 300, Maintainer: svclust.Projection{Pick: svclust.Nearest, K: 3},
-			Tol: 1e-4, MaxIter: 5000, MinIter: 100, Seed: 99, Workers: 3, Width: svclust.GlobalWidth},
-		Cluster: cluster.Config{Rule: cluster.LevelTree, MinSize: 12, RippleZ: -1, LevelPower: 0.8, Outliers: true,
-			M: 7, Neighbors: 9, Workers: 3},
-	}
-	if n := reflect.TypeFor[svclust.Config]().NumField(); n != 11 {
-		t.Errorf("svclust.Config has %d fields, this test sets 10 of 11 (all but Progress): check settings", n)
-	}
-	if n := reflect.TypeFor[cluster.Config]().NumField(); n != 11 {
-		t.Errorf("cluster.Config has %d fields, this test sets 10 of 11 (all but Progress): check settings", n)
-	}
-	f := newTrainFn(o, &Plan{Names: []string{"x1", "x2"}})
-	cfg, err := f.Settings.config()
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := o.Train
-	want.Seed = o.Seed
-	if !reflect.DeepEqual(cfg, want) {
-		t.Errorf("train config on the worker\n%+v\nwant\n%+v", cfg, want)
-	}
-	if got := f.Settings.cluster(); !reflect.DeepEqual(got, o.Cluster) {
-		t.Errorf("cluster config on the worker\n%+v\nwant\n%+v", got, o.Cluster)
-	}
-	// Components: Eps and All, which LevelTree leaves at zero; All is
-	// set by the pipeline, so that Predict can label new rows.
-	o.Cluster = cluster.Config{Rule: cluster.Components, Eps: 0.3, Outliers: true}
-	f = newTrainFn(o, &Plan{Names: []string{"x1", "x2"}})
-	want2 := o.Cluster
-	want2.All = true
-	if got := f.Settings.cluster(); !reflect.DeepEqual(got, want2) {
-		t.Errorf("components config on the worker\n%+v\nwant\n%+v", got, want2)
+// TestTrainFnCarriesSettings checks that the train step's settings reach
+// the worker whole: Beam sends a DoFn to its workers as JSON (jsonx, the
+// encoder of its graph), and the worker must build the library's
+// configurations that the settings build here.
+func TestTrainFnCarriesSettings(t *testing.T) {
+	st := settings.Default()
+	st.Gamma, st.C, st.Budget = settings.Float{Value: 2.5}, settings.Float{Value: 40}, settings.Int{Value: 300}
+	st.Maintain, st.K, st.KGiven = "project-knn", 3, true
+	st.Tol, st.MaxIter, st.MinIter, st.M, st.Seed, st.Workers = 1e-4, 5000, 100, 7, 99, 3
+	st.Width, st.MinSize, st.Outliers, st.Sample = "global", settings.Int{Value: 12}, true, 500
+	for _, rule := range []string{"levels", "components"} {
+		st.Rule = rule
+		if rule == "components" {
+			st.MinSize, st.Eps = settings.Int{Auto: true}, settings.Float{Value: 0.3}
+		}
+		o := &Options{Settings: st, Tool: "test"}
+		f := &trainFn{Names: []string{"x1", "x2"}, Model: "m.json", Settings: o.settings(), Tool: o.Tool, Data: "in*"}
+		b, err := jsonx.Marshal(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var g trainFn
+		if err := jsonx.Unmarshal(&g, b); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(&g, f) {
+			t.Errorf("-rule %s: the worker's train step\n%+v\nwant\n%+v", rule, g, *f)
+		}
+		cfg, err := g.Settings.Config()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := st.Config()
+		if !reflect.DeepEqual(cfg, want) {
+			t.Errorf("-rule %s: train config on the worker\n%+v\nwant\n%+v", rule, cfg, want)
+		}
+		cc, err := g.Settings.ClusterConfig()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The pipeline labels every row by the partition: with -rule
+		// components every sample row follows its trajectory.
+		if cc.All != (rule == "components") || cc.MinSize != st.MinSize.Value || cc.Eps != st.Eps.Value || !cc.Outliers || cc.M != 7 || cc.Workers != 3 {
+			t.Errorf("-rule %s: cluster config on the worker %+v", rule, cc)
+		}
 	}
 }

@@ -18,22 +18,20 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 
-	"github.com/svclust/svclust"
-
-	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/settings"
 )
 
-// DefaultSample is the default of [Options.Sample], the default of
-// `svclust fit -stream -sample` as well: training draws 10,000 to 1,000,000
-// SGD steps from the sample and the automatic settings look at 2,000 rows,
-// so 200,000 rows is several times what training can use.
-const DefaultSample = 200_000
+// DefaultSample is the default of the sample size (Settings.Sample), the
+// default of `svclust fit -stream -sample` as well: training draws 10,000
+// to 1,000,000 SGD steps from the sample and the automatic settings look at
+// 2,000 rows, so 200,000 rows is several times what training can use.
+const DefaultSample = pipeline.DefaultSampleSize
 
-// MaxSample is the largest [Options.Sample]: the sample is held by one
-// worker, 8·d bytes a row plus its identity.
-const MaxSample = 10_000_000
+// MaxSample is the largest sample (Settings.Sample): the sample is held by
+// one worker, 8·d bytes a row plus its identity.
+const MaxSample = settings.MaxSample
 
 // Options configure [Run].
 type Options struct {
@@ -50,32 +48,23 @@ type Options struct {
 	// Model is the path of the model file to write. Required.
 	Model string
 
-	// Read configures the reading of the CSV files (label column,
-	// separator, dropped columns) as for dataset.Read; its Name is
-	// ignored: every error names its file.
+	// Read configures the reading of the CSV files (separator, dropped
+	// columns) as for dataset.Read; its Name is ignored (every error
+	// names its file), and its Label and RequireLabel are those of
+	// Settings (-label).
 	Read dataset.ReadOptions
 
-	// Scale is the scaling of the features, fitted on every row.
-	Scale dataset.Scale
-
-	// Sample is the number of rows trained on, a uniform sample of the
-	// rows; 0 means DefaultSample. With at most Sample rows every row
-	// is trained on.
-	Sample int
-
-	// Seed seeds the sample and training (Train.Seed is ignored).
-	Seed uint64
-
-	// Train and Cluster configure the library's training and clustering
-	// of the sample; their zero values select the library's defaults,
-	// γ, C and the budget chosen from the data. Train.Seed and both
-	// Progress functions are ignored, and Train.Maintainer must be one of
-	// the library's (Merge, Removal, Projection); every other field
-	// reaches the worker that trains. With the Components
-	// rule every sample row follows its trajectory (Cluster.All), as
-	// `svclust fit -stream` does, so that Predict can label new rows.
-	Train   svclust.Config
-	Cluster cluster.Config
+	// Settings are the settings of the run, those of `svclust fit
+	// -stream`: the scaling of the features, fitted on every row; the
+	// size of the uniform sample of the rows trained on (Sample; with at
+	// most Sample rows every row is trained on) and the seed of the
+	// sample and of training; the library's training and clustering of
+	// the sample. Nil means settings.Default(). Stream is set whatever
+	// its value: with -rule components every sample row follows its
+	// trajectory, so that Predict can label new rows. The workers
+	// receive the settings as they are, and build the library's
+	// configurations from them.
+	Settings *settings.Settings
 
 	// Tool names the program in the model's run record.
 	Tool string
@@ -102,18 +91,12 @@ func NewPlan(ctx context.Context, o *Options) (*Plan, error) {
 		return nil, errors.New("no output prefix")
 	case o.Model == "":
 		return nil, errors.New("no model file")
-	case o.Sample < 0 || o.Sample > MaxSample:
-		return nil, fmt.Errorf("sample %d: must be ≥ 1 and ≤ %d", o.Sample, MaxSample)
 	}
-	if err := o.Train.Validate(); err != nil {
+	st := o.settings()
+	if err := st.Validate(); err != nil {
 		return nil, err
 	}
-	if err := o.Cluster.Validate(); err != nil {
-		return nil, err
-	}
-	if o.Train.Maintainer != nil && svclust.MaintainerName(o.Train.Maintainer) == "" {
-		return nil, fmt.Errorf("budget maintenance %T: the pipeline takes the library's strategies only", o.Train.Maintainer)
-	}
+	ro := o.readOptions()
 	fs, err := filesystem.New(ctx, o.Input)
 	if err != nil {
 		return nil, err
@@ -133,7 +116,7 @@ func NewPlan(ctx context.Context, o *Options) (*Plan, error) {
 	p := &Plan{Files: files}
 	var first string
 	for _, f := range files {
-		names, err := header(ctx, fs, f, o.Read)
+		names, err := header(ctx, fs, f, ro)
 		if err != nil {
 			return nil, err
 		}
@@ -208,10 +191,8 @@ func samePath(a, b string) bool {
 // Build adds the pipeline of o and p to the scope s: scan, combine, train,
 // label and write, as the package documentation describes.
 func Build(s sdk.Scope, o *Options, p *Plan) {
-	sample := o.Sample
-	if sample == 0 {
-		sample = DefaultSample
-	}
+	st := o.settings()
+	sample, ro := st.Sample, o.readOptions()
 	specs := make([]fileSpec, len(p.Files))
 	for i, f := range p.Files {
 		specs[i] = fileSpec{Path: f, Shard: p.Shards[i]}
@@ -219,10 +200,28 @@ func Build(s sdk.Scope, o *Options, p *Plan) {
 	files := sdk.Create(s.Scope("files"), toAny(specs)...)
 	// Reshuffle lets the runner spread the files over its workers.
 	files = sdk.Reshuffle(s.Scope("spread"), files)
-	parts := sdk.ParDo(s.Scope("scan"), &scanFn{Read: o.Read, Seed: o.Seed, Sample: sample, D: len(p.Names)}, files)
+	parts := sdk.ParDo(s.Scope("scan"), &scanFn{Read: ro, Seed: st.Seed, Sample: sample, D: len(p.Names)}, files)
 	summary := sdk.Combine(s.Scope("summarise"), &mergeFn{D: len(p.Names), Sample: sample}, parts)
-	model := sdk.ParDo(s.Scope("train"), newTrainFn(o, p), summary)
-	sdk.ParDo0(s.Scope("label"), &labelFn{Read: o.Read}, files, sdk.SideInput{Input: model})
+	model := sdk.ParDo(s.Scope("train"), &trainFn{Names: p.Names, Model: o.Model, Settings: st, Tool: o.Tool, Data: o.Input}, summary)
+	sdk.ParDo0(s.Scope("label"), &labelFn{Read: ro}, files, sdk.SideInput{Input: model})
+}
+
+// settings returns the settings of the run: o.Settings or the defaults,
+// with Stream set.
+func (o *Options) settings() settings.Settings {
+	st := settings.Default()
+	if o.Settings != nil {
+		*st = *o.Settings
+	}
+	st.Stream = true
+	return *st
+}
+
+// readOptions returns o.Read with the label column of the settings.
+func (o *Options) readOptions() dataset.ReadOptions {
+	ro, st := o.Read, o.settings()
+	ro.Label, ro.RequireLabel = st.Label, st.LabelGiven
+	return ro
 }
 
 func toAny[T any](v []T) []any {

@@ -18,10 +18,10 @@ import (
 	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism" // the "prism" runner
 
-	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/metrics"
 	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/settings"
 )
 
 func TestMain(m *testing.M) {
@@ -152,12 +152,10 @@ func TestPipeline(t *testing.T) {
 	dir := t.TempDir()
 	files, texts := split(t, dir, dataset.Moons, 4000, 3)
 	o := &Options{
-		Input:  filepath.Join(dir, "part-*"),
-		Output: filepath.Join(dir, "out", "labels"),
-		Model:  filepath.Join(dir, "model.json"),
-		Sample: 1000,
-		Seed:   3,
-		Scale:  dataset.ScaleZScore,
+		Input:    filepath.Join(dir, "part-*"),
+		Output:   filepath.Join(dir, "out", "labels"),
+		Model:    filepath.Join(dir, "model.json"),
+		Settings: streamSettings(1000, 3),
 	}
 	os.Mkdir(filepath.Join(dir, "out"), 0o755)
 	_, model := checkRun(t, o, files, texts)
@@ -174,13 +172,12 @@ func TestPipelineComponents(t *testing.T) {
 	dir := t.TempDir()
 	files, texts := split(t, dir, dataset.Gauss3, 3000, 2)
 	o := &Options{
-		Input:   filepath.Join(dir, "part-*"),
-		Output:  filepath.Join(dir, "labels"),
-		Model:   filepath.Join(dir, "model.json"),
-		Sample:  800,
-		Seed:    2,
-		Cluster: cluster.Config{Rule: cluster.Components, Outliers: true},
+		Input:    filepath.Join(dir, "part-*"),
+		Output:   filepath.Join(dir, "labels"),
+		Model:    filepath.Join(dir, "model.json"),
+		Settings: streamSettings(800, 2),
 	}
+	o.Settings.Rule, o.Settings.Outliers = "components", true
 	_, model := checkRun(t, o, files, texts)
 	if model.Run == nil || model.Run.Rule != "components" {
 		t.Errorf("run record %+v: want rule components", model.Run)
@@ -195,7 +192,7 @@ func TestPipelineDeterministic(t *testing.T) {
 	dir := t.TempDir()
 	split(t, dir, dataset.Gauss3, 3000, 2)
 	run := func(name string, seed uint64) (model []byte, shards []byte) {
-		o := &Options{Input: filepath.Join(dir, "part-*"), Output: filepath.Join(dir, name), Model: filepath.Join(dir, name+".json"), Sample: 500, Seed: seed}
+		o := &Options{Input: filepath.Join(dir, "part-*"), Output: filepath.Join(dir, name), Model: filepath.Join(dir, name+".json"), Settings: streamSettings(500, seed)}
 		if _, err := Run(context.Background(), "prism", o); err != nil {
 			t.Fatal(err)
 		}
@@ -277,8 +274,6 @@ func TestAcceptance(t *testing.T) {
 		Input:  filepath.Join(dir, "part-*"),
 		Output: filepath.Join(dir, "labels"),
 		Model:  filepath.Join(dir, "model.json"),
-		Seed:   1,
-		Scale:  dataset.ScaleZScore,
 	}
 	labels, _ := checkRun(t, o, files, texts)
 	var truth, pred []int
@@ -295,4 +290,12 @@ func TestAcceptance(t *testing.T) {
 	if ari < 0.99 || slices.Max(pred) < 1 {
 		t.Errorf("ARI %.4f < 0.99", ari)
 	}
+}
+
+// streamSettings returns the default settings with a sample of n rows and
+// the seed.
+func streamSettings(n int, seed uint64) *settings.Settings {
+	st := settings.Default()
+	st.Sample, st.Seed = n, seed
+	return st
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/svclust/svclust/dataset"
+	"github.com/svclust/svclust/settings"
 )
 
 // dataFlags are the flags that say how to read DATA, shared by the
@@ -52,17 +53,11 @@ func (o *dataFlags) register(fs *flag.FlagSet) {
 // flag at fault.
 func (o *dataFlags) options(path, label string, required bool) (dataset.ReadOptions, error) {
 	opt := dataset.ReadOptions{Name: path, Label: label, RequireLabel: required, MaxLine: o.maxLine}
-	switch o.sep {
-	case "", "auto":
-	case ",", "comma":
-		opt.Sep = ','
-	case ";", "semicolon":
-		opt.Sep = ';'
-	case "\t", `\t`, "tab":
-		opt.Sep = '\t'
-	default:
-		return opt, usagef("-sep must be , ; or tab, not %q", o.sep)
+	sep, err := settings.ParseSep(o.sep)
+	if err != nil {
+		return opt, configError(err)
 	}
+	opt.Sep = sep
 	switch o.decimal {
 	case "", ".":
 	case ",":

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/svclust/svclust/dataset"
+	"github.com/svclust/svclust/settings"
 )
 
 // demoRow is one line of the demo table.
@@ -51,11 +52,11 @@ vectors and the training and assignment times.`,
 		if len(args) > 0 {
 			return usagef("unexpected arguments")
 		}
-		o := defaultFit()
-		o.seed = seed
-		s, err := o.validate()
+		st := settings.Default()
+		st.Seed = seed
+		sc, err := st.Scaling()
 		if err != nil {
-			return err
+			return configError(err)
 		}
 		var rows []demoRow
 		for _, k := range dataset.Kinds() {
@@ -66,8 +67,8 @@ vectors and the training and assignment times.`,
 			if err != nil {
 				return err
 			}
-			dt := prepare(ds, s.scale)
-			r, err := fitCluster(dt, s, indices{}, nil) // the table shows ARI and NMI only
+			dt := prepare(ds, sc)
+			r, err := fitCluster(dt, st, indices{}, nil) // the table shows ARI and NMI only
 			if err != nil {
 				return fmt.Errorf("%s: %w", k, err)
 			}
@@ -85,7 +86,7 @@ vectors and the training and assignment times.`,
 		if jsonOut {
 			return writeJSON(e.stdout, rows)
 		}
-		fmt.Fprintf(e.stdout, "%d points each, seed %d, budget %s, %s, scale %s\n\n", n, seed, o.budget.String(), o.maintain, o.scale)
+		fmt.Fprintf(e.stdout, "%d points each, seed %d, budget %s, %s, scale %s\n\n", n, seed, st.Budget.String(), st.Maintain, st.Scale)
 		tw := tabwriter.NewWriter(e.stdout, 0, 8, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintf(tw, "kind\tclusters\ttrue\tARI\tNMI\tSVs\ttrain ms\tassign ms\t\n")
 		for _, r := range rows {

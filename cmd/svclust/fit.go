@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -16,7 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -27,190 +25,37 @@ import (
 	"github.com/svclust/svclust/internal/atomicfile"
 	"github.com/svclust/svclust/metrics"
 	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/settings"
 )
 
-// autoFloat is a flag value that is a number or the word "auto".
-type autoFloat struct {
-	auto bool
-	v    float64
-}
-
-func (a *autoFloat) String() string {
-	if a == nil || a.auto {
-		return "auto"
-	}
-	return strconv.FormatFloat(a.v, 'g', -1, 64)
-}
-
-func (a *autoFloat) Set(s string) error {
-	if strings.EqualFold(s, "auto") {
-		*a = autoFloat{auto: true}
-		return nil
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return fmt.Errorf(`not a number or "auto"`)
-	}
-	*a = autoFloat{v: v}
-	return nil
-}
-
-// autoInt is a flag value that is a whole number or the word "auto".
-type autoInt struct {
-	auto bool
-	v    int
-}
-
-func (a *autoInt) String() string {
-	if a == nil || a.auto {
-		return "auto"
-	}
-	return strconv.Itoa(a.v)
-}
-
-func (a *autoInt) Set(s string) error {
-	if strings.EqualFold(s, "auto") {
-		*a = autoInt{auto: true}
-		return nil
-	}
-	v, err := strconv.Atoi(s)
-	if err != nil {
-		return fmt.Errorf(`not a whole number or "auto"`)
-	}
-	*a = autoInt{v: v}
-	return nil
-}
-
-// fitFlags are the settings shared by fit, tune and demo.
+// fitFlags are the flags of fit, tune and demo: the run's settings, and
+// the outputs.
 type fitFlags struct {
-	gamma    autoFloat
-	C        autoFloat
-	budget   autoInt
-	width    string
-	rule     string
-	minSize  autoInt
-	maintain string
-	k        setInt
-	eps      autoFloat
-	tol      float64
-	maxIter  int
-	m        int
-	scale    string
-	seed     uint64
-	workers  int
-	label    string
-	labelSet bool // -label was given, so the column must exist
-	all      bool
-	outliers bool
-	out      string
-	model    string
-	json     bool
-	cpuprof  string
-	memprof  string
-	minIter  int
-	data     dataFlags // how to read DATA; fit and tune only
-
-	// tunedGamma and tunedC are set by tune once γ or C is the best of
-	// its grid rather than automatic, for the model file's run section.
-	tunedGamma, tunedC bool
+	run     settings.Settings
+	out     string
+	model   string
+	json    bool
+	cpuprof string
+	memprof string
+	data    dataFlags // how to read DATA; fit and tune only
 
 	// Flags of fit only.
-	stream   bool
-	sample   setInt
 	progress bool
 	quiet    bool
-}
-
-// setInt is an int flag that remembers whether it was given.
-type setInt struct {
-	v   int
-	set bool
-}
-
-func (s *setInt) String() string { return strconv.Itoa(s.v) }
-
-func (s *setInt) Set(v string) error {
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		return errors.New("not an integer")
-	}
-	s.v, s.set = n, true
-	return nil
-}
-
-// given returns the value if it was given and 0 (the library default,
-// capped by the budget) otherwise.
-func (s *setInt) given() int {
-	if s.set {
-		return s.v
-	}
-	return 0
-}
-
-// givenString is a string flag that records whether it was given.
-type givenString struct {
-	s   *string
-	set *bool
-}
-
-func (g givenString) String() string {
-	if g.s == nil {
-		return ""
-	}
-	return *g.s
-}
-
-func (g givenString) Set(v string) error {
-	*g.s, *g.set = v, true
-	return nil
 }
 
 // defaultFit returns the defaults of the fit flags.
 func defaultFit() *fitFlags {
 	return &fitFlags{
-		gamma:    autoFloat{auto: true},
-		C:        autoFloat{auto: true},
-		budget:   autoInt{auto: true},
-		width:    "adaptive",
-		rule:     "levels",
-		minSize:  autoInt{auto: true},
-		maintain: "merge",
-		k:        setInt{v: svclust.DefaultK},
-		eps:      autoFloat{auto: true},
-		tol:      svclust.DefaultTol,
-		m:        cluster.DefaultM,
-		scale:    "zscore",
-		seed:     1,
-		label:    "label",
-		sample:   setInt{v: defaultSample},
-		data:     dataFlags{maxLine: dataset.DefaultMaxLine},
+		run:  *settings.Default(),
+		data: dataFlags{maxLine: dataset.DefaultMaxLine},
 	}
 }
 
-// register defines the flags on fs; tune leaves out -gamma and -C, which
-// its grids replace.
-func (o *fitFlags) register(fs *flag.FlagSet, gammaC bool) {
-	if gammaC {
-		fs.Var(&o.gamma, "gamma", "kernel width γ in exp(-γ‖x-y‖²): a `number` > 0, or auto")
-		fs.Var(&o.C, "C", "trade-off C of the objective: a `number` > 0, or auto (chosen from the data); the domain f ≥ 0 is empty unless C > 1")
-	}
-	fs.Var(&o.budget, "budget", "largest number of support vectors: a `number` (0 means no budget), or auto (chosen from the data)")
-	fs.StringVar(&o.width, "width", o.width, "kernel widths when γ and C are both auto: adaptive (narrower kernels where the data are denser than the median) or global (one γ)")
-	fs.StringVar(&o.rule, "rule", o.rule, "cluster assignment: levels (the tree of the levels of f) or components (the paper's Algorithm 3: components of f ≥ 0)")
-	fs.Var(&o.minSize, "min-size", "smallest cluster of -rule levels, in `rows`, or auto (0.75 % of the rows, at least 5)")
-	fs.StringVar(&o.maintain, "maintain", o.maintain, "budget maintenance: "+orList(svclust.MaintainerNames()))
-	fs.Var(&o.k, "k", "number of support vectors a projection projects onto; at most the budget, given or chosen from the data")
-	fs.Var(&o.eps, "eps", "half-width ε of the strip |f| ≤ ε whose points follow trajectories (-rule components): a `number` > 0, or auto (a quantile of |f|)")
-	fs.Float64Var(&o.tol, "tol", o.tol, "stopping threshold θ on ‖w_{t+1} − w_t‖; 0 runs -max-iter steps")
-	fs.IntVar(&o.maxIter, "max-iter", o.maxIter, "largest number of SGD steps; 0 means 1,000,000")
-	fs.IntVar(&o.minIter, "min-iter", o.minIter, "SGD steps before the stopping rule is checked; 0 means 10,000, -1 checks it from the first step as the paper does")
-	fs.IntVar(&o.m, "m", o.m, "number of points of the segment test")
-	fs.StringVar(&o.scale, "scale", o.scale, "feature scaling fitted on the data: none, zscore or minmax")
-	fs.Uint64Var(&o.seed, "seed", o.seed, "random seed of training")
-	fs.IntVar(&o.workers, "workers", o.workers, "number of goroutines; 0 means all cores")
-	fs.Var(givenString{&o.label, &o.labelSet}, "label", "`name` of the ground-truth column, which is never a feature; without it no metrics are computed; when given, the column must exist")
-	fs.BoolVar(&o.all, "all", o.all, "run a trajectory from every point instead of the strip only (-rule components)")
-	fs.BoolVar(&o.outliers, "outliers", o.outliers, "label as -1 the points below the level at which their cluster is born (-rule levels), or with f < 0 (-rule components)")
+// register defines the flags on fs but the settings named in omit: tune
+// leaves out -gamma and -C, which its grids replace, and -stream.
+func (o *fitFlags) register(fs *flag.FlagSet, omit ...string) {
+	o.run.Register(fs, omit...)
 	fs.StringVar(&o.out, "o", "", "write the cluster of each row to `file` as CSV (- for standard output)")
 	fs.StringVar(&o.model, "model", "", "write the model to `file` as JSON (- for standard output)")
 	fs.BoolVar(&o.json, "json", false, "print the result as JSON")
@@ -218,10 +63,8 @@ func (o *fitFlags) register(fs *flag.FlagSet, gammaC bool) {
 	fs.StringVar(&o.memprof, "memprofile", "", "write a heap profile to `file` at the end of the run")
 }
 
-// registerFit defines the flags that only fit has.
+// registerFit defines the flags that only fit has, but for the settings.
 func (o *fitFlags) registerFit(fs *flag.FlagSet) {
-	fs.BoolVar(&o.stream, "stream", false, "for data larger than memory: train on a seeded sample of the rows and label the file in a second pass, in memory independent of its length; implies -all")
-	fs.Var(&o.sample, "sample", "number of rows `n` that -stream keeps for training")
 	fs.BoolVar(&o.progress, "progress", false, "report progress on standard error even when it is not a terminal")
 	fs.BoolVar(&o.quiet, "quiet", false, "print nothing on standard error but errors: no progress, no warnings")
 }
@@ -270,138 +113,9 @@ func (o *fitFlags) startProfile() (stop func() error, err error) {
 	}, nil
 }
 
-// setup is a validated fit configuration.
-type setup struct {
-	train   svclust.Config
-	cluster cluster.Config
-	scale   dataset.Scale
-	report  *settings // what the reports say of the flags
-}
-
-// validate checks the flag values, naming the flag at fault, and returns
-// the library configuration they describe.
-func (o *fitFlags) validate() (*setup, error) {
-	s := &setup{}
-	if !o.gamma.auto {
-		if !(o.gamma.v > 0) || math.IsInf(o.gamma.v, 0) {
-			return nil, usagef(`-gamma must be > 0 or "auto"`)
-		}
-		s.train.Gamma = o.gamma.v
-	}
-	if !o.C.auto {
-		if !(o.C.v > 0) || math.IsInf(o.C.v, 0) {
-			return nil, usagef(`-C must be > 0 or "auto"`)
-		}
-		s.train.C = o.C.v
-	}
-	switch {
-	case o.budget.auto:
-	case o.budget.v < 0:
-		return nil, usagef(`-budget must be ≥ 0 (0 means no budget) or "auto"`)
-	case o.budget.v == 0:
-		s.train.Budget = svclust.NoBudget
-	default:
-		if err := atMost("-budget", o.budget.v, maxBudget); err != nil {
-			return nil, err
-		}
-		s.train.Budget = o.budget.v
-	}
-	width, perr := svclust.ParseWidth(o.width)
-	if perr != nil {
-		return nil, usagef("-width must be adaptive or global, not %q", o.width)
-	}
-	s.train.Width = width
-	rule, perr := cluster.ParseRule(o.rule)
-	if perr != nil {
-		return nil, usagef("-rule must be levels or components, not %q", o.rule)
-	}
-	s.cluster.Rule = rule
-	if !o.minSize.auto {
-		if o.minSize.v < 1 {
-			return nil, usagef(`-min-size must be ≥ 1 or "auto"`)
-		}
-		if rule != cluster.LevelTree {
-			return nil, usagef("-min-size applies only to -rule levels")
-		}
-		s.cluster.MinSize = o.minSize.v
-	}
-	if rule != cluster.Components && (o.all || !o.eps.auto) {
-		return nil, usagef("-all and -eps apply only to -rule components")
-	}
-	if o.k.v < 1 {
-		return nil, usagef("-k must be ≥ 1")
-	}
-	mt, perr := svclust.ParseMaintainer(o.maintain, o.k.given())
-	if _, proj := mt.(svclust.Projection); o.k.set && !proj {
-		return nil, usagef("-k applies only to -maintain project-knn and project-random, not %s", o.maintain)
-	}
-	if perr != nil {
-		return nil, usagef("-maintain must be %s, not %q", orList(svclust.MaintainerNames()), o.maintain)
-	}
-	s.train.Maintainer = mt
-	if !o.eps.auto {
-		if !(o.eps.v > 0) || math.IsInf(o.eps.v, 0) {
-			return nil, usagef(`-eps must be > 0 or "auto"`)
-		}
-		s.cluster.Eps = o.eps.v
-	}
-	switch {
-	case !(o.tol >= 0) || math.IsInf(o.tol, 0):
-		return nil, usagef("-tol must be ≥ 0 and finite (0 runs -max-iter steps)")
-	case o.tol == 0:
-		s.train.Tol = -1 // the library's "no stopping rule"
-	default:
-		s.train.Tol = o.tol
-	}
-	if o.maxIter < 0 {
-		return nil, usagef("-max-iter must be ≥ 0 (0 means the default)")
-	}
-	if err := atMost("-max-iter", o.maxIter, maxIter); err != nil {
-		return nil, err
-	}
-	s.train.MaxIter = o.maxIter
-	if o.minIter < -1 {
-		return nil, usagef("-min-iter must be ≥ -1 (0 means the default, -1 the paper's rule)")
-	}
-	if err := atMost("-min-iter", o.minIter, maxIter); err != nil {
-		return nil, err
-	}
-	s.train.MinIter = o.minIter
-	if o.m < 2 {
-		return nil, usagef("-m must be ≥ 2")
-	}
-	if err := atMost("-m", o.m, maxM); err != nil {
-		return nil, err
-	}
-	s.cluster.M = o.m
-	sc, err := dataset.ParseScale(o.scale)
-	if err != nil {
-		return nil, usagef("-scale must be none, zscore or minmax, not %q", o.scale)
-	}
-	s.scale = sc
-	if o.workers < 0 {
-		return nil, usagef("-workers must be ≥ 0 (0 means all cores)")
-	}
-	if err := atMost("-workers", o.workers, maxWorkers); err != nil {
-		return nil, err
-	}
-	s.train.Seed = o.seed
-	s.train.Workers = o.workers
-	// With -rule components, -stream labels every row by its trajectory
-	// in its second pass, so its sample is clustered as fit -all clusters
-	// its data; -rule levels labels every row by its support vector.
-	s.cluster.All = o.all || (o.stream && rule == cluster.Components)
-	s.cluster.Outliers = o.outliers
-	s.cluster.Workers = o.workers
-	// Let the library check what is left (such as -k against -budget).
-	if err := s.train.Validate(); err != nil {
-		return nil, configError(err)
-	}
-	if err := s.cluster.Validate(); err != nil {
-		return nil, configError(err)
-	}
-	s.report = o.settings()
-	return s, nil
+// validate checks the settings, naming the flag at fault.
+func (o *fitFlags) validate() error {
+	return configError(o.run.Validate())
 }
 
 // data is a loaded and scaled data set.
@@ -423,7 +137,7 @@ type data struct {
 // readOptions returns the options that read the data file path as the
 // flags o say.
 func (o *fitFlags) readOptions(path string) (dataset.ReadOptions, error) {
-	return o.data.options(path, o.label, o.labelSet)
+	return o.data.options(path, o.run.Label, o.run.LabelGiven)
 }
 
 // load reads the CSV file path as the flags o say and scales it in place
@@ -537,11 +251,11 @@ type indices struct {
 	compactness bool // -json output only
 }
 
-// fitCluster trains and clusters the scaled data with the settings s and
+// fitCluster trains and clusters the scaled data with the settings st and
 // evaluates the clustering with the internal indices want, reporting its
 // phases to prog (nil reports nothing).
-func fitCluster(dt *data, s *setup, want indices, prog *progress) (*result, error) {
-	model, cl, err := trainCluster(dt.ds.X, s, prog)
+func fitCluster(dt *data, st *settings.Settings, want indices, prog *progress) (*result, error) {
+	model, cl, err := trainCluster(dt.ds.X, st, prog)
 	if err != nil {
 		return nil, err
 	}
@@ -553,10 +267,18 @@ func fitCluster(dt *data, s *setup, want indices, prog *progress) (*result, erro
 }
 
 // trainCluster trains on the scaled rows x and clusters them with the
-// settings s, reporting both phases to prog.
-func trainCluster(x *mat.Dense, s *setup, prog *progress) (*svclust.Model, *cluster.Result, error) {
+// settings st, reporting both phases to prog.
+func trainCluster(x *mat.Dense, st *settings.Settings, prog *progress) (*svclust.Model, *cluster.Result, error) {
+	cfg, err := st.Config()
+	if err != nil {
+		return nil, nil, configError(err)
+	}
+	cc, err := st.ClusterConfig()
+	if err != nil {
+		return nil, nil, configError(err)
+	}
 	prog.begin("train", "", 0)
-	model, err := svclust.Train(x, &s.train)
+	model, err := svclust.Train(x, &cfg)
 	if err != nil {
 		return nil, nil, configError(err)
 	}
@@ -565,11 +287,10 @@ func trainCluster(x *mat.Dense, s *setup, prog *progress) (*svclust.Model, *clus
 	// trajectories of the strip (or of every row with -all) with -rule
 	// components.
 	unit := "trajectories"
-	if s.cluster.Rule == cluster.LevelTree {
+	if st.Rule == "levels" {
 		unit = "rows"
 	}
 	prog.begin("cluster", unit, 0)
-	cc := s.cluster
 	if prog != nil {
 		cc.Progress = func(done, total int) { prog.setTotal(int64(done), int64(total)) }
 	}
@@ -623,7 +344,7 @@ the model, with its scaling, with -model. With a ground-truth column
 (-label) it also prints the external indices against it.`,
 		Flag: flag.NewFlagSet("fit", flag.ContinueOnError),
 	}
-	o.register(c.Flag, true)
+	o.register(c.Flag)
 	o.data.register(c.Flag)
 	o.registerFit(c.Flag)
 	c.Run = func(ctx context.Context, e *env, args []string) error { return runFit(ctx, e, o, args) }
@@ -633,47 +354,48 @@ the model, with its scaling, with -model. With a ground-truth column
 // begin validates the flags, takes the one data argument, checks that the
 // outputs can be written and starts the profile asked for by -cpuprofile;
 // the caller must call stop when err is nil.
-func (o *fitFlags) begin(args []string) (s *setup, path string, stop func() error, err error) {
-	if s, err = o.validate(); err != nil {
-		return nil, "", nil, err
+func (o *fitFlags) begin(args []string) (path string, stop func() error, err error) {
+	if err = o.validate(); err != nil {
+		return "", nil, err
 	}
 	if path, err = oneArg(args); err != nil {
-		return nil, "", nil, err
+		return "", nil, err
 	}
 	if _, err = o.readOptions(path); err != nil {
-		return nil, "", nil, err
+		return "", nil, err
 	}
 	// Fail before a long training, not after it.
 	ins := []namedPath{{"DATA", path}}
 	outs := []namedPath{{"-o", o.out}, {"-model", o.model}, {"-cpuprofile", o.cpuprof}, {"-memprofile", o.memprof}}
 	if err = checkPaths(ins, outs); err != nil {
-		return nil, "", nil, err
+		return "", nil, err
 	}
 	if stop, err = o.startProfile(); err != nil {
-		return nil, "", nil, err
+		return "", nil, err
 	}
-	return s, path, stop, nil
+	return path, stop, nil
 }
 
 // prepare does what begin does and loads the data; the caller must call
 // stop when err is nil.
-func (o *fitFlags) prepare(args []string) (s *setup, dt *data, stop func() error, err error) {
-	s, path, stop, err := o.begin(args)
+func (o *fitFlags) prepare(args []string) (dt *data, stop func() error, err error) {
+	path, stop, err := o.begin(args)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	if dt, err = load(path, o, s.scale, nil); err != nil {
+	sc, _ := o.run.Scaling() // validated by begin
+	if dt, err = load(path, o, sc, nil); err != nil {
 		stop()
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	return s, dt, stop, nil
+	return dt, stop, nil
 }
 
 func runFit(ctx context.Context, e *env, o *fitFlags, args []string) error {
 	if err := o.validateFit(args); err != nil {
 		return err
 	}
-	s, path, stop, err := o.begin(args)
+	path, stop, err := o.begin(args)
 	if err != nil {
 		return err
 	}
@@ -685,10 +407,10 @@ func runFit(ctx context.Context, e *env, o *fitFlags, args []string) error {
 		dt *data
 		r  *result
 	)
-	if o.stream {
-		dt, r, err = runStream(ctx, e, o, s, path, prog)
+	if o.run.Stream {
+		dt, r, err = runStream(ctx, e, o, path, prog)
 	} else {
-		dt, r, err = fitInMemory(e, o, s, path, prog)
+		dt, r, err = fitInMemory(e, o, path, prog)
 	}
 	if err != nil {
 		return err
@@ -702,50 +424,40 @@ func runFit(ctx context.Context, e *env, o *fitFlags, args []string) error {
 		summary = e.stderr // standard output carries the labels or the model
 	}
 	if o.json {
-		return writeJSON(summary, fitReport(s.report, dt, r))
+		return writeJSON(summary, fitReport(&o.run, dt, r))
 	}
-	printSummary(summary, path, s.report, dt, r)
+	printSummary(summary, path, &o.run, dt, r)
 	return nil
 }
 
-// validateFit checks the flags that only fit has.
+// validateFit checks the flags that only fit has but for the settings,
+// which validate checks (-sample with them).
 func (o *fitFlags) validateFit(args []string) error {
 	if o.progress && o.quiet {
 		return usagef("-progress and -quiet exclude each other")
 	}
-	if o.sample.set && !o.stream {
-		return usagef("-sample needs -stream")
-	}
-	if !o.stream {
-		return nil
-	}
-	if o.sample.v < 1 {
-		return usagef("-sample must be ≥ 1")
-	}
-	if err := atMost("-sample", o.sample.v, maxSample); err != nil {
-		return err
-	}
-	if len(args) == 1 {
+	if o.run.Stream && len(args) == 1 {
 		return checkRereadable(args[0])
 	}
 	return nil
 }
 
 // fitInMemory loads the data, fits, clusters and writes the outputs.
-func fitInMemory(e *env, o *fitFlags, s *setup, path string, prog *progress) (*data, *result, error) {
-	dt, err := load(path, o, s.scale, prog)
+func fitInMemory(e *env, o *fitFlags, path string, prog *progress) (*data, *result, error) {
+	sc, _ := o.run.Scaling() // validated by begin
+	dt, err := load(path, o, sc, prog)
 	if err != nil {
 		return nil, nil, err
 	}
 	// The summary shows Davies–Bouldin with the external indices, -json
 	// every index; without labels neither shows any (fitReport).
 	want := indices{db: dt.labelled(), compactness: dt.labelled() && o.json}
-	r, err := fitCluster(dt, s, want, prog)
+	r, err := fitCluster(dt, &o.run, want, prog)
 	if err != nil {
 		return nil, nil, err
 	}
 	prog.begin("write", "", 0)
-	if err := writeResults(e, o, dt, r); err != nil {
+	if err := writeResults(e, o, &o.run, dt, r); err != nil {
 		return nil, nil, err
 	}
 	prog.end()
@@ -756,32 +468,32 @@ func fitInMemory(e *env, o *fitFlags, s *setup, path string, prog *progress) (*d
 // Only -rule components reads its clusters off the domain f ≥ 0; -rule
 // levels reads every level of f, and C only scales them.
 func warnC(e *env, o *fitFlags) {
-	if !o.C.auto && o.C.v <= 1 && !o.quiet && o.rule == "components" {
-		fmt.Fprintf(e.stderr, "svclust: warning: -C %v: the domain f ≥ 0 is empty for C ≤ 1: every point is an outlier\n", o.C.v)
+	if c := o.run.C; !c.Auto && c.Value <= 1 && !o.quiet && o.run.Rule == "components" {
+		fmt.Fprintf(e.stderr, "svclust: warning: -C %v: the domain f ≥ 0 is empty for C ≤ 1: every point is an outlier\n", c.Value)
 	}
 }
 
 // writeResults writes the labels and the model files requested by o, both
-// or neither.
-func writeResults(e *env, o *fitFlags, dt *data, r *result) error {
+// or neither, of the run r with the settings st.
+func writeResults(e *env, o *fitFlags, st *settings.Settings, dt *data, r *result) error {
 	var outs []output
 	if o.out != "" {
 		outs = append(outs, output{"-o", o.out, func(w io.Writer) error { return writeLabels(w, r.cl.Labels) }})
 	}
 	if o.model != "" {
-		outs = append(outs, output{"-model", o.model, modelFileOf(o.settings(), dt, r).Write})
+		outs = append(outs, output{"-model", o.model, modelFileOf(st, dt, r).Write})
 	}
 	return e.writeOutputs(outs...)
 }
 
 // modelFileOf returns the model file of a run.
-func modelFileOf(st *settings, dt *data, r *result) *pipeline.Model {
-	sc, _ := dataset.ParseScale(st.scale) // validated by setup
+func modelFileOf(st *settings.Settings, dt *data, r *result) *pipeline.Model {
+	sc, _ := st.Scaling() // validated by begin
 	return &pipeline.Model{
 		Scale:     sc,
 		Scaler:    dt.scaler,
 		Features:  dt.ds.Names,
-		Label:     st.label,
+		Label:     st.Label,
 		Run:       runInfoOf(st, dt, r),
 		Model:     r.model,
 		Partition: r.cl.Partition,
@@ -819,33 +531,12 @@ func choiceOf(c svclust.Choice) *choiceJSON {
 }
 
 // runInfoOf returns the run section of the model file of a run.
-func runInfoOf(st *settings, dt *data, r *result) *pipeline.Run {
-	ri := &pipeline.Run{
-		Tool:       readBuildInfo().String(),
-		Created:    creationTime().Format(time.RFC3339),
-		Seed:       st.seed,
-		Strategy:   st.maintain,
-		Budget:     r.model.Choice.Budget,
-		BudgetFrom: st.budgetFrom(),
-		Rule:       st.rule,
-		Gamma:      r.model.Gamma,
-		GammaFrom:  st.from(st.gammaAuto, st.tunedGamma),
-		C:          r.model.C,
-		CFrom:      st.from(st.CAuto, st.tunedC),
-		Width:      r.model.Choice.WidthRule().String(),
-		Data:       dt.path,
-		Rows:       dt.n,
-		DataSHA256: dt.sha256,
-	}
-	if r.model.Choice.Budget == svclust.NoBudget {
-		ri.Strategy = "none"
-	} else if st.projection() {
-		ri.K = st.k
-	}
+func runInfoOf(st *settings.Settings, dt *data, r *result) *pipeline.Run {
+	src := settings.Source{Data: dt.path, Rows: dt.n, SHA256: dt.sha256}
 	if r.stream != nil {
-		ri.Sample = r.stream.sample
+		src.Sample = r.stream.sample
 	}
-	return ri
+	return st.Record(readBuildInfo().String(), r.model, src)
 }
 
 // writeLabels writes labels as CSV with the header "cluster".
@@ -883,7 +574,7 @@ type fitJSON struct {
 	Metrics        *metrics.Scores `json:"metrics,omitempty"`
 }
 
-func fitReport(st *settings, dt *data, r *result) *fitJSON {
+func fitReport(st *settings.Settings, dt *data, r *result) *fitJSON {
 	j := &fitJSON{
 		N:              dt.n,
 		D:              dt.d,
@@ -900,14 +591,14 @@ func fitReport(st *settings, dt *data, r *result) *fitJSON {
 		Gamma:          r.model.Gamma,
 		C:              r.model.C,
 		Budget:         r.model.Choice.Budget,
-		Rule:           st.rule,
+		Rule:           st.Rule,
 		MinSize:        r.cl.MinSize,
 		Stability:      r.cl.Stability,
 		RipplesJoined:  r.cl.Ripples,
 		Choice:         choiceOf(r.model.Choice),
-		Strategy:       st.maintain,
-		Scale:          st.scale,
-		Seed:           st.seed,
+		Strategy:       st.Maintain,
+		Scale:          st.Scale,
+		Seed:           st.Seed,
 	}
 	if r.stream != nil {
 		j.Sample = r.stream.sample
@@ -928,31 +619,31 @@ func writeJSON(w io.Writer, v any) error {
 	return err
 }
 
-func printSummary(w io.Writer, path string, st *settings, dt *data, r *result) {
+func printSummary(w io.Writer, path string, st *settings.Settings, dt *data, r *result) {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	m := r.model
-	fmt.Fprintf(tw, "data\t%s: n = %d, d = %d, scale %s\n", path, dt.n, dt.d, st.scale)
+	fmt.Fprintf(tw, "data\t%s: n = %d, d = %d, scale %s\n", path, dt.n, dt.d, st.Scale)
 	g, c := "auto", ""
-	if !st.gammaAuto {
+	if !st.Gamma.Auto {
 		g = "set"
 	}
 	if ch := m.Choice; ch.Adaptive {
 		g += fmt.Sprintf("; adaptive widths: %d of %d support vectors narrowed, ℓᵢ/ℓ from %.3g, median %.3g", ch.Narrowed, len(m.Alpha), ch.WidthMin, ch.WidthMedian)
 	}
-	if st.CAuto {
+	if st.C.Auto {
 		c = " (auto)"
 	}
 	b := strconv.Itoa(m.Choice.Budget)
-	if st.budgetAuto {
+	if st.Budget.Auto {
 		b += " (auto)"
 	}
 	if m.Choice.Budget == svclust.NoBudget {
 		b = "none"
 	}
-	fmt.Fprintf(tw, "model\tγ = %.6g (%s), C = %.6g%s, budget %s, maintenance %s, seed %d\n", m.Gamma, g, m.C, c, b, st.strategy(), st.seed)
+	fmt.Fprintf(tw, "model\tγ = %.6g (%s), C = %.6g%s, budget %s, maintenance %s, seed %d\n", m.Gamma, g, m.C, c, b, strategy(st), st.Seed)
 	fmt.Fprintf(tw, "training\t%s after %d iterations (%d updates, %d maintenance calls), objective %.6g, %d support vectors, %s\n",
 		m.Status, m.Stats.Iterations, m.Stats.Updates, m.Stats.Maintenance, m.Stats.Objective, len(m.Alpha), ms(m.Stats.Runtime.Seconds()))
-	if st.rule == "levels" {
+	if st.Rule == "levels" {
 		fmt.Fprintf(tw, "clustering\t%s from the level tree of %s (smallest cluster %d rows; %s joined as ripples), %s\n",
 			plural(r.cl.Clusters, "cluster"), plural(r.cl.Equilibria, "mode"), r.cl.MinSize, plural(r.cl.Ripples, "cluster"), ms(r.cl.Runtime.Seconds()))
 	} else {
@@ -960,8 +651,8 @@ func printSummary(w io.Writer, path string, st *settings, dt *data, r *result) {
 			plural(r.cl.Clusters, "cluster"), plural(r.cl.Equilibria, "equilibrium"), plural(r.cl.StripSize, "point"), r.cl.Eps, ms(r.cl.Runtime.Seconds()))
 	}
 	why := ""
-	if st.outliers {
-		why = outlierRule(st.rule)
+	if st.Outliers {
+		why = outlierRule(st.Rule)
 	}
 	counts := labelCounts(r.cl.Labels, r.cl.Clusters)
 	if r.stream != nil {

@@ -1,24 +1,12 @@
 package main
 
-// The upper bounds of the size flags. Each is far beyond any sensible
-// setting and keeps memory and time within what one machine has, so that
-// a mistyped value is a usage error naming the flag rather than a crash
-// for lack of memory or a run of hours (issue 13). doc.go lists them.
+// The upper bounds of the size flags of the commands; those of the run
+// settings (-budget, -m, -max-iter, -sample, -workers) are package
+// settings'. Each is far beyond any sensible setting and keeps memory and
+// time within what one machine has, so that a mistyped value is a usage
+// error naming the flag rather than a crash for lack of memory or a run of
+// hours (issue 13). doc.go lists them.
 const (
-	// maxBudget bounds -budget: the cache of distances between support
-	// vectors takes 8·s² bytes for s ≤ min(budget, n) + 2 support
-	// vectors, at most 3.2 GB here.
-	maxBudget = 20_000
-	// maxM bounds -m, the points of the segment test between two
-	// equilibria; the paper uses 20.
-	maxM = 1000
-	// maxIter bounds -max-iter and -min-iter: 10⁹ SGD steps take hours
-	// even with a small budget.
-	maxIter = 1_000_000_000
-	// maxSample bounds -sample, the rows fit -stream keeps in memory.
-	maxSample = 10_000_000
-	// maxWorkers bounds -workers.
-	maxWorkers = 1024
 	// maxGenN bounds gen -n (10⁹ rows are about 40 GB of CSV).
 	maxGenN = 1_000_000_000
 	// maxDemoN bounds demo -n, the points of each data set it fits.

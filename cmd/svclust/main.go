@@ -13,8 +13,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/internal/atomicfile"
+	"github.com/svclust/svclust/settings"
 )
 
 // A Command is one subcommand, after cmd/go's base.Command.
@@ -332,34 +332,16 @@ func hasFlags(fs *flag.FlagSet) bool {
 	return n > 0
 }
 
-// flagOf maps the Field of a *svclust.ConfigError to the flag that sets it.
-var flagOf = map[string]string{
-	"Gamma":        "-gamma",
-	"C":            "-C",
-	"Budget":       "-budget",
-	"Width":        "-width",
-	"Maintainer.K": "-k",
-	"Tol":          "-tol",
-	"MaxIter":      "-max-iter",
-	"Eps":          "-eps",
-	"M":            "-m",
-	"Workers":      "-workers",
-	"Rule":         "-rule",
-	"MinSize":      "-min-size",
-}
-
-// configError turns a *svclust.ConfigError in err into a usage error that
-// names the flag, and returns other errors unchanged.
+// configError turns a bad setting in err, a *settings.Error or a
+// *svclust.ConfigError (whose field names its flag), into a usage error,
+// and returns other errors unchanged.
 func configError(err error) error {
-	var ce *svclust.ConfigError
-	if !errors.As(err, &ce) {
-		return err
+	err = settings.FlagError(err)
+	var se *settings.Error
+	if errors.As(err, &se) {
+		return &usageError{se.Error()}
 	}
-	name, ok := flagOf[ce.Field]
-	if !ok {
-		return &usageError{err.Error()}
-	}
-	return usagef("%s %v: %s", name, ce.Value, ce.Reason)
+	return err
 }
 
 // oneArg returns the single DATA argument.

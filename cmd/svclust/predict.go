@@ -11,6 +11,7 @@ import (
 
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/settings"
 )
 
 // modelFlags are the flags of predict and score.
@@ -64,7 +65,7 @@ func (o *modelFlags) setup(e *env, args []string, more ...namedPath) (*pipeline.
 	if o.workers < 0 {
 		return nil, "", usagef("-workers must be ≥ 0 (0 means all cores)")
 	}
-	if err := atMost("-workers", o.workers, maxWorkers); err != nil {
+	if err := atMost("-workers", o.workers, settings.MaxWorkers); err != nil {
 		return nil, "", err
 	}
 	path, err := oneArg(args)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/reproduce"
+	"github.com/svclust/svclust/settings"
 )
 
 // Default time budgets of reproduce; see the Long help and the package
@@ -343,7 +344,7 @@ func (o *reproFlags) protocol() (*reproduce.Protocol, []reproduce.DataSet, []rep
 	case o.workers < 0:
 		return nil, nil, nil, usagef("-workers must be ≥ 0 (0 means all cores)")
 	}
-	if err := atMost("-workers", o.workers, maxWorkers); err != nil {
+	if err := atMost("-workers", o.workers, settings.MaxWorkers); err != nil {
 		return nil, nil, nil, err
 	}
 	if err := atMost("-runs", o.runs, maxRuns); err != nil {

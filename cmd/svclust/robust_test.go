@@ -19,6 +19,7 @@ import (
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/settings"
 )
 
 // robustCase is one case of TestRobust: a command line run in a fresh
@@ -756,7 +757,7 @@ func TestLibraryValidationAgrees(t *testing.T) {
 			}
 			rejected = true
 			var ce *svclust.ConfigError
-			if !errors.As(err, &ce) || flagOf[ce.Field] != flag {
+			if !errors.As(err, &ce) || settings.FlagOf(ce.Field) != flag {
 				t.Errorf("fit %v: the library returns %v, not a ConfigError for the field of %s", tc.flags, err, flag)
 			}
 		}
@@ -777,16 +778,20 @@ func TestSavedModelScoresExactly(t *testing.T) {
 	out := strings.Split(strings.TrimSuffix(mustCLI(t, "score", "-model", model, data), "\n"), "\n")
 
 	o := defaultFit()
-	o.seed = 4
-	s, err := o.validate()
+	o.run.Seed = 4
+	cfg, err := o.run.Config()
 	if err != nil {
 		t.Fatal(err)
 	}
-	dt, err := load(data, o, s.scale, nil)
+	sc, err := o.run.Scaling()
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := svclust.Train(dt.ds.X, &s.train)
+	dt, err := load(data, o, sc, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := svclust.Train(dt.ds.X, &cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

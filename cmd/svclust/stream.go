@@ -34,11 +34,6 @@ import (
 // order, so the labels and the model are those of fit (fit -all with -rule
 // components).
 
-// defaultSample is the default of -sample (see pipeline.DefaultSampleSize);
-// clustering the sample scores 200,000 rows (-rule levels) or runs 200,000
-// trajectories (-rule components).
-const defaultSample = pipeline.DefaultSampleSize
-
 // streamInfo describes a -stream run.
 type streamInfo struct {
 	sample int           // rows trained on
@@ -51,7 +46,12 @@ type streamInfo struct {
 
 // runStream fits and clusters the file path by the -stream design above
 // and writes the outputs requested by o.
-func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, prog *progress) (*data, *result, error) {
+func runStream(ctx context.Context, e *env, o *fitFlags, path string, prog *progress) (*data, *result, error) {
+	st := &o.run
+	sc, err := st.Scaling()
+	if err != nil {
+		return nil, nil, configError(err)
+	}
 	opt, err := o.readOptions(path)
 	if err != nil {
 		return nil, nil, err
@@ -83,7 +83,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 	}
 
 	sm, err := pipeline.SampleScale(ctx, open, &pipeline.SampleConfig{
-		Read: opt, Scale: s.scale, Size: o.sample.v, Seed: o.seed,
+		Read: opt, Scale: sc, Size: st.Sample, Seed: st.Seed,
 		Progress: func(p pipeline.Progress) {
 			if p.Done {
 				prog.end()
@@ -96,7 +96,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 		if oe.Line > 0 {
 			where = fmt.Sprintf("%s:%d", displayPath(path), oe.Line)
 		}
-		return nil, nil, overflowError(path, where, oe.Feature, oe.Value, oe.Scaled, oe.Column, o.scale)
+		return nil, nil, overflowError(path, where, oe.Feature, oe.Value, oe.Scaled, oe.Column, st.Scale)
 	}
 	if err != nil {
 		return nil, nil, streamError(err)
@@ -116,7 +116,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 
 	// Training and clustering of the sample, as fit does them (validate
 	// sets -all with -stream and -rule components).
-	model, cl, err := trainCluster(sm.X, s, prog)
+	model, cl, err := trainCluster(sm.X, st, prog)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -130,9 +130,9 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 	}
 	defer labels.abort()
 	var table metrics.Table
-	fitted := &pipeline.Model{Scale: s.scale, Scaler: sm.Scaler, Features: sm.Names, Label: o.label, Model: model, Partition: cl.Partition}
+	fitted := &pipeline.Model{Scale: sc, Scaler: sm.Scaler, Features: sm.Names, Label: st.Label, Model: model, Partition: cl.Partition}
 	_, err = pipeline.LabelStream(ctx, open, fitted, &pipeline.LabelConfig{
-		Read: opt, Rows: n, Workers: o.workers,
+		Read: opt, Rows: n, Workers: st.Workers,
 		Progress: func(p pipeline.Progress) {
 			switch {
 			case p.Done:
@@ -156,7 +156,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 		return nil
 	})
 	if errors.As(err, &oe) {
-		return nil, nil, overflowError(path, fmt.Sprintf("%s:%d", displayPath(path), oe.Line), oe.Feature, oe.Value, oe.Scaled, oe.Column, o.scale)
+		return nil, nil, overflowError(path, fmt.Sprintf("%s:%d", displayPath(path), oe.Line), oe.Feature, oe.Value, oe.Scaled, oe.Column, st.Scale)
 	}
 	if err != nil {
 		return nil, nil, streamError(err)
@@ -165,7 +165,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, s *setup, path string, 
 	r.scores = table.Scores()
 
 	prog.begin("write", "", 0)
-	if err := labels.commit(e, o, modelFileOf(s.report, dt, r)); err != nil {
+	if err := labels.commit(e, o, modelFileOf(st, dt, r)); err != nil {
 		return nil, nil, err
 	}
 	prog.end()

@@ -16,6 +16,7 @@ import (
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/metrics"
+	"github.com/svclust/svclust/settings"
 	"github.com/svclust/svclust/tune"
 )
 
@@ -163,7 +164,7 @@ settings: -maintain project-knn -budget 50 -rule components
 -gamma-grid 0.03125,0.125,0.5,2,8,32 -C-grid 0.03125,0.125,0.5,2,8,32.`,
 		Flag: flag.NewFlagSet("tune", flag.ContinueOnError),
 	}
-	o.register(c.Flag, false)
+	o.register(c.Flag, "gamma", "C", "stream", "sample")
 	o.data.register(c.Flag)
 	c.Flag.StringVar(&metric, "metric", metric, "external index that picks the best setting with labels: nmi, ari, purity or rand")
 	c.Flag.Var(&gammas, "gamma-grid", "comma-separated `list` of γ values: numbers, auto, or multiples of it such as 0.5x")
@@ -189,13 +190,22 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, runs int, 
 	if n := len(gammas) * len(cs); n > maxGridPoints {
 		return usagef("-gamma-grid and -C-grid: %s settings, more than %s", thousands(int64(n)), thousands(maxGridPoints))
 	}
-	s, dt, stop, err := o.prepare(args)
+	dt, stop, err := o.prepare(args)
 	if err != nil {
 		return err
 	}
 	defer stop()
 
-	search := &tune.Search{Train: s.train, Cluster: s.cluster, Gammas: gammas, Cs: cs, Metric: score, Runs: runs, Workers: o.workers}
+	st := &o.run
+	cfg, err := st.Config()
+	if err != nil {
+		return configError(err)
+	}
+	cc, err := st.ClusterConfig()
+	if err != nil {
+		return configError(err)
+	}
+	search := &tune.Search{Train: cfg, Cluster: cc, Gammas: gammas, Cs: cs, Metric: score, Runs: runs, Workers: st.Workers}
 	criterion := "dbcv"
 	if dt.labelled() {
 		search.Truth = make([]int, dt.n)
@@ -217,21 +227,19 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, runs int, 
 	}
 	best := res.Points[res.Best]
 	if o.out != "" || o.model != "" {
-		bs := *s
-		bs.train.Gamma, bs.train.C = 0, 0
+		bs := *st
+		bs.Gamma, bs.C = settings.Float{Auto: true}, settings.Float{Auto: true}
 		if !best.GammaValue.IsAuto() {
-			bs.train.Gamma = best.Gamma
-			o.tunedGamma = true
+			bs.Gamma, bs.TunedGamma = settings.Float{Value: best.Gamma}, true
 		}
 		if !best.CValue.IsAuto() {
-			bs.train.C = best.C
-			o.tunedC = true
+			bs.C, bs.TunedC = settings.Float{Value: best.C}, true
 		}
 		r, err := fitCluster(dt, &bs, indices{}, nil) // only its outputs are used
 		if err != nil {
 			return err
 		}
-		if err := writeResults(e, o, dt, r); err != nil {
+		if err := writeResults(e, o, &bs, dt, r); err != nil {
 			return err
 		}
 	}
@@ -245,11 +253,11 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, runs int, 
 		grid[i] = gridPointOf(p)
 	}
 	if o.json {
-		return writeJSON(out, &tuneJSON{Criterion: criterion, Strategy: o.strategy(), AutoGamma: res.AutoGamma,
+		return writeJSON(out, &tuneJSON{Criterion: criterion, Strategy: strategy(st), AutoGamma: res.AutoGamma,
 			Best: grid[res.Best], Grid: grid, FitCommand: command})
 	}
 	printGrid(out, res, criterion, dt.labelled(), runs > 1)
-	fmt.Fprintf(out, "strategy: %s; the best setting is reproduced by\n  %s\n", o.strategy(), command)
+	fmt.Fprintf(out, "strategy: %s; the best setting is reproduced by\n  %s\n", strategy(st), command)
 	return nil
 }
 
@@ -328,40 +336,41 @@ func (o *fitFlags) fitArgs(p tune.Point, path string) []string {
 	if !p.CValue.IsAuto() {
 		a = append(a, "-C", num(p.C))
 	}
-	a = append(a, "-budget", o.budget.String(), "-maintain", o.maintain)
-	if o.width != "adaptive" {
-		a = append(a, "-width", o.width)
+	st := &o.run
+	a = append(a, "-budget", st.Budget.String(), "-maintain", st.Maintain)
+	if st.Width != "adaptive" {
+		a = append(a, "-width", st.Width)
 	}
-	if o.k.set {
-		a = append(a, "-k", strconv.Itoa(o.k.v))
+	if st.KGiven {
+		a = append(a, "-k", strconv.Itoa(st.K))
 	}
-	a = append(a, "-rule", o.rule)
-	if !o.minSize.auto {
-		a = append(a, "-min-size", o.minSize.String())
+	a = append(a, "-rule", st.Rule)
+	if !st.MinSize.Auto {
+		a = append(a, "-min-size", st.MinSize.String())
 	}
-	if !o.eps.auto {
-		a = append(a, "-eps", num(o.eps.v))
+	if !st.Eps.Auto {
+		a = append(a, "-eps", num(st.Eps.Value))
 	}
-	if o.tol != svclust.DefaultTol {
-		a = append(a, "-tol", num(o.tol))
+	if st.Tol != svclust.DefaultTol {
+		a = append(a, "-tol", num(st.Tol))
 	}
-	if o.maxIter != 0 {
-		a = append(a, "-max-iter", strconv.Itoa(o.maxIter))
+	if st.MaxIter != 0 {
+		a = append(a, "-max-iter", strconv.Itoa(st.MaxIter))
 	}
-	if o.minIter != 0 {
-		a = append(a, "-min-iter", strconv.Itoa(o.minIter))
+	if st.MinIter != 0 {
+		a = append(a, "-min-iter", strconv.Itoa(st.MinIter))
 	}
-	if o.m != cluster.DefaultM {
-		a = append(a, "-m", strconv.Itoa(o.m))
+	if st.M != cluster.DefaultM {
+		a = append(a, "-m", strconv.Itoa(st.M))
 	}
-	a = append(a, "-scale", o.scale, "-seed", strconv.FormatUint(o.seed, 10))
-	if o.labelSet {
-		a = append(a, "-label", o.label)
+	a = append(a, "-scale", st.Scale, "-seed", strconv.FormatUint(st.Seed, 10))
+	if st.LabelGiven {
+		a = append(a, "-label", st.Label)
 	}
-	if o.all {
+	if st.All {
 		a = append(a, "-all")
 	}
-	if o.outliers {
+	if st.Outliers {
 		a = append(a, "-outliers")
 	}
 	{

@@ -4,12 +4,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"runtime"
 	"runtime/debug"
-	"strconv"
 	"strings"
-	"time"
 )
 
 // buildInfo is what the binary knows of its build: the module version
@@ -61,19 +58,6 @@ func (b buildInfo) String() string {
 		s += " modified"
 	}
 	return s
-}
-
-// creationTime returns the time stored in model files: now, or the time
-// of the environment variable SOURCE_DATE_EPOCH (seconds since 1970, the
-// reproducible-builds convention) when it is set, so that runs can give
-// byte-identical model files.
-func creationTime() time.Time {
-	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
-		if sec, err := strconv.ParseInt(s, 10, 64); err == nil {
-			return time.Unix(sec, 0).UTC()
-		}
-	}
-	return time.Now().UTC().Truncate(time.Second)
 }
 
 func newVersion() *Command {

@@ -2,15 +2,18 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/settings"
 )
 
 // TestExitStatus checks the command's contract: 0 and the shards and model
@@ -38,7 +41,7 @@ func TestExitStatus(t *testing.T) {
 		{"unknown flag", []string{"-budgte", "5"}, 2, "-budgte"},
 		{"min-size with components", []string{"-input", "x", "-output", out, "-model", model, "-rule", "components", "-min-size", "5"}, 2, "-min-size applies only"},
 		{"bad width", []string{"-input", "x", "-output", out, "-model", model, "-width", "local"}, 2, "-width must be adaptive or global"},
-		{"bad maintain", []string{"-input", "x", "-output", out, "-model", model, "-maintain", "prune"}, 2, "-maintain must be removal, project-knn, project-random, merge"},
+		{"bad maintain", []string{"-input", "x", "-output", out, "-model", model, "-maintain", "prune"}, 2, "-maintain must be removal, project-knn, project-random or merge"},
 		{"argument", []string{"-input", "x", "-output", out, "-model", model, "extra.csv"}, 2, "unexpected argument"},
 		{"bad data", []string{"-input", filepath.Join(dir, "bad.csv"), "-output", out + "2", "-model", model + "2"}, 1, filepath.Join(dir, "bad.csv") + ":3:2: "},
 		{"no such dir", []string{"-input", filepath.Join(dir, "a.csv"), "-output", filepath.Join(dir, "no", "out"), "-model", model + "3"}, 1, "does not exist"},
@@ -89,8 +92,53 @@ func TestWidthFlag(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if opt.Train.Width != tc.want {
-			t.Errorf("%v: Train.Width %v, want %v", tc.args, opt.Train.Width, tc.want)
+		cfg, err := opt.Settings.Config()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.Width != tc.want {
+			t.Errorf("%v: Config.Width %v, want %v", tc.args, cfg.Width, tc.want)
+		}
+	}
+}
+
+// TestSameSettingsAsFit checks that svclust-beam makes of each command
+// line of the flags it shares with svclust fit what fit -stream makes of
+// it: the same settings, hence the same library configurations and run
+// record, or the same usage error. The golden file is written by
+// svclust fit's TestSharedFlags.
+func TestSameSettingsAsFit(t *testing.T) {
+	b, err := os.ReadFile("../../../settings/testdata/shared_flags.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Args     []string
+		Settings *settings.Settings
+		Error    string
+	}
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) < 20 {
+		t.Fatalf("%d cases", len(cases))
+	}
+	for _, tc := range cases {
+		o := &flags{}
+		fs := newFlagSet(o, io.Discard)
+		if err := fs.Parse(append([]string{"-input", "x", "-output", "o", "-model", "m"}, tc.Args...)); err != nil {
+			t.Fatalf("%v: %v", tc.Args, err)
+		}
+		opt, err := o.options(fs.Args())
+		switch {
+		case tc.Error != "":
+			if err == nil || err.Error() != tc.Error {
+				t.Errorf("%v: error %v, fit's %q", tc.Args, err, tc.Error)
+			}
+		case err != nil:
+			t.Errorf("%v: %v; fit accepts it", tc.Args, err)
+		case !reflect.DeepEqual(opt.Settings, tc.Settings):
+			t.Errorf("%v: settings\n%+v\nfit's\n%+v", tc.Args, *opt.Settings, *tc.Settings)
 		}
 	}
 }

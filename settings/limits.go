@@ -1,0 +1,54 @@
+package settings
+
+import "strconv"
+
+// The upper bounds of the size flags. Each is far beyond any sensible
+// setting and keeps memory and time within what one machine has, so that a
+// mistyped value is an error naming the flag rather than a crash for lack
+// of memory or a run of hours (issue 13).
+const (
+	// MaxBudget bounds -budget: the cache of distances between support
+	// vectors takes 8·s² bytes for s ≤ min(budget, n) + 2 support
+	// vectors, at most 3.2 GB here.
+	MaxBudget = 20_000
+	// MaxM bounds -m, the points of the segment test between two
+	// equilibria; the paper uses 20.
+	MaxM = 1000
+	// MaxIter bounds -max-iter and -min-iter: 10⁹ SGD steps take hours
+	// even with a small budget.
+	MaxIter = 1_000_000_000
+	// MaxSample bounds -sample, the rows a streamed run keeps in memory.
+	MaxSample = 10_000_000
+	// MaxWorkers bounds -workers.
+	MaxWorkers = 1024
+)
+
+// AtMost returns the error "FLAG V: must be ≤ MAX", MAX with thousands
+// separators, if v > max, else nil.
+func AtMost(flag string, v, max int) error {
+	if v > max {
+		return errorf(flag, "%s %d: must be ≤ %s", flag, v, thousands(max))
+	}
+	return nil
+}
+
+// thousands returns n in decimal with commas between groups of three
+// digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	var b []byte
+	for i, c := range []byte(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b = append(b, ',')
+		}
+		b = append(b, c)
+	}
+	if neg {
+		return "-" + string(b)
+	}
+	return string(b)
+}

@@ -1,0 +1,256 @@
+package settings
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/svclust/svclust"
+
+	"github.com/svclust/svclust/cluster"
+)
+
+// parse returns the settings of the command line args, registered as
+// `svclust fit` registers them.
+func parse(t *testing.T, args ...string) *Settings {
+	t.Helper()
+	s := Default()
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	s.Register(fs)
+	if err := fs.Parse(args); err != nil {
+		t.Fatalf("%v: %v", args, err)
+	}
+	return s
+}
+
+// TestValidate checks that every bad value of every flag that has one is
+// an *Error naming the flag, with the message of `svclust fit`.
+func TestValidate(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		flag string // the *Error's Flag, which its message names
+		msg  string // in the message
+	}{
+		{[]string{"-gamma", "0"}, "-gamma", `-gamma must be > 0 or "auto"`},
+		{[]string{"-gamma", "-1"}, "-gamma", "must be > 0"},
+		{[]string{"-gamma", "NaN"}, "-gamma", "must be > 0"},
+		{[]string{"-gamma", "Inf"}, "-gamma", "must be > 0"},
+		{[]string{"-C", "-1"}, "-C", `-C must be > 0 or "auto"`},
+		{[]string{"-C", "NaN"}, "-C", "must be > 0"},
+		{[]string{"-budget", "-1"}, "-budget", `-budget must be ≥ 0 (0 means no budget) or "auto"`},
+		{[]string{"-budget", "20001"}, "-budget", "-budget 20001: must be ≤ 20,000"},
+		{[]string{"-width", "local"}, "-width", `-width must be adaptive or global, not "local"`},
+		{[]string{"-rule", "density"}, "-rule", `-rule must be levels or components, not "density"`},
+		{[]string{"-min-size", "0"}, "-min-size", `-min-size must be ≥ 1 or "auto"`},
+		{[]string{"-rule", "components", "-min-size", "5"}, "-min-size", "-min-size applies only to -rule levels"},
+		{[]string{"-all"}, "-all", "-all and -eps apply only to -rule components"},
+		{[]string{"-eps", "0.1"}, "-eps", "-all and -eps apply only to -rule components"},
+		{[]string{"-rule", "components", "-eps", "-1"}, "-eps", `-eps must be > 0 or "auto"`},
+		{[]string{"-rule", "components", "-eps", "Inf"}, "-eps", "must be > 0"},
+		{[]string{"-k", "0"}, "-k", "-k must be ≥ 1"},
+		{[]string{"-k", "3"}, "-k", "-k applies only to -maintain project-knn and project-random, not merge"},
+		{[]string{"-maintain", "project-knn", "-budget", "3", "-k", "5"}, "-k", "-k 5: "},
+		{[]string{"-maintain", "prune"}, "-maintain", `-maintain must be removal, project-knn, project-random or merge, not "prune"`},
+		{[]string{"-tol", "-1"}, "-tol", "-tol must be ≥ 0 and finite (0 runs -max-iter steps)"},
+		{[]string{"-tol", "NaN"}, "-tol", "-tol must be ≥ 0"},
+		{[]string{"-max-iter", "-5"}, "-max-iter", "-max-iter must be ≥ 0 (0 means the default)"},
+		{[]string{"-max-iter", "1000000001"}, "-max-iter", "-max-iter 1000000001: must be ≤ 1,000,000,000"},
+		{[]string{"-min-iter", "-2"}, "-min-iter", "-min-iter must be ≥ -1 (0 means the default, -1 the paper's rule)"},
+		{[]string{"-min-iter", "1000000001"}, "-min-iter", "-min-iter 1000000001: must be ≤ 1,000,000,000"},
+		{[]string{"-m", "0"}, "-m", "-m must be ≥ 2"},
+		{[]string{"-m", "1"}, "-m", "-m must be ≥ 2"},
+		{[]string{"-m", "1001"}, "-m", "-m 1001: must be ≤ 1,000"},
+		{[]string{"-scale", "unit"}, "-scale", `-scale must be none, zscore or minmax, not "unit"`},
+		{[]string{"-workers", "-1"}, "-workers", "-workers must be ≥ 0 (0 means all cores)"},
+		{[]string{"-workers", "1025"}, "-workers", "-workers 1025: must be ≤ 1,024"},
+		{[]string{"-sample", "10"}, "-sample", "-sample needs -stream"},
+		{[]string{"-stream", "-sample", "0"}, "-sample", "-sample must be ≥ 1"},
+		{[]string{"-stream", "-sample", "10000001"}, "-sample", "-sample 10000001: must be ≤ 10,000,000"},
+	} {
+		err := parse(t, tc.args...).Validate()
+		var e *Error
+		if !errors.As(err, &e) || e.Flag != tc.flag || !strings.Contains(err.Error(), tc.flag) || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("%v: error %v; want an *Error of %s with %q", tc.args, err, tc.flag, tc.msg)
+		}
+	}
+}
+
+// TestValidateAccepts checks the settings that are valid at the edges.
+func TestValidateAccepts(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		nil,
+		{"-gamma", "auto", "-C", "AUTO", "-budget", "auto"},
+		{"-budget", "0"},
+		{"-budget", "20000", "-m", "1000", "-workers", "1024", "-max-iter", "1000000000", "-min-iter", "-1"},
+		{"-maintain", "project-knn", "-budget", "3"}, // the default k, capped by the budget
+		{"-maintain", "project-random", "-k", "7"},
+		{"-rule", "components", "-all", "-eps", "0.2", "-outliers"},
+		{"-tol", "0", "-scale", "none"},
+		{"-stream", "-sample", "1"},
+	} {
+		if err := parse(t, args...).Validate(); err != nil {
+			t.Errorf("%v: %v", args, err)
+		}
+	}
+}
+
+// TestConfig checks the mapping of the flags to the library's settings,
+// the conventions of the package doc.
+func TestConfig(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		want svclust.Config
+	}{
+		{nil, svclust.Config{Maintainer: svclust.Merge{}, Tol: svclust.DefaultTol, Seed: 1}},
+		{[]string{"-budget", "0"}, svclust.Config{Budget: svclust.NoBudget, Maintainer: svclust.Merge{}, Tol: svclust.DefaultTol, Seed: 1}},
+		{[]string{"-budget", "40", "-gamma", "2", "-C", "3", "-tol", "0", "-seed", "9", "-width", "global"},
+			svclust.Config{Gamma: 2, C: 3, Budget: 40, Maintainer: svclust.Merge{}, Tol: -1, Seed: 9, Width: svclust.GlobalWidth}},
+		// -k not given: the library's default, capped by the budget.
+		{[]string{"-maintain", "project-knn"}, svclust.Config{Maintainer: svclust.Projection{Pick: svclust.Nearest}, Tol: svclust.DefaultTol, Seed: 1}},
+		{[]string{"-maintain", "project-random", "-k", "4", "-max-iter", "5", "-min-iter", "-1", "-workers", "2"},
+			svclust.Config{Maintainer: svclust.Projection{Pick: svclust.Random, K: 4}, Tol: svclust.DefaultTol, MaxIter: 5, MinIter: -1, Seed: 1, Workers: 2}},
+	} {
+		got, err := parse(t, tc.args...).Config()
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%v: Config %+v, %v; want %+v", tc.args, got, err, tc.want)
+		}
+	}
+	cc, err := parse(t, "-rule", "components", "-eps", "0.5", "-m", "7", "-outliers", "-workers", "3").ClusterConfig()
+	if err != nil || cc.Rule != cluster.Components || cc.Eps != 0.5 || cc.M != 7 || !cc.Outliers || cc.Workers != 3 || cc.All {
+		t.Errorf("components: ClusterConfig %+v, %v", cc, err)
+	}
+	// A streamed run labels every row by the partition: -rule components
+	// then follows the trajectory of every sample row.
+	cc, err = parse(t, "-rule", "components", "-stream").ClusterConfig()
+	if err != nil || !cc.All {
+		t.Errorf("components -stream: ClusterConfig %+v, %v; want All", cc, err)
+	}
+	cc, err = parse(t, "-min-size", "12", "-stream").ClusterConfig()
+	if err != nil || cc.Rule != cluster.LevelTree || cc.MinSize != 12 || cc.M != cluster.DefaultM || cc.All {
+		t.Errorf("levels -stream: ClusterConfig %+v, %v", cc, err)
+	}
+}
+
+// TestConfigFields fails when svclust.Config or the clustering
+// configuration gains a field, until Settings knows whether a flag sets it.
+func TestConfigFields(t *testing.T) {
+	t.Parallel()
+	// Config: all but Progress come from flags. ClusterConfig: all but
+	// Progress, RippleZ, LevelPower and Neighbors, the library's defaults.
+	if n := reflect.TypeFor[svclust.Config]().NumField(); n != 11 {
+		t.Errorf("svclust.Config has %d fields, not 11: check Settings.Config", n)
+	}
+	cc, _ := Default().ClusterConfig()
+	if n := reflect.TypeOf(cc).NumField(); n != 11 {
+		t.Errorf("the clustering configuration has %d fields, not 11: check Settings.ClusterConfig", n)
+	}
+}
+
+// TestRoundTrip checks that settings encode as JSON and decode to equal
+// settings, which build the same configurations: svclust-beam sends them
+// to its workers so.
+func TestRoundTrip(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		nil,
+		{"-gamma", "0.25", "-C", "12.5", "-budget", "0", "-width", "global", "-maintain", "project-knn", "-k", "3", "-label", "y"},
+		{"-rule", "components", "-all", "-eps", "0.125", "-outliers", "-tol", "0", "-m", "9", "-seed", "18446744073709551615", "-stream", "-sample", "77"},
+		{"-budget", "50", "-min-size", "8", "-max-iter", "1000", "-min-iter", "-1", "-workers", "2", "-scale", "minmax"},
+	} {
+		s := parse(t, args...)
+		s.TunedC = true
+		b, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got Settings
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(&got, s) {
+			t.Errorf("%v: %s decodes to\n%+v\nwant\n%+v", args, b, got, *s)
+		}
+		c1, err1 := s.Config()
+		c2, err2 := got.Config()
+		k1, _ := s.ClusterConfig()
+		k2, _ := got.ClusterConfig()
+		if err1 != nil || err2 != nil || !reflect.DeepEqual(c1, c2) || !reflect.DeepEqual(k1, k2) {
+			t.Errorf("%v: configurations differ after the round trip", args)
+		}
+	}
+}
+
+// TestFlagError checks that the library's *ConfigError becomes an *Error
+// naming the flag of its field, and that other errors pass unchanged.
+func TestFlagError(t *testing.T) {
+	t.Parallel()
+	err := FlagError(&svclust.ConfigError{Field: "Maintainer.K", Value: 9, Reason: "must be ≤ the budget"})
+	var e *Error
+	if !errors.As(err, &e) || e.Flag != "-k" || err.Error() != "-k 9: must be ≤ the budget" {
+		t.Errorf("FlagError: %v", err)
+	}
+	err = FlagError(&svclust.ConfigError{Field: "RippleZ", Value: 1, Reason: "r"})
+	if !errors.As(err, &e) || e.Flag != "" || !strings.Contains(err.Error(), "RippleZ") {
+		t.Errorf("FlagError of a field no flag sets: %v", err)
+	}
+	other := errors.New("x")
+	if FlagError(other) != other || FlagError(nil) != nil {
+		t.Error("FlagError changed an error that is not a ConfigError")
+	}
+}
+
+// TestRecord checks the run record: how each of γ, C and the budget was
+// chosen, the strategy ("none" without a budget) and the k of a projection.
+func TestRecord(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1700000000")
+	m := &svclust.Model{Gamma: 0.5, C: 2, Choice: svclust.Choice{Budget: 60}}
+	src := Source{Data: "d.csv", Rows: 100, Sample: 50, SHA256: "ab"}
+	s := parse(t, "-gamma", "0.5", "-maintain", "project-knn", "-rule", "components")
+	s.TunedC = true
+	r := s.Record("tool", m, src)
+	if r.Tool != "tool" || r.Created != "2023-11-14T22:13:20Z" || r.Seed != 1 || r.Strategy != "project-knn" || r.K != svclust.DefaultK ||
+		r.Budget != 60 || r.BudgetFrom != "auto" || r.Rule != "components" || r.Gamma != 0.5 || r.GammaFrom != "given" ||
+		r.C != 2 || r.CFrom != "tune" || r.Width != "global" || r.Data != "d.csv" || r.Rows != 100 || r.Sample != 50 || r.DataSHA256 != "ab" {
+		t.Errorf("record %+v", r)
+	}
+	m.Choice.Budget = svclust.NoBudget
+	r = parse(t, "-budget", "0", "-maintain", "project-knn").Record("tool", m, src)
+	if r.Strategy != "none" || r.K != 0 || r.Budget != svclust.NoBudget || r.BudgetFrom != "given" || r.GammaFrom != "auto" {
+		t.Errorf("no budget: record %+v", r)
+	}
+}
+
+// TestCreationTime checks SOURCE_DATE_EPOCH and the whole seconds.
+func TestCreationTime(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1700000000")
+	if got := CreationTime(); !got.Equal(time.Unix(1700000000, 0)) || got.Location() != time.UTC {
+		t.Errorf("SOURCE_DATE_EPOCH: %v", got)
+	}
+	t.Setenv("SOURCE_DATE_EPOCH", "")
+	if got := CreationTime(); got.Nanosecond() != 0 || got.Location() != time.UTC || time.Since(got) > time.Minute {
+		t.Errorf("now: %v", got)
+	}
+}
+
+// TestParseSep checks the names of the separators and the error of -sep.
+func TestParseSep(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]byte{"": 0, "auto": 0, ",": ',', "comma": ',', ";": ';', "semicolon": ';', "\t": '\t', `\t`: '\t', "tab": '\t'} {
+		if got, err := ParseSep(in); got != want || err != nil {
+			t.Errorf("ParseSep(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	var e *Error
+	if _, err := ParseSep("|"); !errors.As(err, &e) || e.Flag != "-sep" || err.Error() != `-sep must be , ; or tab, not "|"` {
+		t.Errorf("ParseSep(|): %v", err)
+	}
+}

@@ -1,0 +1,232 @@
+package settings
+
+import (
+	"errors"
+	"math"
+
+	"github.com/svclust/svclust"
+
+	"github.com/svclust/svclust/cluster"
+	"github.com/svclust/svclust/dataset"
+)
+
+// Validate checks every setting and returns the first *Error, which names
+// its flag, or nil. It checks what Config and ClusterConfig check, then
+// -scale and, with Stream, -sample; without Stream, -sample must not have
+// been given.
+func (s *Settings) Validate() error {
+	if _, err := s.Config(); err != nil {
+		return err
+	}
+	if _, err := s.ClusterConfig(); err != nil {
+		return err
+	}
+	if _, err := s.Scaling(); err != nil {
+		return err
+	}
+	switch {
+	case s.SampleGiven && !s.Stream:
+		return errorf("-sample", "-sample needs -stream")
+	case !s.Stream:
+	case s.Sample < 1:
+		return errorf("-sample", "-sample must be ≥ 1")
+	default:
+		return AtMost("-sample", s.Sample, MaxSample)
+	}
+	return nil
+}
+
+// Config returns the training configuration of s, or the *Error of the
+// first bad training flag. Seed is s.Seed.
+func (s *Settings) Config() (svclust.Config, error) {
+	var c svclust.Config
+	if !s.Gamma.Auto {
+		if !positive(s.Gamma.Value) {
+			return c, errorf("-gamma", `-gamma must be > 0 or "auto"`)
+		}
+		c.Gamma = s.Gamma.Value
+	}
+	if !s.C.Auto {
+		if !positive(s.C.Value) {
+			return c, errorf("-C", `-C must be > 0 or "auto"`)
+		}
+		c.C = s.C.Value
+	}
+	// The one place where -budget meets Config.Budget: auto is the
+	// library's 0, no budget (-budget 0) its NoBudget.
+	switch b := s.Budget; {
+	case b.Auto:
+	case b.Value < 0:
+		return c, errorf("-budget", `-budget must be ≥ 0 (0 means no budget) or "auto"`)
+	case b.Value == 0:
+		c.Budget = svclust.NoBudget
+	default:
+		if err := AtMost("-budget", b.Value, MaxBudget); err != nil {
+			return c, err
+		}
+		c.Budget = b.Value
+	}
+	width, err := svclust.ParseWidth(s.Width)
+	if err != nil {
+		return c, errorf("-width", "-width must be adaptive or global, not %q", s.Width)
+	}
+	c.Width = width
+	if s.K < 1 {
+		return c, errorf("-k", "-k must be ≥ 1")
+	}
+	k := 0 // the library's default, capped by the budget
+	if s.KGiven {
+		k = s.K
+	}
+	mt, err := svclust.ParseMaintainer(s.Maintain, k)
+	if _, proj := mt.(svclust.Projection); s.KGiven && !proj {
+		return c, errorf("-k", "-k applies only to -maintain project-knn and project-random, not %s", s.Maintain)
+	}
+	if err != nil {
+		return c, errorf("-maintain", "-maintain must be %s, not %q", orList(svclust.MaintainerNames()), s.Maintain)
+	}
+	c.Maintainer = mt
+	switch {
+	case !(s.Tol >= 0) || math.IsInf(s.Tol, 0):
+		return c, errorf("-tol", "-tol must be ≥ 0 and finite (0 runs -max-iter steps)")
+	case s.Tol == 0:
+		c.Tol = -1 // the library's "no stopping rule"
+	default:
+		c.Tol = s.Tol
+	}
+	if s.MaxIter < 0 {
+		return c, errorf("-max-iter", "-max-iter must be ≥ 0 (0 means the default)")
+	}
+	if err := AtMost("-max-iter", s.MaxIter, MaxIter); err != nil {
+		return c, err
+	}
+	c.MaxIter = s.MaxIter
+	if s.MinIter < -1 {
+		return c, errorf("-min-iter", "-min-iter must be ≥ -1 (0 means the default, -1 the paper's rule)")
+	}
+	if err := AtMost("-min-iter", s.MinIter, MaxIter); err != nil {
+		return c, err
+	}
+	c.MinIter = s.MinIter
+	if err := s.checkWorkers(); err != nil {
+		return c, err
+	}
+	c.Seed = s.Seed
+	c.Workers = s.Workers
+	// Let the library check what is left (such as -k against -budget).
+	if err := c.Validate(); err != nil {
+		return c, FlagError(err)
+	}
+	return c, nil
+}
+
+// ClusterConfig returns the clustering configuration of s, or the *Error
+// of the first bad clustering flag. It is the one function of the package
+// that names the clustering package's types.
+func (s *Settings) ClusterConfig() (cluster.Config, error) {
+	var c cluster.Config
+	rule, err := cluster.ParseRule(s.Rule)
+	if err != nil {
+		return c, errorf("-rule", "-rule must be levels or components, not %q", s.Rule)
+	}
+	c.Rule = rule
+	if !s.MinSize.Auto {
+		if s.MinSize.Value < 1 {
+			return c, errorf("-min-size", `-min-size must be ≥ 1 or "auto"`)
+		}
+		if rule != cluster.LevelTree {
+			return c, errorf("-min-size", "-min-size applies only to -rule levels")
+		}
+		c.MinSize = s.MinSize.Value
+	}
+	components := rule == cluster.Components
+	if !components && (s.All || !s.Eps.Auto) {
+		flag := "-eps"
+		if s.All {
+			flag = "-all"
+		}
+		return c, errorf(flag, "-all and -eps apply only to -rule components")
+	}
+	if !s.Eps.Auto {
+		if !positive(s.Eps.Value) {
+			return c, errorf("-eps", `-eps must be > 0 or "auto"`)
+		}
+		c.Eps = s.Eps.Value
+	}
+	if s.M < 2 {
+		return c, errorf("-m", "-m must be ≥ 2")
+	}
+	if err := AtMost("-m", s.M, MaxM); err != nil {
+		return c, err
+	}
+	c.M = s.M
+	if err := s.checkWorkers(); err != nil {
+		return c, err
+	}
+	// With -rule components, a streamed run labels every row by its
+	// trajectory after training, so its sample is clustered as -all
+	// clusters the data; -rule levels labels every row by its support
+	// vector.
+	c.All = s.All || (s.Stream && components)
+	c.Outliers = s.Outliers
+	c.Workers = s.Workers
+	if err := c.Validate(); err != nil {
+		return c, FlagError(err)
+	}
+	return c, nil
+}
+
+// Scaling returns the feature scaling of -scale.
+func (s *Settings) Scaling() (dataset.Scale, error) {
+	sc, err := dataset.ParseScale(s.Scale)
+	if err != nil {
+		return sc, errorf("-scale", "-scale must be none, zscore or minmax, not %q", s.Scale)
+	}
+	return sc, nil
+}
+
+func (s *Settings) checkWorkers() error {
+	if s.Workers < 0 {
+		return errorf("-workers", "-workers must be ≥ 0 (0 means all cores)")
+	}
+	return AtMost("-workers", s.Workers, MaxWorkers)
+}
+
+// positive reports whether v is a number > 0 and finite: γ, C and ε.
+func positive(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
+
+// flagOf maps the Field of a *svclust.ConfigError to the flag that sets it.
+var flagOf = map[string]string{
+	"Gamma":        "-gamma",
+	"C":            "-C",
+	"Budget":       "-budget",
+	"Width":        "-width",
+	"Maintainer.K": "-k",
+	"Tol":          "-tol",
+	"MaxIter":      "-max-iter",
+	"Eps":          "-eps",
+	"M":            "-m",
+	"Workers":      "-workers",
+	"Rule":         "-rule",
+	"MinSize":      "-min-size",
+}
+
+// FlagOf returns the flag that sets the field of svclust.Config or of the
+// clustering configuration named in a *svclust.ConfigError, or "".
+func FlagOf(field string) string { return flagOf[field] }
+
+// FlagError turns a *svclust.ConfigError in err into an *Error that names
+// the flag of its field ("-k 9: must be ≤ the budget"), and returns other
+// errors unchanged. A field no flag sets gives an *Error with no Flag and
+// the library's message.
+func FlagError(err error) error {
+	var ce *svclust.ConfigError
+	if !errors.As(err, &ce) {
+		return err
+	}
+	name, ok := flagOf[ce.Field]
+	if !ok {
+		return &Error{msg: err.Error()}
+	}
+	return errorf(name, "%s %v: %s", name, ce.Value, ce.Reason)
+}
