@@ -9,6 +9,7 @@ import (
 
 	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/internal/parallel"
+	"github.com/svclust/svclust/sample"
 )
 
 // Constants of the automatic choices of [Choose]. They were calibrated on
@@ -171,7 +172,7 @@ func choose(data []float64, n, d int, c Config) (Choice, []float64) {
 	}
 	rng := rand.New(rand.NewPCG(c.Seed, c.Seed^0x9e3779b97f4a7c15))
 	s := min(n, autoSample)
-	smp := sampleRows(data, n, d, s, rng)
+	smp := sample.Rows(data, n, d, s, rng)
 	ch.Sample = s
 	if ch.GammaAuto {
 		if ch.CAuto && c.Width == AdaptiveWidth {
@@ -381,26 +382,4 @@ func maxDensity(smp []float64, s, d int, gamma float64, w int) float64 {
 		}
 	})
 	return slices.Max(dens)
-}
-
-// sampleRows returns m ≤ n of the n rows of data, drawn without
-// replacement from rng, as one row-major slice. It takes O(m) memory: the
-// first m steps of a Fisher–Yates shuffle, with the moved entries of the
-// permutation kept in a map.
-func sampleRows(data []float64, n, d, m int, rng *rand.Rand) []float64 {
-	out := make([]float64, 0, m*d)
-	moved := make(map[int]int, 2*m) // entry of the permutation, where it is not the identity
-	at := func(i int) int {
-		if v, ok := moved[i]; ok {
-			return v
-		}
-		return i
-	}
-	for i := range m {
-		j := i + rng.IntN(n-i)
-		pi, pj := at(i), at(j)
-		moved[i], moved[j] = pj, pi
-		out = append(out, data[pj*d:pj*d+d]...)
-	}
-	return out
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/internal/parallel"
+	"github.com/svclust/svclust/sample"
 )
 
 // Train fits the large-margin one-class SVM of the paper's Section 2 to the
@@ -105,7 +106,7 @@ func TrainContext(ctx context.Context, x mat.Matrix, cfg *Config) (*Model, error
 	}
 	od := data
 	if n > objectiveRows {
-		od = sampleRows(data, n, d, objectiveRows, rand.New(rand.NewPCG(c.Seed, c.Seed^0x6a09e667f3bcc909)))
+		od = sample.Rows(data, n, d, objectiveRows, rand.New(rand.NewPCG(c.Seed, c.Seed^0x6a09e667f3bcc909)))
 	}
 	m.Stats.Objective = m.objective(od, d, c.Workers)
 	m.Stats.ObjectiveRows = len(od) / d

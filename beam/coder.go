@@ -8,18 +8,19 @@ import (
 
 	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
 
+	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/internal/binio"
-	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/sample"
 )
 
 // The summaries of the files (filePart, and the combiner's accumulator
 // summary) are the pipeline's only large elements: up to Settings.Sample
 // rows each. The runner holds them encoded, in several copies (Prism keeps
 // each bundle's output and the grouped accumulators in memory), so they
-// are encoded compactly: the sample by pipeline.BottomK.MarshalBinary
+// are encoded compactly: the sample by sample.BottomK.MarshalBinary
 // (about 29 bytes a 2-D row, against about 97 with the SDK's schema coder,
 // which repeats the file name in every row) and the column statistics by
-// pipeline.Moments.MarshalBinary, each framed by appendBlob.
+// dataset.ScaleFitter.MarshalBinary, each framed by appendBlob.
 func init() {
 	sdk.RegisterCoder(reflect.TypeFor[filePart](), encodeFilePart, decodeFilePart)
 	sdk.RegisterCoder(reflect.TypeFor[summary](), encodeSummary, decodeSummary)
@@ -67,7 +68,7 @@ func appendFilePart(b []byte, p *filePart) ([]byte, error) {
 	return appendSample(b, p.Sample)
 }
 
-func appendSample(b []byte, s *pipeline.BottomK) ([]byte, error) {
+func appendSample(b []byte, s *sample.BottomK) ([]byte, error) {
 	return appendBlob(b, s != nil, s.MarshalBinary)
 }
 
@@ -119,15 +120,15 @@ func (r *reader) blob(unmarshal func([]byte) error) bool {
 func (r *reader) filePart() filePart {
 	var p filePart
 	p.File = string(r.Bytes(r.count()))
-	if m := new(pipeline.Moments); r.blob(m.UnmarshalBinary) {
+	if m := new(dataset.ScaleFitter); r.blob(m.UnmarshalBinary) {
 		p.Moments = m
 	}
 	p.Sample = r.sample()
 	return p
 }
 
-func (r *reader) sample() *pipeline.BottomK {
-	if s := new(pipeline.BottomK); r.blob(s.UnmarshalBinary) {
+func (r *reader) sample() *sample.BottomK {
+	if s := new(sample.BottomK); r.blob(s.UnmarshalBinary) {
 		return s
 	}
 	return nil

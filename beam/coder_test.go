@@ -9,19 +9,20 @@ import (
 	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/typex"
 
-	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/dataset"
+	"github.com/svclust/svclust/sample"
 )
 
 // part returns the summary of n rows of a 2-column file, with a sample of
 // size k.
 func part(file string, n, k int) filePart {
-	m := pipeline.NewMoments(2)
-	s := pipeline.NewBottomK(k)
-	keys := pipeline.NewSampleKeyer(1, file)
+	m := dataset.NewScaleFitter(dataset.ScaleZScore, 2)
+	s := sample.NewBottomK(k)
+	keys := sample.NewKeyer(1, file)
 	for l := 2; l < n+2; l++ {
 		row := []float64{float64(l) * 1.25, -float64(l) / 3}
 		m.Add(row)
-		s.Add(keys.Key(l), pipeline.RowID{File: file, Line: l}, row)
+		s.Add(keys.Key(l), sample.RowID{File: file, Line: l}, row)
 	}
 	return filePart{File: file, Moments: m, Sample: s}
 }
@@ -42,15 +43,15 @@ func TestCoders(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The size the formats give, at most: the file name after its length;
-	// the Moments blob (flag, length, then version, N = 300, d = 2 and
-	// 4·2 values); the sample blob (flag, length < 2¹⁴, then version,
+	// the scaling blob (flag, length, then version, scale, N = 300, d = 2
+	// and 5·2 values); the sample blob (flag, length < 2¹⁴, then version,
 	// K = 100, one file name after its length, and the number of rows);
 	// then per sampled row 8 bytes of key, 1 of file index, 2 of line (a
 	// varint of at most 2·301 in zig-zag form, < 2¹⁴), 1 for the number
 	// of values (2) and 2·8 of values.
 	const perRow = 8 + 1 + 2 + 1 + 2*8
 	head := 1 + len(p.File) +
-		1 + 1 + (1 + 2 + 1 + 4*2*8) +
+		1 + 1 + (1 + 1 + 2 + 1 + 5*2*8) +
 		1 + 2 + (1 + 2 + 1 + 1 + len(p.File) + 1)
 	if limit := head + 100*perRow; len(b) > limit {
 		t.Errorf("%d bytes for 100 sampled rows, want ≤ %d (%d a row)", len(b), limit, perRow)

@@ -10,14 +10,15 @@
 // The input is a set of CSV files with the same columns, plain or gzip,
 // named by a glob ([Options.Input]). [Run] builds and runs
 //
-//		files ──scan──▶ per file: Moments of every row + BottomK sample ──Combine──▶ one summary
+//		files ──scan──▶ per file: scaling statistics of every row + BottomK sample ──Combine──▶ one summary
 //		summary ──train (one worker)──▶ model file (JSON bytes)
 //		files ──label, model as side input──▶ PREFIX-SSSSS-of-NNNNN.csv, one shard per file
 //
 //	  - scan reads each file with [dataset.Scanner] (gzip is detected by its
 //	    magic bytes) and summarises it: the column statistics of the scaling
-//	    ([pipeline.Moments]) and a seeded fixed-size uniform sample
-//	    ([pipeline.BottomK], keyed by a hash of the seed, the file and the
+//	    (the first pass of a [dataset.ScaleFitter], finished by its
+//	    OnePassScaler) and a seeded fixed-size uniform sample
+//	    ([sample.BottomK], keyed by a hash of the seed, the file and the
 //	    line). A combiner merges the summaries of the files. The sample
 //	    depends only on the seed and the rows, the statistics are merged in
 //	    file order: the result is the same for any number of workers and any

@@ -15,11 +15,11 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
-
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/internal/atomicfile"
 	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/sample"
 	"github.com/svclust/svclust/settings"
 )
 
@@ -47,8 +47,8 @@ type fileSpec struct {
 // rows, in file order, and the sample of its rows.
 type filePart struct {
 	File    string
-	Moments *pipeline.Moments
-	Sample  *pipeline.BottomK
+	Moments *dataset.ScaleFitter // first pass only
+	Sample  *sample.BottomK
 }
 
 // openRead opens the file path, on the file system its scheme names, for
@@ -99,6 +99,7 @@ func (c closers) Close() error {
 // scanFn reads a file and emits its filePart.
 type scanFn struct {
 	Read   dataset.ReadOptions
+	Scale  dataset.Scale
 	Seed   uint64
 	Sample int
 	D      int
@@ -113,15 +114,15 @@ func (f *scanFn) ProcessElement(ctx context.Context, spec fileSpec, emit func(fi
 	if len(sc.Names()) != f.D {
 		return marked(fmt.Errorf("%s: %d features, the first file %d", spec.Path, len(sc.Names()), f.D))
 	}
-	m := pipeline.NewMoments(f.D)
-	s := pipeline.NewBottomK(f.Sample)
-	keys := pipeline.NewSampleKeyer(f.Seed, spec.Path)
+	m := dataset.NewScaleFitter(f.Scale, f.D)
+	s := sample.NewBottomK(f.Sample)
+	keys := sample.NewKeyer(f.Seed, spec.Path)
 	for sc.Scan() {
 		row := sc.Row()
 		m.Add(row)
 		line := sc.Line()
 		if k := keys.Key(line); k <= s.Bound() {
-			s.Add(k, pipeline.RowID{File: spec.Path, Line: line}, row)
+			s.Add(k, sample.RowID{File: spec.Path, Line: line}, row)
 		}
 		if sc.Rows()%(1<<16) == 0 && ctx.Err() != nil {
 			return ctx.Err()
@@ -139,7 +140,7 @@ func (f *scanFn) ProcessElement(ctx context.Context, spec fileSpec, emit func(fi
 // merges, and the merged sample.
 type summary struct {
 	Files  []filePart // Sample nil
-	Sample *pipeline.BottomK
+	Sample *sample.BottomK
 }
 
 // mergeFn combines the fileParts into one summary.
@@ -148,24 +149,24 @@ type mergeFn struct {
 }
 
 func (f *mergeFn) CreateAccumulator() summary {
-	return summary{Sample: pipeline.NewBottomK(f.Sample)}
+	return summary{Sample: sample.NewBottomK(f.Sample)}
 }
 
 func (f *mergeFn) AddInput(a summary, p filePart) summary {
 	if a.Sample == nil {
-		a.Sample = pipeline.NewBottomK(f.Sample)
+		a.Sample = sample.NewBottomK(f.Sample)
 	}
-	a.Sample.Merge(p.Sample)
+	a.Sample.Union(p.Sample)
 	a.Files = append(a.Files, filePart{File: p.File, Moments: p.Moments})
 	return a
 }
 
 func (f *mergeFn) MergeAccumulators(a, b summary) summary {
 	if a.Sample == nil {
-		a.Sample = pipeline.NewBottomK(f.Sample)
+		a.Sample = sample.NewBottomK(f.Sample)
 	}
 	if b.Sample != nil {
-		a.Sample.Merge(b.Sample)
+		a.Sample.Union(b.Sample)
 	}
 	a.Files = append(a.Files, b.Files...)
 	return a
@@ -203,16 +204,16 @@ func (f *trainFn) train(a summary) ([]byte, error) {
 	// The statistics of the files, merged in file order.
 	files := a.Files
 	sortParts(files)
-	all := pipeline.NewMoments(d)
-	for _, p := range files {
-		all.Merge(p.Moments)
-	}
 	st := &f.Settings
 	sc, err := st.Scaling()
 	if err != nil {
 		return nil, err
 	}
-	scaler, err := all.Scaler(sc)
+	all := dataset.NewScaleFitter(sc, d)
+	for _, p := range files {
+		all.Combine(p.Moments)
+	}
+	scaler, err := all.OnePassScaler()
 	if err != nil {
 		return nil, err
 	}
@@ -243,7 +244,7 @@ func (f *trainFn) train(a summary) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	run := st.Record(f.Tool, model, settings.Source{Data: f.Data, Rows: int(all.N), Sample: len(rows)})
+	run := st.Record(f.Tool, model, settings.Source{Data: f.Data, Rows: all.Rows(), Sample: len(rows)})
 	mf := &pipeline.Model{Scale: sc, Scaler: scaler, Features: f.Names, Label: st.Label, Run: run, Model: model, Partition: clustering.Partition}
 	var buf bytes.Buffer
 	if err := mf.Write(&buf); err != nil {

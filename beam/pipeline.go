@@ -21,13 +21,14 @@ import (
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/pipeline"
 	"github.com/svclust/svclust/settings"
+	"github.com/svclust/svclust/stream"
 )
 
 // DefaultSample is the default of the sample size (Settings.Sample), the
 // default of `svclust fit -stream -sample` as well: training draws 10,000
 // to 1,000,000 SGD steps from the sample and the automatic settings look at
 // 2,000 rows, so 200,000 rows is several times what training can use.
-const DefaultSample = pipeline.DefaultSampleSize
+const DefaultSample = stream.DefaultSampleSize
 
 // MaxSample is the largest sample (Settings.Sample): the sample is held by
 // one worker, 8·d bytes a row plus its identity.
@@ -193,6 +194,8 @@ func samePath(a, b string) bool {
 func Build(s sdk.Scope, o *Options, p *Plan) {
 	st := o.settings()
 	sample, ro := st.Sample, o.readOptions()
+	// NewPlan validated the settings, so the scale parses.
+	scale, _ := st.Scaling()
 	specs := make([]fileSpec, len(p.Files))
 	for i, f := range p.Files {
 		specs[i] = fileSpec{Path: f, Shard: p.Shards[i]}
@@ -200,7 +203,7 @@ func Build(s sdk.Scope, o *Options, p *Plan) {
 	files := sdk.Create(s.Scope("files"), toAny(specs)...)
 	// Reshuffle lets the runner spread the files over its workers.
 	files = sdk.Reshuffle(s.Scope("spread"), files)
-	parts := sdk.ParDo(s.Scope("scan"), &scanFn{Read: ro, Seed: st.Seed, Sample: sample, D: len(p.Names)}, files)
+	parts := sdk.ParDo(s.Scope("scan"), &scanFn{Read: ro, Scale: scale, Seed: st.Seed, Sample: sample, D: len(p.Names)}, files)
 	summary := sdk.Combine(s.Scope("summarise"), &mergeFn{D: len(p.Names), Sample: sample}, parts)
 	model := sdk.ParDo(s.Scope("train"), &trainFn{Names: p.Names, Model: o.Model, Settings: st, Tool: o.Tool, Data: o.Input}, summary)
 	sdk.ParDo0(s.Scope("label"), &labelFn{Read: ro}, files, sdk.SideInput{Input: model})

@@ -82,4 +82,33 @@ func TestScaleFitterPanics(t *testing.T) {
 	if !panics(func() { NewScaleFitter(Scale(7), 1) }) {
 		t.Error("NewScaleFitter(Scale(7)) did not panic")
 	}
+	if !panics(func() { f.Combine(NewScaleFitter(ScaleZScore, 2)) }) {
+		t.Error("Combine in the second pass did not panic")
+	}
+	for _, o := range []*ScaleFitter{NewScaleFitter(ScaleMinMax, 2), NewScaleFitter(ScaleZScore, 3)} {
+		if !panics(func() { NewScaleFitter(ScaleZScore, 2).Combine(o) }) {
+			t.Errorf("Combine of %v, %d columns into zscore, 2 did not panic", o.scale, len(o.lo))
+		}
+	}
+}
+
+// TestCombineExact checks that the exact finish of fitters combined after
+// their first pass is FitScaler's, to rounding of the sum: the combined
+// fitter then reads every row for its further passes.
+func TestCombineExact(t *testing.T) {
+	x := mat.NewDense(6, 1, []float64{1, 4, 2, 8, 5, 7})
+	a, b := NewScaleFitter(ScaleZScore, 1), NewScaleFitter(ScaleZScore, 1)
+	for i := range 6 {
+		[]*ScaleFitter{a, b}[i%2].Add(x.RawRowView(i))
+	}
+	a.Combine(b)
+	for a.NextPass() {
+		for i := range 6 {
+			a.Add(x.RawRowView(i))
+		}
+	}
+	// Small integers: every sum is exact, so the two agree bit for bit.
+	if got, want := a.Scaler(), FitScaler(x, ScaleZScore); got.Shift[0] != want.Shift[0] || got.Mul[0] != want.Mul[0] {
+		t.Errorf("combined %v, FitScaler %v", got, want)
+	}
 }

@@ -6,7 +6,6 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/svclust/svclust"
-
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/figure"

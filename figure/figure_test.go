@@ -16,7 +16,6 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/svclust/svclust"
-
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 )

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/svclust/svclust"
-
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 )

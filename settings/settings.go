@@ -7,9 +7,8 @@ import (
 	"strings"
 
 	"github.com/svclust/svclust"
-
 	"github.com/svclust/svclust/cluster"
-	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/stream"
 )
 
 // Settings are the settings of one run, as the flags give them; each field
@@ -99,7 +98,7 @@ func Default() *Settings {
 		Label:    "label",
 		// Clustering the sample scores 200,000 rows (-rule levels) or
 		// runs 200,000 trajectories (-rule components).
-		Sample: pipeline.DefaultSampleSize,
+		Sample: stream.DefaultSampleSize,
 	}
 }
 

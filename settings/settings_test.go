@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/svclust/svclust"
-
 	"github.com/svclust/svclust/cluster"
 )
 

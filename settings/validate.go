@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/svclust/svclust"
-
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 )

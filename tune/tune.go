@@ -17,16 +17,15 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
-
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/metrics"
+	"github.com/svclust/svclust/sample"
 )
 
 // Value is one value of a grid: a number, or a multiple of the automatic
@@ -225,7 +224,11 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix) (*Result, error) {
 			res.Points = append(res.Points, p)
 		}
 	}
-	rows := sampleRows(n, s.Sample, s.Train.Seed)
+	size := s.Sample
+	if size <= 0 {
+		size = DefaultSample
+	}
+	rows := sample.SortedIndices(n, size, rand.New(rand.NewPCG(s.Train.Seed, sampleStream)))
 	sub := mat.NewDense(len(rows), d, nil)
 	for i, r := range rows {
 		sub.SetRow(i, mat.Row(nil, r, x))
@@ -323,26 +326,6 @@ func pick(points []Point, labelled bool) int {
 	return Best(scores,
 		func(i int) bool { return points[i].Err == nil },
 		func(i int) bool { return points[i].GammaValue.IsAuto() && points[i].CValue.IsAuto() })
-}
-
-// sampleRows returns the sorted indices of a uniform sample of min(n, size)
-// of n rows (size 0 selects DefaultSample), drawn with seed: all rows when
-// n ≤ size.
-func sampleRows(n, size int, seed uint64) []int {
-	if size <= 0 {
-		size = DefaultSample
-	}
-	if n <= size {
-		rows := make([]int, n)
-		for i := range rows {
-			rows[i] = i
-		}
-		return rows
-	}
-	rnd := rand.New(rand.NewPCG(seed, sampleStream))
-	rows := rnd.Perm(n)[:size]
-	slices.Sort(rows)
-	return rows
 }
 
 // sampleStream is the second seed word of the sample's random source, so

@@ -13,11 +13,12 @@ import (
 	"github.com/svclust/svclust/internal/atomicfile"
 	"github.com/svclust/svclust/metrics"
 	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/stream"
 )
 
-// fit -stream: data larger than memory, by pipeline.SampleScale (pass 1,
+// fit -stream: data larger than memory, by stream.SampleScale (pass 1,
 // and a pass for the z-score's variance when the sample does not hold
-// every row) and pipeline.LabelStream (pass 2).
+// every row) and stream.LabelStream (pass 2).
 //
 // The scaled sample is trained and clustered exactly as fit trains and
 // clusters its data; with -rule components as fit -all does, so that every
@@ -59,32 +60,32 @@ func runStream(ctx context.Context, e *env, o *fitFlags, path string, prog *prog
 	// Pass 1 hashes the bytes of the file for the model's run record; the
 	// reading passes count bytes, the labelling pass rows.
 	h := sha256.New()
-	open := func(pass pipeline.Pass) (io.ReadCloser, error) {
+	open := func(pass stream.Pass) (io.ReadCloser, error) {
 		r, size, err := openData(path)
 		if err != nil {
 			return nil, err
 		}
 		switch pass {
-		case pipeline.PassSample:
+		case stream.PassSample:
 			prog.begin("read", "bytes", size)
 			return readCloser{&countingReader{r: r, p: prog, h: h}, r}, nil
-		case pipeline.PassScale:
+		case stream.PassScale:
 			prog.begin("scale", "bytes", size)
 			return readCloser{&countingReader{r: r, p: prog}, r}, nil
 		}
 		return r, nil
 	}
 	streamError := func(err error) error {
-		var ce *pipeline.ChangedError
+		var ce *stream.ChangedError
 		if errors.As(err, &ce) {
 			return changed(path, ce.Before, ce.Now)
 		}
 		return dataError(err)
 	}
 
-	sm, err := pipeline.SampleScale(ctx, open, &pipeline.SampleConfig{
+	sm, err := stream.SampleScale(ctx, open, &stream.SampleConfig{
 		Read: opt, Scale: sc, Size: st.Sample, Seed: st.Seed,
-		Progress: func(p pipeline.Progress) {
+		Progress: func(p stream.Progress) {
 			if p.Done {
 				prog.end()
 			}
@@ -131,9 +132,9 @@ func runStream(ctx context.Context, e *env, o *fitFlags, path string, prog *prog
 	defer labels.abort()
 	var table metrics.Table
 	fitted := &pipeline.Model{Scale: sc, Scaler: sm.Scaler, Features: sm.Names, Label: st.Label, Model: model, Partition: cl.Partition}
-	_, err = pipeline.LabelStream(ctx, open, fitted, &pipeline.LabelConfig{
+	_, err = stream.LabelStream(ctx, open, fitted, &stream.LabelConfig{
 		Read: opt, Rows: n, Workers: st.Workers,
-		Progress: func(p pipeline.Progress) {
+		Progress: func(p stream.Progress) {
 			switch {
 			case p.Done:
 				prog.end()

@@ -12,7 +12,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/svclust/svclust"
-
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/metrics"

@@ -1,10 +1,13 @@
-// Package binio reads the compact binary forms of package pipeline's
-// summaries (BottomK, Moments) and of the Beam pipeline's coders built on
-// them: little-endian uint64s, varints as encoding/binary writes them, and
-// byte strings.
+// Package binio reads the compact binary forms of the mergeable summaries
+// (sample.BottomK, dataset.ScaleFitter) and of the Beam pipeline's coders
+// built on them: little-endian uint64s, varints as encoding/binary writes
+// them, and byte strings.
 package binio
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"fmt"
+)
 
 // Reader reads values from the front of a byte slice. Its first error
 // sticks: it drops the rest of the data, and every later read returns
@@ -47,6 +50,15 @@ func (r *Reader) Byte() byte {
 	c := r.b[0]
 	r.b = r.b[1:]
 	return c
+}
+
+// Version reads a version byte and fails, with an error that wraps what,
+// unless it is want.
+func (r *Reader) Version(want byte, what error) {
+	v := r.Byte()
+	if r.err == nil && v != want {
+		r.Fail(fmt.Errorf("%w: version %d", what, v))
+	}
 }
 
 // Uint64 reads a little-endian uint64 (8 bytes).

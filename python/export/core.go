@@ -27,7 +27,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
-
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/pipeline"

@@ -1,4 +1,4 @@
-package pipeline
+package sample
 
 import (
 	"bytes"
@@ -17,12 +17,12 @@ func sampleOf(k, n int) *BottomK {
 		s    *BottomK
 		file string
 	}{{a, "data/part-0.csv"}, {b, "data/part-1.csv.gz"}} {
-		keys := NewSampleKeyer(3, p.file)
+		keys := NewKeyer(3, p.file)
 		for l := 2; l < n+2; l++ {
 			p.s.Add(keys.Key(l), RowID{p.file, l}, []float64{float64(l), -float64(l) / 3})
 		}
 	}
-	a.Merge(b)
+	a.Union(b)
 	return a
 }
 
@@ -63,8 +63,8 @@ func TestBottomKBinary(t *testing.T) {
 		// The decoded sample is a heap: merging into it gives the sample
 		// of the union, as merging into the original does.
 		more := sampleOf(tc.k, tc.n+40)
-		s.Merge(more)
-		got.Merge(more)
+		s.Union(more)
+		got.Union(more)
 		if !reflect.DeepEqual(got.Sorted(), s.Sorted()) {
 			t.Errorf("k %d, n %d: merging into the decoded sample differs", tc.k, tc.n)
 		}
@@ -90,13 +90,13 @@ func TestBottomKBinaryErrors(t *testing.T) {
 	if err := keep.UnmarshalBinary(bad); !errors.Is(err, errBottomK) {
 		t.Errorf("version 2: error %v, want errBottomK", err)
 	}
-	swapped := &BottomK{K: s.K, Items: append([]Sampled{s.Items[1], s.Items[0]}, s.Items[2:]...)}
+	swapped := &BottomK{K: s.K, Items: append([]Item{s.Items[1], s.Items[0]}, s.Items[2:]...)}
 	b2, _ := swapped.MarshalBinary()
 	if err := keep.UnmarshalBinary(b2); err == nil {
 		t.Error("rows out of heap order: no error")
 	}
 	over := &BottomK{K: 1, Items: slices.Clip(s.Items[:1])}
-	over.Items = append(over.Items, Sampled{Key: 0, ID: RowID{"x", 2}})
+	over.Items = append(over.Items, Item{Key: 0, ID: RowID{"x", 2}})
 	b3, _ := over.MarshalBinary()
 	if err := keep.UnmarshalBinary(b3); err == nil {
 		t.Error("2 rows for K = 1: no error")

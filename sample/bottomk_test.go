@@ -1,4 +1,4 @@
-package pipeline
+package sample
 
 import (
 	"fmt"
@@ -11,13 +11,13 @@ import (
 // addRows offers the rows lines 2..n+1 of file to s, each row holding its
 // line as its value.
 func addRows(s *BottomK, seed uint64, file string, lines []int) {
-	k := NewSampleKeyer(seed, file)
+	k := NewKeyer(seed, file)
 	for _, l := range lines {
 		s.Add(k.Key(l), RowID{file, l}, []float64{float64(l)})
 	}
 }
 
-func ids(items []Sampled) []RowID {
+func ids(items []Item) []RowID {
 	out := make([]RowID, len(items))
 	for i, it := range items {
 		out[i] = it.ID
@@ -40,16 +40,16 @@ func TestBottomKSplitInvariant(t *testing.T) {
 	const k = 50
 	files := map[string][]int{"a.csv": lineRange(2, 400), "b.csv.gz": lineRange(2, 300), "c.csv": lineRange(2, 10)}
 	whole := NewBottomK(k)
-	var all []Sampled
+	var all []Item
 	for _, f := range []string{"a.csv", "b.csv.gz", "c.csv"} {
 		addRows(whole, 7, f, files[f])
-		kr := NewSampleKeyer(7, f)
+		kr := NewKeyer(7, f)
 		for _, l := range files[f] {
-			all = append(all, Sampled{Key: kr.Key(l), ID: RowID{f, l}})
+			all = append(all, Item{Key: kr.Key(l), ID: RowID{f, l}})
 		}
 	}
 	// The reference: sort every row by key and take the first k.
-	slices.SortFunc(all, func(a, b Sampled) int {
+	slices.SortFunc(all, func(a, b Item) int {
 		if a.less(&b) {
 			return -1
 		}
@@ -77,7 +77,7 @@ func TestBottomKSplitInvariant(t *testing.T) {
 		rnd.Shuffle(len(parts), func(i, j int) { parts[i], parts[j] = parts[j], parts[i] })
 		merged := NewBottomK(k)
 		for _, p := range parts {
-			merged.Merge(p)
+			merged.Union(p)
 		}
 		if got := ids(merged.Sorted()); !slices.Equal(got, want) {
 			t.Fatalf("trial %d, %d parts: merged sample differs:\n got %v\nwant %v", trial, len(parts), got, want)
@@ -103,7 +103,7 @@ func TestBottomKSmall(t *testing.T) {
 	}
 	z := NewBottomK(0)
 	addRows(z, 1, "f", lineRange(2, 9))
-	z.Merge(s)
+	z.Union(s)
 	if z.Len() != 0 {
 		t.Errorf("k = 0 kept %d rows", z.Len())
 	}

@@ -1,37 +1,19 @@
-package pipeline
+package stream
 
 import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
+	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/sample"
 )
-
-// Out of core: data larger than memory.
-//
-// [SampleScale] reads the data row by row. It keeps a uniform random
-// sample of at most Size rows (Algorithm R: row i, counted from 0, replaces
-// slot j of the full sample when j, drawn uniformly from 0..i, is below
-// Size) and the statistics of the scaling over every row. The z-score
-// needs the mean before the variance about it, as dataset.FitScaler
-// computes them, so it takes another pass (and one more for a column whose
-// variance under- or overflows float64 when computed directly): over the
-// sample when the sample holds every row, otherwise over the data, opened
-// again. The scaling is therefore bit for bit the one dataset.FitScaler
-// fits on all the rows in memory.
-//
-// The scaled sample is then trained and clustered in memory, and
-// [LabelStream] reads the data once more in chunks of rows, scales them,
-// labels them with the model's Predict and hands the labels on as they
-// come. Memory holds the sample (8·d bytes a row), one chunk and the model:
-// nothing grows with the number of rows. When the data have at most Size
-// rows the sample is every row in order, so the model is the one trained
-// on all of them.
 
 // DefaultSampleSize is the sample size of [SampleScale] when
 // [SampleConfig.Size] is 0. Training draws its SGD steps from the sample
@@ -96,7 +78,7 @@ type ChangedError struct {
 }
 
 func (e *ChangedError) Error() string {
-	return fmt.Sprintf("pipeline: the data changed between passes: %d rows, then %d", e.Before, e.Now)
+	return fmt.Sprintf("stream: the data changed between passes: %d rows, then %d", e.Before, e.Now)
 }
 
 // SampleConfig configures [SampleScale]. The zero value reads a CSV file
@@ -134,10 +116,10 @@ type Sample struct {
 
 // SampleScale reads the data that open opens, in one pass or more, and
 // returns a uniform sample of its rows, seeded, and the scaling fitted on
-// every row, as the comment at the top of this file describes. It returns
+// every row, as the package documentation describes. It returns
 // ctx.Err() when ctx is cancelled, a *ChangedError when the passes see
 // different numbers of rows, the errors of dataset.Scanner as they are,
-// and an *OverflowError for a sample value that overflows when scaled (its
+// and a *pipeline.OverflowError for a sample value that overflows when scaled (its
 // Line is the line of the data when the sample holds every row, 0
 // otherwise, and its Row the row of the sample).
 func SampleScale(ctx context.Context, open Opener, cfg *SampleConfig) (*Sample, error) {
@@ -149,7 +131,7 @@ func SampleScale(ctx context.Context, open Opener, cfg *SampleConfig) (*Sample, 
 	case limit == 0:
 		limit = DefaultSampleSize
 	case limit < 0:
-		return nil, fmt.Errorf("pipeline: sample size %d is negative", limit)
+		return nil, fmt.Errorf("stream: sample size %d is negative", limit)
 	}
 	report := func(p Progress) {
 		if cfg.Progress != nil {
@@ -169,19 +151,12 @@ func SampleScale(ctx context.Context, open Opener, cfg *SampleConfig) (*Sample, 
 	}
 	d := len(sc.Names())
 	fitter := dataset.NewScaleFitter(cfg.Scale, d)
-	rnd := rand.New(rand.NewPCG(cfg.Seed, reservoirStream))
-	var sample []float64 // row-major, at most limit rows
-	n := 0
+	res := sample.NewReservoir(limit, d, rand.New(rand.NewPCG(cfg.Seed, reservoirStream)))
 	for sc.Scan() {
 		row := sc.Row()
 		fitter.Add(row)
-		if n < limit {
-			sample = append(sample, row...)
-		} else if j := rnd.IntN(n + 1); j < limit {
-			copy(sample[j*d:(j+1)*d], row)
-		}
-		n++
-		if n%checkRows == 0 {
+		res.Add(row)
+		if n := res.Seen(); n%checkRows == 0 {
 			if err := ctx.Err(); err != nil {
 				r.Close()
 				return nil, err
@@ -196,14 +171,15 @@ func SampleScale(ctx context.Context, open Opener, cfg *SampleConfig) (*Sample, 
 	// Read to the end, for a reader that looks at every byte (a hash).
 	io.Copy(io.Discard, r)
 	r.Close()
+	n := res.Seen()
 	report(Progress{Pass: PassSample, Rows: n, Total: n, Done: true})
 
-	m := len(sample) / d // = min(n, limit)
+	rows := res.Rows()
+	m := len(rows) / d // = min(n, limit)
 	for fitter.NextPass() {
-		if n <= limit {
-			// The sample is every row, in order.
+		if res.All() {
 			for i := range m {
-				fitter.Add(sample[i*d : (i+1)*d])
+				fitter.Add(rows[i*d : (i+1)*d])
 			}
 		} else if err := scalePass(ctx, open, cfg, fitter, n, report); err != nil {
 			return nil, err
@@ -211,11 +187,11 @@ func SampleScale(ctx context.Context, open Opener, cfg *SampleConfig) (*Sample, 
 	}
 	scaler := fitter.Scaler()
 	for i := range m {
-		row := sample[i*d : (i+1)*d]
+		row := rows[i*d : (i+1)*d]
 		if j, u := scaler.Overflow(row); j >= 0 {
 			e := overflow(scaler, row, j, u)
 			e.Row, e.Feature = i, sc.Names()[j]
-			if n <= limit {
+			if res.All() {
 				e.Line = i + 2 // the sample is in order when it holds every row
 			}
 			return nil, e
@@ -224,7 +200,7 @@ func SampleScale(ctx context.Context, open Opener, cfg *SampleConfig) (*Sample, 
 	}
 	s := &Sample{Scaler: scaler, Names: sc.Names(), Classes: sc.Classes(), Rows: n}
 	if m > 0 {
-		s.X = mat.NewDense(m, d, sample)
+		s.X = mat.NewDense(m, d, rows)
 	}
 	return s, nil
 }
@@ -281,11 +257,12 @@ type LabelConfig struct {
 // It returns the number of rows labelled. Memory holds one chunk (at most
 // 16,384 rows or 8 MiB of values). It stops at the first error of emit,
 // returns ctx.Err() when ctx is cancelled (checked after each chunk), a
-// *ChangedError for a wrong number of rows (see LabelConfig.Rows), an
-// *OverflowError (with the Line of the value) for a value that overflows
-// when scaled, cluster.ErrNotClustered for a model without a partition and
-// the errors of dataset.Scanner as they are.
-func LabelStream(ctx context.Context, open Opener, m *Model, cfg *LabelConfig, emit func(labels, classes []int) error) (int, error) {
+// *ChangedError for a wrong number of rows (see LabelConfig.Rows), a
+// *pipeline.OverflowError (with the Line of the value) for a value that
+// overflows when scaled, a *pipeline.DimError for data whose number of
+// features is not the model's, cluster.ErrNotClustered for a model without
+// a partition and the errors of dataset.Scanner as they are.
+func LabelStream(ctx context.Context, open Opener, m *pipeline.Model, cfg *LabelConfig, emit func(labels, classes []int) error) (int, error) {
 	if cfg == nil {
 		cfg = &LabelConfig{}
 	}
@@ -310,7 +287,7 @@ func LabelStream(ctx context.Context, open Opener, m *Model, cfg *LabelConfig, e
 	report(Progress{Pass: PassLabel, Total: max(n, 0)})
 	d := len(sc.Names())
 	if want := m.Model.Dim(); d != want {
-		return 0, &DimError{Got: d, Want: want}
+		return 0, &pipeline.DimError{Got: d, Want: want}
 	}
 	rows := max(1, min(chunkRows, chunkBytes/(8*d)))
 	chunk := make([]float64, rows*d)
@@ -361,3 +338,11 @@ func LabelStream(ctx context.Context, open Opener, m *Model, cfg *LabelConfig, e
 	report(Progress{Pass: PassLabel, Rows: done, Total: done, Done: true})
 	return done, nil
 }
+
+// overflow returns the error of value j of row, which s scales to u, as
+// package pipeline builds it for in-memory data.
+func overflow(s *dataset.Scaler, row []float64, j int, u float64) *pipeline.OverflowError {
+	return &pipeline.OverflowError{Col: j, Value: row[j], Scaled: u, Column: !finite(s.Shift[j]) || !finite(s.Mul[j])}
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

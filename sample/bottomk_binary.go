@@ -1,4 +1,4 @@
-package pipeline
+package sample
 
 import (
 	"encoding/binary"
@@ -63,16 +63,16 @@ func (s *BottomK) MarshalBinary() ([]byte, error) {
 
 // errBottomK is the error of UnmarshalBinary for data that are not the
 // binary form of a BottomK.
-var errBottomK = errors.New("pipeline: BottomK.UnmarshalBinary: not a BottomK")
+var errBottomK = errors.New("sample: BottomK.UnmarshalBinary: not a BottomK")
 
 // UnmarshalBinary sets s to the sample encoded by [BottomK.MarshalBinary].
 // It returns an error for data that are not such an encoding (truncated,
 // trailing bytes, an unknown version, a file index out of range, or rows
 // that are not a heap of at most K), and leaves s unchanged then.
 func (s *BottomK) UnmarshalBinary(data []byte) error {
-	r := binReader{binio.NewReader(data, errBottomKTruncated), errBottomK}
-	if err := r.version(bottomKVersion); err != nil {
-		return err
+	r := binio.NewReader(data, errBottomKTruncated)
+	if r.Version(bottomKVersion, errBottomK); r.Err() != nil {
+		return r.Err()
 	}
 	k := r.Varint()
 	nf := r.Count(1)
@@ -81,12 +81,12 @@ func (s *BottomK) UnmarshalBinary(data []byte) error {
 		names = append(names, string(r.Bytes(r.Count(1))))
 	}
 	n := r.Count(8 + 3)
-	var items []Sampled // nil when empty, as NewBottomK's
+	var items []Item // nil when empty, as NewBottomK's
 	if n > 0 {
-		items = make([]Sampled, 0, n)
+		items = make([]Item, 0, n)
 	}
 	for range n {
-		var it Sampled
+		var it Item
 		it.Key = r.Uint64()
 		f := r.Uvarint()
 		it.ID.Line = int(r.Varint())
@@ -121,27 +121,5 @@ func (s *BottomK) UnmarshalBinary(data []byte) error {
 	return nil
 }
 
-// binReader reads the binary form of a BottomK or of Moments; what is
-// the error its errors wrap (errBottomK, errMoments).
-type binReader struct {
-	binio.Reader
-	what error
-}
-
-// The errors of a binReader for data cut short.
-var (
-	errBottomKTruncated = fmt.Errorf("%w: truncated", errBottomK)
-	errMomentsTruncated = fmt.Errorf("%w: truncated", errMoments)
-)
-
-// version reads the version byte and returns an error unless it is want.
-func (r *binReader) version(want byte) error {
-	v := r.Byte()
-	if err := r.Err(); err != nil {
-		return err
-	}
-	if v != want {
-		return fmt.Errorf("%w: version %d", r.what, v)
-	}
-	return nil
-}
+// errBottomKTruncated is the error of UnmarshalBinary for data cut short.
+var errBottomKTruncated = fmt.Errorf("%w: truncated", errBottomK)

@@ -1,4 +1,4 @@
-package pipeline
+package sample
 
 import (
 	"cmp"
@@ -23,23 +23,24 @@ func (id RowID) Compare(o RowID) int {
 	return cmp.Compare(id.Line, o.Line)
 }
 
-// SampleKeyer gives the sampling keys of the rows of one file under a
-// seed; see [BottomK]. Its zero value is the keyer of file "" under seed 0.
-type SampleKeyer struct {
+// Keyer gives the sampling keys of the rows of one file under a seed; see
+// [BottomK]. Make one with [NewKeyer]: the zero value gives keys, but not
+// those of any file and seed (not even file "" under seed 0).
+type Keyer struct {
 	h uint64 // mix64(seed ^ FNV-1a(file))
 }
 
-// NewSampleKeyer returns the keyer of the rows of file under seed.
-func NewSampleKeyer(seed uint64, file string) SampleKeyer {
+// NewKeyer returns the keyer of the rows of file under seed.
+func NewKeyer(seed uint64, file string) Keyer {
 	f := fnv.New64a()
 	f.Write([]byte(file))
-	return SampleKeyer{h: mix64(seed ^ f.Sum64())}
+	return Keyer{h: mix64(seed ^ f.Sum64())}
 }
 
 // Key returns the sampling key of the row at line: a 64-bit hash of the
 // seed, the file name and the line, which depends on nothing else (not on
 // which worker reads the row, nor when).
-func (k SampleKeyer) Key(line int) uint64 {
+func (k Keyer) Key(line int) uint64 {
 	return mix64(k.h + mix64(uint64(line)))
 }
 
@@ -55,9 +56,9 @@ func mix64(z uint64) uint64 {
 	return z ^ (z >> 31)
 }
 
-// Sampled is a row of a [BottomK] sample: its key, its identity and its
+// Item is a row of a [BottomK] sample: its key, its identity and its
 // values.
-type Sampled struct {
+type Item struct {
 	Key uint64
 	ID  RowID
 	Row []float64
@@ -65,7 +66,7 @@ type Sampled struct {
 
 // less orders sampled rows by key, ties (different rows with the same
 // 64-bit key) by identity, so that the order is total.
-func (a *Sampled) less(b *Sampled) bool {
+func (a *Item) less(b *Item) bool {
 	if a.Key != b.Key {
 		return a.Key < b.Key
 	}
@@ -75,14 +76,14 @@ func (a *Sampled) less(b *Sampled) bool {
 // BottomK is a fixed-size uniform random sample of rows, without
 // replacement, that can be built in pieces and merged: the bottom-k sketch
 // of Cohen and Kaplan. Every row gets a pseudo-random key that is a hash
-// of the seed and the row's identity ([SampleKeyer]); the sample is the K
+// of the seed and the row's identity ([Keyer]); the sample is the K
 // rows with the smallest keys. Since the keys behave as independent
 // uniform draws, every set of K rows is equally likely to be the sample,
-// as for reservoir sampling; unlike a reservoir, the sample depends only
-// on the seed and the set of rows, not on the order they come in nor on
-// how they are split among workers: samples of parts merge ([BottomK.Merge])
-// into the sample of their union, and a part can be sampled again with
-// another seed.
+// as for a [Reservoir]; unlike a reservoir, the sample depends only on
+// the seed and the set of rows, not on the order they come in nor on how
+// they are split among workers: the samples of parts combine
+// ([BottomK.Union]) into the sample of their union, and a part can be
+// sampled again with another seed.
 //
 //	E. Cohen, H. Kaplan. Summarizing data using bottom-k sketches.
 //	PODC 2007.
@@ -96,7 +97,7 @@ type BottomK struct {
 	K int
 	// Items holds the min(K, rows seen) rows with the smallest keys, in
 	// heap order.
-	Items []Sampled
+	Items []Item
 }
 
 // NewBottomK returns an empty sample of size k.
@@ -122,16 +123,21 @@ func (s *BottomK) Bound() uint64 {
 // Add offers the row of identity id and key key to the sample, and keeps
 // a copy of its values if it enters. Each row must be added once.
 func (s *BottomK) Add(key uint64, id RowID, row []float64) {
-	it := Sampled{Key: key, ID: id}
-	if s.K <= 0 || (s.Full() && !it.less(&s.Items[0])) {
-		return
+	it := Item{Key: key, ID: id}
+	if s.enters(&it) {
+		it.Row = slices.Clone(row)
+		s.push(it)
 	}
-	it.Row = slices.Clone(row)
-	s.push(it)
+}
+
+// enters reports whether it belongs in the sample: s has room, or it is
+// below the largest item.
+func (s *BottomK) enters(it *Item) bool {
+	return s.K > 0 && (!s.Full() || it.less(&s.Items[0]))
 }
 
 // push adds it to the heap, dropping the largest when the sample is over K.
-func (s *BottomK) push(it Sampled) {
+func (s *BottomK) push(it Item) {
 	if !s.Full() {
 		s.Items = append(s.Items, it)
 		s.up(len(s.Items) - 1)
@@ -141,26 +147,24 @@ func (s *BottomK) push(it Sampled) {
 	s.down(0)
 }
 
-// Merge adds the rows of o to s, which then holds the sample of the union
-// of the rows of both: the same, whatever the order of merging, as long as
-// no row is in both. o is not modified, and its rows are shared, not
+// Union adds the rows of o to s, which then holds the sample of the union
+// of the rows of both: the same, whatever the order of the unions, as long
+// as no row is in both. o is not modified, and its rows are shared, not
 // copied. The result has s's K.
-func (s *BottomK) Merge(o *BottomK) {
+func (s *BottomK) Union(o *BottomK) {
 	for i := range o.Items {
-		it := o.Items[i]
-		if s.K <= 0 || (s.Full() && !it.less(&s.Items[0])) {
-			continue
+		if s.enters(&o.Items[i]) {
+			s.push(o.Items[i])
 		}
-		s.push(it)
 	}
 }
 
 // Sorted returns the rows of the sample ordered by identity (file, then
 // line), the order in which a reader of the files meets them. It does not
 // modify s.
-func (s *BottomK) Sorted() []Sampled {
+func (s *BottomK) Sorted() []Item {
 	out := slices.Clone(s.Items)
-	slices.SortFunc(out, func(a, b Sampled) int { return a.ID.Compare(b.ID) })
+	slices.SortFunc(out, func(a, b Item) int { return a.ID.Compare(b.ID) })
 	return out
 }
 
