@@ -87,8 +87,8 @@ const scoreChunk = 256
 // e⁻⁴⁰ of its largest, and f(xᵢ) may then differ from Decision(xᵢ) in its
 // last bits (by less than B·4·10⁻¹⁸ of f(xᵢ) + 1 for the terms left out,
 // plus the rounding of a sum in another order). Score and package
-// cluster's Fit and Predict
-// compute f the same way, so their results agree exactly.
+// cluster's Fit and Predict compute f the same way, so their results agree
+// exactly.
 func (m *Model) Score(dst []float64, x mat.Matrix, workers int) []float64 {
 	n, d := x.Dims()
 	if d != m.Dim() {
