@@ -487,8 +487,8 @@ func TestRobust(t *testing.T) {
 		}, code: 1, msg: "m.json: not a model file"},
 		// The library reads its versions 1 to 3 (modeljson.go, check).
 		{name: "wrong inner version", args: modelArgs("score"), data: valid, model: func(g string) string {
-			return editJSON(g, func(v map[string]any) { inner(v)["version"] = 4 })
-		}, code: 1, msg: "version is 4, want 1 to 3"},
+			return editJSON(g, func(v map[string]any) { inner(v)["version"] = 5 })
+		}, code: 1, msg: "version is 5, want 1 to 4"},
 		{name: "wrong dimension of data", args: modelArgs("predict"), data: "a,b,c\n1,2,3\n", old: true, code: 1, msg: "in.csv has 3 features, but the model was trained on 2"},
 		{name: "wrong dimension, score", args: modelArgs("score"), data: "a\n1\n", code: 1, msg: "in.csv has 1 features, but the model was trained on 2"},
 		{name: "scaler of another dimension", args: modelArgs("predict"), data: valid, model: func(g string) string {
