@@ -3,10 +3,10 @@ package svclust
 import (
 	"fmt"
 	"math"
-	"runtime"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/svclust/svclust/internal/parallel"
 	"github.com/svclust/svclust/internal/rowmajor"
 )
 
@@ -29,27 +29,11 @@ func flatten(x mat.Matrix) (data []float64, n, d int, err error) {
 }
 
 // numWorkers resolves a Workers setting.
-func numWorkers(w int) int {
-	if w <= 0 {
-		return runtime.GOMAXPROCS(0)
-	}
-	return w
-}
+func numWorkers(w int) int { return parallel.Workers(w) }
 
 // rowBuffer returns the buffer rowSource's function needs for the rows of
-// x, of d values: none for a *mat.Dense, whose rows are views.
-func rowBuffer(x mat.Matrix, d int) []float64 {
-	if _, ok := x.(*mat.Dense); ok {
-		return nil
-	}
-	return make([]float64, d)
-}
+// x, of d values.
+func rowBuffer(x mat.Matrix, d int) []float64 { return rowmajor.Buffer(x, d) }
 
-// rowSource returns a function giving row i of x, as a view when x is a
-// *mat.Dense and otherwise copied into the caller's buffer.
-func rowSource(x mat.Matrix) func(i int, buf []float64) []float64 {
-	if dense, ok := x.(*mat.Dense); ok {
-		return func(i int, _ []float64) []float64 { return dense.RawRowView(i) }
-	}
-	return func(i int, buf []float64) []float64 { return mat.Row(buf, i, x) }
-}
+// rowSource returns a function giving row i of x (see rowmajor.Source).
+func rowSource(x mat.Matrix) func(i int, buf []float64) []float64 { return rowmajor.Source(x) }

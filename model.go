@@ -3,6 +3,7 @@ package svclust
 import (
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/svclust/svclust/internal/assign"
 	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/internal/parallel"
 )
@@ -12,7 +13,7 @@ const badDim = "svclust: dimension mismatch"
 // Model is a trained domain of novelty, f(x) = Σᵢ Alpha[i]·k(svᵢ, x) − 1
 // with k(x, y) = exp(−Gamma‖x − y‖²), or exp(−Gammas[i]‖x − y‖²) for the
 // term of svᵢ when the model has adaptive widths: phase 1 of the method, as [Train]
-// returns it. [Model.Cluster] finds a [Partition] from it, which labels
+// returns it. Package cluster's Fit finds a Partition from it, which labels
 // points; the Model itself is never modified by its methods, and it is safe
 // for concurrent use by all of them. Its fields are read-only once trained
 // (a Partition refers to the Model it was found with).
@@ -54,6 +55,11 @@ func (m *Model) svData() []float64 {
 	return raw.Data[:len(m.Alpha)*raw.Cols]
 }
 
+// field returns f as the cluster assignment's field.
+func (m *Model) field() *assign.Field {
+	return &assign.Field{SV: m.svData(), Alpha: m.Alpha, Gamma: m.Gamma, Gammas: m.Gammas, D: m.Dim()}
+}
+
 // Decision returns f(x) = Σᵢ αᵢ k(svᵢ, x) − 1, each term with its own γᵢ
 // when Gammas is not nil. It panics if len(x) is not
 // the model's dimension.
@@ -80,8 +86,9 @@ const scoreChunk = 256
 // extent: see assign.Terms), each row evaluates only the terms within
 // e⁻⁴⁰ of its largest, and f(xᵢ) may then differ from Decision(xᵢ) in its
 // last bits (by less than B·4·10⁻¹⁸ of f(xᵢ) + 1 for the terms left out,
-// plus the rounding of a sum in another order). Score, Cluster and Predict
-// compute f the same way, so their results agree exactly.
+// plus the rounding of a sum in another order). Score and package
+// cluster's Fit and Predict compute f the same way, so their results agree
+// exactly.
 func (m *Model) Score(dst []float64, x mat.Matrix, workers int) []float64 {
 	n, d := x.Dims()
 	if d != m.Dim() {
@@ -93,9 +100,10 @@ func (m *Model) Score(dst []float64, x mat.Matrix, workers int) []float64 {
 	if len(dst) != n {
 		panic(badDim)
 	}
-	if terms := m.terms(); terms != nil {
-		// The pass of Cluster and Predict, whose f it keeps.
-		m.eachOwner(x, terms, numWorkers(workers), nil, func(i int, f float64, _ int32) { dst[i] = f })
+	field := m.field()
+	if terms := field.Terms(); terms != nil {
+		// The pass of clustering and Predict, whose f it keeps.
+		field.EachOwner(x, terms, numWorkers(workers), nil, func(i int, f float64, _ int32) { dst[i] = f })
 		return dst
 	}
 	rows := rowSource(x)

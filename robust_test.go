@@ -1,16 +1,10 @@
 package svclust
 
 import (
-	"encoding/json"
 	"math"
-	"slices"
-	"strconv"
-	"sync"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
-
-	"github.com/svclust/svclust/dataset"
 )
 
 // TestChooseSmallN derives Choose's statistics by hand on five rows,
@@ -101,79 +95,4 @@ func nearestSq(x *mat.Dense) []float64 {
 		}
 	}
 	return out
-}
-
-// TestConcurrentPredictScore: a Partition is documented safe for
-// concurrent use by Predict, and its Model by Score, as a worker that loads
-// a model once and labels rows in parallel uses them. Many goroutines call
-// both, with several worker counts, on a freshly clustered partition and on
-// one loaded from JSON, by both rules (the Components rule searches trees
-// over the equilibria, the anchors and the strip, built with the
-// Partition); every result must equal the serial one bit for bit. Run under
-// -race by .ci/run, the test also checks that they share no unsynchronised
-// state.
-func TestConcurrentPredictScore(t *testing.T) {
-	defer func(v int) { anchorMin = v }(anchorMin)
-	anchorMin = 0 // anchors on the Components strip, so that their tree is searched too
-	ds := generated(t, dataset.Gauss3, 300)
-	m, err := Train(ds.X, &Config{Budget: 20, Seed: 3, MaxIter: 3000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, cc := range []ClusterConfig{{}, {Rule: Components}, {Rule: Components, All: true}} {
-		cl, err := m.Cluster(ds.X, &cc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if cc.Rule == Components && (cl.Partition.anchors == 0 || (!cc.All && cl.Partition.stripTree == nil)) {
-			t.Fatalf("%+v: %d anchors, strip tree %v: a search tree is untested", cc, cl.Partition.anchors, cl.Partition.stripTree != nil)
-		}
-		b, err := json.Marshal(cl.Partition)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var loaded Partition
-		if err := json.Unmarshal(b, &loaded); err != nil {
-			t.Fatal(err)
-		}
-		wantScore := m.Score(nil, ds.X, 1)
-		wantLabels := cl.Partition.Predict(nil, ds.X, 1)
-		if !slices.Equal(wantLabels, cl.Labels) {
-			t.Fatalf("%+v: Predict differs from Cluster", cc)
-		}
-		for name, p := range map[string]*Partition{"clustered": cl.Partition, "loaded": &loaded} {
-			var wg sync.WaitGroup
-			errs := make(chan string, 64)
-			for g := range 16 {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					w := g%3 + 1
-					if s := p.Model().Score(nil, ds.X, w); !sameBits(s, wantScore) {
-						errs <- "Score with " + strconv.Itoa(w) + " workers differs"
-					}
-					if l := p.Predict(nil, ds.X, w); !slices.Equal(l, wantLabels) {
-						errs <- "Predict with " + strconv.Itoa(w) + " workers differs"
-					}
-				}()
-			}
-			wg.Wait()
-			close(errs)
-			for e := range errs {
-				t.Errorf("%+v, %s partition: %s from the serial result", cc, name, e)
-			}
-		}
-	}
-}
-
-func sameBits(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
-			return false
-		}
-	}
-	return true
 }

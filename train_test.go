@@ -245,26 +245,6 @@ func TestTrainBadData(t *testing.T) {
 	}
 }
 
-// TestDegenerateData: one row, or identical rows, are legitimate data.
-func TestDegenerateData(t *testing.T) {
-	for name, x := range map[string]*mat.Dense{
-		"one row":   mat.NewDense(1, 3, []float64{1, 2, 3}),
-		"identical": mat.NewDense(4, 2, []float64{1, 1, 1, 1, 1, 1, 1, 1}),
-	} {
-		m, err := Train(x, &Config{Budget: 2})
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		cl, err := m.Cluster(x, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if cl.Clusters != 1 {
-			t.Errorf("%s: %d clusters, want 1", name, cl.Clusters)
-		}
-	}
-}
-
 // TestSolveSPD checks the projection's linear solve against a system with
 // a known solution, and that the projection residual is orthogonal to the
 // span it projects on (the defining property in the paper's Section 3.3.2).

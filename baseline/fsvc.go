@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
+
 	"github.com/svclust/svclust/internal/assign"
 	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/internal/parallel"
@@ -32,7 +33,7 @@ type FSVCConfig struct {
 	// ≥ 0 and finite.
 	Eps float64
 	// M is the number of points of the segment test between equilibria;
-	// 0 selects svclust.DefaultM. It must be ≥ 2.
+	// 0 selects cluster.DefaultM. It must be ≥ 2.
 	M int
 	// Seed seeds the random order in which ball centres are chosen.
 	Seed uint64

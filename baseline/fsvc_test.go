@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/metrics"
@@ -60,7 +61,7 @@ func TestLabelFSVCHandMade(t *testing.T) {
 func TestLabelFSVCMatchesEquilibriumLabelling(t *testing.T) {
 	// With P = 0 and Eps = 0 every row follows its own trajectory to a
 	// stable equilibrium and equilibria are linked by the segment test:
-	// the labelling of Lee and Lee (2005), which svclust's Model.Cluster
+	// the labelling of Lee and Lee (2005), which svclust's cluster.Fit
 	// computes with All set through its own code path (its Partition, its
 	// greedy merge of equilibria) on the same decision function. The two
 	// partitions must agree (ARI = 1).
@@ -78,12 +79,12 @@ func TestLabelFSVCMatchesEquilibriumLabelling(t *testing.T) {
 			t.Fatal(err)
 		}
 		model := s.Model()
-		cl, err := model.Cluster(mat.NewDense(300, 2, slices.Clone(x)), &svclust.ClusterConfig{Rule: svclust.Components, All: true})
+		cl, err := cluster.Fit(model, mat.NewDense(300, 2, slices.Clone(x)), &cluster.Config{Rule: cluster.Components, All: true})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if ari := metrics.AdjustedRand(cl.Labels, res.Labels); ari != 1 {
-			t.Errorf("%s: ARI(FSVC, Model.Cluster) = %v (%d vs %d clusters)", tt.kind, ari, res.Clusters, cl.Clusters)
+			t.Errorf("%s: ARI(FSVC, cluster.Fit) = %v (%d vs %d clusters)", tt.kind, ari, res.Clusters, cl.Clusters)
 		}
 	}
 }

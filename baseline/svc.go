@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/internal/assign"
 	"github.com/svclust/svclust/internal/parallel"
 )
@@ -16,7 +17,7 @@ import (
 // value selects the defaults.
 type GraphConfig struct {
 	// M is the number of equally spaced points, ends included, of the
-	// segment test; 0 selects svclust.DefaultM (Ben-Hur et al.'s m = 20).
+	// segment test; 0 selects cluster.DefaultM (Ben-Hur et al.'s m = 20).
 	// It must be ≥ 2.
 	M int
 	// Budget is the longest time the labelling may take; 0 means no limit.
@@ -66,14 +67,14 @@ type Labelling struct {
 
 // labelSetup is the common start of the labellings: it checks the rows of
 // x and returns their number, the segment points m (0 selects
-// svclust.DefaultM) and the number of workers.
+// cluster.DefaultM) and the number of workers.
 func (s *SVDD) labelSetup(x []float64, m, workers int) (int, int, int, error) {
 	n, err := checkData(x, s.D)
 	if err != nil {
 		return 0, 0, 0, err
 	}
 	if m == 0 {
-		m = svclust.DefaultM
+		m = cluster.DefaultM
 	}
 	return n, m, numWorkers(workers), nil
 }

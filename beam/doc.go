@@ -24,7 +24,7 @@
 //	    file order: the result is the same for any number of workers and any
 //	    bundling.
 //	  - train scales the sample, trains and clusters it with the library
-//	    ([svclust.Train], [svclust.Model.Cluster]) and writes the model file
+//	    ([svclust.Train], [cluster.Fit]) and writes the model file
 //	    ([pipeline.Model], the format `svclust predict -model` reads).
 //	  - label reads each file again and labels its rows chunk by chunk with
 //	    [pipeline.Model.Predict], the code of `svclust predict`, writing

@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/internal/atomicfile"
 	"github.com/svclust/svclust/pipeline"
@@ -239,7 +240,7 @@ func (f *trainFn) train(a summary) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	clustering, err := model.Cluster(x, &cc)
+	clustering, err := cluster.Fit(model, x, &cc)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/figure"
 )
@@ -21,7 +22,7 @@ func ExampleDomain() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	c, err := m.Cluster(ds.X, nil)
+	c, err := cluster.Fit(m, ds.X, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func ExamplePanels() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	c, err := m.Cluster(ds.X, nil)
+	c, err := cluster.Fit(m, ds.X, nil)
 	if err != nil {
 		log.Fatal(err)
 	}

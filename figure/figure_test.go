@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 )
 
@@ -225,7 +226,7 @@ func moons(t testing.TB, n int) (*mat.Dense, *svclust.Model, []int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := m.Cluster(ds.X, nil)
+	c, err := cluster.Fit(m, ds.X, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

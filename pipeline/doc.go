@@ -9,14 +9,14 @@
 // [Model] is everything needed to label raw rows: the scaling fitted on
 // the training data ([dataset.Scale] and its [dataset.Scaler]), the
 // feature names, the name of the label column, a record of the run that
-// made it ([Run]), the trained [svclust.Model] and its [svclust.Partition]. Its JSON
+// made it ([Run]), the trained [svclust.Model] and its [cluster.Partition]. Its JSON
 // form, written by [Model.Write] and read by [Read] and [ReadFile], is the
 // model file of `svclust fit -model`, which `svclust predict`, `score` and
 // `plot` read:
 //
 //	{"format":"svclust-cli-model","version":2,"scale":"zscore",
 //	 "scaler":{"shift":[…],"mul":[…]},"features":[names],"label":"label",
-//	 "run":{…},"model":<svclust.Partition JSON>}
+//	 "run":{…},"model":<cluster.Partition JSON>}
 //
 // Version 2 added the "run" section; version 1 files, without it, still
 // load, and newer versions are refused with an error that says so.

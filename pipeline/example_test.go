@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/pipeline"
 )
@@ -30,7 +31,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	cl, err := model.Cluster(ds.X, nil)
+	cl, err := cluster.Fit(model, ds.X, nil)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 )
 
@@ -26,7 +27,7 @@ func fitted(t testing.TB, n int) (*Model, *dataset.Dataset) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl, err := m.Cluster(ds.X, nil)
+	cl, err := cluster.Fit(m, ds.X, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 )
 
@@ -98,10 +98,10 @@ func (m *Model) ScaleRows(x *mat.Dense) error {
 // Predict sets dst[i] to the cluster of the raw (unscaled) row i of x, or −1
 // for an outlier, and returns dst; a nil dst is allocated. It scales x
 // with the model's scaler, a bounded number of rows at a time, and applies
-// [svclust.Partition.Predict] on workers goroutines (0 means GOMAXPROCS); x is
+// [cluster.Partition.Predict] on workers goroutines (0 means GOMAXPROCS); x is
 // not modified. On the training data of a model written by svclust fit it
 // returns fit's labels. Predict returns a [*DimError] or [*OverflowError]
-// before labelling any row, and [svclust.ErrNotClustered] for a model
+// before labelling any row, and [cluster.ErrNotClustered] for a model
 // without a partition. It panics if dst is not nil and its length is not
 // the number of rows of x.
 func (m *Model) Predict(dst []int, x mat.Matrix, workers int) ([]int, error) {
@@ -116,7 +116,7 @@ func (m *Model) Predict(dst []int, x mat.Matrix, workers int) ([]int, error) {
 		panic("pipeline: Predict: len(dst) is not the number of rows")
 	}
 	if m.Partition == nil {
-		return nil, svclust.ErrNotClustered
+		return nil, cluster.ErrNotClustered
 	}
 	err := m.chunks(x, func(lo, hi int, scaled *mat.Dense) error {
 		m.Partition.Predict(dst[lo:hi], scaled, workers)

@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 )
 
@@ -20,7 +21,7 @@ const (
 
 // Model is a fitted model as the svclust command writes it with fit -model:
 // the scaling of the training data, the feature names, the trained
-// [svclust.Model] and its [svclust.Partition]. Its methods label and score raw rows; they do
+// [svclust.Model] and its [cluster.Partition]. Its methods label and score raw rows; they do
 // not modify the Model, which is safe for concurrent use once built.
 type Model struct {
 	// Version is the version of the model file the Model was read from:
@@ -50,7 +51,7 @@ type Model struct {
 	// Partition is the clustering of Model that Predict applies; nil for a
 	// file without one, which can score rows but not label them. When set,
 	// Partition.Model() is Model.
-	Partition *svclust.Partition
+	Partition *cluster.Partition
 }
 
 // Run records how a model was made. It is informative: labelling and
@@ -110,19 +111,19 @@ type fileJSON struct {
 // alone.
 type libModel struct {
 	model     *svclust.Model
-	partition *svclust.Partition // nil when the file has none
+	partition *cluster.Partition // nil when the file has none
 }
 
 // UnmarshalJSON reads a partition or, failing that for want of one, a
 // phase-1 model.
 func (l *libModel) UnmarshalJSON(b []byte) error {
-	var p svclust.Partition
+	var p cluster.Partition
 	err := p.UnmarshalJSON(b)
 	if err == nil {
 		l.model, l.partition = p.Model(), &p
 		return nil
 	}
-	if !errors.Is(err, svclust.ErrNotClustered) {
+	if !errors.Is(err, cluster.ErrNotClustered) {
 		return err
 	}
 	var m svclust.Model
@@ -135,7 +136,7 @@ func (l *libModel) UnmarshalJSON(b []byte) error {
 
 // Write writes the JSON form of m, the model file, and a final newline to
 // w. The partition (or without one the svclust.Model), the last key, is
-// streamed by [svclust.Partition.WriteJSON] rather than built in memory.
+// streamed by [cluster.Partition.WriteJSON] rather than built in memory.
 // Write returns an error if m has no Model or Scaler, a Partition of
 // another Model, or an unknown Scale.
 func (m *Model) Write(w io.Writer) error {

@@ -13,7 +13,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 )
 
@@ -135,7 +135,7 @@ func TestReadVersion1(t *testing.T) {
 	}
 }
 
-// TestPredictRaw: Predict and Score on raw rows give what svclust.Partition's
+// TestPredictRaw: Predict and Score on raw rows give what cluster.Partition's
 // Predict and svclust.Model's Score give on the rows scaled by the model's scaler, leave
 // the rows unchanged, and are the same in chunks as in one piece (labelRows
 // is lowered below the number of rows to have several chunks).
@@ -210,7 +210,7 @@ func TestPredictErrors(t *testing.T) {
 		t.Errorf("ScaleRows overflow: %v, or rows changed", err)
 	}
 	m.Partition = nil
-	if _, err := m.Predict(nil, raw.X, 1); !errors.Is(err, svclust.ErrNotClustered) {
+	if _, err := m.Predict(nil, raw.X, 1); !errors.Is(err, cluster.ErrNotClustered) {
 		t.Errorf("no partition: %v", err)
 	}
 }

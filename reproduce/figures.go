@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 
 	"github.com/svclust/svclust"
+
 	"github.com/svclust/svclust/baseline"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/figure"
 	"github.com/svclust/svclust/metrics"
@@ -88,7 +90,7 @@ func Figures(dir string, cfg *FigureConfig) ([]FigureResult, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reproduce: %s: %w", f.kind, err)
 		}
-		cl, err := model.Cluster(ds.X, &svclust.ClusterConfig{Workers: c.Workers})
+		cl, err := cluster.Fit(model, ds.X, &cluster.Config{Workers: c.Workers})
 		if err != nil {
 			return nil, fmt.Errorf("reproduce: %s: %w", f.kind, err)
 		}

@@ -14,7 +14,9 @@ import (
 	"time"
 
 	"github.com/svclust/svclust"
+
 	"github.com/svclust/svclust/baseline"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/metrics"
 )
@@ -126,7 +128,7 @@ func TestRunTiny(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cl, err := m.Cluster(d.X, &svclust.ClusterConfig{Rule: svclust.Components})
+			cl, err := cluster.Fit(m, d.X, &cluster.Config{Rule: cluster.Components})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,7 +9,7 @@
 // methods are the one place where flags become library settings:
 // [Settings.Validate] checks every flag and names it in the message ("-gamma
 // must be > 0 or "auto""), [Settings.Config] and [Settings.ClusterConfig]
-// build what [svclust.Train] and [svclust.Model.Cluster] take, and
+// build what [svclust.Train] and [cluster.Fit] take, and
 // [Settings.Record] writes the run record.
 //
 // # Conventions
@@ -25,7 +25,7 @@
 //   - -tol 0 runs -max-iter steps: Config.Tol −1, the library's "no
 //     stopping rule" (its zero value is the default tolerance).
 //   - -m is at least 2 and 0 is an error, as `svclust fit` has always said;
-//     its default is [svclust.DefaultM]. svclust-beam used to read -m 0 as
+//     its default is [cluster.DefaultM]. svclust-beam used to read -m 0 as
 //     the default; a flag whose help shows its default does not need a
 //     second spelling of it, and -m is the one count of the command line
 //     where 0 is not a meaning of its own.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/stream"
 )
 
@@ -91,7 +92,7 @@ func Default() *Settings {
 		K:        svclust.DefaultK,
 		Eps:      Float{Auto: true},
 		Tol:      svclust.DefaultTol,
-		M:        svclust.DefaultM,
+		M:        cluster.DefaultM,
 		Scale:    "zscore",
 		Seed:     1,
 		Label:    "label",

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 )
 
 // parse returns the settings of the command line args, registered as
@@ -123,7 +124,7 @@ func TestConfig(t *testing.T) {
 		}
 	}
 	cc, err := parse(t, "-rule", "components", "-eps", "0.5", "-m", "7", "-outliers", "-workers", "3").ClusterConfig()
-	if err != nil || cc.Rule != svclust.Components || cc.Eps != 0.5 || cc.M != 7 || !cc.Outliers || cc.Workers != 3 || cc.All {
+	if err != nil || cc.Rule != cluster.Components || cc.Eps != 0.5 || cc.M != 7 || !cc.Outliers || cc.Workers != 3 || cc.All {
 		t.Errorf("components: ClusterConfig %+v, %v", cc, err)
 	}
 	// A streamed run labels every row by the partition: -rule components
@@ -133,7 +134,7 @@ func TestConfig(t *testing.T) {
 		t.Errorf("components -stream: ClusterConfig %+v, %v; want All", cc, err)
 	}
 	cc, err = parse(t, "-min-size", "12", "-stream").ClusterConfig()
-	if err != nil || cc.Rule != svclust.LevelTree || cc.MinSize != 12 || cc.M != svclust.DefaultM || cc.All {
+	if err != nil || cc.Rule != cluster.LevelTree || cc.MinSize != 12 || cc.M != cluster.DefaultM || cc.All {
 		t.Errorf("levels -stream: ClusterConfig %+v, %v", cc, err)
 	}
 }

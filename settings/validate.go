@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 )
 
@@ -121,9 +122,9 @@ func (s *Settings) Config() (svclust.Config, error) {
 // ClusterConfig returns the clustering configuration of s, or the *Error
 // of the first bad clustering flag. It is the one function of the package
 // that names the clustering package's types.
-func (s *Settings) ClusterConfig() (svclust.ClusterConfig, error) {
-	var c svclust.ClusterConfig
-	rule, err := svclust.ParseRule(s.Rule)
+func (s *Settings) ClusterConfig() (cluster.Config, error) {
+	var c cluster.Config
+	rule, err := cluster.ParseRule(s.Rule)
 	if err != nil {
 		return c, errorf("-rule", "-rule must be levels or components, not %q", s.Rule)
 	}
@@ -132,12 +133,12 @@ func (s *Settings) ClusterConfig() (svclust.ClusterConfig, error) {
 		if s.MinSize.Value < 1 {
 			return c, errorf("-min-size", `-min-size must be ≥ 1 or "auto"`)
 		}
-		if rule != svclust.LevelTree {
+		if rule != cluster.LevelTree {
 			return c, errorf("-min-size", "-min-size applies only to -rule levels")
 		}
 		c.MinSize = s.MinSize.Value
 	}
-	components := rule == svclust.Components
+	components := rule == cluster.Components
 	if !components && (s.All || !s.Eps.Auto) {
 		flag := "-eps"
 		if s.All {

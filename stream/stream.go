@@ -9,7 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/pipeline"
 	"github.com/svclust/svclust/sample"
@@ -251,7 +251,7 @@ type LabelConfig struct {
 }
 
 // LabelStream reads the data that open opens in chunks of rows, scales
-// each chunk with m's scaler, labels it with m's svclust.Partition.Predict and
+// each chunk with m's scaler, labels it with m's cluster.Partition.Predict and
 // calls emit with the labels of the chunk and, if the data have a label
 // column, the class of each row (else nil); emit must not keep the slices.
 // It returns the number of rows labelled. Memory holds one chunk (at most
@@ -260,14 +260,14 @@ type LabelConfig struct {
 // *ChangedError for a wrong number of rows (see LabelConfig.Rows), a
 // *pipeline.OverflowError (with the Line of the value) for a value that
 // overflows when scaled, a *pipeline.DimError for data whose number of
-// features is not the model's, svclust.ErrNotClustered for a model without
+// features is not the model's, cluster.ErrNotClustered for a model without
 // a partition and the errors of dataset.Scanner as they are.
 func LabelStream(ctx context.Context, open Opener, m *pipeline.Model, cfg *LabelConfig, emit func(labels, classes []int) error) (int, error) {
 	if cfg == nil {
 		cfg = &LabelConfig{}
 	}
 	if m.Partition == nil {
-		return 0, svclust.ErrNotClustered
+		return 0, cluster.ErrNotClustered
 	}
 	report := func(p Progress) {
 		if cfg.Progress != nil {

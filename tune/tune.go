@@ -23,6 +23,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/metrics"
 	"github.com/svclust/svclust/sample"
 )
@@ -107,7 +108,7 @@ func ParseGrid(s string, multiples bool) ([]Value, error) {
 // DefaultSample is the number of rows, at most, on which a Search
 // evaluates DBCV. DBCV costs O(s²·d) for s rows, so the criterion's cost
 // stays fixed as N grows; a cluster of 0.75 % of the rows (the default
-// minimum cluster size, svclust.DefaultMinShare) has 7 or 8 rows in the
+// minimum cluster size, cluster.DefaultMinShare) has 7 or 8 rows in the
 // sample.
 const DefaultSample = 1000
 
@@ -118,7 +119,7 @@ type Search struct {
 	// replaced by the grid's.
 	Train svclust.Config
 	// Cluster is the configuration of every clustering.
-	Cluster svclust.ClusterConfig
+	Cluster cluster.Config
 	// Gammas and Cs are the grids; nil selects DefaultGammas and
 	// DefaultCs. Multiples of the automatic C are not supported.
 	Gammas, Cs []Value
@@ -277,7 +278,7 @@ func (s *Search) eval(x mat.Matrix, sub *mat.Dense, rows []int, metric func(trut
 		}
 		ccfg := s.Cluster
 		ccfg.Workers = 1
-		cl, err := model.Cluster(x, &ccfg)
+		cl, err := cluster.Fit(model, x, &ccfg)
 		if err != nil {
 			p.Err = err
 			return

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/metrics"
 )
@@ -117,7 +118,7 @@ func refitARI(t *testing.T, x *mat.Dense, truth []int, p Point) float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl, err := m.Cluster(x, nil)
+	cl, err := cluster.Fit(m, x, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -239,12 +239,12 @@ The flags are:
 		are joined at the smallest f of the -m point segment between
 		them; HDBSCAN's excess-of-mass selection picks the clusters of
 		that tree with at least -min-size rows (with -C auto measuring
-		levels on (f + 1)^0.9, svclust.DefaultLevelPower); with -C auto, clusters
+		levels on (f + 1)^0.9, cluster.DefaultLevelPower); with -C auto, clusters
 		whose valley is within the noise of the density estimate are
-		joined (svclust.DefaultRippleZ); and every row takes the
+		joined (cluster.DefaultRippleZ); and every row takes the
 		cluster of its support vector, the one with the largest term
 		αᵢk(x, svᵢ) of f(x), at the cost of one scoring pass.
-		components: the paper's Algorithm 3 (svclust.Components): the
+		components: the paper's Algorithm 3 (cluster.Components): the
 		rows of the strip |f| ≤ ε (or every row with -all) follow their
 		trajectories, equilibria in f ≥ 0 are linked by the segment test,
 		the clusters are the connected components, and every other row
@@ -382,7 +382,7 @@ whose variance under- or overflows float64 when computed directly (over
 the file, or over the sample when it holds every row), so the scaling is exactly the one fit would
 fit on the whole file. The sample is trained and clustered as fit
 trains and clusters its data, with -all under -rule components. Pass 2
-reads the file again in chunks, labels each row by svclust.Partition.Predict
+reads the file again in chunks, labels each row by cluster.Partition.Predict
 (with -rule levels by the cluster of its support vector, one scoring
 pass; with -rule components by sending it along its own trajectory to an
 equilibrium) and writes the labels as it goes, to a temporary file that

@@ -19,6 +19,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/internal/atomicfile"
 	"github.com/svclust/svclust/metrics"
@@ -233,7 +234,7 @@ func (dt *data) labelled() bool { return dt.ds.Classes != nil }
 // result is one fit and cluster run.
 type result struct {
 	model *svclust.Model
-	cl    *svclust.Clustering
+	cl    *cluster.Result
 	// scores holds the metrics against the true labels (NaN without them)
 	// and the internal indices on the scaled data.
 	scores metrics.Scores
@@ -266,7 +267,7 @@ func fitCluster(dt *data, st *settings.Settings, want indices, prog *progress) (
 
 // trainCluster trains on the scaled rows x and clusters them with the
 // settings st, reporting both phases to prog.
-func trainCluster(x *mat.Dense, st *settings.Settings, prog *progress) (*svclust.Model, *svclust.Clustering, error) {
+func trainCluster(x *mat.Dense, st *settings.Settings, prog *progress) (*svclust.Model, *cluster.Result, error) {
 	cfg, err := st.Config()
 	if err != nil {
 		return nil, nil, configError(err)
@@ -281,7 +282,7 @@ func trainCluster(x *mat.Dense, st *settings.Settings, prog *progress) (*svclust
 		return nil, nil, configError(err)
 	}
 	prog.end()
-	// ClusterConfig.Progress counts the rows scored with -rule levels, the
+	// cluster.Config.Progress counts the rows scored with -rule levels, the
 	// trajectories of the strip (or of every row with -all) with -rule
 	// components.
 	unit := "trajectories"
@@ -292,7 +293,7 @@ func trainCluster(x *mat.Dense, st *settings.Settings, prog *progress) (*svclust
 	if prog != nil {
 		cc.Progress = func(done, total int) { prog.setTotal(int64(done), int64(total)) }
 	}
-	cl, err := model.Cluster(x, &cc)
+	cl, err := cluster.Fit(model, x, &cc)
 	if err != nil {
 		return nil, nil, configError(err)
 	}

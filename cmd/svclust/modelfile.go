@@ -17,7 +17,7 @@ import (
 
 // defaultMaxModelMB is the default of -max-model-mb, the largest model file
 // predict, score and plot read, in MiB. A model file holds the support
-// vectors, the equilibria and at most svclust.MaxLandmarks strip points,
+// vectors, the equilibria and at most cluster.MaxLandmarks strip points,
 // whatever the number of training rows (81 KB for 1,000,000 moons points
 // with the defaults, 440 KB with -rule components -budget 50), at about
 // 20 bytes a value: the bound guards against reading a file that is not a

@@ -9,7 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/pipeline"
 	"github.com/svclust/svclust/settings"
 )
@@ -105,7 +105,7 @@ reproduces the labels of fit -o exactly.`,
 	o.register(c.Flag)
 	c.Run = o.runWith(func(mf *pipeline.Model, x *mat.Dense) (func(io.Writer) error, error) {
 		labels, err := mf.Predict(nil, x, o.workers)
-		if errors.Is(err, svclust.ErrNotClustered) {
+		if errors.Is(err, cluster.ErrNotClustered) {
 			return nil, fmt.Errorf("%s: the model has no partition: it can score points but not label them", o.model)
 		}
 		if err != nil {

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/pipeline"
 	"github.com/svclust/svclust/settings"
@@ -486,8 +487,8 @@ func TestRobust(t *testing.T) {
 		}, code: 1, msg: "m.json: not a model file"},
 		// The library reads its versions 1 to 3 (modeljson.go, check).
 		{name: "wrong inner version", args: modelArgs("score"), data: valid, model: func(g string) string {
-			return editJSON(g, func(v map[string]any) { inner(v)["version"] = 4 })
-		}, code: 1, msg: "version is 4, want 1 to 3"},
+			return editJSON(g, func(v map[string]any) { inner(v)["version"] = 5 })
+		}, code: 1, msg: "version is 5, want 1 to 4"},
 		{name: "wrong dimension of data", args: modelArgs("predict"), data: "a,b,c\n1,2,3\n", old: true, code: 1, msg: "in.csv has 3 features, but the model was trained on 2"},
 		{name: "wrong dimension, score", args: modelArgs("score"), data: "a\n1\n", code: 1, msg: "in.csv has 1 features, but the model was trained on 2"},
 		{name: "scaler of another dimension", args: modelArgs("predict"), data: valid, model: func(g string) string {
@@ -715,33 +716,33 @@ func withStdin(t *testing.T, content string) {
 }
 
 // TestLibraryValidationAgrees: every flag value that fit rejects and that
-// has a counterpart in svclust.Config or ClusterConfig is rejected by the
+// has a counterpart in svclust.Config or cluster.Config is rejected by the
 // library's Validate too, with a *ConfigError for the field of that flag.
 func TestLibraryValidationAgrees(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	for _, tc := range []struct {
 		flags []string
 		cfg   svclust.Config
-		cc    svclust.ClusterConfig
+		cc    cluster.Config
 	}{
-		{[]string{"-gamma", "-1"}, svclust.Config{Gamma: -1}, svclust.ClusterConfig{}},
-		{[]string{"-gamma", "NaN"}, svclust.Config{Gamma: nan}, svclust.ClusterConfig{}},
-		{[]string{"-gamma", "Inf"}, svclust.Config{Gamma: inf}, svclust.ClusterConfig{}},
-		{[]string{"-C", "-1"}, svclust.Config{C: -1}, svclust.ClusterConfig{}},
-		{[]string{"-C", "NaN"}, svclust.Config{C: nan}, svclust.ClusterConfig{}},
-		{[]string{"-C", "Inf"}, svclust.Config{C: inf}, svclust.ClusterConfig{}},
+		{[]string{"-gamma", "-1"}, svclust.Config{Gamma: -1}, cluster.Config{}},
+		{[]string{"-gamma", "NaN"}, svclust.Config{Gamma: nan}, cluster.Config{}},
+		{[]string{"-gamma", "Inf"}, svclust.Config{Gamma: inf}, cluster.Config{}},
+		{[]string{"-C", "-1"}, svclust.Config{C: -1}, cluster.Config{}},
+		{[]string{"-C", "NaN"}, svclust.Config{C: nan}, cluster.Config{}},
+		{[]string{"-C", "Inf"}, svclust.Config{C: inf}, cluster.Config{}},
 		// -budget 0 is the library's NoBudget (−1), so -1 maps below it.
-		{[]string{"-budget", "-1"}, svclust.Config{Budget: -2}, svclust.ClusterConfig{}},
-		{[]string{"-maintain", "project-knn", "-budget", "3", "-k", "5"}, svclust.Config{Budget: 3, Maintainer: svclust.Projection{K: 5}}, svclust.ClusterConfig{}},
-		{[]string{"-tol", "NaN"}, svclust.Config{Tol: nan}, svclust.ClusterConfig{}},
-		{[]string{"-max-iter", "-5"}, svclust.Config{MaxIter: -5}, svclust.ClusterConfig{}},
-		{[]string{"-workers", "-1"}, svclust.Config{Workers: -1}, svclust.ClusterConfig{Workers: -1}},
-		{[]string{"-rule", "components", "-eps", "-1"}, svclust.Config{}, svclust.ClusterConfig{Rule: svclust.Components, Eps: -1}},
-		{[]string{"-rule", "components", "-eps", "NaN"}, svclust.Config{}, svclust.ClusterConfig{Rule: svclust.Components, Eps: nan}},
-		{[]string{"-rule", "components", "-eps", "Inf"}, svclust.Config{}, svclust.ClusterConfig{Rule: svclust.Components, Eps: inf}},
-		{[]string{"-rule", "density"}, svclust.Config{}, svclust.ClusterConfig{Rule: 7}},
-		{[]string{"-min-size", "0"}, svclust.Config{}, svclust.ClusterConfig{MinSize: -1}},
-		{[]string{"-m", "1"}, svclust.Config{}, svclust.ClusterConfig{M: 1}},
+		{[]string{"-budget", "-1"}, svclust.Config{Budget: -2}, cluster.Config{}},
+		{[]string{"-maintain", "project-knn", "-budget", "3", "-k", "5"}, svclust.Config{Budget: 3, Maintainer: svclust.Projection{K: 5}}, cluster.Config{}},
+		{[]string{"-tol", "NaN"}, svclust.Config{Tol: nan}, cluster.Config{}},
+		{[]string{"-max-iter", "-5"}, svclust.Config{MaxIter: -5}, cluster.Config{}},
+		{[]string{"-workers", "-1"}, svclust.Config{Workers: -1}, cluster.Config{Workers: -1}},
+		{[]string{"-rule", "components", "-eps", "-1"}, svclust.Config{}, cluster.Config{Rule: cluster.Components, Eps: -1}},
+		{[]string{"-rule", "components", "-eps", "NaN"}, svclust.Config{}, cluster.Config{Rule: cluster.Components, Eps: nan}},
+		{[]string{"-rule", "components", "-eps", "Inf"}, svclust.Config{}, cluster.Config{Rule: cluster.Components, Eps: inf}},
+		{[]string{"-rule", "density"}, svclust.Config{}, cluster.Config{Rule: 7}},
+		{[]string{"-min-size", "0"}, svclust.Config{}, cluster.Config{MinSize: -1}},
+		{[]string{"-m", "1"}, svclust.Config{}, cluster.Config{M: 1}},
 	} {
 		flag := tc.flags[len(tc.flags)-2]
 		code, _, errs := cli(t, append(append([]string{"fit"}, tc.flags...), "x.csv")...)

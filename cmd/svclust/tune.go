@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/metrics"
 	"github.com/svclust/svclust/settings"
@@ -358,7 +359,7 @@ func (o *fitFlags) fitArgs(p tune.Point, path string) []string {
 	if st.MinIter != 0 {
 		a = append(a, "-min-iter", strconv.Itoa(st.MinIter))
 	}
-	if st.M != svclust.DefaultM {
+	if st.M != cluster.DefaultM {
 		a = append(a, "-m", strconv.Itoa(st.M))
 	}
 	a = append(a, "-scale", st.Scale, "-seed", strconv.FormatUint(st.Seed, 10))

@@ -27,6 +27,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/pipeline"
 )
@@ -150,7 +151,7 @@ func configError(err error) error {
 type setup struct {
 	p       params
 	train   svclust.Config
-	cluster svclust.ClusterConfig
+	cluster cluster.Config
 	scale   dataset.Scale
 	k       int // the k of a projection, given or DefaultK
 }
@@ -198,7 +199,7 @@ func validate(js []byte) (*setup, error) {
 		return nil, valuef("width must be adaptive or global, not %q", p.Width)
 	}
 	s.train.Width = width
-	rule, err := svclust.ParseRule(p.Rule)
+	rule, err := cluster.ParseRule(p.Rule)
 	if err != nil {
 		return nil, valuef("rule must be levels or components, not %q", p.Rule)
 	}
@@ -211,12 +212,12 @@ func validate(js []byte) (*setup, error) {
 		if ms < 1 {
 			return nil, valuef(`min_size must be ≥ 1 or "auto"`)
 		}
-		if rule != svclust.LevelTree {
+		if rule != cluster.LevelTree {
 			return nil, valuef("min_size applies only to rule levels")
 		}
 		s.cluster.MinSize = ms
 	}
-	if rule != svclust.Components && (p.All || !p.Eps.auto) {
+	if rule != cluster.Components && (p.All || !p.Eps.auto) {
 		return nil, valuef("all and eps apply only to rule components")
 	}
 	k := 0 // not given: the library's default, capped by the budget
@@ -359,7 +360,7 @@ func fit(ctx context.Context, x []float64, n, d int, owned bool, js []byte) (*fi
 	if err != nil {
 		return nil, configError(err)
 	}
-	cl, err := model.Cluster(scaled, &s.cluster)
+	cl, err := cluster.Fit(model, scaled, &s.cluster)
 	if err != nil {
 		return nil, configError(err)
 	}
@@ -510,7 +511,7 @@ type reportJSON struct {
 	Seed           uint64      `json:"seed"`
 }
 
-func reportOf(s *setup, m *svclust.Model, cl *svclust.Clustering, n, d int) *reportJSON {
+func reportOf(s *setup, m *svclust.Model, cl *cluster.Result, n, d int) *reportJSON {
 	c := m.Choice
 	return &reportJSON{
 		N: n, D: d,
@@ -559,7 +560,7 @@ func (f *fitted) modelError(err error) error {
 	if errors.As(err, &oe) {
 		return overflowError(oe, f.mf.Scale, f.mf.Features)
 	}
-	if errors.Is(err, svclust.ErrNotClustered) {
+	if errors.Is(err, cluster.ErrNotClustered) {
 		return valuef("the model has no partition: it can score points but not label them")
 	}
 	return err

@@ -1,4 +1,4 @@
-package svclust_test
+package cluster_test
 
 import (
 	"encoding/json"
@@ -10,12 +10,13 @@ import (
 	"testing"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 )
 
 // trainGauss3 trains a small model on the Gauss3 set and, unless cc is nil,
 // clusters it.
-func trainGauss3(t *testing.T, cc *svclust.ClusterConfig) (*svclust.Model, *svclust.Partition, *dataset.Dataset) {
+func trainGauss3(t *testing.T, cc *cluster.Config) (*svclust.Model, *cluster.Partition, *dataset.Dataset) {
 	t.Helper()
 	ds, err := dataset.Generate(dataset.Gauss3, 300, 1)
 	if err != nil {
@@ -28,7 +29,7 @@ func trainGauss3(t *testing.T, cc *svclust.ClusterConfig) (*svclust.Model, *svcl
 	if cc == nil {
 		return m, nil, ds
 	}
-	cl, err := m.Cluster(ds.X, cc)
+	cl, err := cluster.Fit(m, ds.X, cc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +37,7 @@ func trainGauss3(t *testing.T, cc *svclust.ClusterConfig) (*svclust.Model, *svcl
 }
 
 // isZero reports whether p is the zero Partition, whose methods panic.
-func isZero(p *svclust.Partition) (zero bool) {
+func isZero(p *cluster.Partition) (zero bool) {
 	defer func() { zero = recover() != nil }()
 	p.Model()
 	return false
@@ -45,14 +46,14 @@ func isZero(p *svclust.Partition) (zero bool) {
 func TestModelJSONRoundTrip(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		cc   *svclust.ClusterConfig
+		cc   *cluster.Config
 	}{
 		{"unclustered", nil},
-		{"strip", &svclust.ClusterConfig{Rule: svclust.Components}},
-		{"all", &svclust.ClusterConfig{Rule: svclust.Components, All: true}},
-		{"outliers", &svclust.ClusterConfig{Rule: svclust.Components, Outliers: true}},
-		{"levels", &svclust.ClusterConfig{}},
-		{"levels outliers", &svclust.ClusterConfig{Outliers: true}},
+		{"strip", &cluster.Config{Rule: cluster.Components}},
+		{"all", &cluster.Config{Rule: cluster.Components, All: true}},
+		{"outliers", &cluster.Config{Rule: cluster.Components, Outliers: true}},
+		{"levels", &cluster.Config{}},
+		{"levels outliers", &cluster.Config{Outliers: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, p, ds := trainGauss3(t, tc.cc)
@@ -66,9 +67,10 @@ func TestModelJSONRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// γ and C automatic: adaptive widths, which only version 3
-			// stores (modeljson.go, ModelVersion).
-			if m.Gammas == nil || !strings.Contains(string(b), `"version":3,`) || !strings.Contains(string(b), `"gammas":[`) {
+			// γ and C automatic: adaptive widths, which versions 3 on
+			// store, and c_auto, which version 4 added (ModelVersion).
+			if m.Gammas == nil || !strings.Contains(string(b), `"version":4,`) || !strings.Contains(string(b), `"gammas":[`) ||
+				!strings.Contains(string(b), `"c_auto":true,`) {
 				t.Fatalf("adaptive widths %v, file %.80s", m.Gammas != nil, b)
 			}
 			var got svclust.Model
@@ -84,7 +86,7 @@ func TestModelJSONRoundTrip(t *testing.T) {
 				}
 			}
 			if !slices.Equal(got.Gammas, m.Gammas) || got.Gamma != m.Gamma || got.C != m.C || got.Status != m.Status ||
-				got.Stats.Iterations != m.Stats.Iterations || got.Stats.Objective != m.Stats.Objective {
+				got.Choice.CAuto != m.Choice.CAuto || got.Stats.Iterations != m.Stats.Iterations || got.Stats.Objective != m.Stats.Objective {
 				t.Errorf("header differs: got %+v, want %+v", got, m)
 			}
 			// The model alone, as a Model read from any model file
@@ -96,10 +98,10 @@ func TestModelJSONRoundTrip(t *testing.T) {
 			if !strings.Contains(string(bm), `"partition":null`) {
 				t.Errorf("partition not null in %s", bm)
 			}
-			var gotp svclust.Partition
+			var gotp cluster.Partition
 			err = json.Unmarshal(b, &gotp)
 			if tc.cc == nil {
-				if !errors.Is(err, svclust.ErrNotClustered) || !isZero(&gotp) {
+				if !errors.Is(err, cluster.ErrNotClustered) || !isZero(&gotp) {
 					t.Fatalf("a Partition from a model file without one: %v", err)
 				}
 				if string(b) != string(bm) {
@@ -172,7 +174,7 @@ func TestWriteJSONErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl, err := m.Cluster(ds.X, &svclust.ClusterConfig{Rule: svclust.Components})
+	cl, err := cluster.Fit(m, ds.X, &cluster.Config{Rule: cluster.Components})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,13 +204,13 @@ func TestWriteJSONErrors(t *testing.T) {
 // that declare 10⁹ values and more) fails with an error, leaves the model
 // unchanged, and allocates in proportion to the file.
 func TestModelJSONCorrupt(t *testing.T) {
-	_, p, _ := trainGauss3(t, &svclust.ClusterConfig{Rule: svclust.Components})
+	_, p, _ := trainGauss3(t, &cluster.Config{Rule: cluster.Components})
 	b, err := json.Marshal(p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	good := string(b)
-	_, pl, _ := trainGauss3(t, &svclust.ClusterConfig{})
+	_, pl, _ := trainGauss3(t, &cluster.Config{})
 	bl, err := json.Marshal(pl)
 	if err != nil {
 		t.Fatal(err)
@@ -240,15 +242,27 @@ func TestModelJSONCorrupt(t *testing.T) {
 		{"array", "[]"},
 		{"wrong format", edit(func(v map[string]any) { v["format"] = "other" })},
 		{"no format", edit(func(v map[string]any) { delete(v, "format") })},
-		{"wrong version", edit(func(v map[string]any) { v["version"] = 4 })},
+		{"wrong version", edit(func(v map[string]any) { v["version"] = 5 })},
+		// Version 4 added "c_auto", present from version 4 on only.
+		{"c_auto in version 3", edit(func(v map[string]any) { v["version"] = 3 })},
+		{"no c_auto in version 4", edit(func(v map[string]any) { delete(v, "c_auto") })},
+		{"c_auto not a bool", edit(func(v map[string]any) { v["c_auto"] = 1 })},
 		// Version 3 added "gammas" (modeljson.go, check): one positive,
 		// finite width per support vector, in version 3 only.
-		{"gammas in version 2", edit(func(v map[string]any) { v["version"], v["gammas"] = 2, ones(len(v["alpha"].([]any))) })},
-		{"gammas short", edit(func(v map[string]any) { v["version"] = 3; v["gammas"] = ones(len(v["alpha"].([]any)) - 1) })},
+		{"gammas in version 2", edit(func(v map[string]any) {
+			v["version"], v["gammas"] = 2, ones(len(v["alpha"].([]any)))
+			delete(v, "c_auto")
+		})},
+		{"gammas short", edit(func(v map[string]any) {
+			v["version"] = 3
+			v["gammas"] = ones(len(v["alpha"].([]any)) - 1)
+			delete(v, "c_auto")
+		})},
 		{"gamma zero", edit(func(v map[string]any) {
 			g := ones(len(v["alpha"].([]any)))
 			g[1] = 0.0
 			v["version"], v["gammas"] = 3, g
+			delete(v, "c_auto")
 		})},
 		{"unknown rule", edit(func(v map[string]any) { part(v)["rule"] = "density" })},
 		{"components with sv_cluster", edit(func(v map[string]any) { part(v)["sv_cluster"] = []any{0} })},
@@ -329,7 +343,7 @@ func TestModelJSONCorrupt(t *testing.T) {
 				t.Error("model changed on error")
 			}
 			// A Partition validates the same file the same way.
-			var gotp svclust.Partition
+			var gotp cluster.Partition
 			perr := json.Unmarshal([]byte(tc.in), &gotp)
 			if !errors.Is(perr, svclust.ErrModelFormat) && !errors.As(perr, &syntax) {
 				t.Errorf("Partition: got %v, want ErrModelFormat or a syntax error", perr)
@@ -360,4 +374,86 @@ func ones(n int) []any {
 		v[i] = 1.0
 	}
 	return v
+}
+
+// TestRefitLoadedModel: a model written to a file and read back clusters
+// again exactly as the one Train returned, on each of the 16 generated
+// kinds with every default. Before version 4 of the model file, which
+// stores whether C was automatic (read by the LevelTree rule), 7 of the
+// kinds clustered differently when loaded (birch 1 → 4 clusters, spirals3
+// 9 → 16, cube 1 → 2, ...).
+func TestRefitLoadedModel(t *testing.T) {
+	for _, kind := range dataset.AllKinds() {
+		ds, err := dataset.Generate(kind, 300, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dataset.FitScaler(ds.X, dataset.ScaleZScore).Transform(ds.X)
+		m, err := svclust.Train(ds.X, &svclust.Config{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fit, err := cluster.Fit(m, ds.X, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(fit.Partition)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var loaded svclust.Model
+		if err := json.Unmarshal(b, &loaded); err != nil {
+			t.Fatal(err)
+		}
+		if loaded.Choice.CAuto != m.Choice.CAuto || loaded.Stats.Iterations != m.Stats.Iterations {
+			t.Errorf("%s: loaded CAuto %v, iterations %d; want %v, %d", kind,
+				loaded.Choice.CAuto, loaded.Stats.Iterations, m.Choice.CAuto, m.Stats.Iterations)
+		}
+		again, err := cluster.Fit(&loaded, ds.X, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(again.Labels, fit.Labels) {
+			t.Errorf("%s: the loaded model clusters into %d clusters, fit's into %d", kind, again.Clusters, fit.Clusters)
+		}
+	}
+}
+
+// TestModelJSONOlderVersions: files of versions 2 and 3, which have no
+// "c_auto", still load, as models with a given C, and label as before.
+func TestModelJSONOlderVersions(t *testing.T) {
+	_, p, ds := trainGauss3(t, &cluster.Config{})
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, version := range []int{2, 3} {
+		var v map[string]any
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatal(err)
+		}
+		v["version"] = version
+		delete(v, "c_auto")
+		if version == 2 {
+			delete(v, "gammas") // a model of one width: its labels change
+		}
+		old, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m svclust.Model
+		if err := json.Unmarshal(old, &m); err != nil {
+			t.Fatalf("version %d: %v", version, err)
+		}
+		if m.Choice.CAuto {
+			t.Errorf("version %d: CAuto set without c_auto", version)
+		}
+		var q cluster.Partition
+		if err := json.Unmarshal(old, &q); err != nil {
+			t.Fatalf("version %d: %v", version, err)
+		}
+		if version == 3 && !slices.Equal(q.Predict(nil, ds.X, 1), p.Predict(nil, ds.X, 1)) {
+			t.Errorf("version %d: labels differ", version)
+		}
+	}
 }

@@ -1,4 +1,4 @@
-package svclust
+package cluster
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/internal/jsonkeys"
 )
@@ -21,11 +22,11 @@ func fuzzModel(f *testing.F, all bool) []byte {
 	if err != nil {
 		f.Fatal(err)
 	}
-	m, err := Train(ds.X, &Config{Budget: 6, MaxIter: 300})
+	m, err := svclust.Train(ds.X, &svclust.Config{Budget: 6, MaxIter: 300})
 	if err != nil {
 		f.Fatal(err)
 	}
-	cl, err := m.Cluster(ds.X, &ClusterConfig{All: all})
+	cl, err := Fit(m, ds.X, &Config{All: all})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -53,7 +54,7 @@ func FuzzModelJSON(f *testing.F) {
 			{`"iterations":`, `"iterations":0,"iterations":`},
 		} {
 			b := bytes.Replace(good, []byte(dup[0]), []byte(dup[1]), 1)
-			var m Model
+			var m svclust.Model
 			if bytes.Equal(b, good) || json.Unmarshal(b, &m) == nil {
 				f.Errorf("a second %s was accepted", dup[0])
 			}
@@ -63,7 +64,7 @@ func FuzzModelJSON(f *testing.F) {
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		var m Model
+		var m svclust.Model
 		if err := json.Unmarshal(in, &m); err != nil {
 			return
 		}
@@ -104,13 +105,13 @@ func FuzzModelJSON(f *testing.F) {
 				t.Fatalf("partition: save, load, save is not stable")
 			}
 		case !errors.Is(perr, ErrNotClustered):
-			t.Fatalf("a model file loads as a Model but not as a Partition: %v", perr)
+			t.Fatalf("a model file loads as a svclust.Model but not as a Partition: %v", perr)
 		}
 		out, err := json.Marshal(&m)
 		if err != nil {
 			t.Fatalf("a loaded model does not save: %v", err)
 		}
-		var again Model
+		var again svclust.Model
 		if err := json.Unmarshal(out, &again); err != nil {
 			t.Fatalf("a saved model does not load: %v", err)
 		}
@@ -120,7 +121,7 @@ func FuzzModelJSON(f *testing.F) {
 	})
 }
 
-// FuzzPipeline runs Train, Cluster and Predict on tiny data and settings
+// FuzzPipeline runs svclust.Train, Cluster and Predict on tiny data and settings
 // decoded from the input: no panic, one label per row, labels in range, and
 // Predict reproduces Cluster.
 func FuzzPipeline(f *testing.F) {
@@ -139,26 +140,26 @@ func FuzzPipeline(f *testing.F) {
 				x.Set(i, j, float64(int(vals[i*d+j])-128)/16)
 			}
 		}
-		cfg := &Config{Budget: int(budget % 6), MaxIter: 500, Seed: uint64(strat), Workers: 2}
+		cfg := &svclust.Config{Budget: int(budget % 6), MaxIter: 500, Seed: uint64(strat), Workers: 2}
 		switch strat % 4 {
 		case 0:
-			cfg.Maintainer = Removal{}
+			cfg.Maintainer = svclust.Removal{}
 		case 1:
-			cfg.Maintainer = Projection{K: 2}
+			cfg.Maintainer = svclust.Projection{K: 2}
 			if cfg.Budget == 1 {
 				cfg.Budget = 2
 			}
 		case 2:
-			cfg.Maintainer = Projection{Pick: Random}
+			cfg.Maintainer = svclust.Projection{Pick: svclust.Random}
 		case 3:
-			cfg.Maintainer = Merge{}
+			cfg.Maintainer = svclust.Merge{}
 		}
-		m, err := Train(x, cfg)
+		m, err := svclust.Train(x, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, cc := range []*ClusterConfig{nil, {All: true, Outliers: true}} {
-			cl, err := m.Cluster(x, cc)
+		for _, cc := range []*Config{nil, {All: true, Outliers: true}} {
+			cl, err := Fit(m, x, cc)
 			if err != nil {
 				t.Fatal(err)
 			}

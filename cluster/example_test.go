@@ -1,9 +1,10 @@
-package svclust_test
+package cluster_test
 
 import (
 	"fmt"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/metrics"
 )
@@ -20,7 +21,7 @@ func ExampleTrain() {
 		fmt.Println(err)
 		return
 	}
-	cl, err := model.Cluster(ds.X, nil)
+	cl, err := cluster.Fit(model, ds.X, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -47,7 +48,7 @@ func ExampleTrain_paper() {
 		fmt.Println(err)
 		return
 	}
-	cl, err := model.Cluster(ds.X, &svclust.ClusterConfig{Rule: svclust.Components})
+	cl, err := cluster.Fit(model, ds.X, &cluster.Config{Rule: cluster.Components})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -68,7 +69,7 @@ func ExamplePartition_Predict() {
 	sc := dataset.FitScaler(train.X, dataset.ScaleZScore)
 	sc.Transform(train.X)
 	model, _ := svclust.Train(train.X, &svclust.Config{Budget: 50, Seed: 1})
-	cl, err := model.Cluster(train.X, nil)
+	cl, err := cluster.Fit(model, train.X, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -107,8 +108,8 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	// nil: the LevelTree rule; &svclust.ClusterConfig{Rule: svclust.Components} is the paper's.
-	cl, err := model.Cluster(train.X, nil)
+	// nil: the LevelTree rule; &cluster.Config{Rule: cluster.Components} is the paper's.
+	cl, err := cluster.Fit(model, train.X, nil)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,4 +1,4 @@
-package svclust_test
+package cluster_test
 
 import (
 	"os"
@@ -10,7 +10,7 @@ import (
 // Example (example_test.go), which go test runs and checks, unindented by
 // one tab, so that the README shows code that compiles and runs.
 func TestReadmeLibraryExample(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
+	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,13 +1,13 @@
-package svclust
+package cluster
 
 import (
 	"cmp"
 	"gonum.org/v1/gonum/mat"
 	"math"
 	"slices"
-	"sync"
 	"time"
 
+	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/internal/assign"
 	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/internal/parallel"
@@ -15,7 +15,7 @@ import (
 )
 
 // DefaultMinShare sets the smallest cluster of the LevelTree rule when
-// ClusterConfig.MinSize is 0: max(5, ⌈0.0075·N⌉) points. Five is HDBSCAN's
+// Config.MinSize is 0: max(5, ⌈0.0075·N⌉) points. Five is HDBSCAN's
 // default min_cluster_size; the share keeps the number of clusters from
 // growing with N, as five points would on a million rows. A branch of the
 // level tree counts its rows above the level where it splits off, and a
@@ -35,15 +35,15 @@ import (
 const DefaultMinShare = 0.0075
 
 // DefaultRippleZ is the significance a cluster of the LevelTree rule needs
-// to stay apart from the cluster it meets, when ClusterConfig.RippleZ is 0
-// (see ClusterConfig.RippleZ). It was chosen on generated data of 300, 1,000 and
+// to stay apart from the cluster it meets, when Config.RippleZ is 0
+// (see Config.RippleZ). It was chosen on generated data of 300, 1,000 and
 // 3,000 points, with one global kernel width (README, "How the ripple
 // threshold was chosen"): higher values join real clusters of small data
 // sets, lower ones keep more ripples of the density estimate.
 const DefaultRippleZ = 1.5
 
 // DefaultLevelPower is the power p of f + 1 on which the LevelTree rule
-// measures the excess of mass of its clusters when ClusterConfig.LevelPower
+// measures the excess of mass of its clusters when Config.LevelPower
 // is 0 and C is automatic (f + 1 is then a kernel density estimate): a
 // cluster's stability is Σ over its rows of (f + 1)^p between its birth and
 // its exit. HDBSCAN measures it in λ = 1/(core distance), which in d
@@ -62,7 +62,7 @@ const DefaultRippleZ = 1.5
 // 0.9, 0.75 and 1.
 const DefaultLevelPower = 0.9
 
-// defaultMinSize is the smallest cluster when ClusterConfig.MinSize is 0.
+// defaultMinSize is the smallest cluster when Config.MinSize is 0.
 func defaultMinSize(n int) int {
 	return max(5, int(math.Ceil(DefaultMinShare*float64(n))))
 }
@@ -78,94 +78,6 @@ type levelTree struct {
 	fx        []float64 // f at each row; nil without Outliers once the levels hold it
 	owner     []int32   // each row's support vector (see eachOwner)
 	terms     *assign.Terms
-}
-
-// terms returns the index of the support vectors that lets a point
-// evaluate only the terms of f that matter at it (assign.Terms), or nil
-// where it does not apply (a coefficient not positive, as after
-// projection) or would not pay (most terms matter, as in high dimension).
-// On a million 2-D moons rows with the automatic settings of one width (γ = 146, B =
-// 1000 on z-scores) a row evaluates 139 of the 1000 terms on average
-// (first 100,000 rows of `svclust gen -kind moons -n 1000000 -seed 1`).
-func (m *Model) terms() *assign.Terms {
-	return assign.NewTermsEach(m.svData(), m.Dim(), m.Alpha, m.Gamma, m.Gammas)
-}
-
-// eachOwner calls do(i, f(xᵢ), owner) for each row xᵢ of x, on w
-// goroutines, with owner the support vector with the largest term
-// αⱼk(xᵢ, svⱼ) of f(xᵢ) + 1 (the lowest index among equal ones): one pass of
-// B kernel terms per row, shared by Cluster and Predict so that Predict
-// reproduces Cluster's labels. With terms (m.terms(); nil for none) each row
-// evaluates only the terms within kernel.CutOff of its largest: the same
-// owner, and f to within rounding (see assign.Terms). It reports the rows
-// done to report (nil reports nothing).
-func (m *Model) eachOwner(x mat.Matrix, terms *assign.Terms, w int, report func(int), do func(i int, f float64, owner int32)) {
-	svs := m.svData()
-	n, d := x.Dims()
-	rows := rowSource(x)
-	// The scratch of the terms' queries, reused across chunks: its
-	// slices grow to the terms a row keeps.
-	var scratch sync.Pool
-	if terms != nil {
-		scratch.New = func() any { return terms.NewScratch() }
-	}
-	parallel.For(n, scoreChunk, w, func(_, lo, hi int) {
-		buf := rowBuffer(x, d)
-		if terms != nil {
-			s := scratch.Get().(*assign.TermsScratch)
-			defer scratch.Put(s)
-			for i := lo; i < hi; i++ {
-				f, o := terms.Owner(rows(i, buf), s)
-				do(i, f-1, int32(o))
-			}
-		} else {
-			row := make([]float64, len(m.Alpha))
-			for i := lo; i < hi; i++ {
-				f, o := m.owner(row, rows(i, buf), svs)
-				do(i, f, o)
-			}
-		}
-		if report != nil {
-			report(hi - lo)
-		}
-	})
-}
-
-// owner returns f(x) and the support vector of x (see eachOwner); row is
-// scratch of length B. Far from every support vector each term underflows
-// to 0; the owner is then the support vector with the largest
-// log αⱼ − γ‖x − svⱼ‖², the same argmax computed without underflow.
-func (m *Model) owner(row, x, svs []float64) (float64, int32) {
-	if m.Gammas != nil {
-		kernel.RowEachTo(row, x, svs, m.Gammas)
-	} else {
-		kernel.RowTo(row, x, svs, m.Gamma)
-	}
-	var s float64
-	best, bi := math.Inf(-1), 0
-	for j, k := range row {
-		t := m.Alpha[j] * k
-		s += t
-		if t > best {
-			best, bi = t, j
-		}
-	}
-	if best <= 0 {
-		kernel.SqDistRowTo(row, x, svs)
-		best = math.Inf(-1)
-		for j, d2 := range row {
-			if a := m.Alpha[j]; a > 0 {
-				g := m.Gamma
-				if m.Gammas != nil {
-					g = m.Gammas[j]
-				}
-				if t := math.Log(a) - g*d2; t > best {
-					best, bi = t, j
-				}
-			}
-		}
-	}
-	return s - 1, int32(bi)
 }
 
 // modeEdge links modes i and j, connected at level h.
@@ -185,12 +97,12 @@ type dnode struct {
 // LevelTree): every support vector follows its trajectory to a mode of f,
 // modes are joined at the level their segment test reaches, clusters are
 // chosen from that tree by excess of mass, ripples are joined (with an
-// automatic C; see ClusterConfig.RippleZ), and each row takes the cluster
+// automatic C; see Config.RippleZ), and each row takes the cluster
 // of its support vector (see eachOwner).
-func (m *Model) clusterLevels(data []float64, n, d int, cfg *ClusterConfig, minSize, mm, w int) *levelTree {
-	f := m.field()
+func clusterLevels(m *svclust.Model, data []float64, n, d int, cfg *Config, minSize, mm, w int) *levelTree {
+	f := fieldOf(m)
 	b := len(m.Alpha)
-	eq := slices.Clone(m.svData())
+	eq := slices.Clone(svData(m))
 	trajectories(f, eq, nil, w, nil)
 	reps := assign.Merge(eq, d, mergeTol*f.Scale())
 	nm := len(reps) / d
@@ -200,8 +112,8 @@ func (m *Model) clusterLevels(data []float64, n, d int, cfg *ClusterConfig, minS
 		svMode[i], _ = tree.Nearest(eq[i*d : i*d+d])
 	}
 
-	lt := &levelTree{fx: make([]float64, n), owner: make([]int32, n), modes: nm, terms: m.terms()}
-	m.eachOwner(mat.NewDense(n, d, data), lt.terms, w, progressOf(cfg.Progress, n), func(i int, f float64, o int32) {
+	lt := &levelTree{fx: make([]float64, n), owner: make([]int32, n), modes: nm, terms: f.Terms()}
+	f.EachOwner(mat.NewDense(n, d, data), lt.terms, w, progressOf(cfg.Progress, n), func(i int, f float64, o int32) {
 		lt.fx[i], lt.owner[i] = f, o
 	})
 	// The levels of f at the rows of each mode, sorted, with prefix sums.
@@ -498,7 +410,7 @@ func identity(v float64) float64 { return v }
 // levels of f themselves, when p is 1 or C was given (cAuto false: f + 1
 // is then not a density estimate). Levels below −1, possible only with
 // coefficients of both signs, count as −1.
-func levelPower(cfg *ClusterConfig, cAuto bool) (g func(float64) float64, onF bool) {
+func levelPower(cfg *Config, cAuto bool) (g func(float64) float64, onF bool) {
 	p := cfg.LevelPower
 	if p == 0 {
 		p = DefaultLevelPower
@@ -710,13 +622,13 @@ func spread(modeCluster []int, edges []modeEdge, reps []float64, d int) {
 	}
 }
 
-// clusterTree is Cluster with the LevelTree rule.
-func (m *Model) clusterTree(data []float64, n, d int, cfg *ClusterConfig, mm, w int, start time.Time) *Clustering {
+// clusterTree is Fit with the LevelTree rule.
+func clusterTree(m *svclust.Model, data []float64, n, d int, cfg *Config, mm, w int, start time.Time) *Result {
 	minSize := cfg.MinSize
 	if minSize == 0 {
 		minSize = defaultMinSize(n)
 	}
-	lt := m.clusterLevels(data, n, d, cfg, minSize, mm, w)
+	lt := clusterLevels(m, data, n, d, cfg, minSize, mm, w)
 	p := &Partition{
 		model: m, rule: LevelTree, svCluster: lt.svCluster, birth: lt.birth,
 		outliers: cfg.Outliers, segM: mm, clusters: lt.clusters, terms: lt.terms,
@@ -729,7 +641,7 @@ func (m *Model) clusterTree(data []float64, n, d int, cfg *ClusterConfig, mm, w 
 		}
 		labels[i] = p.levelLabel(f, o)
 	}
-	return &Clustering{
+	return &Result{
 		Partition: p,
 		Labels:    labels, Clusters: lt.clusters, Equilibria: lt.modes,
 		MinSize: minSize, Stability: lt.stability, Ripples: lt.ripples,
@@ -740,7 +652,7 @@ func (m *Model) clusterTree(data []float64, n, d int, cfg *ClusterConfig, mm, w 
 // predictTree is Predict with the LevelTree rule: one pass of B kernel
 // terms per row, as Score.
 func (p *Partition) predictTree(dst []int, x mat.Matrix, workers int) {
-	p.model.eachOwner(x, p.terms, numWorkers(workers), nil, func(i int, f float64, o int32) {
+	fieldOf(p.model).EachOwner(x, p.terms, parallel.Workers(workers), nil, func(i int, f float64, o int32) {
 		dst[i] = p.levelLabel(f, o)
 	})
 }

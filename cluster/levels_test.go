@@ -1,4 +1,4 @@
-package svclust
+package cluster
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/metrics"
 )
@@ -144,7 +145,7 @@ func TestMassUnbounded(t *testing.T) {
 func TestMassPower(t *testing.T) {
 	levels := [][]float64{{3, 8, 15}}
 	dn := []dnode{{-1, -1, math.Inf(1)}}
-	g, onF := levelPower(&ClusterConfig{LevelPower: 0.5}, true)
+	g, onF := levelPower(&Config{LevelPower: 0.5}, true)
 	if onF {
 		t.Fatal("levelPower(0.5, automatic C) measures on f")
 	}
@@ -153,14 +154,14 @@ func TestMassPower(t *testing.T) {
 		t.Errorf("stability with p = 1/2: %v, want 6", got)
 	}
 	for _, tc := range []struct {
-		cfg   ClusterConfig
+		cfg   Config
 		cAuto bool
-	}{{ClusterConfig{LevelPower: 1}, true}, {ClusterConfig{}, false}, {ClusterConfig{LevelPower: 0.5}, false}} {
+	}{{Config{LevelPower: 1}, true}, {Config{}, false}, {Config{LevelPower: 0.5}, false}} {
 		if g, onF := levelPower(&tc.cfg, tc.cAuto); !onF || g(15) != 15 {
 			t.Errorf("levelPower(%v, cAuto %v) does not measure on f", tc.cfg.LevelPower, tc.cAuto)
 		}
 	}
-	if g, onF := levelPower(&ClusterConfig{}, true); onF || g(15) != math.Pow(16, DefaultLevelPower) {
+	if g, onF := levelPower(&Config{}, true); onF || g(15) != math.Pow(16, DefaultLevelPower) {
 		t.Errorf("levelPower(0) is not (f + 1)^DefaultLevelPower")
 	}
 	f := [][]float64{{0, 3, 11, 26}}
@@ -202,34 +203,6 @@ func TestLinkageJoinsApart(t *testing.T) {
 	}
 }
 
-// TestQuickSelect against sorting, on random slices with many ties.
-func TestQuickSelect(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	for range 200 {
-		v := make([]float64, 1+rng.IntN(40))
-		for i := range v {
-			v[i] = float64(rng.IntN(8))
-		}
-		k := rng.IntN(len(v))
-		s := slices.Sorted(slices.Values(v))
-		if got := quickSelect(slices.Clone(v), k); got != s[k] {
-			t.Fatalf("quickSelect(%v, %d) = %v, want %v", v, k, got, s[k])
-		}
-	}
-}
-
-// TestCover: points on a line at 0, 1, …, 9 with radius 2.5 need the
-// centres 0, 3, 6, 9 (each row within 2.5 of the last centre is covered).
-func TestCover(t *testing.T) {
-	var pts []float64
-	for i := range 10 {
-		pts = append(pts, float64(i))
-	}
-	if got := cover(pts, 10, 1, 2.5); got != 4 {
-		t.Errorf("cover = %d, want 4", got)
-	}
-}
-
 // TestLevelTreeBlobs: three well separated Gaussian blobs (centres 20
 // standard deviations apart) are found with every default, and Predict
 // gives the training rows the labels of Cluster, also with Outliers.
@@ -245,12 +218,12 @@ func TestLevelTreeBlobs(t *testing.T) {
 		data = append(data, centres[c][0]+rng.NormFloat64(), centres[c][1]+rng.NormFloat64())
 	}
 	x := mat.NewDense(n, 2, data)
-	model, err := Train(x, nil)
+	model, err := svclust.Train(x, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, outliers := range []bool{false, true} {
-		cl, err := model.Cluster(x, &ClusterConfig{Outliers: outliers})
+		cl, err := Fit(model, x, &Config{Outliers: outliers})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -284,11 +257,11 @@ func TestOwnerFar(t *testing.T) {
 		data = append(data, float64(10*(i%2))+0.5*rng.NormFloat64(), 0.5*rng.NormFloat64())
 	}
 	x := mat.NewDense(400, 2, data)
-	m, err := Train(x, &Config{Seed: 1})
+	m, err := svclust.Train(x, &svclust.Config{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl, err := m.Cluster(x, nil)
+	cl, err := Fit(m, x, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,7 +273,7 @@ func TestOwnerFar(t *testing.T) {
 
 // TestChooseExtremeScale: coordinates of 1e160 square to +Inf and of
 // 1e-160 and 1e-200 to subnormals and 0, so no usable γ comes from the
-// distances; Train must say so with a ConfigError for Gamma instead of
+// distances; svclust.Train must say so with a svclust.ConfigError for Gamma instead of
 // returning a model with γ = 0 or +Inf and NaN coefficients (also from
 // the review).
 func TestChooseExtremeScale(t *testing.T) {
@@ -309,17 +282,17 @@ func TestChooseExtremeScale(t *testing.T) {
 		for i := range 100 {
 			data = append(data, scale*float64(i%10), scale*float64(i/10))
 		}
-		_, err := Train(mat.NewDense(100, 2, data), nil)
-		var ce *ConfigError
+		_, err := svclust.Train(mat.NewDense(100, 2, data), nil)
+		var ce *svclust.ConfigError
 		if !errors.As(err, &ce) || (ce.Field != "Gamma" && ce.Field != "C") {
-			t.Errorf("scale %g: got %v, want a ConfigError for Gamma or C", scale, err)
+			t.Errorf("scale %g: got %v, want a svclust.ConfigError for Gamma or C", scale, err)
 		}
 	}
 }
 
 // TestChooseDuplicates: ten values on a line, each repeated ten times. Each
 // row has nine duplicates, so its 5th neighbour is at distance 0 and
-// Choose falls back to the nearest distinct row, at distance 1: ρ = 1 and
+// svclust.Choose falls back to the nearest distinct row, at distance 1: ρ = 1 and
 // γ = 1/1.5². (Discrete data like this made γ NaN or the documented
 // fallback 1 whatever the scale, before.)
 func TestChooseDuplicates(t *testing.T) {
@@ -327,7 +300,7 @@ func TestChooseDuplicates(t *testing.T) {
 	for i := range 100 {
 		data = append(data, float64(i%10))
 	}
-	ch, err := Choose(mat.NewDense(100, 1, data), nil)
+	ch, err := svclust.Choose(mat.NewDense(100, 1, data), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -400,15 +373,15 @@ func TestRipplesOnLine3(t *testing.T) {
 		t.Fatal(err)
 	}
 	dataset.FitScaler(ds.X, dataset.ScaleZScore).Transform(ds.X)
-	m, err := Train(ds.X, &Config{Seed: 1})
+	m, err := svclust.Train(ds.X, &svclust.Config{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	off, err := m.Cluster(ds.X, &ClusterConfig{RippleZ: -1, LevelPower: 1})
+	off, err := Fit(m, ds.X, &Config{RippleZ: -1, LevelPower: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	on, err := m.Cluster(ds.X, &ClusterConfig{LevelPower: 1})
+	on, err := Fit(m, ds.X, &Config{LevelPower: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -423,18 +396,18 @@ func TestRipplesOnLine3(t *testing.T) {
 	}
 	// The default level power weighs the dense tops of the blobs less,
 	// where the ripples are: fewer clusters than on f.
-	def, err := m.Cluster(ds.X, nil)
+	def, err := Fit(m, ds.X, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if def.Clusters >= on.Clusters {
 		t.Errorf("DefaultLevelPower: %d clusters, on f %d; want fewer", def.Clusters, on.Clusters)
 	}
-	fixed, err := Train(ds.X, &Config{Seed: 1, Gamma: m.Gamma, C: m.C})
+	fixed, err := svclust.Train(ds.X, &svclust.Config{Seed: 1, Gamma: m.Gamma, C: m.C})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl, err := fixed.Cluster(ds.X, nil)
+	cl, err := Fit(fixed, ds.X, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -458,12 +431,12 @@ func TestRippleZOnF(t *testing.T) {
 		data = append(data, c+rng.NormFloat64(), rng.NormFloat64())
 	}
 	x := mat.NewDense(n, 2, data)
-	m, err := Train(x, &Config{Seed: 1})
+	m, err := svclust.Train(x, &svclust.Config{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	clusters := func(p, z float64) int {
-		cl, err := m.Cluster(x, &ClusterConfig{LevelPower: p, RippleZ: z})
+		cl, err := Fit(m, x, &Config{LevelPower: p, RippleZ: z})
 		if err != nil {
 			t.Fatal(err)
 		}

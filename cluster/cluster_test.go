@@ -1,4 +1,4 @@
-package svclust
+package cluster
 
 import (
 	"errors"
@@ -8,22 +8,23 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/metrics"
 )
 
 // TestGaussiansFound: three well-separated Gaussians (package dataset) are
 // the easy case of the paper's Fig. 3; with every default (γ, C and budget
-// chosen by Choose, the LevelTree rule) the three must be found. 0.95 is
+// chosen by svclust.Choose, the LevelTree rule) the three must be found. 0.95 is
 // the ARI threshold.
 func TestGaussiansFound(t *testing.T) {
 	for _, kind := range []dataset.Kind{dataset.Gauss3, dataset.Gauss4} {
 		ds := generated(t, kind, 1000)
-		m, err := Train(ds.X, &Config{Seed: 1})
+		m, err := svclust.Train(ds.X, &svclust.Config{Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		cl, err := m.Cluster(ds.X, nil)
+		cl, err := Fit(m, ds.X, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -39,13 +40,12 @@ func TestGaussiansFound(t *testing.T) {
 // must return Cluster's labels exactly, in every mode and for any number of
 // workers.
 func TestPredictReproducesCluster(t *testing.T) {
-	defer func(v int) { anchorMin = v }(anchorMin)
-	for _, anchorMin = range []int{anchorMin, 0} {
-		t.Run(fmt.Sprintf("anchorMin=%d", anchorMin), testPredictReproducesCluster)
+	for _, am := range []int{anchorMin, -1} {
+		t.Run(fmt.Sprintf("anchorMin=%d", am), func(t *testing.T) { testPredictReproducesCluster(t, am) })
 	}
 }
 
-func testPredictReproducesCluster(t *testing.T) {
+func testPredictReproducesCluster(t *testing.T, anchorMin int) {
 	ds := generated(t, dataset.Moons, 500)
 	// γ given (one width), and γ and C automatic (adaptive widths).
 	for _, gamma := range []float64{4, 0} {
@@ -58,8 +58,8 @@ func testPredictReproducesClusterGamma(t *testing.T, ds *dataset.Dataset, gamma 
 		// The last case sets ε explicitly, to the median of |f| over the
 		// data, so that half the points follow trajectories and half take
 		// the cluster of the nearest strip point.
-		for _, cc := range []ClusterConfig{{Rule: Components}, {Rule: Components, All: true}, {Rule: Components, Outliers: true}, {Rule: Components, Eps: -1}, {}, {Outliers: true}} {
-			m, err := Train(ds.X, &Config{Gamma: gamma, Budget: 30, Maintainer: st.m, Seed: 2})
+		for _, cc := range []Config{{Rule: Components}, {Rule: Components, All: true}, {Rule: Components, Outliers: true}, {Rule: Components, Eps: -1}, {}, {Outliers: true}} {
+			m, err := svclust.Train(ds.X, &svclust.Config{Gamma: gamma, Budget: 30, Maintainer: st.m, Seed: 2})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,7 +71,7 @@ func testPredictReproducesClusterGamma(t *testing.T, ds *dataset.Dataset, gamma 
 				cfg.Eps = quantileAbs(m.Score(nil, ds.X, 1), 0.5)
 			}
 			cfg.Workers = 2
-			cl, err := m.Cluster(ds.X, &cfg)
+			cl, err := fit(m, ds.X, &cfg, limits{anchorMin: anchorMin})
 			if err != nil {
 				t.Fatalf("%s %+v: %v", st.name, cc, err)
 			}
@@ -79,11 +79,11 @@ func testPredictReproducesClusterGamma(t *testing.T, ds *dataset.Dataset, gamma 
 				t.Fatalf("%s %+v: strip of %d of %d points: one path of the rule is untested", st.name, cc, cl.StripSize, n)
 			}
 			p := cl.Partition
-			if anchored := p.anchors > 0; cfg.Rule == Components && anchored != (anchorMin == 0) {
+			if anchored := p.anchors > 0; cfg.Rule == Components && anchored != (anchorMin < 0) {
 				t.Fatalf("%s %+v: %d anchors with anchorMin = %d", st.name, cc, p.anchors, anchorMin)
 			}
 			cfg.Workers = 1
-			one, _ := m.Cluster(ds.X, &cfg)
+			one, _ := fit(m, ds.X, &cfg, limits{anchorMin: anchorMin})
 			if !slices.Equal(cl.Labels, one.Labels) {
 				t.Errorf("%s %+v: labels depend on the number of workers", st.name, cc)
 			}
@@ -122,21 +122,19 @@ func testPredictReproducesClusterGamma(t *testing.T, ds *dataset.Dataset, gamma 
 // TestAnchorsKeepPartition: the early stop of trajectories at anchors (see
 // anchorStride) is claimed to give the partition of the exact computation.
 // That was measured on the paper's 15 data sets and the 4 generated ones at
-// defaults and on a grid of γ and C with anchors forced on (anchorMin = 0);
+// defaults and on a grid of γ and C with anchors forced on (anchorMin −1);
 // this checks it on the generated sets, where the strip is too small for
 // anchors by default.
 func TestAnchorsKeepPartition(t *testing.T) {
-	defer func(v int) { anchorMin = v }(anchorMin)
 	for _, kind := range dataset.Kinds() {
 		ds := generated(t, kind, 1000)
-		m, err := Train(ds.X, &Config{Budget: 50, Seed: 1})
+		m, err := svclust.Train(ds.X, &svclust.Config{Budget: 50, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		var labels [2][]int
-		for i, am := range []int{math.MaxInt, 0} {
-			anchorMin = am
-			cl, err := m.Cluster(ds.X, &ClusterConfig{Rule: Components})
+		for i, am := range []int{math.MaxInt, -1} {
+			cl, err := fit(m, ds.X, &Config{Rule: Components}, limits{anchorMin: am})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -150,7 +148,7 @@ func TestAnchorsKeepPartition(t *testing.T) {
 
 func TestClusterErrors(t *testing.T) {
 	ds := generated(t, dataset.Gauss3, 100)
-	m, err := Train(ds.X, nil)
+	m, err := svclust.Train(ds.X, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,13 +161,13 @@ func TestClusterErrors(t *testing.T) {
 	if err := p.UnmarshalJSON(b); !errors.Is(err, ErrNotClustered) {
 		t.Errorf("a Partition from a model file without one: %v", err)
 	}
-	var ce *ConfigError
-	for _, cfg := range []ClusterConfig{{Eps: -1}, {M: 1}, {Workers: -1}, {Rule: 2}, {MinSize: -1}, {RippleZ: math.NaN()}, {RippleZ: math.Inf(1)}, {LevelPower: -0.5}, {LevelPower: 1.5}, {LevelPower: math.NaN()}} {
-		if _, err := m.Cluster(ds.X, &cfg); !errors.As(err, &ce) {
+	var ce *svclust.ConfigError
+	for _, cfg := range []Config{{Eps: -1}, {M: 1}, {Workers: -1}, {Rule: 2}, {MinSize: -1}, {RippleZ: math.NaN()}, {RippleZ: math.Inf(1)}, {LevelPower: -0.5}, {LevelPower: 1.5}, {LevelPower: math.NaN()}} {
+		if _, err := Fit(m, ds.X, &cfg); !errors.As(err, &ce) {
 			t.Errorf("%+v: got %v, want a ConfigError", cfg, err)
 		}
 	}
-	if _, err := m.Cluster(ds.X, &ClusterConfig{Rule: Components, Eps: 1e-300}); !errors.Is(err, ErrEmptyStrip) {
+	if _, err := Fit(m, ds.X, &Config{Rule: Components, Eps: 1e-300}); !errors.Is(err, ErrEmptyStrip) {
 		t.Errorf("tiny eps: got %v", err)
 	}
 }
@@ -178,11 +176,11 @@ func TestClusterErrors(t *testing.T) {
 // equilibrium is valid and everything is one cluster, or outliers.
 func TestEmptyDomain(t *testing.T) {
 	ds := generated(t, dataset.Gauss3, 200)
-	m, err := Train(ds.X, &Config{C: 0.5})
+	m, err := svclust.Train(ds.X, &svclust.Config{C: 0.5})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl, err := m.Cluster(ds.X, &ClusterConfig{Rule: Components, Outliers: true})
+	cl, err := Fit(m, ds.X, &Config{Rule: Components, Outliers: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,11 +226,11 @@ func TestQuantileAbs(t *testing.T) {
 // anchorStride-th point one of the leading firstSlots, in order.
 func TestSlot(t *testing.T) {
 	for _, n := range []int{1, anchorMin - 1, anchorMin, anchorMin + 1, 3*anchorMin + 5} {
-		first := firstSlots(n)
+		first := firstSlots(n, anchorMin)
 		seen := make([]bool, n)
 		last := [2]int{-1, first - 1} // last slot given in each group
 		for k := range n {
-			s := slot(k, n)
+			s := slot(k, n, anchorMin)
 			if s < 0 || s >= n || seen[s] {
 				t.Fatalf("n = %d: point %d has slot %d, out of range or taken", n, k, s)
 			}
@@ -249,26 +247,26 @@ func TestSlot(t *testing.T) {
 	}
 }
 
-// TestClusterProgress: ClusterConfig.Progress is called with a done that
+// TestClusterProgress: Config.Progress is called with a done that
 // never decreases and ends at the strip size, the total of every call.
 func TestClusterProgress(t *testing.T) {
 	ds, err := dataset.Generate(dataset.Gauss3, 3000, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := Train(ds.X, &Config{Budget: 30, Seed: 1})
+	m, err := svclust.Train(ds.X, &svclust.Config{Budget: 30, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var calls, last, total int
-	cfg := &ClusterConfig{Rule: Components, Workers: 3, Progress: func(done, tot int) {
+	cfg := &Config{Rule: Components, Workers: 3, Progress: func(done, tot int) {
 		calls++
 		if done < last || (total != 0 && tot != total) {
 			t.Errorf("call %d: done %d after %d, total %d after %d", calls, done, last, tot, total)
 		}
 		last, total = done, tot
 	}}
-	cl, err := m.Cluster(ds.X, cfg)
+	cl, err := Fit(m, ds.X, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,15 +281,14 @@ func TestClusterProgress(t *testing.T) {
 // labels the points outside the strip through the same kept points. The
 // bound is lowered to 40 so that the case runs on small data.
 func TestLandmarksBoundPartition(t *testing.T) {
-	defer func(v int) { maxLandmarks = v }(maxLandmarks)
-	maxLandmarks = 40
+	const maxLandmarks = 40
 	for _, n := range []int{1000, 2000} {
 		ds := generated(t, dataset.Moons, n)
-		m, err := Train(ds.X, &Config{Seed: 1, Budget: 50})
+		m, err := svclust.Train(ds.X, &svclust.Config{Seed: 1, Budget: 50})
 		if err != nil {
 			t.Fatal(err)
 		}
-		cl, err := m.Cluster(ds.X, &ClusterConfig{Rule: Components})
+		cl, err := fit(m, ds.X, &Config{Rule: Components}, limits{maxLandmarks: maxLandmarks})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -316,34 +313,6 @@ func TestLandmarksBoundPartition(t *testing.T) {
 		}
 		if r, _ := q.strip.Dims(); r != rows || !slices.Equal(q.Predict(nil, ds.X, 1), cl.Labels) {
 			t.Errorf("n = %d: the loaded partition keeps %d strip points (want %d) or labels differently", n, r, rows)
-		}
-	}
-}
-
-// TestScoreMatchesDecision checks that Score, which evaluates only the terms
-// of f within e⁻⁴⁰ of the largest where an index of the support vectors
-// pays (Model.terms), computes the f that Decision computes term by term:
-// equal to within the terms left out (below B·e⁻⁴⁰ ≈ 4·10⁻¹⁵ of f + 1 for B
-// = 1000) and the rounding of sums of B terms in two orders (B·2⁻⁵³ of the
-// sum; Higham, Accuracy and Stability of Numerical Algorithms, §4.2), so
-// 1e-12 of f + 1. It also checks that the index is used for these 2-D
-// models with the automatic settings, so that the comparison tests it.
-func TestScoreMatchesDecision(t *testing.T) {
-	for _, kind := range []dataset.Kind{dataset.Moons, dataset.Nested} {
-		ds := generated(t, kind, 2000)
-		m, err := Train(ds.X, &Config{Seed: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if m.terms() == nil {
-			t.Fatalf("%s: no index of the support vectors", kind)
-		}
-		scores := m.Score(nil, ds.X, 2)
-		for i, v := range scores {
-			want := m.Decision(ds.X.RawRowView(i))
-			if math.Abs(v-want) > 1e-12*(want+1) {
-				t.Fatalf("%s row %d: Score %v, Decision %v", kind, i, v, want)
-			}
 		}
 	}
 }

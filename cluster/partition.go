@@ -1,16 +1,18 @@
-package svclust
+package cluster
 
 import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/internal/assign"
 	"github.com/svclust/svclust/internal/parallel"
+	"github.com/svclust/svclust/internal/rowmajor"
 )
 
 // Partition is a clustering as a rule for any point x: the phase-1 Model
-// it was found with and what [Model.Cluster] derived from it. With the
+// it was found with and what [Fit] derived from it. With the
 // LevelTree rule x takes the cluster of its support vector, the one with
 // the largest term of f(x), and with Outliers it is −1 when f(x) is below
 // the level at which that cluster is born. With the Components rule:
@@ -22,12 +24,12 @@ import (
 //     partition keeps (all of them, or MaxLandmarks for a larger strip);
 //   - with Outliers, x is labelled −1 when f(x) < 0.
 //
-// On the data given to Cluster this reproduces its labels exactly.
+// On the data given to Fit this reproduces its labels exactly.
 //
 // A Partition is a value separate from its Model so that training stays
-// immutable: Cluster never modifies the Model, one Model can be clustered
+// immutable: Fit never modifies the Model, one Model can be clustered
 // several ways without training again, and a Partition exists only
-// complete. It is made only by [Model.Cluster] or read by
+// complete. It is made only by [Fit] or read by
 // [Partition.UnmarshalJSON], which build everything Predict needs (the
 // search trees over the equilibria and the strip) before returning, so a
 // Partition is read-only afterwards and safe for concurrent use: many
@@ -38,7 +40,7 @@ import (
 // The zero Partition is only a target for UnmarshalJSON; its other methods
 // panic.
 type Partition struct {
-	model *Model
+	model *svclust.Model
 	rule  Rule
 	// svCluster holds the cluster of each support vector and birth the
 	// level of f at which each cluster is born (LevelTree).
@@ -61,7 +63,7 @@ type Partition struct {
 	stripCluster []int
 	// anchors is the number of leading equilibria at which trajectories
 	// stop early: one that comes within anchorRadius·ℓ of one of them
-	// ends there. Cluster sets it for large strips (see anchorMin); 0
+	// ends there. Fit sets it for large strips (see anchorMin); 0
 	// means every trajectory runs to its end.
 	anchors int
 
@@ -80,7 +82,7 @@ type Partition struct {
 // rule, or the search trees of the Components rule over the equilibria,
 // the anchors and (with more than one cluster) the strip.
 func (p *Partition) buildTrees() {
-	p.terms = p.model.terms()
+	p.terms = fieldOf(p.model).Terms()
 	if p.rule != Components {
 		return
 	}
@@ -102,16 +104,16 @@ func (p *Partition) buildStripTree() {
 }
 
 // mustModel returns p's Model, and panics for a zero Partition.
-func (p *Partition) mustModel() *Model {
+func (p *Partition) mustModel() *svclust.Model {
 	if p.model == nil {
-		panic("svclust: zero Partition: make it with Model.Cluster or UnmarshalJSON")
+		panic("svclust: zero Partition: make it with Fit or UnmarshalJSON")
 	}
 	return p.model
 }
 
 // Model returns the phase-1 model p was found with. It is shared, not
 // copied: it must not be modified.
-func (p *Partition) Model() *Model { return p.mustModel() }
+func (p *Partition) Model() *svclust.Model { return p.mustModel() }
 
 // Rule returns the assignment rule of p.
 func (p *Partition) Rule() Rule {
@@ -126,7 +128,7 @@ func (p *Partition) Clusters() int {
 }
 
 // Outliers reports whether Predict labels outliers −1 (see
-// ClusterConfig.Outliers).
+// Config.Outliers).
 func (p *Partition) Outliers() bool {
 	p.mustModel()
 	return p.outliers
@@ -137,7 +139,7 @@ func (p *Partition) Outliers() bool {
 // allocated. It runs on workers goroutines (0 means GOMAXPROCS); the
 // labels do not depend on it. It panics if x does not have the model's
 // number of columns or dst has the wrong length. On the data given to
-// Cluster it returns Cluster's labels.
+// Fit it returns Fit's labels.
 func (p *Partition) Predict(dst []int, x mat.Matrix, workers int) []int {
 	m := p.mustModel()
 	n, d := x.Dims()
@@ -154,10 +156,10 @@ func (p *Partition) Predict(dst []int, x mat.Matrix, workers int) []int {
 		p.predictTree(dst, x, workers)
 		return dst
 	}
-	f := m.field()
-	rows := rowSource(x)
-	parallel.For(n, scoreChunk, numWorkers(workers), func(_, lo, hi int) {
-		buf := rowBuffer(x, d)
+	f := fieldOf(m)
+	rows := rowmajor.Source(x)
+	parallel.For(n, scoreChunk, parallel.Workers(workers), func(_, lo, hi int) {
+		buf := rowmajor.Buffer(x, d)
 		e := make([]float64, d)
 		scratch := f.Scratch()
 		var ts *assign.TermsScratch
@@ -169,7 +171,7 @@ func (p *Partition) Predict(dst []int, x mat.Matrix, workers int) []int {
 			var v float64
 			if ts != nil {
 				sum, _ := p.terms.Owner(xi, ts)
-				v = sum - 1 // as Score computes it, which Cluster uses
+				v = sum - 1 // as Score computes it, which Fit uses
 			} else {
 				v = f.Value(xi)
 			}

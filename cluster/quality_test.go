@@ -1,4 +1,4 @@
-package svclust_test
+package cluster_test
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/baseline"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/metrics"
 )
@@ -20,7 +21,7 @@ import (
 // environment variable SVCLUST_WIDTH=global, with one kernel width
 // (Config.Width = GlobalWidth, `fit -width global`), so that the
 // benchmarks below also give the tables of that rule.
-func fitDefaults(tb testing.TB, x *mat.Dense, seed uint64) *svclust.Clustering {
+func fitDefaults(tb testing.TB, x *mat.Dense, seed uint64) *cluster.Result {
 	tb.Helper()
 	dataset.FitScaler(x, dataset.ScaleZScore).Transform(x)
 	cfg := &svclust.Config{Seed: seed}
@@ -35,7 +36,7 @@ func fitDefaults(tb testing.TB, x *mat.Dense, seed uint64) *svclust.Clustering {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cl, err := m.Cluster(x, nil)
+	cl, err := cluster.Fit(m, x, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package svclust
+package cluster
 
 import (
 	"fmt"
@@ -10,8 +10,10 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/internal/assign"
 	"github.com/svclust/svclust/internal/parallel"
+	"github.com/svclust/svclust/internal/rowmajor"
 )
 
 // Defaults and tolerances of the cluster assignment. Lengths are in units of
@@ -29,7 +31,7 @@ const (
 	// in all but one; this was measured once with a program outside the
 	// repository, and the tests do not repeat it.
 	DefaultNeighbors = 10
-	// DefaultStripQuantile sets ε when ClusterConfig.Eps is 0: ε is this
+	// DefaultStripQuantile sets ε when Config.Eps is 0: ε is this
 	// quantile of |f(xᵢ)| over the data, so that this fraction of the points
 	// (those nearest the boundary f = 0) forms the strip B_ε. The paper never
 	// gives ε; a quantile adapts to the scale of f, which varies with γ and
@@ -61,10 +63,10 @@ const (
 )
 
 // anchorMin is the smallest strip clustered in two rounds (see
-// anchorStride); a variable so that tests can force either way.
-var anchorMin = 2048
+// anchorStride), unless Config.anchorMin says otherwise.
+const anchorMin = 2048
 
-// Rule selects how [Model.Cluster] assigns points to clusters.
+// Rule selects how [Fit] assigns points to clusters.
 type Rule int
 
 const (
@@ -114,9 +116,9 @@ func ParseRule(s string) (Rule, error) {
 	return 0, fmt.Errorf("svclust: unknown rule %q (want levels or components)", s)
 }
 
-// ClusterConfig holds the settings of [Model.Cluster]. The zero value
+// Config holds the settings of [Fit]. The zero value
 // selects the defaults.
-type ClusterConfig struct {
+type Config struct {
 	// Rule is the assignment rule; the zero value is LevelTree.
 	Rule Rule
 	// MinSize is the smallest cluster of the LevelTree rule, in points;
@@ -128,20 +130,18 @@ type ClusterConfig struct {
 	// applies to models trained with an automatic C, whose f + 1 is a
 	// kernel density estimate. 0 selects DefaultRippleZ; a negative value
 	// keeps every cluster of the excess-of-mass selection. It must be
-	// finite. Whether C was automatic is known from Model.Choice, which
-	// the model file does not store: a Model read from a file joins no
-	// ripple when clustered again (its Partition, as written by fit,
-	// keeps the clusters found when it was trained).
+	// finite. Whether C was automatic is known from Model.Choice.CAuto,
+	// which the model file stores from version 4 on; a Model read from an
+	// older file joins no ripple when clustered again.
 	RippleZ float64
 	// LevelPower is the power p of f + 1 on which the LevelTree rule
 	// measures its clusters' excess of mass, with an automatic C (see
 	// DefaultLevelPower); 0 selects DefaultLevelPower and 1 measures it on
 	// f itself, as HDBSCAN's selection read on the density would. It must
 	// be in (0, 1] or 0. With a given C the excess of mass is always
-	// measured on f; so it is for a Model read from a file, whose Choice
-	// (and so whether C was automatic) the file does not store (see
-	// RippleZ): its Partition, as written by fit, keeps the clusters found
-	// when it was trained.
+	// measured on f; so it is for a Model read from a file older than
+	// version 4, which does not store whether C was automatic (see
+	// RippleZ).
 	LevelPower float64
 	// Eps is the half-width ε of the strip B_ε = {xᵢ : |f(xᵢ)| ≤ ε} whose
 	// points follow trajectories (Components only). 0 selects the DefaultStripQuantile of
@@ -165,7 +165,7 @@ type ClusterConfig struct {
 	// Workers is the number of goroutines; 0 means GOMAXPROCS. Labels do
 	// not depend on it.
 	Workers int
-	// Progress, if not nil, is called as most of the work of Cluster is
+	// Progress, if not nil, is called as most of the work of Fit is
 	// done: with Components, done of total strip points have followed
 	// their trajectories; with LevelTree, done of total points have been
 	// scored. The calls are serialised and done does not decrease; the
@@ -174,40 +174,47 @@ type ClusterConfig struct {
 	Progress func(done, total int)
 }
 
+// limits, when not 0, replace the constants anchorMin and MaxLandmarks in
+// fit, so that tests can force anchors (a negative anchorMin anchors every
+// strip) or small partitions.
+type limits struct {
+	anchorMin, maxLandmarks int
+}
+
 // Validate reports the first invalid field of c as a *ConfigError, or nil.
-func (c *ClusterConfig) Validate() error {
+func (c *Config) Validate() error {
 	if math.IsNaN(c.Eps) || math.IsInf(c.Eps, 0) || c.Eps < 0 {
-		return &ConfigError{"Eps", c.Eps, "must be ≥ 0 and finite (0 selects the default)"}
+		return &svclust.ConfigError{Field: "Eps", Value: c.Eps, Reason: "must be ≥ 0 and finite (0 selects the default)"}
 	}
 	if c.M != 0 && c.M < 2 {
-		return &ConfigError{"M", c.M, "must be ≥ 2 (0 selects the default)"}
+		return &svclust.ConfigError{Field: "M", Value: c.M, Reason: "must be ≥ 2 (0 selects the default)"}
 	}
 	if c.Workers < 0 {
-		return &ConfigError{"Workers", c.Workers, "must be ≥ 0 (0 means GOMAXPROCS)"}
+		return &svclust.ConfigError{Field: "Workers", Value: c.Workers, Reason: "must be ≥ 0 (0 means GOMAXPROCS)"}
 	}
 	if c.Rule != LevelTree && c.Rule != Components {
-		return &ConfigError{"Rule", c.Rule, "must be LevelTree or Components"}
+		return &svclust.ConfigError{Field: "Rule", Value: c.Rule, Reason: "must be LevelTree or Components"}
 	}
 	if math.IsNaN(c.RippleZ) || math.IsInf(c.RippleZ, 0) {
-		return &ConfigError{"RippleZ", c.RippleZ, "must be finite (0 selects the default, a negative value joins no ripple)"}
+		return &svclust.ConfigError{Field: "RippleZ", Value: c.RippleZ, Reason: "must be finite (0 selects the default, a negative value joins no ripple)"}
 	}
 	if !(c.LevelPower >= 0 && c.LevelPower <= 1) {
-		return &ConfigError{"LevelPower", c.LevelPower, "must be in (0, 1] (0 selects the default)"}
+		return &svclust.ConfigError{Field: "LevelPower", Value: c.LevelPower, Reason: "must be in (0, 1] (0 selects the default)"}
 	}
 	if c.MinSize < 0 {
-		return &ConfigError{"MinSize", c.MinSize, "must be ≥ 0 (0 selects the default)"}
+		return &svclust.ConfigError{Field: "MinSize", Value: c.MinSize, Reason: "must be ≥ 0 (0 selects the default)"}
 	}
 	return nil
 }
 
-// Clustering is the result of [Model.Cluster]: the labels of the data
+// Result is the result of [Fit]: the labels of the data
 // clustered and the Partition that gives them.
-type Clustering struct {
+type Result struct {
 	// Partition is the clustering as a rule for any point, which
 	// Partition.Predict applies to new data and which a model file stores.
 	Partition *Partition
 	// Labels holds the cluster of each row of the data, −1 for outliers
-	// when ClusterConfig.Outliers is set.
+	// when Config.Outliers is set.
 	Labels []int
 	// Clusters is the number of clusters (outliers excluded).
 	Clusters int
@@ -220,35 +227,76 @@ type Clustering struct {
 	// MinSize is the smallest cluster allowed (LevelTree), and Stability
 	// the excess of mass of each cluster found: Σ over its points of the
 	// range of levels over which the point is in it, measured on
-	// (f + 1)^p with an automatic C (see ClusterConfig.LevelPower) and on
+	// (f + 1)^p with an automatic C (see Config.LevelPower) and on
 	// f otherwise (for clusters joined as ripples, the sum over the
 	// joined ones).
 	MinSize   int
 	Stability []float64
 	// Ripples is the number of clusters of the excess-of-mass selection
 	// that were joined to a neighbour as ripples of the density estimate
-	// (LevelTree; see ClusterConfig.RippleZ): Clusters + Ripples is the
+	// (LevelTree; see Config.RippleZ): Clusters + Ripples is the
 	// number the selection chose.
 	Ripples int
-	// Runtime is the wall time of Cluster.
+	// Runtime is the wall time of Fit.
 	Runtime time.Duration
 }
 
-func (m *Model) field() *assign.Field {
-	return &assign.Field{SV: m.svData(), Alpha: m.Alpha, Gamma: m.Gamma, Gammas: m.Gammas, D: m.Dim()}
+// fieldOf returns f of m as the assignment's field.
+func fieldOf(m *svclust.Model) *assign.Field {
+	return &assign.Field{SV: svData(m), Alpha: m.Alpha, Gamma: m.Gamma, Gammas: m.Gammas, D: m.Dim()}
 }
 
-// Cluster assigns the rows of x, normally the training data, to clusters by
+// svData returns the support vectors of m as one row-major slice. It
+// panics if SV is not compact (a view of a wider matrix), whose rows are
+// not one slice.
+func svData(m *svclust.Model) []float64 {
+	raw := m.SV.RawMatrix()
+	if raw.Stride != raw.Cols {
+		panic("cluster: Model.SV must be a compact matrix (stride = columns), not a view")
+	}
+	return raw.Data[:len(m.Alpha)*raw.Cols]
+}
+
+// badDim is the panic of data whose width is not the model's.
+const badDim = "cluster: dimension mismatch"
+
+// scoreChunk is the number of rows a worker labels at a time.
+const scoreChunk = assign.OwnerChunk
+
+// flatten returns the rows of x as one row-major slice, without copying
+// when x is a compact *mat.Dense, and checks that every value is finite.
+func flatten(x mat.Matrix) (data []float64, n, d int, err error) {
+	if x == nil {
+		return nil, 0, 0, svclust.ErrNoData
+	}
+	data, n, d = rowmajor.Of(x)
+	if n == 0 || d == 0 {
+		return nil, 0, 0, svclust.ErrNoData
+	}
+	for k, v := range data {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, 0, 0, fmt.Errorf("%w: row %d, column %d", svclust.ErrNotFinite, k/d+1, k%d+1)
+		}
+	}
+	return data, n, d, nil
+}
+
+// Fit assigns the rows of x, normally the training data, to clusters by
 // the rule of cfg (nil means defaults: LevelTree; Components is the paper's
 // Algorithm 3), and returns their labels with the resulting Partition,
 // which labels new points. m is not modified: one Model can be clustered
-// several ways, concurrently. It returns a *ConfigError for an invalid cfg, ErrNotFinite for NaN or Inf
+// several ways, concurrently. It returns a *svclust.ConfigError for an invalid cfg, svclust.ErrNotFinite for NaN or Inf
 // in x and ErrEmptyStrip when an explicit ε selects no point. It panics if x
 // does not have the model's dimension.
-func (m *Model) Cluster(x mat.Matrix, cfg *ClusterConfig) (*Clustering, error) {
+func Fit(m *svclust.Model, x mat.Matrix, cfg *Config) (*Result, error) {
+	return fit(m, x, cfg, limits{})
+}
+
+// fit is Fit with the limits lim.
+func fit(m *svclust.Model, x mat.Matrix, cfg *Config, lim limits) (*Result, error) {
 	start := time.Now()
 	if cfg == nil {
-		cfg = &ClusterConfig{}
+		cfg = &Config{}
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -260,16 +308,23 @@ func (m *Model) Cluster(x mat.Matrix, cfg *ClusterConfig) (*Clustering, error) {
 	if d != m.Dim() {
 		panic(badDim)
 	}
-	w := numWorkers(cfg.Workers)
+	w := parallel.Workers(cfg.Workers)
 	mm := cfg.M
 	if mm == 0 {
 		mm = DefaultM
 	}
 	if cfg.Rule == LevelTree {
-		return m.clusterTree(data, n, d, cfg, mm, w, start), nil
+		return clusterTree(m, data, n, d, cfg, mm, w, start), nil
 	}
-	f := m.field()
-	flags, ns, eps := m.strip(data, n, d, cfg, w)
+	am, maxl := anchorMin, MaxLandmarks
+	if lim.anchorMin != 0 {
+		am = lim.anchorMin
+	}
+	if lim.maxLandmarks != 0 {
+		maxl = lim.maxLandmarks
+	}
+	f := fieldOf(m)
+	flags, ns, eps := strip(m, data, n, d, cfg, w)
 	if ns == 0 {
 		return nil, ErrEmptyStrip
 	}
@@ -280,7 +335,7 @@ func (m *Model) Cluster(x mat.Matrix, cfg *ClusterConfig) (*Clustering, error) {
 	k := 0
 	for i, fl := range flags {
 		if fl&inStrip != 0 {
-			s := slot(k, ns)
+			s := slot(k, ns, am)
 			copy(pts[s*d:s*d+d], data[i*d:i*d+d])
 			k++
 		}
@@ -290,7 +345,7 @@ func (m *Model) Cluster(x mat.Matrix, cfg *ClusterConfig) (*Clustering, error) {
 		eq = slices.Clone(pts)
 	}
 	scale := f.Scale()
-	first := firstSlots(ns)
+	first := firstSlots(ns, am)
 	report := progressOf(cfg.Progress, ns)
 	trajectories(f, eq[:first*d], nil, w, report)
 	var anchors []float64
@@ -326,7 +381,7 @@ func (m *Model) Cluster(x mat.Matrix, cfg *ClusterConfig) (*Clustering, error) {
 		stripCluster[s] = eqCluster[r]
 	}
 	if !cfg.All {
-		p.strip, p.stripCluster = landmarks(pts, stripCluster, d)
+		p.strip, p.stripCluster = landmarks(pts, stripCluster, d, maxl, am)
 		p.buildStripTree()
 	}
 
@@ -334,7 +389,7 @@ func (m *Model) Cluster(x mat.Matrix, cfg *ClusterConfig) (*Clustering, error) {
 	k = 0
 	for i, fl := range flags {
 		if fl&inStrip != 0 {
-			labels[i] = stripCluster[slot(k, ns)]
+			labels[i] = stripCluster[slot(k, ns, am)]
 			k++
 		}
 	}
@@ -348,7 +403,7 @@ func (m *Model) Cluster(x mat.Matrix, cfg *ClusterConfig) (*Clustering, error) {
 			}
 		}
 	})
-	return &Clustering{
+	return &Result{
 		Partition: p,
 		Labels:    labels, Clusters: nc,
 		StripSize: ns, Equilibria: nrep, Eps: eps,
@@ -363,19 +418,16 @@ func (m *Model) Cluster(x mat.Matrix, cfg *ClusterConfig) (*Clustering, error) {
 // MaxLandmarks points is kept whole, as Algorithm 3 has it (every strip
 // point of the data sets of the paper but Shuttle's); a larger one keeps
 // every ⌈ns/MaxLandmarks⌉-th strip point in the order of the data.
-// Cluster labels the points outside the strip through the kept points
+// Fit labels the points outside the strip through the kept points
 // too, so that Predict reproduces its labels. With 10,000 kept points the
 // model file of 1,000,000 2-D moons points (-rule components) is 495 KB,
 // against 10.9 MB when it kept the whole strip of 250,000.
 const MaxLandmarks = 10_000
 
-// maxLandmarks is MaxLandmarks, a variable so that tests can lower it.
-var maxLandmarks = MaxLandmarks
-
 // landmarks returns the strip points that a Components partition keeps
 // (see MaxLandmarks) and their clusters, from the strip points pts (in
 // slot order, d values each) and their clusters.
-func landmarks(pts []float64, clusters []int, d int) (*mat.Dense, []int) {
+func landmarks(pts []float64, clusters []int, d, maxLandmarks, am int) (*mat.Dense, []int) {
 	ns := len(clusters)
 	if ns <= maxLandmarks {
 		return mat.NewDense(ns, d, pts), clusters
@@ -385,14 +437,14 @@ func landmarks(pts []float64, clusters []int, d int) (*mat.Dense, []int) {
 	kept := make([]float64, 0, nl*d)
 	keptCluster := make([]int, 0, nl)
 	for k := 0; k < ns; k += stride {
-		s := slot(k, ns)
+		s := slot(k, ns, am)
 		kept = append(kept, pts[s*d:s*d+d]...)
 		keptCluster = append(keptCluster, clusters[s])
 	}
 	return mat.NewDense(nl, d, kept), keptCluster
 }
 
-// Flags of a point in Cluster.
+// Flags of a point in Fit.
 const (
 	inStrip = 1 << iota // the point follows a trajectory
 	outlier             // the point is labelled −1
@@ -400,7 +452,7 @@ const (
 
 // strip scores the n×d row-major data and returns the flags of each point,
 // the number of points in the strip and the strip's half-width ε.
-func (m *Model) strip(data []float64, n, d int, cfg *ClusterConfig, w int) (flags []uint8, ns int, eps float64) {
+func strip(m *svclust.Model, data []float64, n, d int, cfg *Config, w int) (flags []uint8, ns int, eps float64) {
 	scores := m.Score(nil, mat.NewDense(n, d, data), w)
 	eps = cfg.Eps
 	if eps == 0 {
@@ -452,7 +504,7 @@ func quantileAbs(v []float64, q float64) float64 {
 // whose trajectories run to their end: all of them for n < anchorMin,
 // otherwise every anchorStride-th point's. The trajectories from the
 // other slots stop early at the anchors, the first ones' merged ends.
-func firstSlots(n int) int {
+func firstSlots(n, anchorMin int) int {
 	if n < anchorMin {
 		return n
 	}
@@ -462,8 +514,8 @@ func firstSlots(n int) int {
 // slot returns the slot of the k-th point (from 0, in the order of the
 // data) of a strip of n points: every anchorStride-th point takes one of
 // the firstSlots(n) leading slots, the others follow in order.
-func slot(k, n int) int {
-	first := firstSlots(n)
+func slot(k, n, anchorMin int) int {
+	first := firstSlots(n, anchorMin)
 	switch {
 	case first == n:
 		return k
@@ -513,7 +565,7 @@ func progressOf(progress func(done, total int), total int) func(int) {
 // stripLabel returns the cluster of the point of tree nearest to x, where
 // stripCluster holds the clusters of the tree's points and clusters is
 // their number. With a single cluster that is cluster 0, found without the
-// search (tree may then be nil), which is most of the cost of Cluster and
+// search (tree may then be nil), which is most of the cost of Fit and
 // Predict when the domain is one region.
 func stripLabel(tree *assign.Tree, clusters int, stripCluster []int, x []float64) int {
 	if clusters == 1 {
@@ -524,8 +576,8 @@ func stripLabel(tree *assign.Tree, clusters int, stripCluster []int, x []float64
 }
 
 // equilibrium moves e along its trajectory to its end or, with anchors, to
-// the first anchor within anchorRadius·ℓ of it, and returns e. Cluster and
-// Predict share it, so that Predict reproduces Cluster's labels.
+// the first anchor within anchorRadius·ℓ of it, and returns e. Fit and
+// Predict share it, so that Predict reproduces Fit's labels.
 func equilibrium(f *assign.Field, e, scratch []float64, anchors *assign.Tree) []float64 {
 	scale := f.Scale()
 	a := f.EquilibriumNear(e, scratch, trajectoryTol*scale, trajectoryMaxIter, anchors, anchorRadius*scale)
