@@ -4,7 +4,7 @@ import (
 	"math"
 )
 
-// Defaults used where a [Config] or [ClusterConfig] field is zero.
+// Defaults used where a [Config] field is zero.
 const (
 	// DefaultTol is the paper's stopping threshold θ = 0.01 (Section 5,
 	// "Hyperparameter Setting").

@@ -18,20 +18,20 @@ import (
 // documentation).
 const (
 	Format  = "svclust-model"
-	Version = 4
+	Version = 5
 )
 
-// The forms written before Version 4, which Read still reads.
+// The forms written before Version 5, which Read still reads.
 const (
 	// cliFormat is the command's file (versions 1 and 2), which nests a
 	// library file of libFormat as its "model".
 	cliFormat  = "svclust-cli-model"
 	cliVersion = 2
-	// Versions 1 to 3 of Format are the library's bare file (no scaling):
+	// Versions 1 to 4 of Format are the library's bare file (no scaling):
 	// version 1's partitions are all of the components rule, version 2
 	// added the rule and the level tree, version 3 the width of each
-	// support vector.
-	libVersion = 3
+	// support vector, version 4 "c_auto" (whether C was automatic).
+	libVersion = 4
 )
 
 // Errors of reading a model file.
@@ -56,7 +56,7 @@ var (
 type File struct {
 	// Scale is the scaling fitted on the training data, and Scaler its
 	// fitted shift and multiplier of each feature. A library file of
-	// version 1 to 3, which has none, reads as ScaleNone with shift 0 and
+	// version 1 to 4, which has none, reads as ScaleNone with shift 0 and
 	// multiplier 1.
 	Scale  dataset.Scale
 	Scaler *dataset.Scaler
@@ -75,8 +75,9 @@ type File struct {
 
 	// Model is the trained model (phase 1), which Score applies. Its
 	// Choice and Stats are stored, so that cluster.Fit on it gives the
-	// partition stored. (Files older than version 4 store no Choice: it is
-	// derived from Run where there is one, see Read.)
+	// partition stored. (Files older than version 5 store no Choice: its
+	// CAuto is read from the library file's "c_auto" (version 4) or derived
+	// from Run where there is one, see Read.)
 	Model *svclust.Model
 	// Partition is the clustering of Model that Predict applies; nil for a
 	// file without one, which can score rows but not label them. When set,
@@ -138,7 +139,7 @@ type head struct {
 // Write writes f to w as a model file of the current Version, with a
 // final newline:
 //
-//	{"format":"svclust-model","version":4,"scale":…,"scaler":{…},
+//	{"format":"svclust-model","version":5,"scale":…,"scaler":{…},
 //	 "features":[…],"label":…,"run":{…},
 //	 "model":{"gamma":γ,"c":C,"dim":d,"sv":[[…],…],"alpha":[…],
 //	   "gammas":[…],"status":…,"stats":{…},"choice":{…}},

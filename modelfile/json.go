@@ -14,13 +14,15 @@ import (
 )
 
 // modelJSON is the "model" of a model file: the phase-1 model. The keys
-// "format", "version" and "partition" belong to the library file nested in
-// the command's files of versions 1 and 2, and "choice" to version 4.
+// "format", "version", "c_auto" and "partition" belong to the library file
+// (nested in the command's files of versions 1 and 2, or bare), and
+// "choice" to version 5.
 type modelJSON struct {
 	Format    string         `json:"format"`
 	Version   int            `json:"version"`
 	Gamma     float64        `json:"gamma"`
 	C         float64        `json:"c"`
+	CAuto     *bool          `json:"c_auto"`
 	Dim       int            `json:"dim"`
 	SV        matrixJSON     `json:"sv"`
 	Alpha     []float64      `json:"alpha"`
@@ -62,7 +64,7 @@ type choiceJSON struct {
 
 // partitionJSON is the "partition" of a model file, of either rule: the
 // levels rule writes "rule", "sv_cluster", "birth", "outliers", "m" and
-// "clusters"; the components rule the others. Files before version 4
+// "clusters"; the components rule the others. Files before version 5
 // wrote every key for both rules, empty where the rule has none, and
 // version 1 no rule (the components rule).
 type partitionJSON struct {
@@ -144,8 +146,8 @@ func partitionForm(p cluster.Partition) (*partitionJSON, error) {
 	return nil, fmt.Errorf("modelfile: unknown partition type %T", p)
 }
 
-// check validates j as the model of a file of the given version (1 to 3
-// for a library file, nested or bare; 4 for the current form).
+// check validates j as the model of a file of the given version (1 to 4
+// for a library file, nested or bare; 5 for the current form).
 func (j *modelJSON) check(version int) error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: "+format, append([]any{ErrFormat}, args...)...)
@@ -206,6 +208,9 @@ func (j *modelJSON) check(version int) error {
 	if !finite(st.Objective) {
 		return bad("objective = %v: not finite", st.Objective)
 	}
+	if (j.CAuto != nil) != (version == libVersion) {
+		return bad("version %d: c_auto belongs to version %d only", version, libVersion)
+	}
 	switch {
 	case version < Version && j.Choice != nil:
 		return bad("version %d has no choice", version)
@@ -244,6 +249,9 @@ func (j *modelJSON) model() *svclust.Model {
 			Objective:     st.Objective,
 			ObjectiveRows: st.ObjectiveRows,
 		},
+	}
+	if j.CAuto != nil {
+		m.Choice.CAuto = *j.CAuto
 	}
 	if ch := j.Choice; ch != nil {
 		m.Choice = svclust.Choice{

@@ -224,7 +224,7 @@ func TestCorrupt(t *testing.T) {
 		{"array", "[]"},
 		{"wrong format", edit(func(v map[string]any) { v["format"] = "other" })},
 		{"no format", edit(func(v map[string]any) { delete(v, "format") })},
-		{"wrong version", edit(func(v map[string]any) { v["version"] = 5 })},
+		{"wrong version", edit(func(v map[string]any) { v["version"] = 6 })},
 		{"no choice", edit(func(v map[string]any) { delete(mod(v), "choice") })},
 		{"choice count negative", edit(func(v map[string]any) { mod(v)["choice"].(map[string]any)["cover"] = -1 })},
 		{"model with format", edit(func(v map[string]any) { mod(v)["format"] = "svclust-model" })},
@@ -323,7 +323,7 @@ func TestCorrupt(t *testing.T) {
 		})
 	}
 	// Errors of content wrap the format sentinel.
-	if _, err := Read(strings.NewReader(`{"format":"svclust-model","version":4}`), 0); !errors.Is(err, ErrFormat) {
+	if _, err := Read(strings.NewReader(`{"format":"svclust-model","version":5}`), 0); !errors.Is(err, ErrFormat) {
 		t.Errorf("got %v, want ErrFormat", err)
 	}
 }

@@ -35,13 +35,14 @@ func readColumn(t *testing.T, path string) []float64 {
 	return out
 }
 
-// TestOldFiles: every form of model file written before version 4 (see
+// TestOldFiles: every form of model file written before version 5 (see
 // testdata/old/README.md) loads, labels and scores the data as the
 // svclust that wrote it did (labels equal, scores bit for bit), and saves
-// as version 4 to a file that labels the same. A bare library file holds
+// as version 5 to a file that labels the same. A bare library file holds
 // no scaling: its rows are the data scaled by the command's file it came
 // from. For the level tree, clustering the loaded model again gives the
-// stored partition, the run record telling that C was automatic.
+// stored partition, the run record (or version 4's c_auto) telling that C
+// was automatic.
 func TestOldFiles(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join("testdata", "old")
@@ -56,6 +57,9 @@ func TestOldFiles(t *testing.T) {
 		{"cli2-lib2-levels.json", ""},
 		{"cli2-lib3-components.json", ""},
 		{"cli2-lib3-levels.json", ""},
+		{"cli2-lib4-components.json", ""},
+		{"cli2-lib4-levels.json", ""},
+		{"lib4-levels.json", "cli2-lib4-levels"},
 		{"lib1-components.json", "cli1-lib1-components"},
 		{"lib2-components.json", "cli2-lib2-components"},
 		{"lib2-levels.json", "cli2-lib2-levels"},
@@ -121,9 +125,9 @@ func TestOldFiles(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got, _ := g.Predict(nil, x, 1); !slices.Equal(got, want) {
-				t.Error("saved as version 4, the file labels differently")
+				t.Error("saved as version 5, the file labels differently")
 			}
-			if f.Run != nil && f.Partition.Rule() == cluster.RuleLevels {
+			if (f.Run != nil || strings.HasPrefix(tc.file, "lib4")) && f.Partition.Rule() == cluster.RuleLevels {
 				scaled := mat.DenseCopyOf(x)
 				if err := f.ScaleRows(scaled); err != nil {
 					t.Fatal(err)
@@ -145,7 +149,7 @@ func TestOldFiles(t *testing.T) {
 // the 16 generated kinds (issue 21: before the file stored the model's
 // Choice, 7 of them changed, line3 from 8 clusters to 33). It also checks
 // that the test can fail: without the Choice (whether C was automatic),
-// as a file before version 4 without a run record reads, some kind must
+// as a library file before version 4 reads, some kind must
 // cluster differently.
 func TestReclusterLoaded(t *testing.T) {
 	t.Parallel()

@@ -146,10 +146,11 @@ type fileJSON struct {
 	Model     *modelJSON      `json:"model"`
 	Partition *partitionJSON  `json:"partition"`
 
-	// The keys of the library's bare file, versions 1 to 3, whose model
+	// The keys of the library's bare file, versions 1 to 4, whose model
 	// is the file itself.
 	Gamma  *float64    `json:"gamma"`
 	C      *float64    `json:"c"`
+	CAuto  *bool       `json:"c_auto"`
 	Dim    *int        `json:"dim"`
 	SV     *matrixJSON `json:"sv"`
 	Alpha  []float64   `json:"alpha"`
@@ -160,7 +161,7 @@ type fileJSON struct {
 
 // bare reports whether any key of the library's bare file is present.
 func (mf *fileJSON) bare() bool {
-	return mf.Gamma != nil || mf.C != nil || mf.Dim != nil || mf.SV != nil || mf.Alpha != nil ||
+	return mf.Gamma != nil || mf.C != nil || mf.CAuto != nil || mf.Dim != nil || mf.SV != nil || mf.Alpha != nil ||
 		mf.Gammas != nil || mf.Status != nil || mf.Stats != nil
 }
 
@@ -209,7 +210,7 @@ func decode(r io.Reader) (*File, error) {
 			if mf.SV == nil {
 				mf.SV = &matrixJSON{}
 			}
-			mj = &modelJSON{Format: Format, Version: mf.Version, Gammas: mf.Gammas, Alpha: mf.Alpha, SV: *mf.SV, Stats: mf.Stats}
+			mj = &modelJSON{Format: Format, Version: mf.Version, CAuto: mf.CAuto, Gammas: mf.Gammas, Alpha: mf.Alpha, SV: *mf.SV, Stats: mf.Stats}
 			if mf.Gamma != nil {
 				mj.Gamma = *mf.Gamma
 			}
@@ -254,7 +255,11 @@ func decode(r io.Reader) (*File, error) {
 	}
 	m := mj.model()
 	if mj.Choice == nil && mf.Run != nil {
+		cAuto := m.Choice.CAuto
 		m.Choice = choiceOf(m, mf.Run)
+		if mj.CAuto != nil {
+			m.Choice.CAuto = cAuto // the model's own record (version 4)
+		}
 	}
 	f := &File{Scale: dataset.ScaleNone, Features: mf.Features, Label: mf.Label, Run: mf.Run, Model: m}
 	d := m.Dim()
@@ -313,7 +318,7 @@ func checkScaler(s *dataset.Scaler, d int) error {
 	return nil
 }
 
-// choiceOf returns the Choice of m, read from a file older than version 4
+// choiceOf returns the Choice of m, read from a file older than version 5
 // with the run record r: which of γ, C and the budget were automatic, as
 // the run record says, and their values. The statistics they were chosen
 // from are not known. The Levels rule reads CAuto, so that such a file

@@ -191,7 +191,7 @@ var tables = []Table{
 	{TrainTime, "tab:runtime", "Training time (s)", true,
 		"Wall time of phase 1 on this machine (see the top of this report), one fit per core: svclust.Train for the SGD methods, baseline.TrainSVDD (our SMO, not LIBSVM) for SVC and FSVC. The paper's times are from a Windows dual-core 2.6 GHz computer."},
 	{ClusterTime, "tab:clustime", "Clustering time (s)", true,
-		"Wall time of phase 2 on this machine, one fit per core: svclust.Model.Cluster (the paper's Algorithm 3), the complete graph for SVC, the equilibrium labelling for FSVC. Ours samples a strip of points near the boundary and links each equilibrium with its 10 nearest (see the svclust docs), hence much of the difference."},
+		"Wall time of phase 2 on this machine, one fit per core: cluster.Fit (the paper's Algorithm 3), the complete graph for SVC, the equilibrium labelling for FSVC. Ours samples a strip of points near the boundary and links each equilibrium with its 10 nearest (see the svclust docs), hence much of the difference."},
 }
 
 // Tables returns the paper's seven result tables in its order.

@@ -383,7 +383,7 @@ func writeProtocol(w io.Writer, p *Protocol, ds []DataSet, ms []Method) {
 			}
 			from = append(from, fmt.Sprintf("from %s for %s, since removal loses weight the longer it trains", minIterText(mi, false), BSGDR.Title()))
 		}
-		fmt.Fprintf(w, "; the stopping rule is checked %s. Clustering: svclust.Model.Cluster with its defaults.\n", strings.Join(from, ", and "))
+		fmt.Fprintf(w, "; the stopping rule is checked %s. Clustering: cluster.Fit with its defaults.\n", strings.Join(from, ", and "))
 	}
 	fmt.Fprintf(w, "- Time budgets: grid search %s per data set and method", budget(p.GridBudget))
 	if has(FSVC) {

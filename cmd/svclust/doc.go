@@ -305,7 +305,7 @@ The flags are:
 		header "cluster".
 	-model file
 		Write the model as JSON: {"format":"svclust-model",
-		"version":4, "scale", "scaler":{"shift","mul"}, "features",
+		"version":5, "scale", "scaler":{"shift","mul"}, "features",
 		"label", "run", "model", "partition"} (package modelfile). The
 		"run" section records how the model was made: "tool" (as svclust
 		version prints it), "created" (UTC; the time of the environment
@@ -326,7 +326,7 @@ The flags are:
 		and "birth" (the level at which each cluster is born), with
 		components the equilibria and strip points. Every older model
 		file still loads (svclust-cli-model 1 and 2, the library's
-		svclust-model 1 to 3); predict, score and plot refuse a version
+		svclust-model 1 to 4); predict, score and plot refuse a version
 		newer than they know.
 	-json
 		Print the result as one JSON object.

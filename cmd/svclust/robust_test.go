@@ -477,15 +477,15 @@ func TestRobust(t *testing.T) {
 			return editJSON(g, func(v map[string]any) { v["format"] = "svclust-other" })
 		}, code: 1, msg: `m.json: modelfile: invalid model file: format is "svclust-other", want "svclust-model"`},
 		{name: "wrong version", args: modelArgs("predict"), data: valid, model: func(g string) string {
-			return editJSON(g, func(v map[string]any) { v["version"] = 5 })
-		}, old: true, code: 1, msg: "m.json: model file version 5 is newer than this svclust reads (1 to 4): use a newer svclust"},
+			return editJSON(g, func(v map[string]any) { v["version"] = 6 })
+		}, old: true, code: 1, msg: "m.json: model file version 6 is newer than this svclust reads (1 to 5): use a newer svclust"},
 		{name: "version 0", args: modelArgs("score"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { v["version"] = 0 })
-		}, code: 1, msg: "m.json: modelfile: invalid model file: version 0, want 1 to 4"},
+		}, code: 1, msg: "m.json: modelfile: invalid model file: version 0, want 1 to 5"},
 		{name: "version as text", args: modelArgs("score"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { v["version"] = "1" })
 		}, code: 1, msg: "m.json: not a model file"},
-		// Version 4 keeps format, version and partition out of the model
+		// Version 5 keeps format, version and partition out of the model
 		// (modelfile/read.go, decode).
 		{name: "version inside the model", args: modelArgs("score"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { inner(v)["version"] = 3 })

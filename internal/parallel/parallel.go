@@ -6,6 +6,7 @@
 package parallel
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 )
@@ -46,3 +47,11 @@ func For(n, chunk, workers int, fn func(c, lo, hi int)) {
 
 // Chunks returns the number of chunks For uses for n items.
 func Chunks(n, chunk int) int { return (n + chunk - 1) / chunk }
+
+// Workers resolves a Workers setting: w itself, or GOMAXPROCS for w ≤ 0.
+func Workers(w int) int {
+	if w <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return w
+}
