@@ -68,6 +68,34 @@ func TestDataFormats(t *testing.T) {
 		return l[:j+1] + `"` + l[j+1:] + `"`
 	})
 	semicolon := strings.ReplaceAll(plain, ",", ";")
+
+	// What the plain file gives, computed once: each variant must give the
+	// same. -sample 50 makes -stream read the file three times: for the
+	// sample, for the variance of zscore, and to label it.
+	modes := [][]string{{"fit", "-budget", "20"}, {"fit", "-budget", "20", "-stream"}, {"fit", "-budget", "20", "-stream", "-sample", "50"}}
+	refDir := t.TempDir()
+	ref := writeFile(t, "ref.csv", plain)
+	var refLabels, refModels []string
+	refModel := ""
+	for k, mode := range modes {
+		labels, model := filepath.Join(refDir, fmt.Sprint("labels", k)), filepath.Join(refDir, fmt.Sprint("model", k))
+		mustCLI(t, append(append([]string{}, mode...), "-o", labels, "-model", model, ref)...)
+		refLabels = append(refLabels, readFile(t, labels))
+		refModels = append(refModels, withoutRun(readFile(t, model)))
+		if k == 0 {
+			refModel = model
+		}
+	}
+	refOut := map[string]string{}
+	for _, cmd := range []string{"predict", "score"} {
+		refOut[cmd] = mustCLI(t, cmd, "-model", refModel, ref)
+	}
+	tuneArgs := func(o string) []string {
+		return []string{"tune", "-budget", "20", "-gamma-grid", "1,4", "-C-grid", "2", "-o", o}
+	}
+	mustCLI(t, append(tuneArgs(filepath.Join(refDir, "tune")), ref)...)
+	refTune := readFile(t, filepath.Join(refDir, "tune"))
+
 	for _, tc := range []struct {
 		name  string
 		data  string
@@ -111,41 +139,28 @@ func TestDataFormats(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			ref := writeFile(t, "ref.csv", plain)
 			in := writeFile(t, "in.csv", tc.data)
 			out := func(name string) string { return filepath.Join(dir, name) }
-			// -sample 50 makes -stream read the file three times: for the
-			// sample, for the variance of zscore, and to label it.
-			for _, mode := range [][]string{{"fit", "-budget", "20"}, {"fit", "-budget", "20", "-stream"}, {"fit", "-budget", "20", "-stream", "-sample", "50"}} {
-				for _, f := range []struct{ data, suffix string }{{ref, ".ref"}, {in, ".in"}} {
-					args := append(append(append([]string{}, mode...), "-o", out("labels"+f.suffix), "-model", out("model"+f.suffix)), tc.flags...)
-					if f.data == ref {
-						args = append(append([]string{}, mode...), "-o", out("labels"+f.suffix), "-model", out("model"+f.suffix))
-					}
-					mustCLI(t, append(args, f.data)...)
-				}
-				if readFile(t, out("labels.in")) != readFile(t, out("labels.ref")) {
+			for k, mode := range modes {
+				args := append(append(append([]string{}, mode...), "-o", out("labels.in"), "-model", out("model.in")), tc.flags...)
+				mustCLI(t, append(args, in)...)
+				if readFile(t, out("labels.in")) != refLabels[k] {
 					t.Errorf("%s: labels differ from those of the plain file", strings.Join(mode, " "))
 				}
 				// The run sections differ by the data file and its hash.
-				if withoutRun(readFile(t, out("model.in"))) != withoutRun(readFile(t, out("model.ref"))) {
+				if withoutRun(readFile(t, out("model.in"))) != refModels[k] {
 					t.Errorf("%s: model differs from that of the plain file", strings.Join(mode, " "))
 				}
 			}
 			// The model of the plain file on the variant.
-			model := out("model.ref")
 			for _, cmd := range []string{"predict", "score"} {
-				want := mustCLI(t, cmd, "-model", model, ref)
-				got := mustCLI(t, append(append([]string{cmd, "-model", model}, tc.flags...), in)...)
-				if got != want {
+				got := mustCLI(t, append(append([]string{cmd, "-model", refModel}, tc.flags...), in)...)
+				if got != refOut[cmd] {
 					t.Errorf("%s: output differs from that of the plain file", cmd)
 				}
 			}
-			tune := []string{"tune", "-budget", "20", "-gamma-grid", "1,4", "-C-grid", "2", "-o", out("tune.ref")}
-			mustCLI(t, append(tune, ref)...)
-			tune[len(tune)-1] = out("tune.in")
-			mustCLI(t, append(append(tune, tc.flags...), in)...)
-			if readFile(t, out("tune.in")) != readFile(t, out("tune.ref")) {
+			mustCLI(t, append(append(tuneArgs(out("tune.in")), tc.flags...), in)...)
+			if readFile(t, out("tune.in")) != refTune {
 				t.Error("tune: labels differ from those of the plain file")
 			}
 		})
