@@ -29,36 +29,23 @@
 //
 // # Phase 2: cluster assignment
 //
-// With the Components rule, cluster.Fit (package cluster) implements Algorithm 3: the
-// points of the strip
-// |f(x)| ≤ ε follow the fixed-point map
-//
-//	x ← Σᵢ αᵢ k(x, svᵢ) svᵢ / Σᵢ αᵢ k(x, svᵢ)
-//
-// to an equilibrium point; two equilibria share a cluster when f ≥ 0 at m
-// equally spaced points of the segment between them; every point outside the
-// strip takes the cluster of its nearest strip point. cluster.Fit returns the
-// labels with a cluster.Partition, whose Partition.Predict applies the same
-// rule to new points, and [Model.Score] returns f. Train's Model is never
-// modified; a Partition, which refers to it, is what a model file holds.
+// Phase 2 is package cluster: cluster.Fit reads clusters off a Model
+// (the paper's Algorithm 3 is its Components rule; the default, Levels,
+// reads them off the tree of levels of f) and returns a partition, a
+// value that labels new points; package modelfile stores the Model with
+// its partition. This package does not import them: [Model.Score] is the
+// one pass of f they share with it.
 //
 // # Beyond the paper: the defaults
 //
-// The zero values of [Config] and cluster.Config go beyond the paper where
-// measurements showed better clusters without labels (see the README):
-// [Choose] picks γ, C and the budget from the data, and the cluster.LevelTree
-// rule reads the clusters off the tree of levels of f, with HDBSCAN's
-// excess-of-mass selection, instead of the single level f = 0; with an
-// automatic C it measures those levels on (f + 1)^0.9
-// (cluster.DefaultLevelPower) and then joins the clusters whose valley is within the noise
-// of the density estimate (cluster.Config.RippleZ). Every point
-// takes the cluster of its support vector, so Fit and Predict cost one
-// pass of at most B kernel terms per point, as Score does.
+// The zero value of [Config] goes beyond the paper where measurements
+// showed better clusters without labels (docs/defaults.md): [Choose] picks
+// γ, C and the budget from the data.
 //
 // # Where the paper is silent or wrong
 //
-// The paper never gives ε; the default here is a quantile of |f| over the
-// data (see cluster.Config.Eps). The equilibria with f < 0, the merge
+// The paper never gives ε; package cluster's default is a quantile of |f|
+// over the data. The equilibria with f < 0, the merge
 // tolerance of equilibria and the tie-break of the budget maintenance are not
 // specified either; each choice is documented where it is made. The paper's
 // purity and Davies–Bouldin definitions are discussed in package metrics.

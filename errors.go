@@ -3,8 +3,6 @@ package svclust
 import (
 	"errors"
 	"fmt"
-
-	"github.com/svclust/svclust/internal/modelfile"
 )
 
 // Errors returned for unusable training data.
@@ -13,12 +11,8 @@ var (
 	ErrNotFinite = errors.New("svclust: data contain NaN or Inf")
 )
 
-// ErrModelFormat is wrapped by every error of [Model.UnmarshalJSON] and
-// of package cluster's Partition.UnmarshalJSON that concerns the content of the model file.
-var ErrModelFormat = modelfile.ErrFormat
-
-// ConfigError reports an invalid setting. Field names the Config (or
-// cluster.Config) field, so that a command line can name its flag.
+// ConfigError reports an invalid setting. Field names the Config field
+// (or the field of a package cluster Method), so that a command line can name its flag.
 type ConfigError struct {
 	Field  string
 	Value  any

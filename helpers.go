@@ -3,10 +3,10 @@ package svclust
 import (
 	"fmt"
 	"math"
+	"runtime"
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/svclust/svclust/internal/parallel"
 	"github.com/svclust/svclust/internal/rowmajor"
 )
 
@@ -29,11 +29,9 @@ func flatten(x mat.Matrix) (data []float64, n, d int, err error) {
 }
 
 // numWorkers resolves a Workers setting.
-func numWorkers(w int) int { return parallel.Workers(w) }
-
-// rowBuffer returns the buffer rowSource's function needs for the rows of
-// x, of d values.
-func rowBuffer(x mat.Matrix, d int) []float64 { return rowmajor.Buffer(x, d) }
-
-// rowSource returns a function giving row i of x (see rowmajor.Source).
-func rowSource(x mat.Matrix) func(i int, buf []float64) []float64 { return rowmajor.Source(x) }
+func numWorkers(w int) int {
+	if w <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return w
+}

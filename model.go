@@ -6,6 +6,7 @@ import (
 	"github.com/svclust/svclust/internal/assign"
 	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/internal/parallel"
+	"github.com/svclust/svclust/internal/rowmajor"
 )
 
 const badDim = "svclust: dimension mismatch"
@@ -13,10 +14,10 @@ const badDim = "svclust: dimension mismatch"
 // Model is a trained domain of novelty, f(x) = Σᵢ Alpha[i]·k(svᵢ, x) − 1
 // with k(x, y) = exp(−Gamma‖x − y‖²), or exp(−Gammas[i]‖x − y‖²) for the
 // term of svᵢ when the model has adaptive widths: phase 1 of the method, as [Train]
-// returns it. Package cluster's Fit finds a Partition from it, which labels
+// returns it. Package cluster finds a partition from it, which labels
 // points; the Model itself is never modified by its methods, and it is safe
 // for concurrent use by all of them. Its fields are read-only once trained
-// (a Partition refers to the Model it was found with).
+// (a partition of package cluster refers to the Model it was found with).
 type Model struct {
 	// Gamma is the kernel width γ.
 	Gamma float64
@@ -55,11 +56,6 @@ func (m *Model) svData() []float64 {
 	return raw.Data[:len(m.Alpha)*raw.Cols]
 }
 
-// field returns f as the cluster assignment's field.
-func (m *Model) field() *assign.Field {
-	return &assign.Field{SV: m.svData(), Alpha: m.Alpha, Gamma: m.Gamma, Gammas: m.Gammas, D: m.Dim()}
-}
-
 // Decision returns f(x) = Σᵢ αᵢ k(svᵢ, x) − 1, each term with its own γᵢ
 // when Gammas is not nil. It panics if len(x) is not
 // the model's dimension.
@@ -73,8 +69,10 @@ func (m *Model) Decision(x []float64) float64 {
 	return kernel.Sum(x, m.svData(), m.Alpha, m.Gamma) - 1
 }
 
-// scoreChunk is the number of rows a worker scores at a time.
-const scoreChunk = 256
+// field returns f as the package assign evaluates it.
+func (m *Model) field() *assign.Field {
+	return &assign.Field{SV: m.svData(), Alpha: m.Alpha, Gamma: m.Gamma, Gammas: m.Gammas, D: m.Dim()}
+}
 
 // Score sets dst[i] = f(xᵢ) for each row xᵢ of x, on workers goroutines
 // (0 means GOMAXPROCS), and returns dst; a nil dst is allocated. f is the
@@ -87,7 +85,7 @@ const scoreChunk = 256
 // e⁻⁴⁰ of its largest, and f(xᵢ) may then differ from Decision(xᵢ) in its
 // last bits (by less than B·4·10⁻¹⁸ of f(xᵢ) + 1 for the terms left out,
 // plus the rounding of a sum in another order). Score and package
-// cluster's Fit and Predict compute f the same way, so their results agree
+// cluster's level tree compute f by the same pass, so their results agree
 // exactly.
 func (m *Model) Score(dst []float64, x mat.Matrix, workers int) []float64 {
 	n, d := x.Dims()
@@ -100,15 +98,16 @@ func (m *Model) Score(dst []float64, x mat.Matrix, workers int) []float64 {
 	if len(dst) != n {
 		panic(badDim)
 	}
-	field := m.field()
-	if terms := field.Terms(); terms != nil {
-		// The pass of clustering and Predict, whose f it keeps.
-		field.EachOwner(x, terms, numWorkers(workers), nil, func(i int, f float64, _ int32) { dst[i] = f })
+	f := m.field()
+	if terms := assign.NewTermsOf(f); terms != nil {
+		// The pass of the level tree's clustering and Predict, whose f
+		// it keeps.
+		f.EachOwner(x, terms, numWorkers(workers), nil, func(i int, fx float64, _ int32) { dst[i] = fx })
 		return dst
 	}
-	rows := rowSource(x)
-	parallel.For(n, scoreChunk, numWorkers(workers), func(_, lo, hi int) {
-		buf := rowBuffer(x, d)
+	rows := rowmajor.Source(x)
+	parallel.For(n, assign.ScoreChunk, numWorkers(workers), func(_, lo, hi int) {
+		buf := rowmajor.Buffer(x, d)
 		for i := lo; i < hi; i++ {
 			dst[i] = m.Decision(rows(i, buf))
 		}

@@ -1,5 +1,7 @@
 package svclust
 
+import "fmt"
+
 // Status tells why training stopped. No status is an error.
 type Status int
 
@@ -20,4 +22,14 @@ func (s Status) String() string {
 		return "unknown status"
 	}
 	return statusNames[s]
+}
+
+// ParseStatus returns the Status whose String is name, or an error.
+func ParseStatus(name string) (Status, error) {
+	for s, n := range statusNames {
+		if n == name {
+			return Status(s), nil
+		}
+	}
+	return 0, fmt.Errorf("svclust: unknown status %q", name)
 }

@@ -61,7 +61,7 @@ func TestLabelFSVCHandMade(t *testing.T) {
 func TestLabelFSVCMatchesEquilibriumLabelling(t *testing.T) {
 	// With P = 0 and Eps = 0 every row follows its own trajectory to a
 	// stable equilibrium and equilibria are linked by the segment test:
-	// the labelling of Lee and Lee (2005), which svclust's cluster.Fit
+	// the labelling of Lee and Lee (2005), which package cluster's Components rule
 	// computes with All set through its own code path (its Partition, its
 	// greedy merge of equilibria) on the same decision function. The two
 	// partitions must agree (ARI = 1).
@@ -79,7 +79,7 @@ func TestLabelFSVCMatchesEquilibriumLabelling(t *testing.T) {
 			t.Fatal(err)
 		}
 		model := s.Model()
-		cl, err := cluster.Fit(model, mat.NewDense(300, 2, slices.Clone(x)), &cluster.Config{Rule: cluster.Components, All: true})
+		cl, err := cluster.Fit(model, mat.NewDense(300, 2, slices.Clone(x)), &cluster.Components{All: true})
 		if err != nil {
 			t.Fatal(err)
 		}

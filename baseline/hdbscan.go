@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/internal/eom"
 	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/internal/parallel"
 	"github.com/svclust/svclust/internal/unionfind"
@@ -337,23 +338,12 @@ func condenseAndSelect(merges []merge, n, mcs int) ([]int, []float64) {
 			stability[c] += min(lam, death[c]) - birth[c]
 		}
 	}
-	// Excess of mass, children (higher indices) before parents; the root
-	// is not a candidate.
+	// Excess of mass (eom.Select, which the level tree of package
+	// cluster shares); the root is not a candidate.
 	k := len(cParent)
-	selected := make([]bool, k)
-	subtree := make([]float64, k) // best total stability within each cluster
-	childSum := make([]float64, k)
-	for c := k - 1; c >= 1; c-- {
-		if childSum[c] > stability[c] {
-			subtree[c] = childSum[c]
-		} else {
-			subtree[c] = stability[c]
-			selected[c] = true
-		}
-		childSum[cParent[c]] += subtree[c]
-	}
-	// A selected cluster's descendants are not; each cluster takes the
-	// selected cluster above it (or itself), parents first.
+	selected := eom.Select(cParent, stability)
+	// Each cluster takes the selected cluster above it (or itself),
+	// parents first.
 	top := make([]int, k)
 	top[0] = -1
 	for c := 1; c < k; c++ {

@@ -191,7 +191,7 @@ func (s *SVDD) Rho() float64 { return (1 + s.BKB - s.R2) / 2 }
 // Model returns s as a *svclust.Model with the same support vectors and
 // coefficients αᵢ = βᵢ/ρ, so that its decision function
 // f(x) = Σᵢ αᵢ k(xᵢ, x) − 1 is ≥ 0 exactly where R²(x) ≤ R2 (up to
-// rounding). The model can then be clustered by [cluster.Fit]
+// rounding). The model can then be clustered by cluster.Fit
 // (the paper's Algorithm 3 on an exact SVDD), scored and plotted. Its
 // Status, Stats.Iterations (SMO steps) and Stats.Runtime are those of s;
 // its Stats.Objective, which is the paper's J, is left 0. It panics if

@@ -25,9 +25,9 @@
 //	    bundling.
 //	  - train scales the sample, trains and clusters it with the library
 //	    ([svclust.Train], [cluster.Fit]) and writes the model file
-//	    ([pipeline.Model], the format `svclust predict -model` reads).
+//	    ([modelfile.File], the format `svclust predict -model` reads).
 //	  - label reads each file again and labels its rows chunk by chunk with
-//	    [pipeline.Model.Predict], the code of `svclust predict`, writing
+//	    [modelfile.File.Predict], the code of `svclust predict`, writing
 //	    every row as it is in the input with a final column "cluster".
 //
 // Each input file is one shard of the output, written by one worker to a

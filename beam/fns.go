@@ -18,7 +18,7 @@ import (
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/internal/atomicfile"
-	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/modelfile"
 	"github.com/svclust/svclust/sample"
 	"github.com/svclust/svclust/settings"
 )
@@ -232,7 +232,7 @@ func (f *trainFn) train(a summary) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	cc, err := st.ClusterConfig()
+	method, err := st.ClusterMethod()
 	if err != nil {
 		return nil, err
 	}
@@ -240,12 +240,12 @@ func (f *trainFn) train(a summary) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	clustering, err := cluster.Fit(model, x, &cc)
+	clustering, err := cluster.Fit(model, x, method)
 	if err != nil {
 		return nil, err
 	}
 	run := st.Record(f.Tool, model, settings.Source{Data: f.Data, Rows: all.Rows(), Sample: len(rows)})
-	mf := &pipeline.Model{Scale: sc, Scaler: scaler, Features: f.Names, Label: st.Label, Run: run, Model: model, Partition: clustering.Partition}
+	mf := &modelfile.File{Scale: sc, Scaler: scaler, Features: f.Names, Label: st.Label, Run: run, Model: model, Partition: clustering.Partition}
 	var buf bytes.Buffer
 	if err := mf.Write(&buf); err != nil {
 		return nil, err
@@ -266,7 +266,7 @@ func sortParts(p []filePart) {
 type labelFn struct {
 	Read dataset.ReadOptions
 
-	model *pipeline.Model // decoded side input, cached across bundles
+	model *modelfile.File // decoded side input, cached across bundles
 	key   []byte          // the bytes model was decoded from
 }
 
@@ -275,7 +275,7 @@ const chunkRows = 16384
 
 func (f *labelFn) ProcessElement(ctx context.Context, spec fileSpec, modelJSON []byte) error {
 	if f.model == nil || !bytes.Equal(f.key, modelJSON) {
-		m, err := pipeline.Read(bytes.NewReader(modelJSON), 0)
+		m, err := modelfile.Read(bytes.NewReader(modelJSON), 0)
 		if err != nil {
 			return marked(err)
 		}
@@ -307,7 +307,7 @@ func (f *labelFn) ProcessElement(ctx context.Context, spec fileSpec, modelJSON [
 			}
 			got, err := f.model.Predict(labels[:n], mat.NewDense(n, d, x), 0)
 			if err != nil {
-				if oe, ok := err.(*pipeline.OverflowError); ok {
+				if oe, ok := err.(*modelfile.OverflowError); ok {
 					return fmt.Errorf("%s:%d: feature %q: the value %v overflows when scaled (to %v)", spec.Path, first+oe.Row, oe.Feature, oe.Value, oe.Scaled)
 				}
 				return err

@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/util/jsonx"
 
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/settings"
 )
 
@@ -45,14 +46,21 @@ func TestTrainFnCarriesSettings(t *testing.T) {
 		if !reflect.DeepEqual(cfg, want) {
 			t.Errorf("-rule %s: train config on the worker\n%+v\nwant\n%+v", rule, cfg, want)
 		}
-		cc, err := g.Settings.ClusterConfig()
+		m, err := g.Settings.ClusterMethod()
 		if err != nil {
 			t.Fatal(err)
 		}
 		// The pipeline labels every row by the partition: with -rule
 		// components every sample row follows its trajectory.
-		if cc.All != (rule == "components") || cc.MinSize != st.MinSize.Value || cc.Eps != st.Eps.Value || !cc.Outliers || cc.M != 7 || cc.Workers != 3 {
-			t.Errorf("-rule %s: cluster config on the worker %+v", rule, cc)
+		switch c := m.(type) {
+		case *cluster.Levels:
+			if rule != "levels" || c.MinSize != st.MinSize.Value || !c.Outliers || c.M != 7 || c.Workers != 3 {
+				t.Errorf("-rule %s: cluster method on the worker %+v", rule, c)
+			}
+		case *cluster.Components:
+			if rule != "components" || !c.All || c.Eps != st.Eps.Value || !c.Outliers || c.M != 7 || c.Workers != 3 {
+				t.Errorf("-rule %s: cluster method on the worker %+v", rule, c)
+			}
 		}
 	}
 }

@@ -19,7 +19,7 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 
 	"github.com/svclust/svclust/dataset"
-	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/modelfile"
 	"github.com/svclust/svclust/settings"
 	"github.com/svclust/svclust/stream"
 )
@@ -293,7 +293,7 @@ func modelRows(ctx context.Context, path string) (int64, error) {
 		return 0, err
 	}
 	defer r.Close()
-	m, err := pipeline.Read(r, 0)
+	m, err := modelfile.Read(r, 0)
 	if err != nil {
 		return 0, err
 	}

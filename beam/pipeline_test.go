@@ -20,7 +20,7 @@ import (
 
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/metrics"
-	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/modelfile"
 	"github.com/svclust/svclust/settings"
 )
 
@@ -80,16 +80,16 @@ func split(t testing.TB, dir string, kind dataset.Kind, n, parts int) ([]string,
 // checkRun runs the pipeline of o on Prism and checks the properties the
 // issue asks for: one shard per input file, with the input's header plus
 // a cluster column; every input row exactly once, unchanged, in input
-// order; its cluster that of pipeline.Model.Predict with the model file
+// order; its cluster that of modelfile.File.Predict with the model file
 // written (the code of svclust predict -model). It returns the labels of
 // the rows, file by file, and the model.
-func checkRun(t *testing.T, o *Options, files []string, texts [][]string) ([][]int, *pipeline.Model) {
+func checkRun(t *testing.T, o *Options, files []string, texts [][]string) ([][]int, *modelfile.File) {
 	t.Helper()
 	res, err := Run(context.Background(), "prism", o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	model, err := pipeline.ReadFile(o.Model, 0)
+	model, err := modelfile.ReadFile(o.Model, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

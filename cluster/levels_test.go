@@ -1,7 +1,7 @@
 package cluster
 
 import (
-	"errors"
+	"github.com/svclust/svclust"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -9,7 +9,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/metrics"
 )
@@ -145,7 +144,7 @@ func TestMassUnbounded(t *testing.T) {
 func TestMassPower(t *testing.T) {
 	levels := [][]float64{{3, 8, 15}}
 	dn := []dnode{{-1, -1, math.Inf(1)}}
-	g, onF := levelPower(&Config{LevelPower: 0.5}, true)
+	g, onF := levelPower(&Levels{LevelPower: 0.5}, true)
 	if onF {
 		t.Fatal("levelPower(0.5, automatic C) measures on f")
 	}
@@ -154,14 +153,14 @@ func TestMassPower(t *testing.T) {
 		t.Errorf("stability with p = 1/2: %v, want 6", got)
 	}
 	for _, tc := range []struct {
-		cfg   Config
+		cfg   tcfg
 		cAuto bool
-	}{{Config{LevelPower: 1}, true}, {Config{}, false}, {Config{LevelPower: 0.5}, false}} {
-		if g, onF := levelPower(&tc.cfg, tc.cAuto); !onF || g(15) != 15 {
+	}{{tcfg{LevelPower: 1}, true}, {tcfg{}, false}, {tcfg{LevelPower: 0.5}, false}} {
+		if g, onF := levelPower(tc.cfg.method().(*Levels), tc.cAuto); !onF || g(15) != 15 {
 			t.Errorf("levelPower(%v, cAuto %v) does not measure on f", tc.cfg.LevelPower, tc.cAuto)
 		}
 	}
-	if g, onF := levelPower(&Config{}, true); onF || g(15) != math.Pow(16, DefaultLevelPower) {
+	if g, onF := levelPower(&Levels{}, true); onF || g(15) != math.Pow(16, DefaultLevelPower) {
 		t.Errorf("levelPower(0) is not (f + 1)^DefaultLevelPower")
 	}
 	f := [][]float64{{0, 3, 11, 26}}
@@ -223,7 +222,7 @@ func TestLevelTreeBlobs(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, outliers := range []bool{false, true} {
-		cl, err := Fit(model, x, &Config{Outliers: outliers})
+		cl, err := fitCfg(model, x, &tcfg{Outliers: outliers})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -268,44 +267,6 @@ func TestOwnerFar(t *testing.T) {
 	got := cl.Partition.Predict(nil, mat.NewDense(4, 2, []float64{0, 0, 10, 0, -40, 0, 60, 0}), 1)
 	if got[0] == got[1] || got[2] != got[0] || got[3] != got[1] {
 		t.Errorf("clusters of (0,0), (10,0), (-40,0), (60,0): %v; want the far points with their near blob", got)
-	}
-}
-
-// TestChooseExtremeScale: coordinates of 1e160 square to +Inf and of
-// 1e-160 and 1e-200 to subnormals and 0, so no usable γ comes from the
-// distances; svclust.Train must say so with a svclust.ConfigError for Gamma instead of
-// returning a model with γ = 0 or +Inf and NaN coefficients (also from
-// the review).
-func TestChooseExtremeScale(t *testing.T) {
-	for _, scale := range []float64{1e160, 1e-160, 1e-200} {
-		data := make([]float64, 0, 200)
-		for i := range 100 {
-			data = append(data, scale*float64(i%10), scale*float64(i/10))
-		}
-		_, err := svclust.Train(mat.NewDense(100, 2, data), nil)
-		var ce *svclust.ConfigError
-		if !errors.As(err, &ce) || (ce.Field != "Gamma" && ce.Field != "C") {
-			t.Errorf("scale %g: got %v, want a svclust.ConfigError for Gamma or C", scale, err)
-		}
-	}
-}
-
-// TestChooseDuplicates: ten values on a line, each repeated ten times. Each
-// row has nine duplicates, so its 5th neighbour is at distance 0 and
-// svclust.Choose falls back to the nearest distinct row, at distance 1: ρ = 1 and
-// γ = 1/1.5². (Discrete data like this made γ NaN or the documented
-// fallback 1 whatever the scale, before.)
-func TestChooseDuplicates(t *testing.T) {
-	data := make([]float64, 0, 100)
-	for i := range 100 {
-		data = append(data, float64(i%10))
-	}
-	ch, err := svclust.Choose(mat.NewDense(100, 1, data), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ch.Rho != 1 || ch.Gamma != 1/(1.5*1.5) {
-		t.Errorf("ρ = %v, γ = %v; want 1 and 1/2.25", ch.Rho, ch.Gamma)
 	}
 }
 
@@ -377,11 +338,11 @@ func TestRipplesOnLine3(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	off, err := Fit(m, ds.X, &Config{RippleZ: -1, LevelPower: 1})
+	off, err := fitCfg(m, ds.X, &tcfg{RippleZ: -1, LevelPower: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	on, err := Fit(m, ds.X, &Config{LevelPower: 1})
+	on, err := fitCfg(m, ds.X, &tcfg{LevelPower: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -436,7 +397,7 @@ func TestRippleZOnF(t *testing.T) {
 		t.Fatal(err)
 	}
 	clusters := func(p, z float64) int {
-		cl, err := Fit(m, x, &Config{LevelPower: p, RippleZ: z})
+		cl, err := fitCfg(m, x, &tcfg{LevelPower: p, RippleZ: z})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -108,13 +108,13 @@ func seedStability(t *testing.T, kind dataset.Kind, first []int) float64 {
 }
 
 // BenchmarkDefaultsShared prints, for each of the paper's data sets found
-// in $SVCLUST_DATA (default ../shared/datasets), the NMI and number of
+// in $SVCLUST_DATA (default ../../shared/datasets), the NMI and number of
 // clusters of plain fit (every default, z-scores) beside HDBSCAN with
 // minPts 5 from ../shared/anchors/unsupervised.tsv (next to the data
 // directory), and reports the number of sets within 0.02 of HDBSCAN and
 // the mean NMI as metrics. Run it with
 //
-//	go test -run '^$' -bench DefaultsShared -benchtime 1x .
+//	go test -run '^$' -bench DefaultsShared -benchtime 1x ./cluster
 //
 // and with SVCLUST_WIDTH=global for one kernel width (see fitDefaults).
 func BenchmarkDefaultsShared(b *testing.B) {
@@ -132,7 +132,7 @@ func BenchmarkDefaultsShared(b *testing.B) {
 }
 
 // BenchmarkHDBSCANShared prints, for each of the paper's data sets found
-// in $SVCLUST_DATA (default ../shared/datasets), the NMI and number of
+// in $SVCLUST_DATA (default ../../shared/datasets), the NMI and number of
 // clusters of exact HDBSCAN (baseline.HDBSCAN, MinPts 5, z-scores, noise
 // given to the nearest clustered row) beside the anchors' HDBSCAN-5 (R
 // dbscan, ../shared/anchors/unsupervised.tsv), and reports the mean NMI
@@ -141,7 +141,7 @@ func BenchmarkDefaultsShared(b *testing.B) {
 // takes O(n²) time. All 14 sets it runs give the anchors' counts (as
 // TestHDBSCANAnchors in package baseline asserts). Run it with
 //
-//	go test -run '^$' -bench HDBSCANShared -benchtime 1x .
+//	go test -run '^$' -bench HDBSCANShared -benchtime 1x ./cluster
 func BenchmarkHDBSCANShared(b *testing.B) {
 	const maxRows = 20000
 	sharedTable(b, "sets-same-clusters", "with the anchors' clusters, =",
@@ -166,7 +166,7 @@ func BenchmarkHDBSCANShared(b *testing.B) {
 // reports the sets marked as the metric hits ("n of m " + what in the
 // table) and the mean NMI as mean-NMI. A set for which cluster returns a
 // reason to skip it is printed with the reason and left out of the means.
-func sharedTable(b *testing.B, hits, what string, cluster func(ds *dataset.Dataset) (labels []int, clusters int, skip string), hit func(nmi float64, clusters int, a anchor) string) {
+func sharedTable(b *testing.B, hits, what string, method func(ds *dataset.Dataset) (labels []int, clusters int, skip string), hit func(nmi float64, clusters int, a anchor) string) {
 	dir, anchors := sharedData()
 	for range b.N {
 		var table strings.Builder
@@ -176,7 +176,7 @@ func sharedTable(b *testing.B, hits, what string, cluster func(ds *dataset.Datas
 		for _, name := range sharedNames {
 			ds := readShared(b, dir, name)
 			a := anchors[name]
-			labels, k, skip := cluster(ds)
+			labels, k, skip := method(ds)
 			if skip != "" {
 				fmt.Fprintf(&table, "%-14s %6s %8s  %6.3f %8s  %s\n", name, "-", "-", a.nmi, a.clusters, skip)
 				continue
@@ -206,7 +206,7 @@ func sharedTable(b *testing.B, hits, what string, cluster func(ds *dataset.Datas
 // generating classes and the number of clusters found per seed. It reports
 // the mean over the kinds of their mean ARI as a metric. Run it with
 //
-//	go test -run '^$' -bench DefaultsShapes -benchtime 1x .
+//	go test -run '^$' -bench DefaultsShapes -benchtime 1x ./cluster
 //
 // and with SVCLUST_WIDTH=global for one kernel width (see fitDefaults).
 func BenchmarkDefaultsShapes(b *testing.B) {
@@ -221,7 +221,7 @@ func BenchmarkDefaultsShapes(b *testing.B) {
 // nearest clustered row as the anchors do), what users would run instead.
 // Run it with
 //
-//	go test -run '^$' -bench HDBSCANShapes -benchtime 1x .
+//	go test -run '^$' -bench HDBSCANShapes -benchtime 1x ./cluster
 func BenchmarkHDBSCANShapes(b *testing.B) {
 	shapesTable(b, func(ds *dataset.Dataset) ([]int, int) {
 		r := hdbscan5(b, ds.X)
@@ -244,7 +244,7 @@ func hdbscan5(tb testing.TB, x *mat.Dense) *baseline.HDBSCANResult {
 // 1–5 with n = 1000, the mean and minimum ARI of cluster's labels against
 // the generating classes and its number of clusters per seed, and reports
 // the mean over the kinds of their mean ARI as the metric mean-ARI.
-func shapesTable(b *testing.B, cluster func(ds *dataset.Dataset) (labels []int, clusters int)) {
+func shapesTable(b *testing.B, method func(ds *dataset.Dataset) (labels []int, clusters int)) {
 	for range b.N {
 		var table strings.Builder
 		fmt.Fprintf(&table, "\n%-11s %5s %8s %8s  %s\n", "kind", "true", "mean ARI", "min ARI", "clusters (data seeds 1–5)")
@@ -260,7 +260,7 @@ func shapesTable(b *testing.B, cluster func(ds *dataset.Dataset) (labels []int, 
 					b.Fatal(err)
 				}
 				classes = len(ds.Classes)
-				labels, clusters := cluster(ds)
+				labels, clusters := method(ds)
 				ari := metrics.AdjustedRand(ds.Labels, labels)
 				sum += ari
 				lo = min(lo, ari)
@@ -282,7 +282,7 @@ func shapesTable(b *testing.B, cluster func(ds *dataset.Dataset) (labels []int, 
 // defaults must not hold at n = 1000 only (BenchmarkDefaultsShapes). Run
 // it with
 //
-//	go test -run '^$' -bench DefaultsSizes -benchtime 1x .
+//	go test -run '^$' -bench DefaultsSizes -benchtime 1x ./cluster
 func BenchmarkDefaultsSizes(b *testing.B) {
 	for range b.N {
 		var table strings.Builder
@@ -319,12 +319,12 @@ func BenchmarkDefaultsSizes(b *testing.B) {
 var sharedNames = []string{"aggregation", "compound", "d31", "flame", "iris", "breast_cancer", "abalone", "musk", "jain", "pathbased", "r15", "spiral", "shuttle", "glass", "car"}
 
 // sharedData returns the directory of the paper's data sets,
-// $SVCLUST_DATA or by default ../shared/datasets, and the anchors of
+// $SVCLUST_DATA or by default ../../shared/datasets, and the anchors of
 // ../anchors/unsupervised.tsv beside it (none if it is absent).
 func sharedData() (string, map[string]anchor) {
 	dir := os.Getenv("SVCLUST_DATA")
 	if dir == "" {
-		dir = filepath.Join("..", "shared", "datasets")
+		dir = filepath.Join("..", "..", "shared", "datasets")
 	}
 	return dir, readAnchors(filepath.Join(dir, "..", "anchors", "unsupervised.tsv"))
 }

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 
 	"github.com/svclust/svclust"
-
 	"github.com/svclust/svclust/baseline"
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
@@ -90,7 +89,7 @@ func Figures(dir string, cfg *FigureConfig) ([]FigureResult, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reproduce: %s: %w", f.kind, err)
 		}
-		cl, err := cluster.Fit(model, ds.X, &cluster.Config{Workers: c.Workers})
+		cl, err := cluster.Fit(model, ds.X, &cluster.Levels{Workers: c.Workers})
 		if err != nil {
 			return nil, fmt.Errorf("reproduce: %s: %w", f.kind, err)
 		}

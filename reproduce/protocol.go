@@ -15,7 +15,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
-
 	"github.com/svclust/svclust/baseline"
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
@@ -589,7 +588,7 @@ func (p *Protocol) fit(d *Data, m Method, s Setting, seed uint64, budget time.Du
 		return outcome{err: err}
 	}
 	t1 := time.Now()
-	cl, err := cluster.Fit(model, d.X, &cluster.Config{Rule: cluster.Components, Workers: workers})
+	cl, err := cluster.Fit(model, d.X, &cluster.Components{Workers: workers})
 	if err != nil {
 		return outcome{err: err}
 	}

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/svclust/svclust"
-
 	"github.com/svclust/svclust/baseline"
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
@@ -128,7 +127,7 @@ func TestRunTiny(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cl, err := cluster.Fit(m, d.X, &cluster.Config{Rule: cluster.Components})
+			cl, err := cluster.Fit(m, d.X, &cluster.Components{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,7 +8,7 @@
 // workers as JSON and each worker builds its own [svclust.Config]. Its
 // methods are the one place where flags become library settings:
 // [Settings.Validate] checks every flag and names it in the message ("-gamma
-// must be > 0 or "auto""), [Settings.Config] and [Settings.ClusterConfig]
+// must be > 0 or "auto""), [Settings.Config] and [Settings.ClusterMethod]
 // build what [svclust.Train] and [cluster.Fit] take, and
 // [Settings.Record] writes the run record.
 //

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/svclust/svclust"
-	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/modelfile"
 )
 
 // Source describes the training data of a run for its record.
@@ -28,8 +28,8 @@ type Source struct {
 // the settings s on the data src by the program tool: what the model file
 // says of how it was made. It is the one function of the package that
 // names the record's type.
-func (s *Settings) Record(tool string, m *svclust.Model, src Source) *pipeline.Run {
-	r := &pipeline.Run{
+func (s *Settings) Record(tool string, m *svclust.Model, src Source) *modelfile.Run {
+	r := &modelfile.Run{
 		Tool:       tool,
 		Created:    CreationTime().Format(time.RFC3339),
 		Seed:       s.Seed,

@@ -123,19 +123,19 @@ func TestConfig(t *testing.T) {
 			t.Errorf("%v: Config %+v, %v; want %+v", tc.args, got, err, tc.want)
 		}
 	}
-	cc, err := parse(t, "-rule", "components", "-eps", "0.5", "-m", "7", "-outliers", "-workers", "3").ClusterConfig()
-	if err != nil || cc.Rule != cluster.Components || cc.Eps != 0.5 || cc.M != 7 || !cc.Outliers || cc.Workers != 3 || cc.All {
-		t.Errorf("components: ClusterConfig %+v, %v", cc, err)
+	m, err := parse(t, "-rule", "components", "-eps", "0.5", "-m", "7", "-outliers", "-workers", "3").ClusterMethod()
+	if cp, ok := m.(*cluster.Components); err != nil || !ok || cp.Eps != 0.5 || cp.M != 7 || !cp.Outliers || cp.Workers != 3 || cp.All {
+		t.Errorf("components: ClusterMethod %+v, %v", m, err)
 	}
 	// A streamed run labels every row by the partition: -rule components
 	// then follows the trajectory of every sample row.
-	cc, err = parse(t, "-rule", "components", "-stream").ClusterConfig()
-	if err != nil || !cc.All {
-		t.Errorf("components -stream: ClusterConfig %+v, %v; want All", cc, err)
+	m, err = parse(t, "-rule", "components", "-stream").ClusterMethod()
+	if cp, ok := m.(*cluster.Components); err != nil || !ok || !cp.All {
+		t.Errorf("components -stream: ClusterMethod %+v, %v; want All", m, err)
 	}
-	cc, err = parse(t, "-min-size", "12", "-stream").ClusterConfig()
-	if err != nil || cc.Rule != cluster.LevelTree || cc.MinSize != 12 || cc.M != cluster.DefaultM || cc.All {
-		t.Errorf("levels -stream: ClusterConfig %+v, %v", cc, err)
+	m, err = parse(t, "-min-size", "12", "-stream").ClusterMethod()
+	if lv, ok := m.(*cluster.Levels); err != nil || !ok || lv.MinSize != 12 || lv.M != cluster.DefaultM {
+		t.Errorf("levels -stream: ClusterMethod %+v, %v", m, err)
 	}
 }
 
@@ -143,14 +143,18 @@ func TestConfig(t *testing.T) {
 // configuration gains a field, until Settings knows whether a flag sets it.
 func TestConfigFields(t *testing.T) {
 	t.Parallel()
-	// Config: all but Progress come from flags. ClusterConfig: all but
-	// Progress, RippleZ, LevelPower and Neighbors, the library's defaults.
+	// Config: all but Progress come from flags. cluster.Levels: all but
+	// Progress, RippleZ, LevelPower and Neighbors, the library's defaults;
+	// cluster.Components: all but Progress and Neighbors (and its two
+	// unexported fields for tests).
 	if n := reflect.TypeFor[svclust.Config]().NumField(); n != 11 {
 		t.Errorf("svclust.Config has %d fields, not 11: check Settings.Config", n)
 	}
-	cc, _ := Default().ClusterConfig()
-	if n := reflect.TypeOf(cc).NumField(); n != 11 {
-		t.Errorf("the clustering configuration has %d fields, not 11: check Settings.ClusterConfig", n)
+	if n := reflect.TypeFor[cluster.Levels]().NumField(); n != 8 {
+		t.Errorf("cluster.Levels has %d fields, not 8: check Settings.ClusterMethod", n)
+	}
+	if n := reflect.TypeFor[cluster.Components]().NumField(); n != 9 {
+		t.Errorf("cluster.Components has %d fields, not 9: check Settings.ClusterMethod", n)
 	}
 }
 
@@ -180,8 +184,8 @@ func TestRoundTrip(t *testing.T) {
 		}
 		c1, err1 := s.Config()
 		c2, err2 := got.Config()
-		k1, _ := s.ClusterConfig()
-		k2, _ := got.ClusterConfig()
+		k1, _ := s.ClusterMethod()
+		k2, _ := got.ClusterMethod()
 		if err1 != nil || err2 != nil || !reflect.DeepEqual(c1, c2) || !reflect.DeepEqual(k1, k2) {
 			t.Errorf("%v: configurations differ after the round trip", args)
 		}

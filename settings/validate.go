@@ -10,14 +10,14 @@ import (
 )
 
 // Validate checks every setting and returns the first *Error, which names
-// its flag, or nil. It checks what Config and ClusterConfig check, then
+// its flag, or nil. It checks what Config and ClusterMethod check, then
 // -scale and, with Stream, -sample; without Stream, -sample must not have
 // been given.
 func (s *Settings) Validate() error {
 	if _, err := s.Config(); err != nil {
 		return err
 	}
-	if _, err := s.ClusterConfig(); err != nil {
+	if _, err := s.ClusterMethod(); err != nil {
 		return err
 	}
 	if _, err := s.Scaling(); err != nil {
@@ -119,60 +119,65 @@ func (s *Settings) Config() (svclust.Config, error) {
 	return c, nil
 }
 
-// ClusterConfig returns the clustering configuration of s, or the *Error
-// of the first bad clustering flag. It is the one function of the package
-// that names the clustering package's types.
-func (s *Settings) ClusterConfig() (cluster.Config, error) {
-	var c cluster.Config
+// ClusterMethod returns the clustering rule of s with its settings
+// (*cluster.Levels or *cluster.Components), or the *Error of the first
+// bad clustering flag. It is the one function of the package that names
+// the clustering package's types.
+func (s *Settings) ClusterMethod() (cluster.Method, error) {
 	rule, err := cluster.ParseRule(s.Rule)
 	if err != nil {
-		return c, errorf("-rule", "-rule must be levels or components, not %q", s.Rule)
+		return nil, errorf("-rule", "-rule must be levels or components, not %q", s.Rule)
 	}
-	c.Rule = rule
+	var lv cluster.Levels
+	var cp cluster.Components
 	if !s.MinSize.Auto {
 		if s.MinSize.Value < 1 {
-			return c, errorf("-min-size", `-min-size must be ≥ 1 or "auto"`)
+			return nil, errorf("-min-size", `-min-size must be ≥ 1 or "auto"`)
 		}
-		if rule != cluster.LevelTree {
-			return c, errorf("-min-size", "-min-size applies only to -rule levels")
+		if rule != cluster.RuleLevels {
+			return nil, errorf("-min-size", "-min-size applies only to -rule levels")
 		}
-		c.MinSize = s.MinSize.Value
+		lv.MinSize = s.MinSize.Value
 	}
-	components := rule == cluster.Components
+	components := rule == cluster.RuleComponents
 	if !components && (s.All || !s.Eps.Auto) {
 		flag := "-eps"
 		if s.All {
 			flag = "-all"
 		}
-		return c, errorf(flag, "-all and -eps apply only to -rule components")
+		return nil, errorf(flag, "-all and -eps apply only to -rule components")
 	}
 	if !s.Eps.Auto {
 		if !positive(s.Eps.Value) {
-			return c, errorf("-eps", `-eps must be > 0 or "auto"`)
+			return nil, errorf("-eps", `-eps must be > 0 or "auto"`)
 		}
-		c.Eps = s.Eps.Value
+		cp.Eps = s.Eps.Value
 	}
 	if s.M < 2 {
-		return c, errorf("-m", "-m must be ≥ 2")
+		return nil, errorf("-m", "-m must be ≥ 2")
 	}
 	if err := AtMost("-m", s.M, MaxM); err != nil {
-		return c, err
+		return nil, err
 	}
-	c.M = s.M
+	lv.M, cp.M = s.M, s.M
 	if err := s.checkWorkers(); err != nil {
-		return c, err
+		return nil, err
 	}
 	// With -rule components, a streamed run labels every row by its
 	// trajectory after training, so its sample is clustered as -all
 	// clusters the data; -rule levels labels every row by its support
 	// vector.
-	c.All = s.All || (s.Stream && components)
-	c.Outliers = s.Outliers
-	c.Workers = s.Workers
-	if err := c.Validate(); err != nil {
-		return c, FlagError(err)
+	cp.All = s.All || (s.Stream && components)
+	lv.Outliers, cp.Outliers = s.Outliers, s.Outliers
+	lv.Workers, cp.Workers = s.Workers, s.Workers
+	var m cluster.Method = &lv
+	if components {
+		m = &cp
 	}
-	return c, nil
+	if err := m.Validate(); err != nil {
+		return nil, FlagError(err)
+	}
+	return m, nil
 }
 
 // Scaling returns the feature scaling of -scale.

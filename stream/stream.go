@@ -9,9 +9,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
-	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/modelfile"
 	"github.com/svclust/svclust/sample"
 )
 
@@ -119,7 +118,7 @@ type Sample struct {
 // every row, as the package documentation describes. It returns
 // ctx.Err() when ctx is cancelled, a *ChangedError when the passes see
 // different numbers of rows, the errors of dataset.Scanner as they are,
-// and a *pipeline.OverflowError for a sample value that overflows when scaled (its
+// and a *modelfile.OverflowError for a sample value that overflows when scaled (its
 // Line is the line of the data when the sample holds every row, 0
 // otherwise, and its Row the row of the sample).
 func SampleScale(ctx context.Context, open Opener, cfg *SampleConfig) (*Sample, error) {
@@ -251,23 +250,23 @@ type LabelConfig struct {
 }
 
 // LabelStream reads the data that open opens in chunks of rows, scales
-// each chunk with m's scaler, labels it with m's cluster.Partition.Predict and
+// each chunk with m's scaler, labels it with m's Partition.Predict and
 // calls emit with the labels of the chunk and, if the data have a label
 // column, the class of each row (else nil); emit must not keep the slices.
 // It returns the number of rows labelled. Memory holds one chunk (at most
 // 16,384 rows or 8 MiB of values). It stops at the first error of emit,
 // returns ctx.Err() when ctx is cancelled (checked after each chunk), a
 // *ChangedError for a wrong number of rows (see LabelConfig.Rows), a
-// *pipeline.OverflowError (with the Line of the value) for a value that
-// overflows when scaled, a *pipeline.DimError for data whose number of
-// features is not the model's, cluster.ErrNotClustered for a model without
+// *modelfile.OverflowError (with the Line of the value) for a value that
+// overflows when scaled, a *modelfile.DimError for data whose number of
+// features is not the model's, modelfile.ErrNotClustered for a model without
 // a partition and the errors of dataset.Scanner as they are.
-func LabelStream(ctx context.Context, open Opener, m *pipeline.Model, cfg *LabelConfig, emit func(labels, classes []int) error) (int, error) {
+func LabelStream(ctx context.Context, open Opener, m *modelfile.File, cfg *LabelConfig, emit func(labels, classes []int) error) (int, error) {
 	if cfg == nil {
 		cfg = &LabelConfig{}
 	}
 	if m.Partition == nil {
-		return 0, cluster.ErrNotClustered
+		return 0, modelfile.ErrNotClustered
 	}
 	report := func(p Progress) {
 		if cfg.Progress != nil {
@@ -287,7 +286,7 @@ func LabelStream(ctx context.Context, open Opener, m *pipeline.Model, cfg *Label
 	report(Progress{Pass: PassLabel, Total: max(n, 0)})
 	d := len(sc.Names())
 	if want := m.Model.Dim(); d != want {
-		return 0, &pipeline.DimError{Got: d, Want: want}
+		return 0, &modelfile.DimError{Got: d, Want: want}
 	}
 	rows := max(1, min(chunkRows, chunkBytes/(8*d)))
 	chunk := make([]float64, rows*d)
@@ -341,8 +340,8 @@ func LabelStream(ctx context.Context, open Opener, m *pipeline.Model, cfg *Label
 
 // overflow returns the error of value j of row, which s scales to u, as
 // package pipeline builds it for in-memory data.
-func overflow(s *dataset.Scaler, row []float64, j int, u float64) *pipeline.OverflowError {
-	return &pipeline.OverflowError{Col: j, Value: row[j], Scaled: u, Column: !finite(s.Shift[j]) || !finite(s.Mul[j])}
+func overflow(s *dataset.Scaler, row []float64, j int, u float64) *modelfile.OverflowError {
+	return modelfile.NewOverflowError(s, row, j, u)
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

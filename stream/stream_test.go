@@ -12,7 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust/dataset"
-	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/modelfile"
 )
 
 // csvOpener returns an Opener of the CSV text of ds and the passes it was
@@ -137,7 +137,7 @@ func TestStreamErrors(t *testing.T) {
 	huge := func(Pass) (io.ReadCloser, error) {
 		return io.NopCloser(strings.NewReader("a,b\n1,2\n1e308,3\n-1e308,4\n")), nil
 	}
-	var oe *pipeline.OverflowError
+	var oe *modelfile.OverflowError
 	if _, err := SampleScale(context.Background(), huge, &SampleConfig{Scale: dataset.ScaleMinMax}); !errors.As(err, &oe) || oe.Line != 2 || oe.Feature != "a" || !oe.Column {
 		t.Errorf("overflow: %v %+v", err, oe)
 	}

@@ -118,8 +118,10 @@ type Search struct {
 	// Train is the configuration of every fit; its Gamma and C are
 	// replaced by the grid's.
 	Train svclust.Config
-	// Cluster is the configuration of every clustering.
-	Cluster cluster.Config
+	// Cluster is the rule of every clustering, with its settings; nil
+	// selects cluster.Levels with its defaults. Its Workers is replaced
+	// by 1: the grid points run in parallel.
+	Cluster cluster.Method
 	// Gammas and Cs are the grids; nil selects DefaultGammas and
 	// DefaultCs. Multiples of the automatic C are not supported.
 	Gammas, Cs []Value
@@ -276,9 +278,7 @@ func (s *Search) eval(x mat.Matrix, sub *mat.Dense, rows []int, metric func(trut
 			p.Err = err
 			return
 		}
-		ccfg := s.Cluster
-		ccfg.Workers = 1
-		cl, err := cluster.Fit(model, x, &ccfg)
+		cl, err := cluster.Fit(model, x, cluster.WithWorkers(s.Cluster, 1))
 		if err != nil {
 			p.Err = err
 			return

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/svclust/svclust/dataset"
-	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/modelfile"
 )
 
 // gzipText returns s compressed with gzip.
@@ -290,7 +290,7 @@ func TestExtremeSpreads(t *testing.T) {
 	// The three columns are one pattern at three magnitudes: their
 	// multipliers are the reciprocals of 1e300, 1e-200 and 1 times one
 	// standard deviation, within rounding.
-	var mf pipeline.Model
+	var mf modelfile.File
 	if err := json.Unmarshal([]byte(readFile(t, a)), &mf); err != nil {
 		t.Fatal(err)
 	}

@@ -304,10 +304,10 @@ The flags are:
 		Write the cluster of each row, in input order, as CSV with the
 		header "cluster".
 	-model file
-		Write the model as JSON: {"format":"svclust-cli-model",
-		"version":2, "scale", "scaler":{"shift","mul"}, "features",
-		"label", "run", "model":<the svclust model file>}. The "run"
-		section records how the model was made: "tool" (as svclust
+		Write the model as JSON: {"format":"svclust-model",
+		"version":5, "scale", "scaler":{"shift","mul"}, "features",
+		"label", "run", "model", "partition"} (package modelfile). The
+		"run" section records how the model was made: "tool" (as svclust
 		version prints it), "created" (UTC; the time of the environment
 		variable SOURCE_DATE_EPOCH when it is set, for byte-identical
 		files), "seed", "strategy" ("none" without a budget), "budget"
@@ -317,14 +317,17 @@ The flags are:
 		tune for tune's best), "width" (adaptive or global: the
 		kernel-width rule), "data" (the DATA argument), "rows",
 		"sample" of -stream and "data_sha256" (the SHA-256 of the data
-		file's bytes). Version 1 files, without it, still load;
-		predict, score and plot refuse a version newer than they know.
-		The library model inside is version 2 of svclust-model, whose
-		partition records its "rule" and, with levels, "sv_cluster" (the
-		cluster of each support vector) and "birth" (the level at which
-		each cluster is born), or version 3 for a model with adaptive
-		widths, which adds "gammas" (the γᵢ of each support vector); its
-		version 1 (every partition of the components rule) still loads.
+		file's bytes). "model" holds γ, C, the support vectors and
+		their coefficients ("gammas", the γᵢ of each support vector, with
+		adaptive widths), the training statistics and "choice" (how γ, C
+		and the budget were chosen), so that clustering the model again
+		gives the partition stored. "partition" records its "rule" and,
+		with levels, "sv_cluster" (the cluster of each support vector)
+		and "birth" (the level at which each cluster is born), with
+		components the equilibria and strip points. Every older model
+		file still loads (svclust-cli-model 1 and 2, the library's
+		svclust-model 1 to 4); predict, score and plot refuse a version
+		newer than they know.
 	-json
 		Print the result as one JSON object.
 	-cpuprofile file
@@ -382,7 +385,7 @@ whose variance under- or overflows float64 when computed directly (over
 the file, or over the sample when it holds every row), so the scaling is exactly the one fit would
 fit on the whole file. The sample is trained and clustered as fit
 trains and clusters its data, with -all under -rule components. Pass 2
-reads the file again in chunks, labels each row by cluster.Partition.Predict
+reads the file again in chunks, labels each row by the partition's Predict
 (with -rule levels by the cluster of its support vector, one scoring
 pass; with -rule components by sending it along its own trajectory to an
 equilibrium) and writes the labels as it goes, to a temporary file that

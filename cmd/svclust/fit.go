@@ -23,7 +23,7 @@ import (
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/internal/atomicfile"
 	"github.com/svclust/svclust/metrics"
-	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/modelfile"
 	"github.com/svclust/svclust/settings"
 )
 
@@ -272,7 +272,7 @@ func trainCluster(x *mat.Dense, st *settings.Settings, prog *progress) (*svclust
 	if err != nil {
 		return nil, nil, configError(err)
 	}
-	cc, err := st.ClusterConfig()
+	method, err := st.ClusterMethod()
 	if err != nil {
 		return nil, nil, configError(err)
 	}
@@ -282,18 +282,23 @@ func trainCluster(x *mat.Dense, st *settings.Settings, prog *progress) (*svclust
 		return nil, nil, configError(err)
 	}
 	prog.end()
-	// cluster.Config.Progress counts the rows scored with -rule levels, the
-	// trajectories of the strip (or of every row with -all) with -rule
-	// components.
+	// Levels.Progress counts the rows scored, Components.Progress the
+	// trajectories of the strip (or of every row with -all).
 	unit := "trajectories"
 	if st.Rule == "levels" {
 		unit = "rows"
 	}
 	prog.begin("cluster", unit, 0)
 	if prog != nil {
-		cc.Progress = func(done, total int) { prog.setTotal(int64(done), int64(total)) }
+		report := func(done, total int) { prog.setTotal(int64(done), int64(total)) }
+		switch c := method.(type) {
+		case *cluster.Levels:
+			c.Progress = report
+		case *cluster.Components:
+			c.Progress = report
+		}
 	}
-	cl, err := cluster.Fit(model, x, &cc)
+	cl, err := cluster.Fit(model, x, method)
 	if err != nil {
 		return nil, nil, configError(err)
 	}
@@ -486,9 +491,9 @@ func writeResults(e *env, o *fitFlags, st *settings.Settings, dt *data, r *resul
 }
 
 // modelFileOf returns the model file of a run.
-func modelFileOf(st *settings.Settings, dt *data, r *result) *pipeline.Model {
+func modelFileOf(st *settings.Settings, dt *data, r *result) *modelfile.File {
 	sc, _ := st.Scaling() // validated by begin
-	return &pipeline.Model{
+	return &modelfile.File{
 		Scale:     sc,
 		Scaler:    dt.scaler,
 		Features:  dt.ds.Names,
@@ -530,7 +535,7 @@ func choiceOf(c svclust.Choice) *choiceJSON {
 }
 
 // runInfoOf returns the run section of the model file of a run.
-func runInfoOf(st *settings.Settings, dt *data, r *result) *pipeline.Run {
+func runInfoOf(st *settings.Settings, dt *data, r *result) *modelfile.Run {
 	src := settings.Source{Data: dt.path, Rows: dt.n, SHA256: dt.sha256}
 	if r.stream != nil {
 		src.Sample = r.stream.sample

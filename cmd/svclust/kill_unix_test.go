@@ -210,7 +210,7 @@ func TestKillFit(t *testing.T) {
 	length := time.Since(start)
 	want := map[string]string{"labels.csv": readFile(t, labels), "model.json": readFile(t, model)}
 	t.Logf("an undisturbed run takes %v and writes %d + %d bytes", length, len(want["labels.csv"]), len(want["model.json"]))
-	if !strings.HasPrefix(want["labels.csv"], "cluster\n") || !bytes.Contains([]byte(want["model.json"]), []byte(`"svclust-cli-model"`)) {
+	if !strings.HasPrefix(want["labels.csv"], "cluster\n") || !bytes.Contains([]byte(want["model.json"]), []byte(`"svclust-model"`)) {
 		t.Fatal("the undisturbed run wrote unexpected outputs")
 	}
 	const old = "old\n"

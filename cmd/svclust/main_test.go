@@ -189,7 +189,7 @@ func TestFitPredict(t *testing.T) {
 
 // TestScore checks the scores of the training data against the outliers
 // of fit -outliers, which labels a point -1 exactly when f < 0
-// (cluster.Config.Outliers) with the same Model.Score on the same scaled
+// (the Outliers of cluster.Components) with the same Model.Score on the same scaled
 // data (TestSavedModelScoresExactly): the signs must agree row by row.
 func TestScore(t *testing.T) {
 	data := genFile(t, "gauss4", 200)

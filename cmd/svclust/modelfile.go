@@ -8,12 +8,12 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust/dataset"
-	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/modelfile"
 )
 
-// The model file of fit -model is the JSON form of pipeline.Model: the
+// The model file of fit -model is the JSON form of modelfile.File: the
 // scaling of the training data, the feature names, the run record and the
-// model (see package pipeline).
+// model (see package modelfile).
 
 // defaultMaxModelMB is the default of -max-model-mb, the largest model file
 // predict, score and plot read, in MiB. A model file holds the support
@@ -22,16 +22,16 @@ import (
 // with the defaults, 440 KB with -rule components -budget 50), at about
 // 20 bytes a value: the bound guards against reading a file that is not a
 // model.
-const defaultMaxModelMB = pipeline.DefaultMaxBytes >> 20
+const defaultMaxModelMB = modelfile.DefaultMaxBytes >> 20
 
 // maxModelMB bounds -max-model-mb (1 TiB).
 const maxModelMB = 1 << 20
 
 // readModel reads and validates the model file path, of at most limit
-// bytes (see pipeline.ReadFile).
-func readModel(path string, limit int64) (*pipeline.Model, error) {
-	mf, err := pipeline.ReadFile(path, limit)
-	if errors.Is(err, pipeline.ErrTooLarge) {
+// bytes (see modelfile.ReadFile).
+func readModel(path string, limit int64) (*modelfile.File, error) {
+	mf, err := modelfile.ReadFile(path, limit)
+	if errors.Is(err, modelfile.ErrTooLarge) {
 		return nil, fmt.Errorf("%s: larger than %d MiB; raise -max-model-mb if it is a model file", path, limit>>20)
 	}
 	return mf, err
@@ -43,14 +43,14 @@ func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 // the model's label column is dropped, the feature count checked, and a
 // warning printed for a feature named otherwise than the model's. It
 // returns the rows and their feature names, unscaled.
-func loadFor(e *env, mf *pipeline.Model, path string, opt dataset.ReadOptions) (*mat.Dense, []string, error) {
+func loadFor(e *env, mf *modelfile.File, path string, opt dataset.ReadOptions) (*mat.Dense, []string, error) {
 	ds, err := dataset.ReadFile(path, opt)
 	if err != nil {
 		return nil, nil, dataError(err)
 	}
 	ds.Labels = nil // not needed, and as large as a column of data
 	j, err := mf.Renamed(ds.Names)
-	var de *pipeline.DimError
+	var de *modelfile.DimError
 	if errors.As(err, &de) {
 		return nil, nil, fmt.Errorf("%s has %d features, but the model was trained on %d", path, de.Got, de.Want)
 	}
@@ -63,13 +63,13 @@ func loadFor(e *env, mf *pipeline.Model, path string, opt dataset.ReadOptions) (
 	return ds.X, ds.Names, nil
 }
 
-// modelError returns err, an error of pipeline.Model's Predict, Score or
+// modelError returns err, an error of modelfile.File's Predict, Score or
 // ScaleRows on the rows of the data file path with the feature names
 // names, with the line and the name of a value that overflows when scaled:
 // data row i is line i+2, since the reader rejects blank lines and
 // newlines in quotes.
-func modelError(err error, mf *pipeline.Model, path string, names []string) error {
-	var oe *pipeline.OverflowError
+func modelError(err error, mf *modelfile.File, path string, names []string) error {
+	var oe *modelfile.OverflowError
 	if errors.As(err, &oe) {
 		return overflowError(path, fmt.Sprintf("%s:%d", displayPath(path), oe.Row+2), names[oe.Col], oe.Value, oe.Scaled, oe.Column, mf.Scale.String())
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/figure"
-	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/modelfile"
 )
 
 // plotFlags are the flags of plot; -model, -o and -workers are those of
@@ -117,7 +117,7 @@ func runPlot(e *env, o *plotFlags, args []string) error {
 
 // axisLabel returns the label of axis j: the feature's name, and the
 // scaling when there is one, since the figure is drawn in the model's space.
-func axisLabel(mf *pipeline.Model, j int) string {
+func axisLabel(mf *modelfile.File, j int) string {
 	name := fmt.Sprintf("x%d", j+1)
 	if mf.Features != nil {
 		name = mf.Features[j]

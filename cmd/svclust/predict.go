@@ -9,8 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/svclust/svclust/cluster"
-	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/modelfile"
 	"github.com/svclust/svclust/settings"
 )
 
@@ -34,7 +33,7 @@ func (o *modelFlags) register(fs *flag.FlagSet) {
 // runWith returns the Run function of a command that applies a model to
 // data: it validates the flags, reads the model and the data (unscaled),
 // calls apply, and writes what apply returns to -o.
-func (o *modelFlags) runWith(apply func(*pipeline.Model, *mat.Dense) (func(io.Writer) error, error)) func(context.Context, *env, []string) error {
+func (o *modelFlags) runWith(apply func(*modelfile.File, *mat.Dense) (func(io.Writer) error, error)) func(context.Context, *env, []string) error {
 	return func(_ context.Context, e *env, args []string) error {
 		mf, path, err := o.setup(e, args)
 		if err != nil {
@@ -58,7 +57,7 @@ func (o *modelFlags) runWith(apply func(*pipeline.Model, *mat.Dense) (func(io.Wr
 
 // setup validates the flags and reads the model and the data; more names
 // the inputs besides DATA and -model, if any.
-func (o *modelFlags) setup(e *env, args []string, more ...namedPath) (*pipeline.Model, string, error) {
+func (o *modelFlags) setup(e *env, args []string, more ...namedPath) (*modelfile.File, string, error) {
 	if o.model == "" {
 		return nil, "", usagef("-model is required")
 	}
@@ -103,9 +102,9 @@ reproduces the labels of fit -o exactly.`,
 		Flag: flag.NewFlagSet("predict", flag.ContinueOnError),
 	}
 	o.register(c.Flag)
-	c.Run = o.runWith(func(mf *pipeline.Model, x *mat.Dense) (func(io.Writer) error, error) {
+	c.Run = o.runWith(func(mf *modelfile.File, x *mat.Dense) (func(io.Writer) error, error) {
 		labels, err := mf.Predict(nil, x, o.workers)
-		if errors.Is(err, cluster.ErrNotClustered) {
+		if errors.Is(err, modelfile.ErrNotClustered) {
 			return nil, fmt.Errorf("%s: the model has no partition: it can score points but not label them", o.model)
 		}
 		if err != nil {
@@ -129,7 +128,7 @@ lie outside the domain of novelty.`,
 		Flag: flag.NewFlagSet("score", flag.ContinueOnError),
 	}
 	o.register(c.Flag)
-	c.Run = o.runWith(func(mf *pipeline.Model, x *mat.Dense) (func(io.Writer) error, error) {
+	c.Run = o.runWith(func(mf *modelfile.File, x *mat.Dense) (func(io.Writer) error, error) {
 		scores, err := mf.Score(nil, x, o.workers)
 		if err != nil {
 			return nil, err

@@ -16,7 +16,7 @@ import (
 // reports at the granularity of its phases (read, train, cluster, metrics,
 // write; with -stream also scale and assign), with counts where the command
 // itself loops, the bytes read and the rows assigned, and in the cluster
-// phase what cluster.Config.Progress reports: the rows scored with -rule
+// phase what the cluster Method's Progress reports: the rows scored with -rule
 // levels, the trajectories followed with -rule components.
 //
 // On a terminal a status line is redrawn in place, starting only once the

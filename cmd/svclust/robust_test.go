@@ -17,7 +17,7 @@ import (
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
-	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/modelfile"
 	"github.com/svclust/svclust/settings"
 )
 
@@ -279,7 +279,7 @@ func TestRobust(t *testing.T) {
 			ok: func(t *testing.T, r *robustRun) {
 				// The constant column gets Shift = its value, Mul = 1, so
 				// it becomes 0 instead of 0/0 = NaN.
-				var mf pipeline.Model
+				var mf modelfile.File
 				if err := json.Unmarshal([]byte(readFile(t, r.path("model.json"))), &mf); err != nil {
 					t.Fatal(err)
 				}
@@ -302,7 +302,7 @@ func TestRobust(t *testing.T) {
 				if j.SupportVectors > 6 || j.Gamma == 1 {
 					t.Errorf("%d support vectors, γ = %v", j.SupportVectors, j.Gamma)
 				}
-				var mf pipeline.Model
+				var mf modelfile.File
 				if err := json.Unmarshal([]byte(readFile(t, r.path("model.json"))), &mf); err != nil {
 					t.Fatal(err)
 				}
@@ -474,46 +474,47 @@ func TestRobust(t *testing.T) {
 		{name: "binary garbage", args: modelArgs("score"), data: valid, model: func(string) string { return "\x00\xff\x13PK\x03\x04" }, old: true, code: 1, msg: "m.json: not a model file"},
 		{name: "data after the model", args: modelArgs("predict"), data: valid, model: func(g string) string { return g + "{}" }, code: 1, msg: "m.json: not a model file: data after the model"},
 		{name: "wrong format", args: modelArgs("predict"), data: valid, model: func(g string) string {
-			return editJSON(g, func(v map[string]any) { v["format"] = "svclust-model" })
-		}, code: 1, msg: `m.json: format is "svclust-model", want "svclust-cli-model"`},
+			return editJSON(g, func(v map[string]any) { v["format"] = "svclust-other" })
+		}, code: 1, msg: `m.json: modelfile: invalid model file: format is "svclust-other", want "svclust-model"`},
 		{name: "wrong version", args: modelArgs("predict"), data: valid, model: func(g string) string {
-			return editJSON(g, func(v map[string]any) { v["version"] = 3 })
-		}, old: true, code: 1, msg: "m.json: model file version 3 is newer than this svclust reads (1 to 2): use a newer svclust"},
+			return editJSON(g, func(v map[string]any) { v["version"] = 6 })
+		}, old: true, code: 1, msg: "m.json: model file version 6 is newer than this svclust reads (1 to 5): use a newer svclust"},
 		{name: "version 0", args: modelArgs("score"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { v["version"] = 0 })
-		}, code: 1, msg: "m.json: version 0, want 1"},
+		}, code: 1, msg: "m.json: modelfile: invalid model file: version 0, want 1 to 5"},
 		{name: "version as text", args: modelArgs("score"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { v["version"] = "1" })
 		}, code: 1, msg: "m.json: not a model file"},
-		// The library reads its versions 1 to 3 (modeljson.go, check).
-		{name: "wrong inner version", args: modelArgs("score"), data: valid, model: func(g string) string {
-			return editJSON(g, func(v map[string]any) { inner(v)["version"] = 5 })
-		}, code: 1, msg: "version is 5, want 1 to 4"},
+		// Version 5 keeps format, version and partition out of the model
+		// (modelfile/read.go, decode).
+		{name: "version inside the model", args: modelArgs("score"), data: valid, model: func(g string) string {
+			return editJSON(g, func(v map[string]any) { inner(v)["version"] = 3 })
+		}, code: 1, msg: "model: format, version and partition are keys of the file"},
 		{name: "wrong dimension of data", args: modelArgs("predict"), data: "a,b,c\n1,2,3\n", old: true, code: 1, msg: "in.csv has 3 features, but the model was trained on 2"},
 		{name: "wrong dimension, score", args: modelArgs("score"), data: "a\n1\n", code: 1, msg: "in.csv has 1 features, but the model was trained on 2"},
 		{name: "scaler of another dimension", args: modelArgs("predict"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { v["scaler"].(map[string]any)["shift"] = []any{0.0, 0.0, 0.0} })
-		}, code: 1, msg: "m.json: scaler has 3 shifts"},
+		}, code: 1, msg: "m.json: modelfile: invalid model file: scaler has 3 shifts"},
 		{name: "short scaler", args: modelArgs("predict"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { v["scaler"].(map[string]any)["shift"] = []any{1.0} })
-		}, code: 1, msg: "m.json: scaler has 1 shifts and 2 multipliers for a model of dimension 2"},
+		}, code: 1, msg: "invalid model file: scaler has 1 shifts and 2 multipliers for a model of dimension 2"},
 		{name: "no scaler", args: modelArgs("predict"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { delete(v, "scaler") })
-		}, code: 1, msg: "m.json: no scaler"},
+		}, code: 1, msg: "invalid model file: no scaler"},
 		{name: "unknown scale in the model", args: modelArgs("score"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { v["scale"] = "log" })
-		}, code: 1, msg: `m.json: unknown scale "log"`},
+		}, code: 1, msg: `invalid model file: unknown scale "log"`},
 		{name: "no model object", args: modelArgs("predict"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { delete(v, "model") })
-		}, old: true, code: 1, msg: "m.json: no model"},
+		}, old: true, code: 1, msg: "invalid model file: no model"},
 		{name: "features of another dimension", args: modelArgs("predict"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { v["features"] = []any{"x1"} })
-		}, code: 1, msg: "m.json: 1 feature names for a model of dimension 2"},
+		}, code: 1, msg: "invalid model file: 1 feature names for a model of dimension 2"},
 		{name: "huge declared dim", args: modelArgs("predict"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { inner(v)["dim"] = 1 << 40 })
 		}, old: true, code: 1, msg: "sv row 0 has 2 values, want 1099511627776"},
 		{name: "huge declared clusters", args: modelArgs("predict"), data: valid, model: func(g string) string {
-			return editJSON(g, func(v map[string]any) { inner(v)["partition"].(map[string]any)["clusters"] = 1 << 40 })
+			return editJSON(g, func(v map[string]any) { v["partition"].(map[string]any)["clusters"] = 1 << 40 })
 		}, code: 1, msg: "partition: clusters = 1099511627776: must be in [1, 20], the support vectors"},
 		{name: "dim beyond int64", args: modelArgs("score"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { inner(v)["dim"] = 1e30 })
@@ -534,10 +535,10 @@ func TestRobust(t *testing.T) {
 		// keys, the last one winning, which hid a γ of -1.
 		{name: "zero scaler multiplier", args: modelArgs("predict"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { v["scaler"].(map[string]any)["mul"] = []any{0.0, 1.0} })
-		}, code: 1, msg: "m.json: scaler multiplier of column 1 is 0, not > 0"},
+		}, code: 1, msg: "invalid model file: scaler multiplier of column 1 is 0, not > 0"},
 		{name: "negative scaler multiplier", args: modelArgs("score"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { v["scaler"].(map[string]any)["mul"] = []any{1.0, -2.0} })
-		}, code: 1, msg: "m.json: scaler multiplier of column 2 is -2, not > 0"},
+		}, code: 1, msg: "invalid model file: scaler multiplier of column 2 is -2, not > 0"},
 		{name: "duplicate gamma", args: modelArgs("predict"), data: valid, model: func(g string) string {
 			i := strings.Index(g, `"model":`)
 			return g[:i] + strings.Replace(g[i:], `"gamma":`, `"gamma":-1,"gamma":`, 1)
@@ -562,25 +563,25 @@ func TestRobust(t *testing.T) {
 			return editJSON(g, func(v map[string]any) { inner(v)["stats"].(map[string]any)["iterations"] = -1 })
 		}, old: true, code: 1, msg: "negative count in stats"},
 		{name: "negative clusters", args: modelArgs("predict"), data: valid, model: func(g string) string {
-			return editJSON(g, func(v map[string]any) { inner(v)["partition"].(map[string]any)["clusters"] = -1 })
+			return editJSON(g, func(v map[string]any) { v["partition"].(map[string]any)["clusters"] = -1 })
 		}, code: 1, msg: "partition: clusters = -1: must be in [1, 20], the support vectors"},
 		// The default partition is of the levels rule (sv_cluster, birth;
-		// modeljson.go, checkLevels).
+		// modelfile/json.go, partition, and cluster/check.go).
 		{name: "missing birth levels", args: modelArgs("predict"), data: valid, model: func(g string) string {
-			return editJSON(g, func(v map[string]any) { inner(v)["partition"].(map[string]any)["birth"] = []any{} })
+			return editJSON(g, func(v map[string]any) { v["partition"].(map[string]any)["birth"] = []any{} })
 		}, code: 1, msg: "partition: 0 birth levels for "},
 		{name: "short sv_cluster", args: modelArgs("predict"), data: valid, model: func(g string) string {
-			return editJSON(g, func(v map[string]any) { inner(v)["partition"].(map[string]any)["sv_cluster"] = []any{0} })
-		}, code: 1, msg: "partition: 1 support-vector clusters for 20 support vectors"},
+			return editJSON(g, func(v map[string]any) { v["partition"].(map[string]any)["sv_cluster"] = []any{0} })
+		}, code: 1, msg: "1 support-vector clusters for 20 support vectors"},
 		{name: "eps in a levels partition", args: modelArgs("predict"), data: valid, model: func(g string) string {
-			return editJSON(g, func(v map[string]any) { inner(v)["partition"].(map[string]any)["eps"] = 0.5 })
+			return editJSON(g, func(v map[string]any) { v["partition"].(map[string]any)["eps"] = 0.5 })
 		}, code: 1, msg: `partition: equilibria, strip, all, eps and anchors belong to the "components" rule`},
 		{name: "unknown partition rule", args: modelArgs("predict"), data: valid, model: func(g string) string {
-			return editJSON(g, func(v map[string]any) { inner(v)["partition"].(map[string]any)["rule"] = "dbscan" })
+			return editJSON(g, func(v map[string]any) { v["partition"].(map[string]any)["rule"] = "dbscan" })
 		}, code: 1, msg: `partition: rule "dbscan": want "levels" or "components"`},
 		{name: "cluster out of range", args: modelArgs("predict"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) {
-				inner(v)["partition"].(map[string]any)["sv_cluster"].([]any)[0] = 7
+				v["partition"].(map[string]any)["sv_cluster"].([]any)[0] = 7
 			})
 		}, code: 1, msg: "cluster 7 outside"},
 		{name: "gamma -1", args: modelArgs("score"), data: valid, model: func(g string) string {
@@ -590,10 +591,10 @@ func TestRobust(t *testing.T) {
 			return editJSON(g, func(v map[string]any) { v["budget"] = 50 })
 		}, code: 1, msg: `m.json: not a model file: json: unknown field "budget"`},
 		{name: "no partition: predict fails", args: modelArgs("predict"), data: valid, model: func(g string) string {
-			return editJSON(g, func(v map[string]any) { inner(v)["partition"] = nil })
+			return editJSON(g, func(v map[string]any) { v["partition"] = nil })
 		}, old: true, code: 1, msg: "m.json: the model has no partition: it can score points but not label them"},
 		{name: "no partition: score works", args: modelArgs("score"), data: valid, model: func(g string) string {
-			return editJSON(g, func(v map[string]any) { inner(v)["partition"] = nil })
+			return editJSON(g, func(v map[string]any) { v["partition"] = nil })
 		}, code: 0, ok: func(t *testing.T, r *robustRun) {
 			if n := strings.Count(readFile(t, r.path("out.csv")), "\n"); n != 101 {
 				t.Errorf("%d lines of scores, want 101", n)
@@ -716,33 +717,32 @@ func withStdin(t *testing.T, content string) {
 }
 
 // TestLibraryValidationAgrees: every flag value that fit rejects and that
-// has a counterpart in svclust.Config or cluster.Config is rejected by the
+// has a counterpart in svclust.Config or a cluster.Method is rejected by the
 // library's Validate too, with a *ConfigError for the field of that flag.
 func TestLibraryValidationAgrees(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	for _, tc := range []struct {
 		flags []string
 		cfg   svclust.Config
-		cc    cluster.Config
+		cc    cluster.Method
 	}{
-		{[]string{"-gamma", "-1"}, svclust.Config{Gamma: -1}, cluster.Config{}},
-		{[]string{"-gamma", "NaN"}, svclust.Config{Gamma: nan}, cluster.Config{}},
-		{[]string{"-gamma", "Inf"}, svclust.Config{Gamma: inf}, cluster.Config{}},
-		{[]string{"-C", "-1"}, svclust.Config{C: -1}, cluster.Config{}},
-		{[]string{"-C", "NaN"}, svclust.Config{C: nan}, cluster.Config{}},
-		{[]string{"-C", "Inf"}, svclust.Config{C: inf}, cluster.Config{}},
+		{[]string{"-gamma", "-1"}, svclust.Config{Gamma: -1}, &cluster.Levels{}},
+		{[]string{"-gamma", "NaN"}, svclust.Config{Gamma: nan}, &cluster.Levels{}},
+		{[]string{"-gamma", "Inf"}, svclust.Config{Gamma: inf}, &cluster.Levels{}},
+		{[]string{"-C", "-1"}, svclust.Config{C: -1}, &cluster.Levels{}},
+		{[]string{"-C", "NaN"}, svclust.Config{C: nan}, &cluster.Levels{}},
+		{[]string{"-C", "Inf"}, svclust.Config{C: inf}, &cluster.Levels{}},
 		// -budget 0 is the library's NoBudget (−1), so -1 maps below it.
-		{[]string{"-budget", "-1"}, svclust.Config{Budget: -2}, cluster.Config{}},
-		{[]string{"-maintain", "project-knn", "-budget", "3", "-k", "5"}, svclust.Config{Budget: 3, Maintainer: svclust.Projection{K: 5}}, cluster.Config{}},
-		{[]string{"-tol", "NaN"}, svclust.Config{Tol: nan}, cluster.Config{}},
-		{[]string{"-max-iter", "-5"}, svclust.Config{MaxIter: -5}, cluster.Config{}},
-		{[]string{"-workers", "-1"}, svclust.Config{Workers: -1}, cluster.Config{Workers: -1}},
-		{[]string{"-rule", "components", "-eps", "-1"}, svclust.Config{}, cluster.Config{Rule: cluster.Components, Eps: -1}},
-		{[]string{"-rule", "components", "-eps", "NaN"}, svclust.Config{}, cluster.Config{Rule: cluster.Components, Eps: nan}},
-		{[]string{"-rule", "components", "-eps", "Inf"}, svclust.Config{}, cluster.Config{Rule: cluster.Components, Eps: inf}},
-		{[]string{"-rule", "density"}, svclust.Config{}, cluster.Config{Rule: 7}},
-		{[]string{"-min-size", "0"}, svclust.Config{}, cluster.Config{MinSize: -1}},
-		{[]string{"-m", "1"}, svclust.Config{}, cluster.Config{M: 1}},
+		{[]string{"-budget", "-1"}, svclust.Config{Budget: -2}, &cluster.Levels{}},
+		{[]string{"-maintain", "project-knn", "-budget", "3", "-k", "5"}, svclust.Config{Budget: 3, Maintainer: svclust.Projection{K: 5}}, &cluster.Levels{}},
+		{[]string{"-tol", "NaN"}, svclust.Config{Tol: nan}, &cluster.Levels{}},
+		{[]string{"-max-iter", "-5"}, svclust.Config{MaxIter: -5}, &cluster.Levels{}},
+		{[]string{"-workers", "-1"}, svclust.Config{Workers: -1}, &cluster.Levels{Workers: -1}},
+		{[]string{"-rule", "components", "-eps", "-1"}, svclust.Config{}, &cluster.Components{Eps: -1}},
+		{[]string{"-rule", "components", "-eps", "NaN"}, svclust.Config{}, &cluster.Components{Eps: nan}},
+		{[]string{"-rule", "components", "-eps", "Inf"}, svclust.Config{}, &cluster.Components{Eps: inf}},
+		{[]string{"-min-size", "0"}, svclust.Config{}, &cluster.Levels{MinSize: -1}},
+		{[]string{"-m", "1"}, svclust.Config{}, &cluster.Levels{M: 1}},
 	} {
 		flag := tc.flags[len(tc.flags)-2]
 		code, _, errs := cli(t, append(append([]string{"fit"}, tc.flags...), "x.csv")...)

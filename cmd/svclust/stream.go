@@ -12,7 +12,7 @@ import (
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/internal/atomicfile"
 	"github.com/svclust/svclust/metrics"
-	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/modelfile"
 	"github.com/svclust/svclust/stream"
 )
 
@@ -91,7 +91,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, path string, prog *prog
 			}
 		},
 	})
-	var oe *pipeline.OverflowError
+	var oe *modelfile.OverflowError
 	if errors.As(err, &oe) {
 		where := displayPath(path) + ", a row of the sample"
 		if oe.Line > 0 {
@@ -131,7 +131,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, path string, prog *prog
 	}
 	defer labels.abort()
 	var table metrics.Table
-	fitted := &pipeline.Model{Scale: sc, Scaler: sm.Scaler, Features: sm.Names, Label: st.Label, Model: model, Partition: cl.Partition}
+	fitted := &modelfile.File{Scale: sc, Scaler: sm.Scaler, Features: sm.Names, Label: st.Label, Model: model, Partition: cl.Partition}
 	_, err = stream.LabelStream(ctx, open, fitted, &stream.LabelConfig{
 		Read: opt, Rows: n, Workers: st.Workers,
 		Progress: func(p stream.Progress) {
@@ -239,7 +239,7 @@ func (lw *labelWriter) error(err error) error {
 // commit completes the labels and writes the model file mf if -model asks
 // for it, so that the files named by -o and -model both change or neither
 // does, as writeOutputs does for fit without -stream.
-func (lw *labelWriter) commit(e *env, o *fitFlags, mf *pipeline.Model) error {
+func (lw *labelWriter) commit(e *env, o *fitFlags, mf *modelfile.File) error {
 	// The header of a file without rows is still waiting.
 	if err := lw.write(nil); err != nil {
 		return err

@@ -20,8 +20,8 @@ func TestSummaryText(t *testing.T) {
 		args []string
 		why  string
 	}{
-		// cluster.Config.Outliers: below the birth level with LevelTree,
-		// f < 0 with Components.
+		// Outliers of cluster.Levels: below the birth level; of
+		// cluster.Components: f < 0.
 		{nil, "f below its cluster's birth level"},
 		{[]string{"-rule", "components"}, "f < 0"},
 	} {
@@ -110,7 +110,7 @@ func TestPlural(t *testing.T) {
 // TestClusterProgress: the cluster phase reports its progress with a
 // percentage and the time left, as the read phase does (issue 13: only
 // the elapsed time), in the unit of the rule: with -rule levels
-// cluster.Config.Progress counts the rows scored, so the summary line
+// cluster.Levels.Progress counts the rows scored, so the summary line
 // counts every row; with -rule components it counts the trajectories of
 // the strip, so the summary line counts the strip.
 func TestClusterProgress(t *testing.T) {

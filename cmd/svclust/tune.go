@@ -200,11 +200,11 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, runs int, 
 	if err != nil {
 		return configError(err)
 	}
-	cc, err := st.ClusterConfig()
+	method, err := st.ClusterMethod()
 	if err != nil {
 		return configError(err)
 	}
-	search := &tune.Search{Train: cfg, Cluster: cc, Gammas: gammas, Cs: cs, Metric: score, Runs: runs, Workers: st.Workers}
+	search := &tune.Search{Train: cfg, Cluster: method, Gammas: gammas, Cs: cs, Metric: score, Runs: runs, Workers: st.Workers}
 	criterion := "dbcv"
 	if dt.labelled() {
 		search.Truth = make([]int, dt.n)

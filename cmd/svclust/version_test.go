@@ -4,20 +4,21 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/modelfile"
 )
 
 // runOf returns the run section of the model file path.
-func runOf(t *testing.T, path string) (*pipeline.Run, int) {
+func runOf(t *testing.T, path string) (*modelfile.Run, int) {
 	t.Helper()
 	var mf struct {
-		Version int           `json:"version"`
-		Run     *pipeline.Run `json:"run"`
+		Version int            `json:"version"`
+		Run     *modelfile.Run `json:"run"`
 	}
 	if err := json.Unmarshal([]byte(readFile(t, path)), &mf); err != nil {
 		t.Fatal(err)
@@ -41,10 +42,10 @@ func TestModelRunInfo(t *testing.T) {
 
 	mustCLI(t, "fit", "-budget", "20", "-seed", "5", "-maintain", "project-knn", "-k", "3", "-gamma", "2", "-model", p("a.json"), in)
 	r, v := runOf(t, p("a.json"))
-	want := pipeline.Run{Tool: readBuildInfo().String(), Created: "2023-11-14T22:13:20Z", Seed: 5, Strategy: "project-knn", Budget: 20, BudgetFrom: "given", Rule: "levels", K: 3,
+	want := modelfile.Run{Tool: readBuildInfo().String(), Created: "2023-11-14T22:13:20Z", Seed: 5, Strategy: "project-knn", Budget: 20, BudgetFrom: "given", Rule: "levels", K: 3,
 		Gamma: 2, GammaFrom: "given", C: r.C, CFrom: "auto", Width: "global", Data: in, Rows: 200, DataSHA256: hash}
-	if v != 2 || *r != want {
-		t.Errorf("version %d, run %+v\nwant version 2, run %+v", v, *r, want)
+	if v != modelfile.Version || *r != want {
+		t.Errorf("version %d, run %+v\nwant version %d, run %+v", v, *r, modelfile.Version, want)
 	}
 	if !(r.C > 0) || !strings.HasPrefix(r.Tool, "svclust ") {
 		t.Errorf("C %v, tool %q", r.C, r.Tool)
@@ -92,24 +93,20 @@ func TestModelRunInfo(t *testing.T) {
 	}
 }
 
-// TestModelVersions: a version 1 file (before the run section) still loads
-// and labels as its version 2 form; a newer version is refused clearly.
+// TestModelVersions: a file of a version newer than this svclust reads
+// is refused clearly. (Every older form loads and labels as it did:
+// package modelfile's TestOldFiles.)
 func TestModelVersions(t *testing.T) {
 	in := genFile(t, "gauss3", 200)
 	dir := t.TempDir()
-	m2 := filepath.Join(dir, "m2.json")
-	mustCLI(t, "fit", "-budget", "20", "-model", m2, in)
-	want := mustCLI(t, "predict", "-model", m2, in)
-	v1 := withoutRun(strings.Replace(readFile(t, m2), `"version":2,`, `"version":1,`, 1))
-	m1 := writeFile(t, "m1.json", v1)
-	if got := mustCLI(t, "predict", "-model", m1, in); got != want {
-		t.Error("the version 1 file labels differently")
-	}
-	m3 := writeFile(t, "m3.json", strings.Replace(readFile(t, m2), `"version":2,`, `"version":3,`, 1))
+	m := filepath.Join(dir, "m.json")
+	mustCLI(t, "fit", "-budget", "20", "-model", m, in)
+	cur := fmt.Sprintf(`"version":%d,`, modelfile.Version)
+	next := writeFile(t, "next.json", strings.Replace(readFile(t, m), cur, fmt.Sprintf(`"version":%d,`, modelfile.Version+1), 1))
 	for _, cmd := range []string{"predict", "score"} {
-		code, _, stderr := cli(t, cmd, "-model", m3, in)
-		if code != 1 || !strings.Contains(stderr, "model file version 3 is newer than this svclust reads") {
-			t.Errorf("%s of a version 3 file: exit %d\n%s", cmd, code, stderr)
+		code, _, stderr := cli(t, cmd, "-model", next, in)
+		if code != 1 || !strings.Contains(stderr, fmt.Sprintf("model file version %d is newer than this svclust reads", modelfile.Version+1)) {
+			t.Errorf("%s of a version %d file: exit %d\n%s", cmd, modelfile.Version+1, code, stderr)
 		}
 	}
 }

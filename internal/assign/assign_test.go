@@ -98,9 +98,9 @@ func TestEquilibriumAndLink(t *testing.T) {
 	}
 }
 
-func TestMerge(t *testing.T) {
+func TestDistinct(t *testing.T) {
 	pts := []float64{0, 0, 0.05, 0, 1, 1, 0.02, 0.01, 1.04, 1}
-	reps := Merge(pts, 2, 0.1)
+	reps := Distinct(pts, 2, 0.1)
 	want := []float64{0, 0, 1, 1}
 	if len(reps) != len(want) {
 		t.Fatalf("reps %v, want %v", reps, want)
@@ -112,9 +112,9 @@ func TestMerge(t *testing.T) {
 	}
 }
 
-// mergeBrute is the definition Merge implements: a point becomes a
+// distinctBrute is the definition Distinct implements: a point becomes a
 // representative unless one already made lies within tol.
-func mergeBrute(pts []float64, d int, tol float64) []float64 {
+func distinctBrute(pts []float64, d int, tol float64) []float64 {
 	var reps []float64
 	for i := 0; i < len(pts)/d; i++ {
 		p := pts[i*d : i*d+d]
@@ -129,13 +129,13 @@ func mergeBrute(pts []float64, d int, tol float64) []float64 {
 	return reps
 }
 
-// TestMergeMatchesBruteForce checks Merge against mergeBrute in both of its
+// TestDistinctMatchesBruteForce checks Distinct against distinctBrute in both of its
 // regimes: the linear scan (at most linearReps representatives) and the grid
 // built beyond that, with points before and after the switch.
-func TestMergeMatchesBruteForce(t *testing.T) {
+func TestDistinctMatchesBruteForce(t *testing.T) {
 	check := func(pts []float64, d int, tol float64) int {
 		t.Helper()
-		got, want := Merge(pts, d, tol), mergeBrute(pts, d, tol)
+		got, want := Distinct(pts, d, tol), distinctBrute(pts, d, tol)
 		if len(got) != len(want) {
 			t.Fatalf("d=%d tol=%v: %d representatives, want %d", d, tol, len(got)/d, len(want)/d)
 		}
@@ -266,13 +266,13 @@ func TestLinkUntil(t *testing.T) {
 	}
 }
 
-// BenchmarkMerge merges n = 250 000 points scattered tightly (standard
+// BenchmarkDistinct groups n = 250 000 points scattered tightly (standard
 // deviation 10⁻³ per coordinate) around M centres drawn uniformly in
 // [0, 10)^d, with tol = 0.1: the shape of Cluster's equilibria, which
 // converge to a few dozen points (M up to about 80 in practice). M = 16 and
-// 48 stay within Merge's linear scan; M = 80 and 1000 switch to its grid
+// 48 stay within Distinct's linear scan; M = 80 and 1000 switch to its grid
 // after linearReps representatives.
-func BenchmarkMerge(b *testing.B) {
+func BenchmarkDistinct(b *testing.B) {
 	const n = 250_000
 	for _, d := range []int{2, 9} {
 		for _, m := range []int{16, 48, 80, 1000} {
@@ -290,7 +290,7 @@ func BenchmarkMerge(b *testing.B) {
 			}
 			b.Run(fmt.Sprintf("d=%d/M=%d", d, m), func(b *testing.B) {
 				for b.Loop() {
-					Merge(pts, d, 0.1)
+					Distinct(pts, d, 0.1)
 				}
 			})
 		}

@@ -11,7 +11,7 @@ import (
 	"github.com/svclust/svclust/internal/unionfind"
 )
 
-// Merge groups the n = len(pts)/d points of pts greedily in index order:
+// Distinct groups the n = len(pts)/d points of pts greedily in index order:
 // each point within distance tol of an existing representative joins it, any
 // other becomes a new representative. It returns the representatives,
 // row-major, in order of creation; they are pairwise more than tol apart.
@@ -24,7 +24,7 @@ import (
 // is the number of representatives in the cells searched. Both searches
 // answer the same question, whether any representative lies within tol, so
 // the result does not depend on which one is used.
-func Merge(pts []float64, d int, tol float64) []float64 {
+func Distinct(pts []float64, d int, tol float64) []float64 {
 	tol2 := tol * tol
 	var reps []float64
 	var g *repGrid // nil while there are at most linearReps representatives
@@ -58,14 +58,14 @@ func Merge(pts []float64, d int, tol float64) []float64 {
 	return reps
 }
 
-// linearReps is the number of representatives up to which Merge compares a
+// linearReps is the number of representatives up to which Distinct compares a
 // point with each of them rather than searching a grid. Measured with
-// BenchmarkMerge (250 000 points, d = 2 and 9), the linear scan is several
+// BenchmarkDistinct (250 000 points, d = 2 and 9), the linear scan is several
 // times faster than the grid with 16 or 48 representatives, still faster
 // with 80, and several times slower with 1000.
 const linearReps = 64
 
-// repGrid hashes Merge's representatives, given by index into a row-major
+// repGrid hashes Distinct's representatives, given by index into a row-major
 // slice of dimension d, on cells of side a little above tol over the first
 // k = min(d, gridDims) coordinates.
 type repGrid struct {
@@ -118,14 +118,14 @@ func (g *repGrid) near(p, reps []float64, tol2 float64) bool {
 	return false
 }
 
-// gridDims is the largest number of coordinates Merge hashes on, and pow3
+// gridDims is the largest number of coordinates Distinct hashes on, and pow3
 // the number of cells it searches for each.
 const gridDims = 3
 
 var pow3 = [gridDims + 1]int{1, 3, 9, 27}
 
 // cell returns the grid cell of coordinate v for cells of the given side,
-// clamped so that neighbouring cells do not overflow. Merge uses a side a
+// clamped so that neighbouring cells do not overflow. Distinct uses a side a
 // little above tol, so that two coordinates at most tol apart fall in
 // neighbouring cells despite rounding in v/side (exact while |v|/side < 10⁹,
 // far beyond any data range in units of the kernel width).

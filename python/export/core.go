@@ -29,7 +29,7 @@ import (
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
-	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/modelfile"
 )
 
 // An errValue is an error the Python package raises as ValueError: bad
@@ -149,11 +149,22 @@ func configError(err error) error {
 
 // setup is a validated fit configuration.
 type setup struct {
-	p       params
-	train   svclust.Config
-	cluster cluster.Config
-	scale   dataset.Scale
-	k       int // the k of a projection, given or DefaultK
+	p     params
+	train svclust.Config
+	// rule selects levels or components, each with its settings.
+	rule       cluster.Rule
+	levels     cluster.Levels
+	components cluster.Components
+	scale      dataset.Scale
+	k          int // the k of a projection, given or DefaultK
+}
+
+// method returns the clustering rule of s with its settings.
+func (s *setup) method() cluster.Method {
+	if s.rule == cluster.RuleComponents {
+		return &s.components
+	}
+	return &s.levels
 }
 
 // validate checks the parameters as the svclust command checks its fit
@@ -203,7 +214,7 @@ func validate(js []byte) (*setup, error) {
 	if err != nil {
 		return nil, valuef("rule must be levels or components, not %q", p.Rule)
 	}
-	s.cluster.Rule = rule
+	s.rule = rule
 	if !p.MinSize.auto {
 		ms, err := p.MinSize.integer("min_size")
 		if err != nil {
@@ -212,12 +223,12 @@ func validate(js []byte) (*setup, error) {
 		if ms < 1 {
 			return nil, valuef(`min_size must be ≥ 1 or "auto"`)
 		}
-		if rule != cluster.LevelTree {
+		if rule != cluster.RuleLevels {
 			return nil, valuef("min_size applies only to rule levels")
 		}
-		s.cluster.MinSize = ms
+		s.levels.MinSize = ms
 	}
-	if rule != cluster.Components && (p.All || !p.Eps.auto) {
+	if rule != cluster.RuleComponents && (p.All || !p.Eps.auto) {
 		return nil, valuef("all and eps apply only to rule components")
 	}
 	k := 0 // not given: the library's default, capped by the budget
@@ -243,7 +254,7 @@ func validate(js []byte) (*setup, error) {
 		if !finitePos(p.Eps) {
 			return nil, valuef(`eps must be > 0 or "auto"`)
 		}
-		s.cluster.Eps = p.Eps.v
+		s.components.Eps = p.Eps.v
 	}
 	switch tol := float64(p.Tol); {
 	case !(tol >= 0) || math.IsInf(tol, 0):
@@ -272,16 +283,17 @@ func validate(js []byte) (*setup, error) {
 		return nil, valuef("workers %d: must be ≤ %d", p.Workers, maxWorkers)
 	}
 	s.train.MaxIter, s.train.MinIter = p.MaxIter, p.MinIter
-	s.cluster.M = p.M
+	s.levels.M, s.components.M = p.M, p.M
 	if s.scale, err = dataset.ParseScale(p.Scale); err != nil {
 		return nil, valuef("scale must be none, zscore or minmax, not %q", p.Scale)
 	}
 	s.train.Seed, s.train.Workers = p.Seed, p.Workers
-	s.cluster.All, s.cluster.Outliers, s.cluster.Workers = p.All, p.Outliers, p.Workers
+	s.components.All, s.components.Outliers, s.components.Workers = p.All, p.Outliers, p.Workers
+	s.levels.Outliers, s.levels.Workers = p.Outliers, p.Workers
 	if err := s.train.Validate(); err != nil {
 		return nil, configError(err)
 	}
-	if err := s.cluster.Validate(); err != nil {
+	if err := s.method().Validate(); err != nil {
 		return nil, configError(err)
 	}
 	return s, nil
@@ -299,7 +311,7 @@ func slicesContains(s []string, v string) bool {
 // fitted is a fitted estimator: the model file and, after a fit, the labels
 // of the training rows and the report of fit -json.
 type fitted struct {
-	mf     *pipeline.Model
+	mf     *modelfile.File
 	labels []int  // nil for a model read from a file
 	report []byte // nil for a model read from a file
 }
@@ -344,8 +356,8 @@ func fit(ctx context.Context, x []float64, n, d int, owned bool, js []byte) (*fi
 	for i := range n {
 		row := x[i*d : i*d+d]
 		if j, u := scaler.Overflow(row); j >= 0 {
-			e := &pipeline.OverflowError{Row: i, Col: j, Value: row[j], Scaled: u,
-				Column: !finite(scaler.Shift[j]) || !finite(scaler.Mul[j])}
+			e := modelfile.NewOverflowError(scaler, row, j, u)
+			e.Row = i
 			return nil, overflowError(e, s.scale, s.p.Features)
 		}
 	}
@@ -360,11 +372,11 @@ func fit(ctx context.Context, x []float64, n, d int, owned bool, js []byte) (*fi
 	if err != nil {
 		return nil, configError(err)
 	}
-	cl, err := cluster.Fit(model, scaled, &s.cluster)
+	cl, err := cluster.Fit(model, scaled, s.method())
 	if err != nil {
 		return nil, configError(err)
 	}
-	mf := &pipeline.Model{
+	mf := &modelfile.File{
 		Scale:     s.scale,
 		Scaler:    scaler,
 		Features:  s.p.Features,
@@ -385,7 +397,7 @@ func fit(ctx context.Context, x []float64, n, d int, owned bool, js []byte) (*fi
 // overflowError): e is the library's description of the value, names the
 // feature names or nil. When the scaling of the column itself overflowed,
 // the error is about the column.
-func overflowError(e *pipeline.OverflowError, sc dataset.Scale, names []string) error {
+func overflowError(e *modelfile.OverflowError, sc dataset.Scale, names []string) error {
 	what := fmt.Sprintf("column %d", e.Col)
 	if names != nil {
 		what = fmt.Sprintf("feature %q", names[e.Col])
@@ -405,7 +417,7 @@ func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 // runOf returns the run record of the model file of a fit, as svclust fit
 // writes it, with the data named by params.Data and hashed as the
 // little-endian bytes of its float64 values.
-func runOf(s *setup, m *svclust.Model, x []float64, n int) *pipeline.Run {
+func runOf(s *setup, m *svclust.Model, x []float64, n int) *modelfile.Run {
 	h := sha256.New()
 	var b [8]byte
 	for _, v := range x {
@@ -418,7 +430,7 @@ func runOf(s *setup, m *svclust.Model, x []float64, n int) *pipeline.Run {
 		}
 		return "given"
 	}
-	r := &pipeline.Run{
+	r := &modelfile.Run{
 		Tool:       tool(),
 		Created:    created(s.p.SourceDateEpoch).Format(time.RFC3339),
 		Seed:       s.p.Seed,
@@ -553,14 +565,14 @@ func (f *fitted) checkRows(x []float64, n, d int) error {
 	return checkData(x, n, d)
 }
 
-// modelError turns the errors of pipeline.Model.Predict and Score into
+// modelError turns the errors of modelfile.File.Predict and Score into
 // ValueErrors in the command's words.
 func (f *fitted) modelError(err error) error {
-	var oe *pipeline.OverflowError
+	var oe *modelfile.OverflowError
 	if errors.As(err, &oe) {
 		return overflowError(oe, f.mf.Scale, f.mf.Features)
 	}
-	if errors.Is(err, cluster.ErrNotClustered) {
+	if errors.Is(err, modelfile.ErrNotClustered) {
 		return valuef("the model has no partition: it can score points but not label them")
 	}
 	return err
@@ -596,7 +608,7 @@ func (f *fitted) modelFile() ([]byte, error) {
 
 // load reads a model file, as svclust predict does.
 func load(b []byte) (*fitted, error) {
-	mf, err := pipeline.Read(bytes.NewReader(b), 0)
+	mf, err := modelfile.Read(bytes.NewReader(b), 0)
 	if err != nil {
 		return nil, &errValue{err.Error()}
 	}
@@ -616,7 +628,7 @@ type infoJSON struct {
 	Gamma      float64         `json:"gamma"`
 	Gammas     []float64       `json:"gammas"`
 	C          float64         `json:"C"`
-	Run        *pipeline.Run   `json:"run"`
+	Run        *modelfile.Run  `json:"run"`
 	Report     json.RawMessage `json:"report"` // null for a model read from a file
 	Iterations int             `json:"iterations"`
 }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/dataset"
-	"github.com/svclust/svclust/pipeline"
+	"github.com/svclust/svclust/modelfile"
 	"github.com/svclust/svclust/settings"
 )
 
@@ -61,7 +61,7 @@ func TestExitStatus(t *testing.T) {
 	if _, err := os.Stat(out + "-00000-of-00001.csv"); err != nil {
 		t.Error(err)
 	}
-	if _, err := pipeline.ReadFile(model, 0); err != nil {
+	if _, err := modelfile.ReadFile(model, 0); err != nil {
 		t.Error(err)
 	}
 	for _, f := range []string{model + "2", model + "3"} {

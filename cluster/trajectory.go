@@ -1,0 +1,102 @@
+package cluster
+
+import (
+	"sync"
+
+	"github.com/svclust/svclust/internal/assign"
+	"github.com/svclust/svclust/internal/parallel"
+)
+
+// The trajectories' tolerances, in units of ℓ = 1/√γ, shared with
+// baseline's FSVC (see assign.StepTol, MaxSteps and SameTol), and the
+// anchors of large strips: strips of at least defaultAnchorMin points are
+// clustered in two rounds. The trajectories from every anchorStride-th
+// strip point run to their end, and their distinct equilibria become
+// anchors; every other trajectory stops as soon as it comes within
+// anchorRadius·ℓ of an anchor and takes the anchor's place. Near an
+// equilibrium a trajectory converges linearly, so this saves the slow
+// final approach; an anchor is a local maximum of f, so a trajectory that
+// close would almost always have ended there (docs/defaults.md, "Anchors";
+// TestAnchorsKeepPartition). Predict stops at the same anchors.
+const (
+	trajectoryTol     = assign.StepTol
+	trajectoryMaxIter = assign.MaxSteps
+	mergeTol          = assign.SameTol
+	anchorStride      = 8
+	anchorRadius      = mergeTol
+	defaultAnchorMin  = 2048
+)
+
+// firstSlots returns the number of leading slots of a strip of n points
+// whose trajectories run to their end: all of them for n < anchorMin,
+// otherwise every anchorStride-th point's. The trajectories from the
+// other slots stop early at the anchors, the first ones' distinct ends.
+func firstSlots(n, anchorMin int) int {
+	if n < anchorMin {
+		return n
+	}
+	return (n + anchorStride - 1) / anchorStride
+}
+
+// slot returns the slot of the k-th point (from 0, in the order of the
+// data) of a strip of n points: every anchorStride-th point takes one of
+// the firstSlots(n, anchorMin) leading slots, the others follow in order.
+func slot(k, n, anchorMin int) int {
+	first := firstSlots(n, anchorMin)
+	switch {
+	case first == n:
+		return k
+	case k%anchorStride == 0:
+		return k / anchorStride
+	}
+	return first + k - k/anchorStride - 1
+}
+
+// trajectories moves each row of the row-major eq to its equilibrium on w
+// goroutines, stopping early at anchors (row-major equilibria found
+// before) if there are any.
+func trajectories(f *assign.Field, eq []float64, anchors []float64, w int, report func(int)) {
+	d := f.D
+	var tree *assign.Tree
+	if len(anchors) > 0 {
+		tree = assign.NewTree(anchors, d)
+	}
+	parallel.For(len(eq)/d, 64, w, func(_, lo, hi int) {
+		scratch := f.Scratch()
+		for k := lo; k < hi; k++ {
+			equilibrium(f, eq[k*d:k*d+d], scratch, tree)
+		}
+		if report != nil {
+			report(hi - lo)
+		}
+	})
+}
+
+// progressOf returns the function that trajectories calls with the number
+// of trajectories of a chunk just followed, which adds them up and calls
+// progress with the total so far, serialised; nil if progress is nil.
+func progressOf(progress func(done, total int), total int) func(int) {
+	if progress == nil {
+		return nil
+	}
+	var mu sync.Mutex
+	done := 0
+	return func(n int) {
+		mu.Lock()
+		defer mu.Unlock()
+		done += n
+		progress(done, total)
+	}
+}
+
+// equilibrium moves e along its trajectory to its end or, with anchors, to
+// the first anchor within anchorRadius·ℓ of it, and returns e. Fit and
+// Predict share it, so that Predict reproduces Fit's labels.
+func equilibrium(f *assign.Field, e, scratch []float64, anchors *assign.Tree) []float64 {
+	scale := f.Scale()
+	a := f.EquilibriumNear(e, scratch, trajectoryTol*scale, trajectoryMaxIter, anchors, anchorRadius*scale)
+	if a >= 0 {
+		copy(e, anchors.Point(a))
+	}
+	return e
+}

@@ -1,0 +1,99 @@
+package svclust_test
+
+import (
+	"fmt"
+
+	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
+	"github.com/svclust/svclust/dataset"
+	"github.com/svclust/svclust/metrics"
+)
+
+// Train, then cluster.Fit, with every default: γ, C and the budget are
+// chosen from the data (Choose), and the clusters are read off the levels
+// of f (cluster.Levels).
+func ExampleTrain() {
+	ds, _ := dataset.Generate(dataset.Gauss3, 600, 1)
+	dataset.FitScaler(ds.X, dataset.ScaleZScore).Transform(ds.X)
+
+	model, err := svclust.Train(ds.X, &svclust.Config{Seed: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	cl, err := cluster.Fit(model, ds.X, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ch := model.Choice
+	fmt.Println("budget chosen:", ch.BudgetAuto, ch.Budget >= svclust.MinAutoBudget && ch.Budget <= svclust.MaxAutoBudget)
+	fmt.Println("clusters:", cl.Clusters)
+	fmt.Printf("ARI: %.4g\n", metrics.AdjustedRand(ds.Labels, cl.Labels))
+	// Output:
+	// budget chosen: true true
+	// clusters: 3
+	// ARI: 1
+}
+
+// The paper's method as published: a budget of 50 support vectors kept by
+// k-NN projection, γ and C given, and the clusters of Algorithm 3, the
+// components of the domain f ≥ 0 (cluster.Components).
+func ExampleTrain_paper() {
+	ds, _ := dataset.Generate(dataset.Gauss3, 600, 1)
+	dataset.FitScaler(ds.X, dataset.ScaleZScore).Transform(ds.X)
+
+	model, err := svclust.Train(ds.X, &svclust.Config{Gamma: 2, C: 32, Budget: 50, Maintainer: svclust.Projection{}, Seed: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	cl, err := cluster.Fit(model, ds.X, &cluster.Components{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("support vectors ≤ 50:", len(model.Alpha) <= 50)
+	fmt.Println("clusters:", cl.Clusters)
+	fmt.Printf("ARI: %.4g\n", metrics.AdjustedRand(ds.Labels, cl.Labels))
+	// Output:
+	// support vectors ≤ 50: true
+	// clusters: 3
+	// ARI: 1
+}
+
+// The whole pipeline with the defaults, as the README shows it: scale,
+// train, cluster, label and score new points, evaluate.
+func Example() {
+	train, err := dataset.Generate(dataset.Moons, 1000, 1) // or dataset.ReadFile("data.csv", dataset.ReadOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	scaler := dataset.FitScaler(train.X, dataset.ScaleZScore)
+	scaler.Transform(train.X)
+
+	// Gamma, C and Budget 0: chosen from the data (model.Choice says how).
+	model, err := svclust.Train(train.X, &svclust.Config{Seed: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// nil: the level tree (cluster.Levels); &cluster.Components{} is the paper's.
+	cl, err := cluster.Fit(model, train.X, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s := metrics.Evaluate(train.X, train.Labels, cl.Labels)
+	fmt.Printf("%d clusters, ARI %.2f\n", cl.Clusters, s.ARI)
+
+	newX, _ := dataset.Generate(dataset.Moons, 200, 2)
+	scaler.Transform(newX.X)
+	labels := cl.Partition.Predict(nil, newX.X, 0) // one scoring pass
+	scores := model.Score(nil, newX.X, 0)          // f(x): negative outside the domain
+	fmt.Printf("new points: ARI %.2f, first score > 0: %v\n", metrics.AdjustedRand(newX.Labels, labels), scores[0] > 0)
+	// Output:
+	// 2 clusters, ARI 1.00
+	// new points: ARI 1.00, first score > 0: true
+}

@@ -1,0 +1,14 @@
+// Package modelfile implements the svclust model file: one JSON format,
+// with one version number, that holds a fitted model whole — the scaling
+// of the training data, the feature names, the run record, the phase-1
+// [svclust.Model] (with how its settings were chosen and its training
+// statistics, so that clustering it again gives the partition it was
+// stored with) and its [cluster.Partition]. [File] is the library type of
+// such a file, with [Read], [ReadFile] and [File.Write]; its methods
+// label and score raw rows.
+//
+// Read reads every form written so far: the current one (format
+// "svclust-model", version 5), the command's "svclust-cli-model" files
+// (versions 1 and 2, which nest the library's file) and the library's
+// bare "svclust-model" files (versions 1 to 4, without scaling).
+package modelfile

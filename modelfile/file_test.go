@@ -1,0 +1,228 @@
+package modelfile
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust/dataset"
+)
+
+// TestRoundTrip: a written model reads back to a model that writes the
+// same bytes, with every field of the file form, through Read, ReadFile
+// and encoding/json alike.
+func TestRoundTrip(t *testing.T) {
+	m, _ := fitted(t, 90)
+	var a bytes.Buffer
+	if err := m.Write(&a); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(a.Bytes(), []byte(`{"format":"svclust-model","version":5,"scale":"zscore","scaler":{`)) || !bytes.HasSuffix(a.Bytes(), []byte("}}\n")) {
+		t.Fatalf("model file starts %.80q, ends %q", a.Bytes(), a.Bytes()[a.Len()-3:])
+	}
+	path := filepath.Join(t.TempDir(), "m.json")
+	if err := os.WriteFile(path, a.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fromFile, err := ReadFile(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromReader, err := Read(bytes.NewReader(a.Bytes()), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fromJSON File
+	if err := json.Unmarshal(a.Bytes(), &fromJSON); err != nil {
+		t.Fatal(err)
+	}
+	for name, got := range map[string]*File{"ReadFile": fromFile, "Read": fromReader, "json.Unmarshal": &fromJSON} {
+		if got.Scale != m.Scale || got.Label != m.Label || !slices.Equal(got.Features, m.Features) ||
+			*got.Run != *m.Run || !slices.Equal(got.Scaler.Mul, m.Scaler.Mul) || !slices.Equal(got.Scaler.Shift, m.Scaler.Shift) {
+			t.Errorf("%s: read %+v, wrote %+v", name, got, m)
+		}
+		var b bytes.Buffer
+		if err := got.Write(&b); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a.Bytes(), b.Bytes()) {
+			t.Errorf("%s: written again, the model file differs", name)
+		}
+	}
+	j, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(append(j, '\n'), a.Bytes()) {
+		t.Error("json.Marshal differs from Write")
+	}
+}
+
+// TestReadErrors: what Read refuses, and why (the checks the svclust
+// command made of its model files before this package held them).
+func TestReadErrors(t *testing.T) {
+	m, _ := fitted(t, 60)
+	var buf bytes.Buffer
+	if err := m.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	good := buf.String()
+	for _, c := range []struct{ name, in, msg string }{
+		{"empty", "", "not a model file: empty"},
+		{"not an object", "[1]", "invalid byte 0x5b at offset 0"},
+		{"duplicate key", strings.Replace(good, `"label":`, `"label":"x","label":`, 1), `duplicate key "label"`},
+		{"newer", strings.Replace(good, `"version":5`, `"version":6`, 1), "version 6 is newer"},
+		{"version 0", strings.Replace(good, `"version":5`, `"version":0`, 1), "version 0, want 1 to 5"},
+		{"library version in the file", strings.Replace(good, `"version":5`, `"version":4`, 1), "version 4 holds a model only"},
+		{"c_auto in version 5", strings.Replace(good, `"model":{"gamma":`, `"model":{"c_auto":true,"gamma":`, 1), "c_auto belongs to version 4 only"},
+		{"format", strings.Replace(good, `svclust-model`, `svclust-other`, 1), `format is "svclust-other"`},
+		{"cli format", strings.Replace(good, `svclust-model`, `svclust-cli-model`, 1), `version 5 is newer`},
+		{"no model", strings.Replace(good, `"model":`, `"modelx":`, 1), `unknown field "modelx"`},
+		{"bare keys in version 5", strings.Replace(good, `"scale":`, `"gamma":1,"scale":`, 1), `the model under "model"`},
+		{"no choice", strings.Replace(good, `,"choice":`, `,"x":`, 1), `unknown field "x"`},
+		{"scale", strings.Replace(good, `"zscore"`, `"log"`, 1), `unknown scale "log"`},
+		{"negative multiplier", strings.Replace(good, `"mul":[`, `"mul":[-`, 1), "not > 0"},
+		{"unknown key", strings.Replace(good, `{"format"`, `{"extra":1,"format"`, 1), `unknown field "extra"`},
+		{"trailing data", good + "{}", "data after the model"},
+		{"features", strings.Replace(good, `"features":["x1",`, `"features":[`, 1), "1 feature names for a model of dimension 2"},
+	} {
+		_, err := Read(strings.NewReader(c.in), 0)
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.msg)
+		}
+	}
+	// Too large: a stream stops one byte past the limit; a file is
+	// refused by its size.
+	if _, err := Read(strings.NewReader(good), int64(len(good)-1)); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("one byte over the limit: %v", err)
+	}
+	if _, err := Read(strings.NewReader(good), int64(len(good))); err != nil {
+		t.Errorf("at the limit: %v", err)
+	}
+	path := filepath.Join(t.TempDir(), "m.json")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadFile(path, int64(len(good)-1)); !errors.Is(err, ErrTooLarge) || !strings.HasPrefix(err.Error(), path+": ") {
+		t.Errorf("ReadFile one byte over the limit: %v", err)
+	}
+}
+
+// TestPredictRaw: Predict and Score on raw rows give what the partition's
+// Predict and svclust.Model's Score give on the rows scaled by the model's scaler, leave
+// the rows unchanged, and are the same in chunks as in one piece (labelRows
+// is lowered below the number of rows to have several chunks).
+func TestPredictRaw(t *testing.T) {
+	m, raw := fitted(t, 300)
+	orig := mat.DenseCopyOf(raw.X)
+	scaled := mat.DenseCopyOf(raw.X)
+	m.Scaler.Transform(scaled)
+	want := m.Partition.Predict(nil, scaled, 1)
+	wantScores := m.Model.Score(nil, scaled, 1)
+	for _, workers := range []int{1, 3} {
+		got, err := m.Predict(nil, raw.X, workers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("workers %d: labels differ from Predict on the scaled rows", workers)
+		}
+		scores, err := m.Score(nil, raw.X, workers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(scores, wantScores) {
+			t.Errorf("workers %d: scores differ from Score on the scaled rows", workers)
+		}
+	}
+	if !mat.Equal(raw.X, orig) {
+		t.Error("Predict or Score changed its rows")
+	}
+	// Several chunks, the last one short: 300 rows in chunks of 7.
+	got := make([]int, 300)
+	if err := m.chunks(raw.X, func(lo, hi int, x *mat.Dense) error {
+		if hi-lo > 7 {
+			return errors.New("chunk too long")
+		}
+		m.Partition.Predict(got[lo:hi], x, 1)
+		return nil
+	}, 7); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Error("labels in chunks of 7 differ")
+	}
+	// ScaleRows is the scaler's transform.
+	if err := m.ScaleRows(orig); err != nil || !mat.Equal(orig, scaled) {
+		t.Errorf("ScaleRows: %v", err)
+	}
+}
+
+// TestPredictErrors: wrong dimension, a value that overflows when scaled,
+// and a model without a partition, each before any row is labelled.
+func TestPredictErrors(t *testing.T) {
+	m, raw := fitted(t, 60)
+	var de *DimError
+	if _, err := m.Predict(nil, mat.NewDense(2, 3, nil), 1); !errors.As(err, &de) || de.Got != 3 || de.Want != 2 {
+		t.Errorf("3 columns for 2: %v", err)
+	}
+	x := mat.DenseCopyOf(raw.X)
+	// 1e300 scaled by the z-score of values of order 1 is far beyond
+	// dataset.MaxScaled (1e150).
+	x.Set(41, 1, 1e300)
+	before := mat.DenseCopyOf(x)
+	var oe *OverflowError
+	_, err := m.Predict(nil, x, 1)
+	if !errors.As(err, &oe) || oe.Row != 41 || oe.Col != 1 || oe.Feature != "x2" || oe.Value != 1e300 || !(math.Abs(oe.Scaled) > dataset.MaxScaled) {
+		t.Errorf("overflow: %v (%+v)", err, oe)
+	}
+	if _, err := m.Score(nil, x, 1); !errors.As(err, &oe) {
+		t.Errorf("Score overflow: %v", err)
+	}
+	if err := m.ScaleRows(x); !errors.As(err, &oe) || !mat.Equal(x, before) {
+		t.Errorf("ScaleRows overflow: %v, or rows changed", err)
+	}
+	m.Partition = nil
+	if _, err := m.Predict(nil, raw.X, 1); !errors.Is(err, ErrNotClustered) {
+		t.Errorf("no partition: %v", err)
+	}
+}
+
+// TestColumns: the label column by name is no feature, the others are the
+// features in order (svclust predict's rule), a renamed feature is
+// reported, and a wrong count or an unnamed or repeated column is an error.
+func TestColumns(t *testing.T) {
+	m, _ := fitted(t, 60)
+	for _, c := range []struct {
+		header         []string
+		features       []int
+		label, renamed int
+		err            string
+	}{
+		{[]string{"x1", "x2", "label"}, []int{0, 1}, 2, -1, ""},
+		{[]string{"label", "x1", "x2"}, []int{1, 2}, 0, -1, ""},
+		{[]string{"x1", "y"}, []int{0, 1}, -1, 1, ""},
+		{[]string{"x1", "x2", "x3"}, nil, 0, 0, "3 features, but the model was trained on 2"},
+		{[]string{"x1", "", "label"}, nil, 0, 0, "column 2 has no name"},
+		{[]string{"x1", "x1"}, nil, 0, 0, `"x1" names columns 1 and 2`},
+	} {
+		got, err := m.Columns(c.header)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%q: error %v, want %q", c.header, err, c.err)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(got.Features, c.features) || got.Label != c.label || got.Renamed != c.renamed {
+			t.Errorf("%q: %+v, %v; want features %v, label %d, renamed %d", c.header, got, err, c.features, c.label, c.renamed)
+		}
+	}
+}

@@ -1,0 +1,542 @@
+package modelfile
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
+)
+
+// modelJSON is the "model" of a model file: the phase-1 model. The keys
+// "format", "version", "c_auto" and "partition" belong to the library file
+// (nested in the command's files of versions 1 and 2, or bare), and
+// "choice" to version 5.
+type modelJSON struct {
+	Format    string         `json:"format"`
+	Version   int            `json:"version"`
+	Gamma     float64        `json:"gamma"`
+	C         float64        `json:"c"`
+	CAuto     *bool          `json:"c_auto"`
+	Dim       int            `json:"dim"`
+	SV        matrixJSON     `json:"sv"`
+	Alpha     []float64      `json:"alpha"`
+	Gammas    []float64      `json:"gammas"`
+	Status    string         `json:"status"`
+	Stats     *statsJSON     `json:"stats"`
+	Choice    *choiceJSON    `json:"choice"`
+	Partition *partitionJSON `json:"partition"`
+}
+
+type statsJSON struct {
+	Iterations    int     `json:"iterations"`
+	Updates       int     `json:"updates"`
+	Maintenance   int     `json:"maintenance"`
+	Objective     float64 `json:"objective"`
+	ObjectiveRows int     `json:"objective_rows,omitempty"`
+}
+
+// choiceJSON is svclust.Choice, which the Levels rule reads (whether C was
+// automatic) and which reports how the model's settings were chosen.
+type choiceJSON struct {
+	Gamma       float64 `json:"gamma"`
+	C           float64 `json:"c"`
+	Budget      int     `json:"budget"`
+	GammaAuto   bool    `json:"gamma_auto"`
+	CAuto       bool    `json:"c_auto"`
+	BudgetAuto  bool    `json:"budget_auto"`
+	Sample      int     `json:"sample"`
+	Rho         float64 `json:"rho"`
+	Cover       int     `json:"cover"`
+	KappaMax    float64 `json:"kappa_max"`
+	Scale       float64 `json:"scale"`
+	RhoWidth    float64 `json:"rho_width"`
+	Adaptive    bool    `json:"adaptive"`
+	Narrowed    int     `json:"narrowed"`
+	WidthMin    float64 `json:"width_min"`
+	WidthMedian float64 `json:"width_median"`
+}
+
+// partitionJSON is the "partition" of a model file, of either rule: the
+// levels rule writes "rule", "sv_cluster", "birth", "outliers", "m" and
+// "clusters"; the components rule the others. Files before version 5
+// wrote every key for both rules, empty where the rule has none, and
+// version 1 no rule (the components rule).
+type partitionJSON struct {
+	Rule               string     `json:"rule"`
+	SVCluster          []int      `json:"sv_cluster"`
+	Birth              []float64  `json:"birth"`
+	Eps                float64    `json:"eps"`
+	All                bool       `json:"all"`
+	Outliers           bool       `json:"outliers"`
+	M                  int        `json:"m"`
+	Clusters           int        `json:"clusters"`
+	Equilibria         matrixJSON `json:"equilibria"`
+	EquilibriumCluster []int      `json:"equilibrium_cluster"`
+	Anchors            int        `json:"anchors"`
+	Strip              matrixJSON `json:"strip"`
+	StripCluster       []int      `json:"strip_cluster"`
+}
+
+// modelForm returns the file form of m, validated as Read validates what
+// it reads, so that a file that saves always loads. Its matrices are views
+// of m's.
+func modelForm(m *svclust.Model) (*modelJSON, error) {
+	if m.SV == nil || len(m.Alpha) == 0 {
+		return nil, fmt.Errorf("%w: no support vectors", ErrFormat)
+	}
+	r, d := m.SV.Dims()
+	if r != len(m.Alpha) {
+		return nil, fmt.Errorf("%w: %d support vectors but %d coefficients", ErrFormat, r, len(m.Alpha))
+	}
+	ch := m.Choice
+	j := &modelJSON{
+		Gamma:  m.Gamma,
+		C:      m.C,
+		Dim:    d,
+		SV:     matrixJSON{m: m.SV},
+		Alpha:  m.Alpha,
+		Gammas: m.Gammas,
+		Status: m.Status.String(),
+		Stats: &statsJSON{
+			Iterations:    m.Stats.Iterations,
+			Updates:       m.Stats.Updates,
+			Maintenance:   m.Stats.Maintenance,
+			Objective:     m.Stats.Objective,
+			ObjectiveRows: m.Stats.ObjectiveRows,
+		},
+		Choice: &choiceJSON{
+			Gamma: ch.Gamma, C: ch.C, Budget: ch.Budget,
+			GammaAuto: ch.GammaAuto, CAuto: ch.CAuto, BudgetAuto: ch.BudgetAuto,
+			Sample: ch.Sample, Rho: ch.Rho, Cover: ch.Cover, KappaMax: ch.KappaMax, Scale: ch.Scale,
+			RhoWidth: ch.RhoWidth, Adaptive: ch.Adaptive, Narrowed: ch.Narrowed,
+			WidthMin: ch.WidthMin, WidthMedian: ch.WidthMedian,
+		},
+	}
+	if err := j.check(Version); err != nil {
+		return nil, err
+	}
+	return j, nil
+}
+
+// partitionForm returns the file form of p. Its matrices and slices are
+// p's.
+func partitionForm(p cluster.Partition) (*partitionJSON, error) {
+	switch p := p.(type) {
+	case *cluster.LevelTree:
+		t := p.Data()
+		return &partitionJSON{
+			Rule: cluster.RuleLevels.String(), SVCluster: t.SVCluster, Birth: t.Birth,
+			Outliers: t.Outliers, M: t.M, Clusters: len(t.Birth),
+		}, nil
+	case *cluster.Graph:
+		g := p.Data()
+		return &partitionJSON{
+			Rule: cluster.RuleComponents.String(), Eps: g.Eps, All: g.All, Outliers: g.Outliers,
+			M: g.M, Clusters: g.Clusters,
+			Equilibria: matrixJSON{m: g.Equilibria}, EquilibriumCluster: g.EquilibriumCluster,
+			Anchors: g.Anchors, Strip: matrixJSON{m: g.Strip}, StripCluster: g.StripCluster,
+		}, nil
+	}
+	return nil, fmt.Errorf("modelfile: unknown partition type %T", p)
+}
+
+// check validates j as the model of a file of the given version (1 to 4
+// for a library file, nested or bare; 5 for the current form).
+func (j *modelJSON) check(version int) error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: "+format, append([]any{ErrFormat}, args...)...)
+	}
+	if !(j.Gamma > 0) || math.IsInf(j.Gamma, 0) {
+		return bad("gamma = %v: must be > 0 and finite", j.Gamma)
+	}
+	if !(j.C > 0) || math.IsInf(j.C, 0) {
+		return bad("c = %v: must be > 0 and finite", j.C)
+	}
+	if j.Dim < 1 {
+		return bad("dim = %d: must be ≥ 1", j.Dim)
+	}
+	if err := checkRows("sv", &j.SV, j.Dim); err != nil {
+		return err
+	}
+	if j.SV.len() == 0 {
+		return bad("no support vectors")
+	}
+	if len(j.Alpha) != j.SV.len() {
+		return bad("%d coefficients for %d support vectors", len(j.Alpha), j.SV.len())
+	}
+	// |f(x) + 1| ≤ Σ|αᵢ| since 0 < k ≤ 1: a finite sum keeps every score
+	// finite.
+	sum := 0.0
+	for i, a := range j.Alpha {
+		if !finite(a) {
+			return bad("alpha[%d] = %v: not finite", i, a)
+		}
+		sum += math.Abs(a)
+	}
+	if math.IsInf(sum, 0) {
+		return bad("the coefficients' absolute values sum beyond the largest float64")
+	}
+	if j.Gammas != nil {
+		if version < 3 {
+			return bad("version %d has no gammas", version)
+		}
+		if len(j.Gammas) != len(j.Alpha) {
+			return bad("%d gammas for %d support vectors", len(j.Gammas), len(j.Alpha))
+		}
+		for i, g := range j.Gammas {
+			if !(g > 0) || math.IsInf(g, 0) {
+				return bad("gammas[%d] = %v: must be > 0 and finite", i, g)
+			}
+		}
+	}
+	if _, err := svclust.ParseStatus(j.Status); err != nil {
+		return bad("unknown status %q", j.Status)
+	}
+	if j.Stats == nil {
+		return bad("no stats")
+	}
+	st := j.Stats
+	if st.Iterations < 0 || st.Updates < 0 || st.Maintenance < 0 || st.ObjectiveRows < 0 {
+		return bad("negative count in stats")
+	}
+	if !finite(st.Objective) {
+		return bad("objective = %v: not finite", st.Objective)
+	}
+	if (j.CAuto != nil) != (version == libVersion) {
+		return bad("version %d: c_auto belongs to version %d only", version, libVersion)
+	}
+	switch {
+	case version < Version && j.Choice != nil:
+		return bad("version %d has no choice", version)
+	case version == Version && j.Choice == nil:
+		return bad("no choice")
+	}
+	if ch := j.Choice; ch != nil {
+		for _, v := range []float64{ch.Gamma, ch.C, ch.Rho, ch.KappaMax, ch.Scale, ch.RhoWidth, ch.WidthMin, ch.WidthMedian} {
+			if !finite(v) {
+				return bad("choice: %v is not finite", v)
+			}
+		}
+		if ch.Budget < -1 || ch.Sample < 0 || ch.Cover < 0 || ch.Narrowed < 0 {
+			return bad("negative count in choice")
+		}
+	}
+	return nil
+}
+
+// model builds the Model that j, checked, describes, taking over its
+// slices.
+func (j *modelJSON) model() *svclust.Model {
+	st := j.Stats
+	status, _ := svclust.ParseStatus(j.Status)
+	m := &svclust.Model{
+		Gamma:  j.Gamma,
+		C:      j.C,
+		SV:     dense(&j.SV, j.Dim),
+		Alpha:  j.Alpha,
+		Gammas: j.Gammas,
+		Status: status,
+		Stats: svclust.Stats{
+			Iterations:    st.Iterations,
+			Updates:       st.Updates,
+			Maintenance:   st.Maintenance,
+			Objective:     st.Objective,
+			ObjectiveRows: st.ObjectiveRows,
+		},
+	}
+	if j.CAuto != nil {
+		m.Choice.CAuto = *j.CAuto
+	}
+	if ch := j.Choice; ch != nil {
+		m.Choice = svclust.Choice{
+			Gamma: ch.Gamma, C: ch.C, Budget: ch.Budget,
+			GammaAuto: ch.GammaAuto, CAuto: ch.CAuto, BudgetAuto: ch.BudgetAuto,
+			Sample: ch.Sample, Rho: ch.Rho, Cover: ch.Cover, KappaMax: ch.KappaMax, Scale: ch.Scale,
+			RhoWidth: ch.RhoWidth, Adaptive: ch.Adaptive, Narrowed: ch.Narrowed,
+			WidthMin: ch.WidthMin, WidthMedian: ch.WidthMedian,
+		}
+	}
+	return m
+}
+
+// partition validates pj, the partition of a file of the given version,
+// and builds it for the model m.
+func (pj *partitionJSON) partition(m *svclust.Model, version int) (cluster.Partition, error) {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: partition: "+format, append([]any{ErrFormat}, args...)...)
+	}
+	d := m.Dim()
+	if err := checkRows("partition: equilibria", &pj.Equilibria, d); err != nil {
+		return nil, err
+	}
+	if err := checkRows("partition: strip", &pj.Strip, d); err != nil {
+		return nil, err
+	}
+	var p cluster.Partition
+	var err error
+	switch pj.Rule {
+	case cluster.RuleLevels.String():
+		if version == 1 {
+			return nil, bad("version 1 has no partition rule, but the file names %q", pj.Rule)
+		}
+		if pj.Equilibria.len() > 0 || pj.Strip.len() > 0 || pj.EquilibriumCluster != nil && len(pj.EquilibriumCluster) > 0 ||
+			len(pj.StripCluster) > 0 || pj.All || pj.Eps != 0 || pj.Anchors != 0 {
+			return nil, bad("equilibria, strip, all, eps and anchors belong to the %q rule", cluster.RuleComponents)
+		}
+		if nsv := len(m.Alpha); pj.Clusters < 1 || pj.Clusters > nsv {
+			return nil, bad("clusters = %d: must be in [1, %d], the support vectors", pj.Clusters, nsv)
+		}
+		if len(pj.Birth) != pj.Clusters {
+			return nil, bad("%d birth levels for %d clusters", len(pj.Birth), pj.Clusters)
+		}
+		p, err = cluster.NewLevelTree(m, cluster.LevelTreeData{
+			SVCluster: pj.SVCluster, Birth: pj.Birth, Outliers: pj.Outliers, M: pj.M,
+		})
+	case "", cluster.RuleComponents.String():
+		if pj.Rule == "" && version != 1 {
+			return nil, bad("no rule")
+		}
+		if pj.Rule != "" && version == 1 {
+			return nil, bad("version 1 has no partition rule, but the file names %q", pj.Rule)
+		}
+		if pj.SVCluster != nil || pj.Birth != nil {
+			return nil, bad("sv_cluster and birth belong to the %q rule", cluster.RuleLevels)
+		}
+		g := cluster.GraphData{
+			Eps: pj.Eps, All: pj.All, Outliers: pj.Outliers, M: pj.M, Clusters: pj.Clusters,
+			EquilibriumCluster: pj.EquilibriumCluster, Anchors: pj.Anchors,
+		}
+		if pj.Equilibria.len() > 0 {
+			g.Equilibria = dense(&pj.Equilibria, d)
+		}
+		if pj.Strip.len() > 0 {
+			g.Strip = dense(&pj.Strip, d)
+		}
+		if len(pj.StripCluster) > 0 {
+			g.StripCluster = pj.StripCluster
+		}
+		p, err = cluster.NewGraph(m, g)
+	default:
+		return nil, bad("rule %q: want %q or %q", pj.Rule, cluster.RuleLevels, cluster.RuleComponents)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: partition: %v", ErrFormat, err)
+	}
+	return p, nil
+}
+
+// matrixJSON is a matrix of a model file, written as a list of rows. A
+// decoded matrix holds the rows read; one to be written holds the matrix
+// itself, which is then neither copied nor sliced into rows.
+type matrixJSON struct {
+	rows [][]float64
+	m    *mat.Dense
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (a *matrixJSON) UnmarshalJSON(b []byte) error {
+	a.m = nil
+	return json.Unmarshal(b, &a.rows)
+}
+
+// len returns the number of rows of a.
+func (a *matrixJSON) len() int {
+	if a.m != nil {
+		r, _ := a.m.Dims()
+		return r
+	}
+	return len(a.rows)
+}
+
+// row returns row i of a.
+func (a *matrixJSON) row(i int) []float64 {
+	if a.m != nil {
+		return a.m.RawRowView(i)
+	}
+	return a.rows[i]
+}
+
+// checkRows checks that every row of a has length d and finite values.
+func checkRows(name string, a *matrixJSON, d int) error {
+	for i := range a.len() {
+		r := a.row(i)
+		if len(r) != d {
+			return fmt.Errorf("%w: %s row %d has %d values, want %d", ErrFormat, name, i, len(r), d)
+		}
+		for k, v := range r {
+			if !finite(v) {
+				return fmt.Errorf("%w: %s row %d, column %d: %v is not finite", ErrFormat, name, i, k, v)
+			}
+		}
+	}
+	return nil
+}
+
+// dense returns the checked rows of a, each of length d, as a new matrix.
+// Its size comes from the rows present, never from a declared size.
+func dense(a *matrixJSON, d int) *mat.Dense {
+	n := a.len()
+	data := make([]float64, 0, n*d)
+	for i := range n {
+		data = append(data, a.row(i)...)
+	}
+	return mat.NewDense(n, d, data)
+}
+
+// jsonWriter writes JSON values to a bufio.Writer. Its first error is kept
+// and returned by flush; later writes do nothing.
+type jsonWriter struct {
+	w   *bufio.Writer
+	buf []byte
+	err error
+}
+
+func (jw *jsonWriter) raw(s string) {
+	if jw.err == nil {
+		_, jw.err = jw.w.WriteString(s)
+	}
+}
+
+func (jw *jsonWriter) bytes(b []byte) {
+	if jw.err == nil {
+		_, jw.err = jw.w.Write(b)
+	}
+}
+
+// value writes v as encoding/json does.
+func (jw *jsonWriter) value(v any) {
+	b, err := json.Marshal(v)
+	if err != nil && jw.err == nil {
+		jw.err = err
+	}
+	jw.bytes(b)
+}
+
+func (jw *jsonWriter) int(v int) {
+	jw.buf = strconv.AppendInt(jw.buf[:0], int64(v), 10)
+	jw.bytes(jw.buf)
+}
+
+// float writes the shortest decimal form of v that parses back to v.
+func (jw *jsonWriter) float(v float64) {
+	jw.buf = strconv.AppendFloat(jw.buf[:0], v, 'g', -1, 64)
+	jw.bytes(jw.buf)
+}
+
+func (jw *jsonWriter) floats(v []float64) {
+	jw.raw("[")
+	for i, x := range v {
+		if i > 0 {
+			jw.raw(",")
+		}
+		jw.float(x)
+	}
+	jw.raw("]")
+}
+
+func (jw *jsonWriter) ints(v []int) {
+	jw.raw("[")
+	for i, x := range v {
+		if i > 0 {
+			jw.raw(",")
+		}
+		jw.int(x)
+	}
+	jw.raw("]")
+}
+
+// matrix writes the rows of a, or an empty list for a nil a.
+func (jw *jsonWriter) matrix(a *mat.Dense) {
+	jw.raw("[")
+	if a != nil {
+		r, _ := a.Dims()
+		for i := range r {
+			if i > 0 {
+				jw.raw(",")
+			}
+			jw.floats(a.RawRowView(i))
+		}
+	}
+	jw.raw("]")
+}
+
+// model writes the "model" object of the current version.
+func (jw *jsonWriter) model(j *modelJSON) {
+	jw.raw(`{"gamma":`)
+	jw.float(j.Gamma)
+	jw.raw(`,"c":`)
+	jw.float(j.C)
+	jw.raw(`,"dim":`)
+	jw.int(j.Dim)
+	jw.raw(`,"sv":`)
+	jw.matrix(j.SV.m)
+	jw.raw(`,"alpha":`)
+	jw.floats(j.Alpha)
+	if j.Gammas != nil {
+		jw.raw(`,"gammas":`)
+		jw.floats(j.Gammas)
+	}
+	jw.raw(`,"status":`)
+	jw.value(j.Status)
+	jw.raw(`,"stats":`)
+	jw.value(j.Stats)
+	jw.raw(`,"choice":`)
+	jw.value(j.Choice)
+	jw.raw("}")
+}
+
+// partition writes the "partition" object of the current version, null
+// for nil: the keys of its rule only.
+func (jw *jsonWriter) partition(pj *partitionJSON) {
+	if pj == nil {
+		jw.raw("null")
+		return
+	}
+	jw.raw(`{"rule":`)
+	jw.value(pj.Rule)
+	if pj.Rule == cluster.RuleLevels.String() {
+		jw.raw(`,"sv_cluster":`)
+		jw.ints(pj.SVCluster)
+		jw.raw(`,"birth":`)
+		jw.floats(pj.Birth)
+	} else {
+		jw.raw(`,"eps":`)
+		jw.float(pj.Eps)
+		jw.raw(`,"all":`)
+		jw.value(pj.All)
+	}
+	jw.raw(`,"outliers":`)
+	jw.value(pj.Outliers)
+	jw.raw(`,"m":`)
+	jw.int(pj.M)
+	jw.raw(`,"clusters":`)
+	jw.int(pj.Clusters)
+	if pj.Rule != cluster.RuleLevels.String() {
+		jw.raw(`,"equilibria":`)
+		jw.matrix(pj.Equilibria.m)
+		jw.raw(`,"equilibrium_cluster":`)
+		jw.ints(pj.EquilibriumCluster)
+		jw.raw(`,"anchors":`)
+		jw.int(pj.Anchors)
+		jw.raw(`,"strip":`)
+		jw.matrix(pj.Strip.m)
+		jw.raw(`,"strip_cluster":`)
+		jw.ints(pj.StripCluster)
+	}
+	jw.raw("}")
+}
+
+func (jw *jsonWriter) flush() error {
+	if jw.err != nil {
+		return jw.err
+	}
+	return jw.w.Flush()
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

@@ -1,0 +1,252 @@
+package modelfile
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust/dataset"
+)
+
+// labelRows is the number of rows Predict and Score scale at a time, so that
+// they hold a bounded copy of the data (at most 8 MiB of values).
+const (
+	labelRows  = 16384
+	labelBytes = 8 << 20
+)
+
+// DimError is the error of data whose number of features is not the
+// model's dimension.
+type DimError struct {
+	Got, Want int
+}
+
+func (e *DimError) Error() string {
+	return fmt.Sprintf("modelfile: %d features, but the model was trained on %d", e.Got, e.Want)
+}
+
+// OverflowError is the error of a finite value that overflows when scaled:
+// it scales beyond ±[dataset.MaxScaled], where the squared distances of
+// the kernel overflow, or to a value that is not finite (see
+// [dataset.Scaler.Overflow]).
+type OverflowError struct {
+	Row     int     // 0-based row of the data
+	Line    int     // 1-based line of the data file, 0 if unknown
+	Col     int     // 0-based feature
+	Feature string  // the model's name of the feature, "" if unknown
+	Value   float64 // the raw value
+	Scaled  float64 // what it scales to
+	// Column is set when the scaling of the column itself is not finite:
+	// its mean, range or standard deviation overflows float64, so that
+	// none of its values can be scaled.
+	Column bool
+}
+
+// NewOverflowError returns the OverflowError of value j of row, which s
+// scales to u (see [dataset.Scaler.Overflow]); its Row and Line are 0.
+func NewOverflowError(s *dataset.Scaler, row []float64, j int, u float64) *OverflowError {
+	return &OverflowError{Col: j, Value: row[j], Scaled: u, Column: !finite(s.Shift[j]) || !finite(s.Mul[j])}
+}
+
+func (e *OverflowError) Error() string {
+	name := e.Feature
+	if name == "" {
+		name = fmt.Sprintf("x%d", e.Col+1)
+	}
+	where := fmt.Sprintf("row %d", e.Row+1)
+	if e.Line > 0 {
+		where = fmt.Sprintf("line %d", e.Line)
+	}
+	return fmt.Sprintf("modelfile: %s, feature %q: the value %v overflows when scaled (to %v)", where, name, e.Value, e.Scaled)
+}
+
+// check returns an error unless every row of x has the model's dimension
+// and scales to finite values within ±dataset.MaxScaled.
+func (m *File) check(x mat.Matrix) error {
+	n, d := x.Dims()
+	if want := m.Model.Dim(); d != want {
+		return &DimError{Got: d, Want: want}
+	}
+	row := make([]float64, d)
+	for i := range n {
+		mat.Row(row, i, x)
+		if j, u := m.Scaler.Overflow(row); j >= 0 {
+			e := NewOverflowError(m.Scaler, row, j, u)
+			e.Row = i
+			if m.Features != nil {
+				e.Feature = m.Features[j]
+			}
+			return e
+		}
+	}
+	return nil
+}
+
+// ScaleRows scales the raw rows of x in place with the model's scaler. It
+// returns a [*DimError] if x has the wrong number of columns, and a
+// [*OverflowError] for the first value that overflows when scaled, before
+// it changes x.
+func (m *File) ScaleRows(x *mat.Dense) error {
+	if err := m.check(x); err != nil {
+		return err
+	}
+	m.Scaler.Transform(x)
+	return nil
+}
+
+// Predict sets dst[i] to the cluster of the raw (unscaled) row i of x, or −1
+// for an outlier, and returns dst; a nil dst is allocated. It scales x
+// with the model's scaler, a bounded number of rows at a time, and applies
+// the partition's Predict on workers goroutines (0 means GOMAXPROCS); x is
+// not modified. On the training data of a model written by svclust fit it
+// returns fit's labels. Predict returns a [*DimError] or [*OverflowError]
+// before labelling any row, and [ErrNotClustered] for a model
+// without a partition. It panics if dst is not nil and its length is not
+// the number of rows of x.
+func (m *File) Predict(dst []int, x mat.Matrix, workers int) ([]int, error) {
+	if err := m.check(x); err != nil {
+		return nil, err
+	}
+	n, _ := x.Dims()
+	if dst == nil {
+		dst = make([]int, n)
+	}
+	if len(dst) != n {
+		panic("modelfile: Predict: len(dst) is not the number of rows")
+	}
+	if m.Partition == nil {
+		return nil, ErrNotClustered
+	}
+	err := m.chunks(x, func(lo, hi int, scaled *mat.Dense) error {
+		m.Partition.Predict(dst[lo:hi], scaled, workers)
+		return nil
+	}, 0)
+	if err != nil {
+		return nil, err
+	}
+	return dst, nil
+}
+
+// Score sets dst[i] to f(x) = Σᵢ αᵢ k(svᵢ, x) − 1 of the raw (unscaled)
+// row i of x, scaled with the model's scaler, and returns dst; a nil dst
+// is allocated. Points with f < 0 are outliers of the domain of novelty.
+// It returns errors and panics as [File.Predict] does.
+func (m *File) Score(dst []float64, x mat.Matrix, workers int) ([]float64, error) {
+	if err := m.check(x); err != nil {
+		return nil, err
+	}
+	n, _ := x.Dims()
+	if dst == nil {
+		dst = make([]float64, n)
+	}
+	if len(dst) != n {
+		panic("modelfile: Score: len(dst) is not the number of rows")
+	}
+	err := m.chunks(x, func(lo, hi int, scaled *mat.Dense) error {
+		m.Model.Score(dst[lo:hi], scaled, workers)
+		return nil
+	}, 0)
+	if err != nil {
+		return nil, err
+	}
+	return dst, nil
+}
+
+// chunks calls do with the scaled rows lo to hi of x, for consecutive
+// chunks of at most rows rows (0 means as many as labelRows and
+// labelBytes allow), and returns the first error of do.
+func (m *File) chunks(x mat.Matrix, do func(lo, hi int, scaled *mat.Dense) error, rows int) error {
+	n, d := x.Dims()
+	if n == 0 {
+		return nil
+	}
+	if rows <= 0 {
+		rows = max(1, min(labelRows, labelBytes/(8*d)))
+	}
+	rows = min(rows, n)
+	buf := make([]float64, rows*d)
+	for lo := 0; lo < n; lo += rows {
+		hi := min(lo+rows, n)
+		for i := lo; i < hi; i++ {
+			row := buf[(i-lo)*d : (i-lo+1)*d]
+			mat.Row(row, i, x)
+			m.Scaler.TransformRow(row, row)
+		}
+		if err := do(lo, hi, mat.NewDense(hi-lo, d, buf[:(hi-lo)*d])); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Columns says where the model's features are in the columns of a data
+// file, as [File.Columns] finds them.
+type Columns struct {
+	// Features[j] is the 0-based column of the header that holds the
+	// model's feature j.
+	Features []int
+	// Label is the 0-based column of the label, or −1 if there is none.
+	Label int
+	// Renamed is the first feature whose name in the header differs from
+	// the model's, or −1 if every name matches or the model has none.
+	// Features are matched by position, so a renamed feature is worth a
+	// warning, not an error.
+	Renamed int
+}
+
+// Columns maps the header of a data file onto the model's features as
+// svclust predict does: the column named as the model's label column
+// (Label, or "label" if that is "") holds no feature, and the other
+// columns are the features, in order. It returns an error if a name is
+// empty or occurs twice, or if the number of features is not the model's
+// dimension ([*DimError]).
+func (m *File) Columns(header []string) (*Columns, error) {
+	label := m.Label
+	if label == "" {
+		label = "label"
+	}
+	c := &Columns{Label: -1}
+	seen := make(map[string]int, len(header))
+	for j, name := range header {
+		if k, ok := seen[name]; ok {
+			return nil, fmt.Errorf("modelfile: %w: %q names columns %d and %d", dataset.ErrColumnName, name, k+1, j+1)
+		}
+		seen[name] = j
+		switch {
+		case name == label:
+			c.Label = j
+		case name == "":
+			return nil, fmt.Errorf("modelfile: %w: column %d has no name", dataset.ErrColumnName, j+1)
+		default:
+			c.Features = append(c.Features, j)
+		}
+	}
+	names := make([]string, len(c.Features))
+	for j, k := range c.Features {
+		names[j] = header[k]
+	}
+	var err error
+	if c.Renamed, err = m.Renamed(names); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Renamed checks the feature names of a data file, in the order of its
+// feature columns, against the model's: it returns a [*DimError] if their
+// number is not the model's dimension, and otherwise the first feature
+// whose name differs from the model's, or −1 if every name matches or the
+// model has no names.
+func (m *File) Renamed(names []string) (int, error) {
+	if want := m.Model.Dim(); len(names) != want {
+		return -1, &DimError{Got: len(names), Want: want}
+	}
+	if m.Features != nil {
+		for j, name := range names {
+			if name != m.Features[j] {
+				return j, nil
+			}
+		}
+	}
+	return -1, nil
+}

@@ -1,0 +1,332 @@
+package modelfile
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/dataset"
+	"github.com/svclust/svclust/internal/jsonkeys"
+)
+
+// DefaultMaxBytes is the largest model file [Read] and [ReadFile] read by
+// default: 1 GiB. A model file holds the support vectors and the model's
+// partition, at about 20 bytes a value.
+const DefaultMaxBytes = 1 << 30
+
+// maxLeadingSpace is the most white space read before the '{' that starts
+// a model file; Write writes none.
+const maxLeadingSpace = 4096
+
+// Read reads a model file of at most limit bytes (0 or less means
+// [DefaultMaxBytes]) from r, as written by [File.Write] or any earlier
+// form (see the package documentation), and validates it. It fails at the first byte that cannot belong to a model file — a
+// first non-space byte other than '{', a JSON syntax error, a key that
+// occurs twice in one object (which encoding/json would accept, the last
+// value winning) — without reading further, and wraps [ErrTooLarge] as
+// soon as more than limit bytes have been read. The keys are checked as a
+// stream, then the bytes read are decoded, so memory holds the file once.
+func Read(r io.Reader, limit int64) (*File, error) {
+	return read(r, nil, limit)
+}
+
+// ReadFile reads the model file path as [Read] does; errors name the file.
+// A regular file larger than limit is refused before it is read, and is
+// read twice (once to check its keys, once to decode it) rather than held
+// in memory.
+func ReadFile(path string, limit int64) (*File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	var again io.Seeker
+	if fi.Mode().IsRegular() {
+		if limit <= 0 {
+			limit = DefaultMaxBytes
+		}
+		if fi.Size() > limit {
+			return nil, fmt.Errorf("%s: %w", path, ErrTooLarge)
+		}
+		again = f
+	}
+	m, err := read(f, again, limit)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
+
+// read reads a model file from r; again, if not nil, rewinds r to read it
+// a second time instead of keeping the bytes of the first.
+func read(r io.Reader, again io.Seeker, limit int64) (*File, error) {
+	if limit <= 0 {
+		limit = DefaultMaxBytes
+	}
+	lr := &io.LimitedReader{R: r, N: limit + 1}
+	br := bufio.NewReader(lr)
+	if err := startsObject(br); err != nil {
+		if lr.N == 0 {
+			return nil, ErrTooLarge
+		}
+		return nil, fmt.Errorf("not a model file: %w", err)
+	}
+	var kept bytes.Buffer
+	var src io.Reader = br
+	if again == nil {
+		src = io.TeeReader(br, &kept)
+	}
+	err := jsonkeys.Check(src)
+	if lr.N == 0 {
+		return nil, ErrTooLarge
+	}
+	if err != nil {
+		return nil, fmt.Errorf("not a model file: %w", err)
+	}
+	if again != nil {
+		if _, err := again.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+		lr.N = limit + 1
+		src = bufio.NewReader(lr)
+	} else {
+		src = io.MultiReader(&kept, br)
+	}
+	m, err := decode(src)
+	if lr.N == 0 {
+		return nil, ErrTooLarge
+	}
+	return m, err
+}
+
+// startsObject skips the white space at the start of br, at most
+// maxLeadingSpace bytes, and checks that the next byte is '{', which it
+// leaves unread.
+func startsObject(br *bufio.Reader) error {
+	for i := 0; ; i++ {
+		c, err := br.ReadByte()
+		if err == io.EOF {
+			return errors.New("empty")
+		}
+		if err != nil {
+			return err
+		}
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			if i >= maxLeadingSpace {
+				return fmt.Errorf("no '{' within its first %d bytes", maxLeadingSpace)
+			}
+			continue
+		case '{':
+			return br.UnreadByte()
+		}
+		return fmt.Errorf("invalid byte 0x%02x at offset %d: a model file is a JSON object", c, i)
+	}
+}
+
+// fileJSON is a model file as decoded: the keys of every form Read reads.
+// Pointer fields distinguish a missing key from a zero value.
+type fileJSON struct {
+	Format    string          `json:"format"`
+	Version   int             `json:"version"`
+	Scale     *string         `json:"scale"`
+	Scaler    *dataset.Scaler `json:"scaler"`
+	Features  []string        `json:"features"`
+	Label     string          `json:"label"`
+	Run       *Run            `json:"run"`
+	Model     *modelJSON      `json:"model"`
+	Partition *partitionJSON  `json:"partition"`
+
+	// The keys of the library's bare file, versions 1 to 4, whose model
+	// is the file itself.
+	Gamma  *float64    `json:"gamma"`
+	C      *float64    `json:"c"`
+	CAuto  *bool       `json:"c_auto"`
+	Dim    *int        `json:"dim"`
+	SV     *matrixJSON `json:"sv"`
+	Alpha  []float64   `json:"alpha"`
+	Gammas []float64   `json:"gammas"`
+	Status *string     `json:"status"`
+	Stats  *statsJSON  `json:"stats"`
+}
+
+// bare reports whether any key of the library's bare file is present.
+func (mf *fileJSON) bare() bool {
+	return mf.Gamma != nil || mf.C != nil || mf.CAuto != nil || mf.Dim != nil || mf.SV != nil || mf.Alpha != nil ||
+		mf.Gammas != nil || mf.Status != nil || mf.Stats != nil
+}
+
+// decode decodes and validates a model file whose keys have been checked.
+func decode(r io.Reader) (*File, error) {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	var mf fileJSON
+	if err := dec.Decode(&mf); err != nil {
+		return nil, fmt.Errorf("not a model file: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("not a model file: data after the model")
+	}
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: "+format, append([]any{ErrFormat}, args...)...)
+	}
+	// The model, of a library version (1 to 3) or Version, and the
+	// partition.
+	var mj *modelJSON
+	var pj *partitionJSON
+	var version int
+	switch mf.Format {
+	case Format:
+		switch {
+		case mf.Version > Version:
+			return nil, fmt.Errorf("model file version %d is newer than this svclust reads (1 to %d): use a newer svclust", mf.Version, Version)
+		case mf.Version < 1:
+			return nil, bad("version %d, want 1 to %d", mf.Version, Version)
+		case mf.Version == Version:
+			if mf.bare() {
+				return nil, bad("version %d has the model under \"model\"", Version)
+			}
+			if mf.Model == nil {
+				return nil, bad("no model")
+			}
+			if mf.Model.Format != "" || mf.Model.Version != 0 || mf.Model.Partition != nil {
+				return nil, bad("model: format, version and partition are keys of the file")
+			}
+			mj, pj = mf.Model, mf.Partition
+		default:
+			// The library's bare file: no scaling, the model at the top.
+			if mf.Scale != nil || mf.Scaler != nil || mf.Features != nil || mf.Label != "" || mf.Run != nil || mf.Model != nil {
+				return nil, bad("version %d holds a model only", mf.Version)
+			}
+			if mf.SV == nil {
+				mf.SV = &matrixJSON{}
+			}
+			mj = &modelJSON{Format: Format, Version: mf.Version, CAuto: mf.CAuto, Gammas: mf.Gammas, Alpha: mf.Alpha, SV: *mf.SV, Stats: mf.Stats}
+			if mf.Gamma != nil {
+				mj.Gamma = *mf.Gamma
+			}
+			if mf.C != nil {
+				mj.C = *mf.C
+			}
+			if mf.Dim != nil {
+				mj.Dim = *mf.Dim
+			}
+			if mf.Status != nil {
+				mj.Status = *mf.Status
+			}
+			pj = mf.Partition
+		}
+		version = mf.Version
+	case cliFormat:
+		switch {
+		case mf.Version > cliVersion:
+			return nil, fmt.Errorf("model file version %d is newer than this svclust reads (1 to %d): use a newer svclust", mf.Version, cliVersion)
+		case mf.Version < 1:
+			return nil, bad("version %d, want 1 to %d", mf.Version, cliVersion)
+		}
+		if mf.bare() || mf.Partition != nil {
+			return nil, bad("%s has the model under \"model\"", cliFormat)
+		}
+		if mf.Model == nil {
+			return nil, bad("no model")
+		}
+		mj, pj = mf.Model, mf.Model.Partition
+		if mj.Format != Format {
+			return nil, bad("model: format is %q, want %q", mj.Format, Format)
+		}
+		if mj.Version < 1 || mj.Version > libVersion {
+			return nil, bad("model: version is %d, want 1 to %d", mj.Version, libVersion)
+		}
+		version = mj.Version
+	default:
+		return nil, bad("format is %q, want %q", mf.Format, Format)
+	}
+	if err := mj.check(version); err != nil {
+		return nil, err
+	}
+	m := mj.model()
+	if mj.Choice == nil && mf.Run != nil {
+		cAuto := m.Choice.CAuto
+		m.Choice = choiceOf(m, mf.Run)
+		if mj.CAuto != nil {
+			m.Choice.CAuto = cAuto // the model's own record (version 4)
+		}
+	}
+	f := &File{Scale: dataset.ScaleNone, Features: mf.Features, Label: mf.Label, Run: mf.Run, Model: m}
+	d := m.Dim()
+	if mf.Format == Format && version < Version {
+		// A bare library file: rows are given in the model's space.
+		f.Scaler = &dataset.Scaler{Shift: make([]float64, d), Mul: make([]float64, d)}
+		for j := range f.Scaler.Mul {
+			f.Scaler.Mul[j] = 1
+		}
+	} else {
+		if mf.Scale == nil {
+			return nil, bad("no scale")
+		}
+		scale, err := dataset.ParseScale(*mf.Scale)
+		if err != nil {
+			return nil, bad("unknown scale %q", *mf.Scale)
+		}
+		f.Scale = scale
+		if mf.Scaler == nil {
+			return nil, bad("no scaler")
+		}
+		if err := checkScaler(mf.Scaler, d); err != nil {
+			return nil, err
+		}
+		f.Scaler = mf.Scaler
+	}
+	if mf.Features != nil && len(mf.Features) != d {
+		return nil, bad("%d feature names for a model of dimension %d", len(mf.Features), d)
+	}
+	if pj != nil {
+		p, err := pj.partition(m, version)
+		if err != nil {
+			return nil, err
+		}
+		f.Partition = p
+	}
+	return f, nil
+}
+
+// checkScaler checks a scaler read from a file for a model of dimension d.
+func checkScaler(s *dataset.Scaler, d int) error {
+	if len(s.Shift) != d || len(s.Mul) != d {
+		return fmt.Errorf("%w: scaler has %d shifts and %d multipliers for a model of dimension %d",
+			ErrFormat, len(s.Shift), len(s.Mul), d)
+	}
+	for j := range d {
+		if !finite(s.Shift[j]) || !finite(s.Mul[j]) {
+			return fmt.Errorf("%w: scaler column %d is not finite", ErrFormat, j+1)
+		}
+		// fit writes 1/spread, or 1 for a constant column: never ≤ 0,
+		// which would fold or collapse the column.
+		if s.Mul[j] <= 0 {
+			return fmt.Errorf("%w: scaler multiplier of column %d is %v, not > 0", ErrFormat, j+1, s.Mul[j])
+		}
+	}
+	return nil
+}
+
+// choiceOf returns the Choice of m, read from a file older than version 5
+// with the run record r: which of γ, C and the budget were automatic, as
+// the run record says, and their values. The statistics they were chosen
+// from are not known. The Levels rule reads CAuto, so that such a file
+// clusters again as fit clustered it.
+func choiceOf(m *svclust.Model, r *Run) svclust.Choice {
+	return svclust.Choice{
+		Gamma: r.Gamma, C: r.C, Budget: r.Budget,
+		GammaAuto: r.GammaFrom == "auto", CAuto: r.CFrom == "auto", BudgetAuto: r.BudgetFrom == "auto",
+		Adaptive: m.Gammas != nil,
+	}
+}
