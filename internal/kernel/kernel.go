@@ -44,10 +44,41 @@ func SqDistRowTo(dst, x, svs []float64) []float64 {
 	if len(dst) != n {
 		panic(badLength)
 	}
-	for i := range dst {
+	sqDistRow(dst, x, svs)
+	return dst
+}
+
+// sqDist4 returns SqDist(x, yₖ) for four rows yₖ of the length of x, each
+// to the bit: every sum is accumulated in SqDist's order, and the four
+// independent chains of additions overlap in the processor, where one
+// chain waits on the latency of each addition.
+func sqDist4(x, y0, y1, y2, y3 []float64) (s0, s1, s2, s3 float64) {
+	y0, y1, y2, y3 = y0[:len(x)], y1[:len(x)], y2[:len(x)], y3[:len(x)]
+	for i, v := range x {
+		t0 := v - y0[i]
+		t1 := v - y1[i]
+		t2 := v - y2[i]
+		t3 := v - y3[i]
+		s0 += t0 * t0
+		s1 += t1 * t1
+		s2 += t2 * t2
+		s3 += t3 * t3
+	}
+	return s0, s1, s2, s3
+}
+
+// sqDistRow sets dst[i] = SqDist(x, sv_i) for the len(dst) first rows of
+// svs, four rows at a time (see sqDist4). The caller checks the lengths.
+func sqDistRow(dst, x, svs []float64) {
+	d := len(x)
+	i := 0
+	for ; i+4 <= len(dst); i += 4 {
+		r := svs[i*d : i*d+4*d]
+		dst[i], dst[i+1], dst[i+2], dst[i+3] = sqDist4(x, r[:d], r[d:2*d], r[2*d:3*d], r[3*d:])
+	}
+	for ; i < len(dst); i++ {
 		dst[i] = SqDist(x, svs[i*d:i*d+d])
 	}
-	return dst
 }
 
 // RowTo sets dst[i] = exp(−γ‖x − sv_i‖²) for every row sv_i of svs.
@@ -119,8 +150,17 @@ func Sum(x, svs, a []float64, gamma float64) float64 {
 		panic(badLength)
 	}
 	var s float64
-	for i, ai := range a {
-		s += ai * ExpNeg(gamma*SqDist(x, svs[i*d:i*d+d]))
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		r := svs[i*d : i*d+4*d]
+		d0, d1, d2, d3 := sqDist4(x, r[:d], r[d:2*d], r[2*d:3*d], r[3*d:])
+		s += a[i] * ExpNeg(gamma*d0)
+		s += a[i+1] * ExpNeg(gamma*d1)
+		s += a[i+2] * ExpNeg(gamma*d2)
+		s += a[i+3] * ExpNeg(gamma*d3)
+	}
+	for ; i < len(a); i++ {
+		s += a[i] * ExpNeg(gamma*SqDist(x, svs[i*d:i*d+d]))
 	}
 	return s
 }
@@ -187,8 +227,17 @@ func SumEach(x, svs, a, gammas []float64) float64 {
 		panic(badLength)
 	}
 	var s float64
-	for i, ai := range a {
-		s += ai * ExpNeg(gammas[i]*SqDist(x, svs[i*d:i*d+d]))
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		r := svs[i*d : i*d+4*d]
+		d0, d1, d2, d3 := sqDist4(x, r[:d], r[d:2*d], r[2*d:3*d], r[3*d:])
+		s += a[i] * ExpNeg(gammas[i]*d0)
+		s += a[i+1] * ExpNeg(gammas[i+1]*d1)
+		s += a[i+2] * ExpNeg(gammas[i+2]*d2)
+		s += a[i+3] * ExpNeg(gammas[i+3]*d3)
+	}
+	for ; i < len(a); i++ {
+		s += a[i] * ExpNeg(gammas[i]*SqDist(x, svs[i*d:i*d+d]))
 	}
 	return s
 }
@@ -224,12 +273,13 @@ func meanShiftCut(dst, z, x, svs, a, lnW []float64, gamma float64, gammas []floa
 		panic(badLength)
 	}
 	umin := math.Inf(1)
+	sqDistRow(z, x, svs)
 	for i := range a {
 		g := gamma
 		if gammas != nil {
 			g = gammas[i]
 		}
-		z[i] = g * SqDist(x, svs[i*d:i*d+d])
+		z[i] *= g
 		umin = min(umin, z[i]-lnW[i])
 	}
 	clear(dst)

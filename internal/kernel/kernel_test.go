@@ -358,3 +358,63 @@ func TestExpZero(t *testing.T) {
 		t.Errorf("ExpNeg(NaN) = %v", v)
 	}
 }
+
+// TestBlocksToTheBit: the rows that SqDistRowTo, Sum, SumEach and
+// MeanShiftEachCutTo take four at a time give, to the bit, what one row at a
+// time through SqDist and ExpNeg gives, for every remainder of the blocks.
+func TestBlocksToTheBit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for _, d := range []int{1, 2, 3, 7, 128} {
+		for n := 0; n <= 9; n++ {
+			flat, rows := randomSet(rng, n, d)
+			x := make([]float64, d)
+			for j := range x {
+				x[j] = rng.NormFloat64()
+			}
+			a := make([]float64, n)
+			gammas := make([]float64, n)
+			lnW := make([]float64, n)
+			for i := range a {
+				a[i] = rng.Float64() - 0.3
+				gammas[i] = 0.1 + rng.Float64()
+				lnW[i] = math.Log(math.Abs(a[i] * gammas[i]))
+			}
+			var sum, sumEach float64
+			for i, sv := range rows {
+				d2 := SqDist(x, sv)
+				if got := SqDistRowTo(make([]float64, n), x, flat)[i]; got != d2 {
+					t.Fatalf("d=%d n=%d: SqDistRowTo[%d] = %v, want %v", d, n, i, got, d2)
+				}
+				sum += a[i] * ExpNeg(0.3*d2)
+				sumEach += a[i] * ExpNeg(gammas[i]*d2)
+			}
+			if got := Sum(x, flat, a, 0.3); got != sum {
+				t.Fatalf("d=%d n=%d: Sum = %v, want %v", d, n, got, sum)
+			}
+			if got := SumEach(x, flat, a, gammas); got != sumEach {
+				t.Fatalf("d=%d n=%d: SumEach = %v, want %v", d, n, got, sumEach)
+			}
+			z := make([]float64, n)
+			MeanShiftEachCutTo(nil, z, x, flat, a, gammas, lnW)
+			for i, sv := range rows {
+				if want := gammas[i] * SqDist(x, sv); z[i] != want {
+					t.Fatalf("d=%d n=%d: z[%d] = %v, want %v", d, n, i, z[i], want)
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkRowTo(b *testing.B) {
+	for _, c := range []struct{ n, d int }{{600, 2}, {200, 7}, {1000, 128}} {
+		b.Run(fmt.Sprintf("n=%d/d=%d", c.n, c.d), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 1))
+			flat, _ := randomSet(rng, c.n, c.d)
+			x, _ := randomSet(rng, 1, c.d)
+			dst := make([]float64, c.n)
+			for b.Loop() {
+				RowTo(dst, x, flat, 0.5/float64(c.d))
+			}
+		})
+	}
+}
