@@ -96,8 +96,14 @@ func (Merge) Maintain(s *SupportSet) {
 			continue
 		}
 		aj := s.Coef(j)
-		if am > 0 && aj > 0 && (mergeLossBound(am, aj, kj) > bestLoss || mergeLossBoundFine(am, aj, kj) > bestLoss) {
-			continue // this partner cannot lose less than the best so far
+		if am > 0 && aj > 0 {
+			if mergeLossBound(am, aj, kj) > bestLoss {
+				continue // this partner cannot lose less than the best so far
+			}
+			p := mergeBoundPowers(kj)
+			if mergeLossBoundFineFrom(am, aj, kj, &p) > bestLoss || mergeLossExceeds(am, aj, kj, bestLoss, &p) {
+				continue
+			}
 		}
 		if loss, h, az := try(j); loss < bestLoss || loss == bestLoss && j < n {
 			n, bestH, bestAz, bestLoss = j, h, az, loss
@@ -162,23 +168,133 @@ const (
 // at most 2b within 2·10⁻¹² b². Merge chooses the same partner with and
 // without it.
 func mergeLossBoundFine(a, b, kappa float64) float64 {
+	p := mergeBoundPowers(kappa)
+	return mergeLossBoundFineFrom(a, b, kappa, &p)
+}
+
+// mergeBoundPowers returns the powers pⱼ = q^{j²}, j = 0 … 2·mergeBoundPieces,
+// q = κ^{1/(4·mergeBoundPieces²)}, of mergeLossBoundFine's majorant (the
+// last entry is q itself, which mergeLossExceeds refines from).
+func mergeBoundPowers(kappa float64) [2*mergeBoundPieces + 2]float64 {
 	const P = mergeBoundPieces
 	q := kappa
 	for range mergeBoundRoots {
 		q = math.Sqrt(q)
 	}
-	var p [2*P + 1]float64
+	var p [2*P + 2]float64
 	p[0] = 1
 	q2, odd := q*q, q // odd = q^{2j−1}
 	for j := 1; j <= 2*P; j++ {
 		p[j] = p[j-1] * odd
 		odd *= q2
 	}
+	p[2*P+1] = q
+	return p
+}
+
+// mergeLossBoundFineFrom is mergeLossBoundFine from the powers of
+// mergeBoundPowers(kappa).
+func mergeLossBoundFineFrom(a, b, kappa float64, p *[2*mergeBoundPieces + 2]float64) float64 {
+	const P = mergeBoundPieces
 	ub := 0.0
 	for k := range P {
 		ub = max(ub, b*p[P-k-1]+a*p[P+k])
 	}
 	return a*a + b*b + 2*a*b*kappa - ub*ub - 1e-9*a*b - 1e-11*b*b
+}
+
+// mergeRefineLevels is how often mergeLossExceeds halves a piece of
+// mergeLossBoundFine's majorant, and mergeRefinePieces the number of
+// pieces of [½, 1] at the finest.
+const (
+	mergeRefineLevels = 4
+	mergeRefinePieces = mergeBoundPieces << mergeRefineLevels
+)
+
+// mergeLossExceeds reports whether the weight lost by merging support
+// vectors with positive coefficients a ≤ b and kernel value κ = e^{−c}
+// certainly exceeds best, for the partners the bounds above cannot skip (in
+// high dimensions, where kernel values between support vectors are small,
+// mergeLossBoundFine leaves about half of them to the golden-section
+// search). With v the weight of b's vector in z,
+// α_z(v) = bκ^{(1−v)²} + aκ^{v²} on [½, 1] (see mergeLossBoundFine), the
+// loss exceeds best when α_z stays below the value a loss of best needs.
+// Each piece of [½, 1], from mergeBoundPieces pieces on, is bounded twice:
+// by mergeLossBoundFine's majorant bκ^{(1−vₖ₊₁)²} + aκ^{vₖ²}, and by the
+// second-order bound about its midpoint m, α_z(m) + |α_z′(m)|·w/2 +
+// c(a+b)(w/2)² for a piece of width w (|α_z″| ≤ 2c(a+b), see
+// mergeSearchTol), which is tight near the maximum, where the majorant is
+// not; a piece that neither bound clears is halved, down to
+// mergeRefinePieces pieces. At P pieces the powers are q^{j²} with
+// q = κ^{1/(4P²)}, square roots and products as in mergeLossBoundFine, the
+// midpoints' at 2P; with exponents j² ≤ 16·mergeRefinePieces² = 2¹⁸, q is
+// within 2⁻⁵² of its value relative and a power within 2·j²·2⁻⁵² ≤ 2⁻³³,
+// so the square of a bound of at most 2b is within 10⁻⁹ b², and a margin of
+// 1e-8·b² (beside mergeLossBound's 1e-9·ab for the rounding of the loss)
+// makes the answer true only when the computed loss exceeds best: Merge
+// chooses the same partner with and without it (TestMergeLossExceeds,
+// TestMergePartnerOrder).
+//
+// p holds mergeBoundPowers(kappa).
+func mergeLossExceeds(a, b, kappa, best float64, p *[2*mergeBoundPieces + 2]float64) bool {
+	t := a*a + b*b + 2*a*b*kappa - best - 1e-9*a*b - 1e-8*b*b
+	if !(t > 0) || !(kappa > 0) {
+		return false
+	}
+	c := -math.Log(kappa)
+	// q[l] = κ^{1/(4P²)} for P = mergeBoundPieces·2^l pieces, computed
+	// when first needed.
+	var q [mergeRefineLevels + 2]float64
+	q[0] = p[2*mergeBoundPieces+1]
+	var below func(l, k int) bool
+	below = func(l, k int) bool {
+		n := mergeBoundPieces << l // pieces at this level; k is the piece
+		var m float64
+		if l == 0 {
+			m = b*p[n-k-1] + a*p[n+k]
+		} else {
+			m = b*powInt(q[l], (n-k-1)*(n-k-1)) + a*powInt(q[l], (n+k)*(n+k))
+		}
+		if m*m < t {
+			return true
+		}
+		if q[l+1] == 0 {
+			q[l+1] = math.Sqrt(math.Sqrt(q[l]))
+		}
+		// The midpoint v = (2n+2k+1)/(4n), 1 − v = (2n−2k−1)/(4n).
+		i, j := 2*n-2*k-1, 2*n+2*k+1
+		e1, e2 := powInt(q[l+1], i*i), powInt(q[l+1], j*j)
+		h := 1 / float64(4*n)
+		der := 2 * c * (b*float64(i)*h*e1 - a*float64(j)*h*e2)
+		if m := b*e1 + a*e2 + math.Abs(der)*h + c*(a+b)*h*h; m*m < t {
+			return true
+		}
+		if n >= mergeRefinePieces {
+			return false
+		}
+		return below(l+1, 2*k) && below(l+1, 2*k+1)
+	}
+	for k := range mergeBoundPieces {
+		if !below(0, k) {
+			return false
+		}
+	}
+	return true
+}
+
+// powInt returns x^n for n ≥ 0 by repeated squaring: at most 2·log₂ n
+// products, so that with x within ε of its value relative the result is
+// within about 2nε.
+func powInt(x float64, n int) float64 {
+	r := 1.0
+	for n > 0 {
+		if n&1 == 1 {
+			r *= x
+		}
+		x *= x
+		n >>= 1
+	}
+	return r
 }
 
 // mergePair returns the weight h of xₘ in the merged point
