@@ -124,7 +124,7 @@ func ExpNeg(u float64) float64 {
 	if u > expZero {
 		return 0
 	}
-	return math.Exp(-u)
+	return expArch(-u)
 }
 
 // Dot returns Σᵢ a[i]·k[i] over the entries of k, summed in order: with k
@@ -291,9 +291,9 @@ func meanShiftCut(dst, z, x, svs, a, lnW []float64, gamma float64, gammas []floa
 		sv := svs[i*d : i*d+d]
 		var w float64
 		if gammas != nil {
-			w = ai * gammas[i] * math.Exp(-z[i])
+			w = ai * gammas[i] * expArch(-z[i])
 		} else {
-			w = ai * math.Exp(-z[i])
+			w = ai * expArch(-z[i])
 		}
 		den += w
 		for j, v := range sv {
