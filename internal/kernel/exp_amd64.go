@@ -7,8 +7,7 @@ import "math"
 // The exponential of math.Exp on amd64 (its assembly, math/exp_amd64.s)
 // written in Go, operation for operation, so that it gives the same bits
 // while the compiler can inline and schedule it (math.Exp's assembly is
-// called through a wrapper that nothing can inline): RowTo is about 1.3
-// times faster. The assembly takes one of two paths, with fused
+// called through a wrapper that nothing can inline). The assembly takes one of two paths, with fused
 // multiply-adds on processors that have them and without; expFMA and
 // expPlain are the two, and init keeps the one that agrees with math.Exp
 // on expProbes arguments (both paths round differently on some of them,
