@@ -111,3 +111,51 @@ func expPlain(x float64) float64 {
 	r += 1.0
 	return r * math.Float64frombits(uint64(int64(k)+0x3FF)<<52)
 }
+
+// expArch4 returns expArch of four arguments ≤ 0. On the path with fused
+// multiply-adds it runs expFMA's operations on the four side by side, so
+// that their chains of dependent operations overlap; each result has
+// expFMA's bits.
+func expArch4(x0, x1, x2, x3 float64) (float64, float64, float64, float64) {
+	if expPath != 1 || !(x0 >= -708 && x1 >= -708 && x2 >= -708 && x3 >= -708) {
+		return expArch(x0), expArch(x1), expArch(x2), expArch(x3)
+	}
+	k0 := math.RoundToEven(x0 * expLog2e)
+	k1 := math.RoundToEven(x1 * expLog2e)
+	k2 := math.RoundToEven(x2 * expLog2e)
+	k3 := math.RoundToEven(x3 * expLog2e)
+	r0 := math.FMA(-expLn2L, k0, math.FMA(-expLn2U, k0, x0)) * 0.0625
+	r1 := math.FMA(-expLn2L, k1, math.FMA(-expLn2U, k1, x1)) * 0.0625
+	r2 := math.FMA(-expLn2L, k2, math.FMA(-expLn2U, k2, x2)) * 0.0625
+	r3 := math.FMA(-expLn2L, k3, math.FMA(-expLn2U, k3, x3)) * 0.0625
+	r0 *= expPoly(r0)
+	r1 *= expPoly(r1)
+	r2 *= expPoly(r2)
+	r3 *= expPoly(r3)
+	for range 3 {
+		r0 *= r0 + 2
+		r1 *= r1 + 2
+		r2 *= r2 + 2
+		r3 *= r3 + 2
+	}
+	r0 = math.FMA(r0, r0+2, 1.0)
+	r1 = math.FMA(r1, r1+2, 1.0)
+	r2 = math.FMA(r2, r2+2, 1.0)
+	r3 = math.FMA(r3, r3+2, 1.0)
+	return r0 * math.Float64frombits(uint64(int64(k0)+0x3FF)<<52),
+		r1 * math.Float64frombits(uint64(int64(k1)+0x3FF)<<52),
+		r2 * math.Float64frombits(uint64(int64(k2)+0x3FF)<<52),
+		r3 * math.Float64frombits(uint64(int64(k3)+0x3FF)<<52)
+}
+
+// expPoly is the polynomial of expFMA, by fused multiply-adds.
+func expPoly(r float64) float64 {
+	p := 2.4801587301587301587e-5
+	p = math.FMA(p, r, 1.9841269841269841270e-4)
+	p = math.FMA(p, r, 1.3888888888888888889e-3)
+	p = math.FMA(p, r, 8.3333333333333333333e-3)
+	p = math.FMA(p, r, 4.1666666666666666667e-2)
+	p = math.FMA(p, r, 1.6666666666666666667e-1)
+	p = math.FMA(p, r, 0.5)
+	return math.FMA(p, r, 1.0)
+}

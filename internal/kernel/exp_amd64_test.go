@@ -50,3 +50,24 @@ func TestExpProbesTellPathsApart(t *testing.T) {
 	}
 	t.Logf("%d of %d probes differ", differ, expProbes)
 }
+
+// TestExpArch4: expArch4 gives expArch's bits lane by lane, with arguments
+// that take the fast path and ones that do not.
+func TestExpArch4(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for i := range 2_000_000 {
+		var x [4]float64
+		for l := range x {
+			x[l] = -rng.Float64() * 30
+			if i%50 == 0 {
+				x[l] = -rng.Float64() * expZero
+			}
+		}
+		y0, y1, y2, y3 := expArch4(x[0], x[1], x[2], x[3])
+		for l, y := range [4]float64{y0, y1, y2, y3} {
+			if want := expArch(x[l]); math.Float64bits(y) != math.Float64bits(want) {
+				t.Fatalf("lane %d: exp(%v) = %v, want %v", l, x[l], y, want)
+			}
+		}
+	}
+}

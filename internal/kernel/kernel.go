@@ -85,10 +85,35 @@ func sqDistRow(dst, x, svs []float64) {
 // It panics if len(svs) is not a multiple of len(x) or dst has the wrong length.
 func RowTo(dst, x, svs []float64, gamma float64) []float64 {
 	dst = SqDistRowTo(dst, x, svs)
-	for i, v := range dst {
-		dst[i] = ExpNeg(gamma * v)
-	}
+	expNegRow(dst, gamma, nil)
 	return dst
+}
+
+// expNegRow sets v[i] = ExpNeg(γᵢ·v[i]), with γᵢ = gammas[i], or gamma
+// when gammas is nil, four at a time where no value is zero (expArch4).
+func expNegRow(v []float64, gamma float64, gammas []float64) {
+	i := 0
+	for ; i+4 <= len(v); i += 4 {
+		u := v[i : i+4]
+		g0, g1, g2, g3 := gamma, gamma, gamma, gamma
+		if gammas != nil {
+			g := gammas[i : i+4]
+			g0, g1, g2, g3 = g[0], g[1], g[2], g[3]
+		}
+		u0, u1, u2, u3 := g0*u[0], g1*u[1], g2*u[2], g3*u[3]
+		if u0 > expZero || u1 > expZero || u2 > expZero || u3 > expZero {
+			u[0], u[1], u[2], u[3] = ExpNeg(u0), ExpNeg(u1), ExpNeg(u2), ExpNeg(u3)
+			continue
+		}
+		u[0], u[1], u[2], u[3] = expArch4(-u0, -u1, -u2, -u3)
+	}
+	for ; i < len(v); i++ {
+		g := gamma
+		if gammas != nil {
+			g = gammas[i]
+		}
+		v[i] = ExpNeg(g * v[i])
+	}
 }
 
 // RowEachTo sets dst[i] = exp(−gammas[i]‖x − sv_i‖²) for every row sv_i of
@@ -100,9 +125,7 @@ func RowEachTo(dst, x, svs, gammas []float64) []float64 {
 		panic(badLength)
 	}
 	dst = SqDistRowTo(dst, x, svs)
-	for i, v := range dst {
-		dst[i] = ExpNeg(gammas[i] * v)
-	}
+	expNegRow(dst, 0, gammas)
 	return dst
 }
 
@@ -154,10 +177,12 @@ func Sum(x, svs, a []float64, gamma float64) float64 {
 	for ; i+4 <= len(a); i += 4 {
 		r := svs[i*d : i*d+4*d]
 		d0, d1, d2, d3 := sqDist4(x, r[:d], r[d:2*d], r[2*d:3*d], r[3*d:])
-		s += a[i] * ExpNeg(gamma*d0)
-		s += a[i+1] * ExpNeg(gamma*d1)
-		s += a[i+2] * ExpNeg(gamma*d2)
-		s += a[i+3] * ExpNeg(gamma*d3)
+		k := [4]float64{d0, d1, d2, d3}
+		expNegRow(k[:], gamma, nil)
+		s += a[i] * k[0]
+		s += a[i+1] * k[1]
+		s += a[i+2] * k[2]
+		s += a[i+3] * k[3]
 	}
 	for ; i < len(a); i++ {
 		s += a[i] * ExpNeg(gamma*SqDist(x, svs[i*d:i*d+d]))
@@ -231,10 +256,12 @@ func SumEach(x, svs, a, gammas []float64) float64 {
 	for ; i+4 <= len(a); i += 4 {
 		r := svs[i*d : i*d+4*d]
 		d0, d1, d2, d3 := sqDist4(x, r[:d], r[d:2*d], r[2*d:3*d], r[3*d:])
-		s += a[i] * ExpNeg(gammas[i]*d0)
-		s += a[i+1] * ExpNeg(gammas[i+1]*d1)
-		s += a[i+2] * ExpNeg(gammas[i+2]*d2)
-		s += a[i+3] * ExpNeg(gammas[i+3]*d3)
+		k := [4]float64{d0, d1, d2, d3}
+		expNegRow(k[:], 0, gammas[i:i+4])
+		s += a[i] * k[0]
+		s += a[i+1] * k[1]
+		s += a[i+2] * k[2]
+		s += a[i+3] * k[3]
 	}
 	for ; i < len(a); i++ {
 		s += a[i] * ExpNeg(gammas[i]*SqDist(x, svs[i*d:i*d+d]))
