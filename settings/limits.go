@@ -1,6 +1,6 @@
 package settings
 
-import "strconv"
+import "github.com/svclust/svclust/internal/numfmt"
 
 // The upper bounds of the size flags. Each is far beyond any sensible
 // setting and keeps memory and time within what one machine has, so that a
@@ -27,28 +27,7 @@ const (
 // separators, if v > max, else nil.
 func AtMost(flag string, v, max int) error {
 	if v > max {
-		return errorf(flag, "%s %d: must be ≤ %s", flag, v, thousands(max))
+		return errorf(flag, "%s %d: must be ≤ %s", flag, v, numfmt.Thousands(int64(max)))
 	}
 	return nil
-}
-
-// thousands returns n in decimal with commas between groups of three
-// digits.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := s[0] == '-'
-	if neg {
-		s = s[1:]
-	}
-	var b []byte
-	for i, c := range []byte(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b = append(b, ',')
-		}
-		b = append(b, c)
-	}
-	if neg {
-		return "-" + string(b)
-	}
-	return string(b)
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/svclust/svclust/internal/numfmt"
 	"io"
 	"math"
 	"os"
@@ -694,9 +695,9 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	if p, ok := strings.CutSuffix(noun, "um"); ok {
-		return fmt.Sprintf("%s %sa", thousands(int64(n)), p)
+		return fmt.Sprintf("%s %sa", numfmt.Thousands(int64(n)), p)
 	}
-	return fmt.Sprintf("%s %ss", thousands(int64(n)), noun)
+	return fmt.Sprintf("%s %ss", numfmt.Thousands(int64(n)), noun)
 }
 
 // maxSizes is the number of cluster sizes the summary lists.
@@ -725,7 +726,7 @@ func clusterSizes(counts []int, outliers string) string {
 		if c > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(thousands(int64(n)))
+		b.WriteString(numfmt.Thousands(int64(n)))
 	}
 	if k > maxSizes {
 		fmt.Fprintf(&b, " and %d more", k-maxSizes)

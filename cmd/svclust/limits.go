@@ -1,5 +1,7 @@
 package main
 
+import "github.com/svclust/svclust/internal/numfmt"
+
 // The upper bounds of the size flags of the commands; those of the run
 // settings (-budget, -m, -max-iter, -sample, -workers) are package
 // settings'. Each is far beyond any sensible setting and keeps memory and
@@ -27,7 +29,7 @@ const (
 // atMost returns the usage error "FLAG must be ≤ MAX" if v > max, else nil.
 func atMost(flag string, v, max int) error {
 	if v > max {
-		return usagef("%s %d: must be ≤ %s", flag, v, thousands(int64(max)))
+		return usagef("%s %d: must be ≤ %s", flag, v, numfmt.Thousands(int64(max)))
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/svclust/svclust/internal/numfmt"
 	"io"
 
 	"gonum.org/v1/gonum/mat"
@@ -79,7 +80,7 @@ func (o *modelFlags) setup(e *env, args []string, more ...namedPath) (*modelfile
 		return nil, "", err
 	}
 	if o.maxModelMB < 1 || o.maxModelMB > maxModelMB {
-		return nil, "", usagef("-max-model-mb %d: must be ≥ 1 and ≤ %s", o.maxModelMB, thousands(maxModelMB))
+		return nil, "", usagef("-max-model-mb %d: must be ≥ 1 and ≤ %s", o.maxModelMB, numfmt.Thousands(maxModelMB))
 	}
 	mf, err := readModel(o.model, o.maxModelMB<<20)
 	if err != nil {

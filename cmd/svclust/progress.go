@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
+	"github.com/svclust/svclust/internal/numfmt"
 	"hash"
 	"io"
 	"math"
 	"os"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -247,7 +247,7 @@ func (p *progress) number(v float64) string {
 	if p.unit == "bytes" {
 		return fmt.Sprintf("%.1f", v/1e6)
 	}
-	return thousands(int64(v))
+	return numfmt.Thousands(int64(v))
 }
 
 // seconds formats a duration to a tenth of a second, or whole seconds
@@ -257,26 +257,6 @@ func seconds(d time.Duration) string {
 		return d.Round(time.Second).String()
 	}
 	return fmt.Sprintf("%.1f s", d.Seconds())
-}
-
-// thousands formats n with commas between groups of three digits.
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := s[0] == '-'
-	if neg {
-		s = s[1:]
-	}
-	var b []byte
-	for i, c := range []byte(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b = append(b, ',')
-		}
-		b = append(b, c)
-	}
-	if neg {
-		return "-" + string(b)
-	}
-	return string(b)
 }
 
 // countingReader counts the bytes read through it, for the progress of a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/svclust/svclust/internal/numfmt"
 	"io"
 	"math"
 	"os"
@@ -351,7 +352,7 @@ func (o *reproFlags) protocol() (*reproduce.Protocol, []reproduce.DataSet, []rep
 		return nil, nil, nil, err
 	}
 	if n := len(o.gammas) * len(o.cs); n > maxGridPoints {
-		return nil, nil, nil, usagef("-gamma-grid and -C-grid: %s settings, more than %s", thousands(int64(n)), thousands(maxGridPoints))
+		return nil, nil, nil, usagef("-gamma-grid and -C-grid: %s settings, more than %s", numfmt.Thousands(int64(n)), numfmt.Thousands(maxGridPoints))
 	}
 	sc, err := dataset.ParseScale(o.scale)
 	if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"github.com/svclust/svclust/internal/numfmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -42,7 +43,7 @@ func TestSummaryText(t *testing.T) {
 					n++
 				}
 			}
-			sizes[c] = thousands(int64(n))
+			sizes[c] = numfmt.Thousands(int64(n))
 		}
 		for _, l := range labels {
 			if l < 0 {
@@ -140,7 +141,7 @@ func TestClusterProgress(t *testing.T) {
 	if strip == 0 || strip == 300 {
 		t.Fatalf("strip of %d points: the check below cannot tell it from the rows", strip)
 	}
-	if want := fmt.Sprintf("svclust fit: cluster: %s trajectories in ", thousands(int64(strip))); !strings.Contains(stderr, want) {
+	if want := fmt.Sprintf("svclust fit: cluster: %s trajectories in ", numfmt.Thousands(int64(strip))); !strings.Contains(stderr, want) {
 		t.Errorf("components: progress lacks %q:\n%s", want, stderr)
 	}
 }

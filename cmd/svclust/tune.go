@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/svclust/svclust/internal/numfmt"
 	"io"
 	"math"
 	"strconv"
@@ -187,7 +188,7 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, runs int, 
 		return err
 	}
 	if n := len(gammas) * len(cs); n > maxGridPoints {
-		return usagef("-gamma-grid and -C-grid: %s settings, more than %s", thousands(int64(n)), thousands(maxGridPoints))
+		return usagef("-gamma-grid and -C-grid: %s settings, more than %s", numfmt.Thousands(int64(n)), numfmt.Thousands(maxGridPoints))
 	}
 	dt, stop, err := o.prepare(args)
 	if err != nil {
