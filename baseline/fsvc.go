@@ -36,9 +36,9 @@ type FSVCConfig struct {
 	M int
 	// Seed seeds the random order in which ball centres are chosen.
 	Seed uint64
-	// Budget is the longest time the labelling may take; 0 means no limit.
+	// Timeout is the longest time the labelling may take; 0 means no limit.
 	// When it runs out LabelFSVC returns ErrExceeded.
-	Budget time.Duration
+	Timeout time.Duration
 	// Workers is the number of goroutines; 0 means GOMAXPROCS. Labels do
 	// not depend on it.
 	Workers int
@@ -55,7 +55,7 @@ func (c *FSVCConfig) Validate() error {
 			return &svclust.ConfigError{Field: f.name, Value: f.v, Reason: "must be ≥ 0 and finite"}
 		}
 	}
-	g := GraphConfig{M: c.M, Budget: c.Budget, Workers: c.Workers}
+	g := GraphConfig{M: c.M, Timeout: c.Timeout, Workers: c.Workers}
 	return g.Validate()
 }
 
@@ -97,7 +97,7 @@ const (
 //
 // It returns a *svclust.ConfigError for an invalid cfg, svclust.ErrNoData
 // for empty x, svclust.ErrNotFinite for NaN or Inf in x and ErrExceeded
-// when cfg.Budget runs out. It panics if x does not have s.D columns.
+// when cfg.Timeout runs out. It panics if x does not have s.D columns.
 func (s *SVDD) LabelFSVC(x mat.Matrix, cfg *FSVCConfig) (*Labelling, error) {
 	return s.labelFSVC(labelRows(x, s.D), cfg)
 }
@@ -116,7 +116,7 @@ func (s *SVDD) labelFSVC(x []float64, cfg *FSVCConfig) (*Labelling, error) {
 		return nil, err
 	}
 	d := s.D
-	over := func() bool { return cfg.Budget > 0 && time.Since(start) > cfg.Budget }
+	over := func() bool { return cfg.Timeout > 0 && time.Since(start) > cfg.Timeout }
 
 	// 1. Partition into balls.
 	centres, ball := partitionBalls(x, d, cfg.P, cfg.Seed, over)

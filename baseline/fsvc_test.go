@@ -161,14 +161,14 @@ func TestLabelFSVCErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ce *svclust.ConfigError
-	for _, cfg := range []*FSVCConfig{{P: -1}, {Eps: math.Inf(1)}, {M: 1}, {Workers: -1}, {Budget: -1}} {
+	for _, cfg := range []*FSVCConfig{{P: -1}, {Eps: math.Inf(1)}, {M: 1}, {Workers: -1}, {Timeout: -1}} {
 		if _, err := s.LabelFSVC(dense(x, s.D), cfg); !errors.As(err, &ce) {
 			t.Errorf("%+v: %v, want a ConfigError", cfg, err)
 		}
 	}
 	// 300 rows pass the first look at the clock (after 256 rows of the
 	// partition), by when 1ns has run out.
-	if _, err := s.LabelFSVC(dense(x, s.D), &FSVCConfig{Budget: time.Nanosecond}); !errors.Is(err, ErrExceeded) {
+	if _, err := s.LabelFSVC(dense(x, s.D), &FSVCConfig{Timeout: time.Nanosecond}); !errors.Is(err, ErrExceeded) {
 		t.Errorf("budget: %v, want ErrExceeded", err)
 	}
 	if _, err := s.LabelFSVC(dense(nil, s.D), nil); !errors.Is(err, svclust.ErrNoData) {

@@ -20,9 +20,9 @@ type GraphConfig struct {
 	// segment test; 0 selects cluster.DefaultM (Ben-Hur et al.'s m = 20).
 	// It must be ≥ 2.
 	M int
-	// Budget is the longest time the labelling may take; 0 means no limit.
+	// Timeout is the longest time the labelling may take; 0 means no limit.
 	// When it runs out LabelCompleteGraph returns ErrExceeded.
-	Budget time.Duration
+	Timeout time.Duration
 	// Workers is the number of goroutines; 0 means GOMAXPROCS. Labels do
 	// not depend on it.
 	Workers int
@@ -34,8 +34,8 @@ func (c *GraphConfig) Validate() error {
 	if c.M != 0 && c.M < 2 {
 		return &svclust.ConfigError{Field: "M", Value: c.M, Reason: "must be ≥ 2 (0 selects the default)"}
 	}
-	if c.Budget < 0 {
-		return &svclust.ConfigError{Field: "Budget", Value: c.Budget, Reason: "must be ≥ 0 (0 means no limit)"}
+	if c.Timeout < 0 {
+		return &svclust.ConfigError{Field: "Timeout", Value: c.Timeout, Reason: "must be ≥ 0 (0 means no limit)"}
 	}
 	if c.Workers < 0 {
 		return &svclust.ConfigError{Field: "Workers", Value: c.Workers, Reason: "must be ≥ 0 (0 means GOMAXPROCS)"}
@@ -105,7 +105,7 @@ func (s *SVDD) labelSetup(x []float64, m, workers int) (int, int, int, error) {
 //
 // It returns a *svclust.ConfigError for an invalid cfg,
 // svclust.ErrNoData for empty x, svclust.ErrNotFinite for NaN or Inf in x
-// and ErrExceeded when cfg.Budget runs out; the budget is never met by
+// and ErrExceeded when cfg.Timeout runs out; the budget is never met by
 // testing fewer pairs. It panics if x does not have s.D columns.
 func (s *SVDD) LabelCompleteGraph(x mat.Matrix, cfg *GraphConfig) (*Labelling, error) {
 	return s.labelCompleteGraph(labelRows(x, s.D), cfg)
@@ -154,7 +154,7 @@ func (s *SVDD) labelCompleteGraph(x []float64, cfg *GraphConfig) (*Labelling, er
 		if exceeded.Load() {
 			return
 		}
-		if cfg.Budget > 0 && time.Since(start) > cfg.Budget {
+		if cfg.Timeout > 0 && time.Since(start) > cfg.Timeout {
 			exceeded.Store(true)
 			return
 		}
@@ -162,7 +162,7 @@ func (s *SVDD) labelCompleteGraph(x []float64, cfg *GraphConfig) (*Labelling, er
 		xa := x[vert[a]*d : vert[a]*d+d]
 		var count int64
 		for b := a + 1; b < len(vert); b++ {
-			if cfg.Budget > 0 && (b-a)%budgetEvery == 0 && time.Since(start) > cfg.Budget {
+			if cfg.Timeout > 0 && (b-a)%budgetEvery == 0 && time.Since(start) > cfg.Timeout {
 				exceeded.Store(true)
 				break
 			}

@@ -129,11 +129,11 @@ func TestLabelCompleteGraphErrors(t *testing.T) {
 	}
 	// The clock is read before the first row of pairs, after the n
 	// inside tests: a budget of 1ns has run out by then.
-	if _, err := s.LabelCompleteGraph(dense(x, s.D), &GraphConfig{Budget: time.Nanosecond}); !errors.Is(err, ErrExceeded) {
+	if _, err := s.LabelCompleteGraph(dense(x, s.D), &GraphConfig{Timeout: time.Nanosecond}); !errors.Is(err, ErrExceeded) {
 		t.Errorf("budget: %v, want ErrExceeded", err)
 	}
 	var ce *svclust.ConfigError
-	for _, cfg := range []*GraphConfig{{M: 1}, {Budget: -1}, {Workers: -1}} {
+	for _, cfg := range []*GraphConfig{{M: 1}, {Timeout: -1}, {Workers: -1}} {
 		if _, err := s.LabelCompleteGraph(dense(x, s.D), cfg); !errors.As(err, &ce) {
 			t.Errorf("%+v: %v, want a ConfigError", cfg, err)
 		}

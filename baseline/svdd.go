@@ -29,7 +29,7 @@ const (
 )
 
 // ErrExceeded is returned when a run does not finish within its time
-// budget (SVDDConfig.Budget, GraphConfig.Budget, FSVCConfig.Budget). It is
+// budget (SVDDConfig.Timeout, GraphConfig.Timeout, FSVCConfig.Timeout). It is
 // an honest "did not finish", never replaced by a cheaper approximation.
 var ErrExceeded = errors.New("baseline: time budget exceeded")
 
@@ -64,9 +64,9 @@ type SVDDConfig struct {
 	// LIBSVM. Reaching it is reported in SVDD.Status, not as an error.
 	MaxIter int
 
-	// Budget is the longest time training may take; 0 means no limit. When
+	// Timeout is the longest time training may take; 0 means no limit. When
 	// it runs out TrainSVDD returns ErrExceeded.
-	Budget time.Duration
+	Timeout time.Duration
 
 	// Workers is the number of goroutines that fill a kernel row; 0 means
 	// GOMAXPROCS. The result does not depend on it.
@@ -90,8 +90,8 @@ func (c *SVDDConfig) Validate() error {
 	if c.MaxIter < 0 {
 		return &svclust.ConfigError{Field: "MaxIter", Value: c.MaxIter, Reason: "must be ≥ 0 (0 selects the default)"}
 	}
-	if c.Budget < 0 {
-		return &svclust.ConfigError{Field: "Budget", Value: c.Budget, Reason: "must be ≥ 0 (0 means no limit)"}
+	if c.Timeout < 0 {
+		return &svclust.ConfigError{Field: "Timeout", Value: c.Timeout, Reason: "must be ≥ 0 (0 means no limit)"}
 	}
 	if c.Workers < 0 {
 		return &svclust.ConfigError{Field: "Workers", Value: c.Workers, Reason: "must be ≥ 0 (0 means GOMAXPROCS)"}
@@ -294,7 +294,7 @@ func numWorkers(w int) int {
 //
 // It returns a *svclust.ConfigError for an invalid cfg, svclust.ErrNoData
 // for empty x, svclust.ErrNotFinite for NaN or Inf and ErrExceeded when
-// cfg.Budget runs out.
+// cfg.Timeout runs out.
 func TrainSVDD(x mat.Matrix, cfg *SVDDConfig) (*SVDD, error) {
 	data, d := rowsOf(x)
 	return trainSVDD(data, d, cfg)
@@ -334,7 +334,7 @@ func trainSVDD(x []float64, d int, cfg *SVDDConfig) (*SVDD, error) {
 	sol := &smo{
 		n: n, c: c, tol: tol / 2, // the solver works with G = Kβ = (1 − R² + βᵀKβ)/2
 		cache:  newRowCache(x, d, cfg.Gamma, int64(cacheMB*(1<<20)), numWorkers(cfg.Workers)),
-		budget: cfg.Budget, start: start,
+		budget: cfg.Timeout, start: start,
 	}
 	if err := sol.solve(maxIter); err != nil {
 		return nil, err

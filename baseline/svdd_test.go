@@ -385,7 +385,7 @@ func TestSVDDEdgeCases(t *testing.T) {
 		}
 	}
 	// A budget of 1ns has run out by the first look at the clock.
-	if _, err := TrainSVDD(dense(uniform(rand.New(rand.NewPCG(4, 4)), 200, 2, 3), 2), &SVDDConfig{Gamma: 1, Budget: time.Nanosecond}); !errors.Is(err, ErrExceeded) {
+	if _, err := TrainSVDD(dense(uniform(rand.New(rand.NewPCG(4, 4)), 200, 2, 3), 2), &SVDDConfig{Gamma: 1, Timeout: time.Nanosecond}); !errors.Is(err, ErrExceeded) {
 		t.Errorf("budget: %v, want ErrExceeded", err)
 	}
 	// An iteration limit is a status, not an error.

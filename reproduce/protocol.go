@@ -618,7 +618,7 @@ func fitSVDD(d *Data, m Method, s Setting, seed uint64, workers int, budget, run
 		}
 	} else {
 		t0 := time.Now()
-		sv, err = baseline.TrainSVDD(x, &baseline.SVDDConfig{Gamma: s.Gamma, C: s.C, Budget: budget, Workers: workers})
+		sv, err = baseline.TrainSVDD(x, &baseline.SVDDConfig{Gamma: s.Gamma, C: s.C, Timeout: budget, Workers: workers})
 		if err != nil {
 			return outcome{err: err}
 		}
@@ -633,9 +633,9 @@ func fitSVDD(d *Data, m Method, s Setting, seed uint64, workers int, budget, run
 	t1 := time.Now()
 	var lab *baseline.Labelling
 	if m == SVC {
-		lab, err = sv.LabelCompleteGraph(x, &baseline.GraphConfig{Budget: left, Workers: workers})
+		lab, err = sv.LabelCompleteGraph(x, &baseline.GraphConfig{Timeout: left, Workers: workers})
 	} else {
-		lab, err = sv.LabelFSVC(x, &baseline.FSVCConfig{P: s.P, Eps: s.Eps, Seed: seed, Budget: left, Workers: workers})
+		lab, err = sv.LabelFSVC(x, &baseline.FSVCConfig{P: s.P, Eps: s.Eps, Seed: seed, Timeout: left, Workers: workers})
 	}
 	if err != nil {
 		return outcome{err: err}
