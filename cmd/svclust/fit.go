@@ -505,36 +505,6 @@ func modelFileOf(st *settings.Settings, dt *data, r *result) *modelfile.File {
 	}
 }
 
-// choiceJSON is what fit -json reports of svclust.Choice: the statistics
-// behind each automatic setting.
-type choiceJSON struct {
-	GammaAuto  bool    `json:"gamma_auto"`
-	CAuto      bool    `json:"C_auto"`
-	BudgetAuto bool    `json:"budget_auto"`
-	Sample     int     `json:"sample,omitempty"`
-	Rho        float64 `json:"rho,omitempty"`
-	Cover      int     `json:"cover,omitempty"`
-	KappaMax   float64 `json:"kappa_max,omitempty"`
-	Scale      float64 `json:"C_scale,omitempty"`
-	// The adaptive widths (svclust.Choice.RhoWidth): "adaptive" or
-	// "global", and the statistics of the rule.
-	Width       string  `json:"width"`
-	RhoWidth    float64 `json:"rho_width,omitempty"`
-	Narrowed    int     `json:"narrowed,omitempty"`
-	WidthMin    float64 `json:"width_min,omitempty"`
-	WidthMedian float64 `json:"width_median,omitempty"`
-}
-
-func choiceOf(c svclust.Choice) *choiceJSON {
-	j := &choiceJSON{
-		GammaAuto: c.GammaAuto, CAuto: c.CAuto, BudgetAuto: c.BudgetAuto,
-		Sample: c.Sample, Rho: c.Rho, Cover: c.Cover, KappaMax: c.KappaMax, Scale: c.Scale,
-		Width: c.WidthRule().String(), RhoWidth: c.RhoWidth, Narrowed: c.Narrowed,
-		WidthMin: c.WidthMin, WidthMedian: c.WidthMedian,
-	}
-	return j
-}
-
 // runInfoOf returns the run section of the model file of a run.
 func runInfoOf(st *settings.Settings, dt *data, r *result) *modelfile.Run {
 	src := settings.Source{Data: dt.path, Rows: dt.n, SHA256: dt.sha256}
@@ -550,61 +520,16 @@ func writeLabels(w io.Writer, labels []int) error {
 	return err
 }
 
-// fitJSON is the report of fit -json.
+// fitJSON is the report of fit -json: the run's, and the sample of
+// -stream and the metrics of a label column.
 type fitJSON struct {
-	N              int             `json:"n"`
-	D              int             `json:"d"`
-	Clusters       int             `json:"clusters"`
-	SupportVectors int             `json:"support_vectors"`
-	Iterations     int             `json:"iterations"`
-	Status         string          `json:"status"`
-	Objective      float64         `json:"objective"`
-	StripSize      int             `json:"strip_size"`
-	Equilibria     int             `json:"equilibria"`
-	Eps            float64         `json:"eps"`
-	TrainSeconds   float64         `json:"train_seconds"`
-	AssignSeconds  float64         `json:"assign_seconds"`
-	Gamma          float64         `json:"gamma"`
-	C              float64         `json:"C"`
-	Budget         int             `json:"budget"`
-	Rule           string          `json:"rule"`
-	MinSize        int             `json:"min_size,omitempty"`
-	Stability      []float64       `json:"stability,omitempty"`
-	RipplesJoined  int             `json:"ripples_joined"`
-	Choice         *choiceJSON     `json:"choice,omitempty"`
-	Strategy       string          `json:"strategy"`
-	Scale          string          `json:"scale"`
-	Seed           uint64          `json:"seed"`
-	Sample         int             `json:"sample,omitempty"`
-	Metrics        *metrics.Scores `json:"metrics,omitempty"`
+	*settings.Report
+	Sample  int             `json:"sample,omitempty"`
+	Metrics *metrics.Scores `json:"metrics,omitempty"`
 }
 
 func fitReport(st *settings.Settings, dt *data, r *result) *fitJSON {
-	j := &fitJSON{
-		N:              dt.n,
-		D:              dt.d,
-		Clusters:       r.cl.Clusters,
-		SupportVectors: len(r.model.Alpha),
-		Iterations:     r.model.Stats.Iterations,
-		Status:         r.model.Status.String(),
-		Objective:      r.model.Stats.Objective,
-		StripSize:      r.cl.StripSize,
-		Equilibria:     r.cl.Equilibria,
-		Eps:            r.cl.Eps,
-		TrainSeconds:   r.model.Stats.Runtime.Seconds(),
-		AssignSeconds:  r.cl.Runtime.Seconds(),
-		Gamma:          r.model.Gamma,
-		C:              r.model.C,
-		Budget:         r.model.Choice.Budget,
-		Rule:           st.Rule,
-		MinSize:        r.cl.MinSize,
-		Stability:      r.cl.Stability,
-		RipplesJoined:  r.cl.Ripples,
-		Choice:         choiceOf(r.model.Choice),
-		Strategy:       st.Maintain,
-		Scale:          st.Scale,
-		Seed:           st.Seed,
-	}
+	j := &fitJSON{Report: st.Report(r.model, r.cl, dt.n, dt.d)}
 	if r.stream != nil {
 		j.Sample = r.stream.sample
 		j.AssignSeconds += r.stream.assign.Seconds()

@@ -30,6 +30,7 @@ import (
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/modelfile"
+	"github.com/svclust/svclust/settings"
 )
 
 // An errValue is an error the Python package raises as ValueError: bad
@@ -477,83 +478,12 @@ func created(epoch string) time.Time {
 	return time.Now().UTC().Truncate(time.Second)
 }
 
-// choiceJSON is what fit -json reports of svclust.Choice (the same keys as
-// the svclust command's; python/tests compare them).
-type choiceJSON struct {
-	GammaAuto   bool    `json:"gamma_auto"`
-	CAuto       bool    `json:"C_auto"`
-	BudgetAuto  bool    `json:"budget_auto"`
-	Sample      int     `json:"sample,omitempty"`
-	Rho         float64 `json:"rho,omitempty"`
-	Cover       int     `json:"cover,omitempty"`
-	KappaMax    float64 `json:"kappa_max,omitempty"`
-	Scale       float64 `json:"C_scale,omitempty"`
-	Width       string  `json:"width"`
-	RhoWidth    float64 `json:"rho_width,omitempty"`
-	Narrowed    int     `json:"narrowed,omitempty"`
-	WidthMin    float64 `json:"width_min,omitempty"`
-	WidthMedian float64 `json:"width_median,omitempty"`
-}
-
-// reportJSON is the report of fit -json without its metrics, which need a
-// ground truth.
-type reportJSON struct {
-	N              int         `json:"n"`
-	D              int         `json:"d"`
-	Clusters       int         `json:"clusters"`
-	SupportVectors int         `json:"support_vectors"`
-	Iterations     int         `json:"iterations"`
-	Status         string      `json:"status"`
-	Objective      float64     `json:"objective"`
-	StripSize      int         `json:"strip_size"`
-	Equilibria     int         `json:"equilibria"`
-	Eps            float64     `json:"eps"`
-	TrainSeconds   float64     `json:"train_seconds"`
-	AssignSeconds  float64     `json:"assign_seconds"`
-	Gamma          float64     `json:"gamma"`
-	C              float64     `json:"C"`
-	Budget         int         `json:"budget"`
-	Rule           string      `json:"rule"`
-	MinSize        int         `json:"min_size,omitempty"`
-	Stability      []float64   `json:"stability,omitempty"`
-	RipplesJoined  int         `json:"ripples_joined"`
-	Choice         *choiceJSON `json:"choice,omitempty"`
-	Strategy       string      `json:"strategy"`
-	Scale          string      `json:"scale"`
-	Seed           uint64      `json:"seed"`
-}
-
-func reportOf(s *setup, m *svclust.Model, cl *cluster.Result, n, d int) *reportJSON {
-	c := m.Choice
-	return &reportJSON{
-		N: n, D: d,
-		Clusters:       cl.Clusters,
-		SupportVectors: len(m.Alpha),
-		Iterations:     m.Stats.Iterations,
-		Status:         m.Status.String(),
-		Objective:      m.Stats.Objective,
-		StripSize:      cl.StripSize,
-		Equilibria:     cl.Equilibria,
-		Eps:            cl.Eps,
-		TrainSeconds:   m.Stats.Runtime.Seconds(),
-		AssignSeconds:  cl.Runtime.Seconds(),
-		Gamma:          m.Gamma,
-		C:              m.C,
-		Budget:         c.Budget,
-		Rule:           s.p.Rule,
-		MinSize:        cl.MinSize,
-		Stability:      cl.Stability,
-		RipplesJoined:  cl.Ripples,
-		Choice: &choiceJSON{
-			GammaAuto: c.GammaAuto, CAuto: c.CAuto, BudgetAuto: c.BudgetAuto,
-			Sample: c.Sample, Rho: c.Rho, Cover: c.Cover, KappaMax: c.KappaMax, Scale: c.Scale,
-			Width: c.WidthRule().String(), RhoWidth: c.RhoWidth, Narrowed: c.Narrowed,
-			WidthMin: c.WidthMin, WidthMedian: c.WidthMedian,
-		},
-		Strategy: s.p.Maintain,
-		Scale:    s.p.Scale,
-		Seed:     s.p.Seed,
-	}
+// reportOf returns the report of fit -json without its metrics, which
+// need a ground truth.
+func reportOf(s *setup, m *svclust.Model, cl *cluster.Result, n, d int) *settings.Report {
+	r := settings.NewReport(m, cl, n, d)
+	r.Rule, r.Strategy, r.Scale, r.Seed = s.p.Rule, s.p.Maintain, s.p.Scale, s.p.Seed
+	return r
 }
 
 // checkRows checks the rows to label or score against the model, with

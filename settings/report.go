@@ -1,0 +1,95 @@
+package settings
+
+import (
+	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
+)
+
+// Report is what `svclust fit -json` reports of a run, less what needs the
+// data file (a -stream sample, the metrics of a label column): the size
+// of the data, the model, the clustering and the settings that made them.
+// Its JSON keys are the command's; the Python package writes the same.
+type Report struct {
+	N              int       `json:"n"`
+	D              int       `json:"d"`
+	Clusters       int       `json:"clusters"`
+	SupportVectors int       `json:"support_vectors"`
+	Iterations     int       `json:"iterations"`
+	Status         string    `json:"status"`
+	Objective      float64   `json:"objective"`
+	StripSize      int       `json:"strip_size"`
+	Equilibria     int       `json:"equilibria"`
+	Eps            float64   `json:"eps"`
+	TrainSeconds   float64   `json:"train_seconds"`
+	AssignSeconds  float64   `json:"assign_seconds"`
+	Gamma          float64   `json:"gamma"`
+	C              float64   `json:"C"`
+	Budget         int       `json:"budget"`
+	Rule           string    `json:"rule"`
+	MinSize        int       `json:"min_size,omitempty"`
+	Stability      []float64 `json:"stability,omitempty"`
+	RipplesJoined  int       `json:"ripples_joined"`
+	Choice         *Choice   `json:"choice,omitempty"`
+	Strategy       string    `json:"strategy"`
+	Scale          string    `json:"scale"`
+	Seed           uint64    `json:"seed"`
+}
+
+// Choice is what a Report says of svclust.Choice: the statistics behind
+// each automatic setting.
+type Choice struct {
+	GammaAuto  bool    `json:"gamma_auto"`
+	CAuto      bool    `json:"C_auto"`
+	BudgetAuto bool    `json:"budget_auto"`
+	Sample     int     `json:"sample,omitempty"`
+	Rho        float64 `json:"rho,omitempty"`
+	Cover      int     `json:"cover,omitempty"`
+	KappaMax   float64 `json:"kappa_max,omitempty"`
+	Scale      float64 `json:"C_scale,omitempty"`
+	// The adaptive widths (svclust.Choice.RhoWidth): "adaptive" or
+	// "global", and the statistics of the rule.
+	Width       string  `json:"width"`
+	RhoWidth    float64 `json:"rho_width,omitempty"`
+	Narrowed    int     `json:"narrowed,omitempty"`
+	WidthMin    float64 `json:"width_min,omitempty"`
+	WidthMedian float64 `json:"width_median,omitempty"`
+}
+
+// NewReport returns the report of the model m and its clustering cl of n
+// rows of d features, with Rule, Strategy, Scale and Seed left for the
+// caller (see [Settings.Report]).
+func NewReport(m *svclust.Model, cl *cluster.Result, n, d int) *Report {
+	c := m.Choice
+	return &Report{
+		N: n, D: d,
+		Clusters:       cl.Clusters,
+		SupportVectors: len(m.Alpha),
+		Iterations:     m.Stats.Iterations,
+		Status:         m.Status.String(),
+		Objective:      m.Stats.Objective,
+		StripSize:      cl.StripSize,
+		Equilibria:     cl.Equilibria,
+		Eps:            cl.Eps,
+		TrainSeconds:   m.Stats.Runtime.Seconds(),
+		AssignSeconds:  cl.Runtime.Seconds(),
+		Gamma:          m.Gamma,
+		C:              m.C,
+		Budget:         c.Budget,
+		MinSize:        cl.MinSize,
+		Stability:      cl.Stability,
+		RipplesJoined:  cl.Ripples,
+		Choice: &Choice{
+			GammaAuto: c.GammaAuto, CAuto: c.CAuto, BudgetAuto: c.BudgetAuto,
+			Sample: c.Sample, Rho: c.Rho, Cover: c.Cover, KappaMax: c.KappaMax, Scale: c.Scale,
+			Width: c.WidthRule().String(), RhoWidth: c.RhoWidth, Narrowed: c.Narrowed,
+			WidthMin: c.WidthMin, WidthMedian: c.WidthMedian,
+		},
+	}
+}
+
+// Report returns the report of a run with the settings s.
+func (s *Settings) Report(m *svclust.Model, cl *cluster.Result, n, d int) *Report {
+	r := NewReport(m, cl, n, d)
+	r.Rule, r.Strategy, r.Scale, r.Seed = s.Rule, s.Maintain, s.Scale, s.Seed
+	return r
+}
