@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
@@ -188,7 +187,7 @@ func SampleScale(ctx context.Context, open Opener, cfg *SampleConfig) (*Sample, 
 	for i := range m {
 		row := rows[i*d : (i+1)*d]
 		if j, u := scaler.Overflow(row); j >= 0 {
-			e := overflow(scaler, row, j, u)
+			e := modelfile.NewOverflowError(scaler, row, j, u)
 			e.Row, e.Feature = i, sc.Names()[j]
 			if res.All() {
 				e.Line = i + 2 // the sample is in order when it holds every row
@@ -312,7 +311,7 @@ func LabelStream(ctx context.Context, open Opener, m *modelfile.File, cfg *Label
 	}
 	for sc.Scan() {
 		if j, u := m.Scaler.Overflow(sc.Row()); j >= 0 {
-			e := overflow(m.Scaler, sc.Row(), j, u)
+			e := modelfile.NewOverflowError(m.Scaler, sc.Row(), j, u)
 			e.Row, e.Line, e.Feature = done+k, sc.Line(), sc.Names()[j]
 			return done, e
 		}
@@ -337,11 +336,3 @@ func LabelStream(ctx context.Context, open Opener, m *modelfile.File, cfg *Label
 	report(Progress{Pass: PassLabel, Rows: done, Total: done, Done: true})
 	return done, nil
 }
-
-// overflow returns the error of value j of row, which s scales to u, as
-// package pipeline builds it for in-memory data.
-func overflow(s *dataset.Scaler, row []float64, j int, u float64) *modelfile.OverflowError {
-	return modelfile.NewOverflowError(s, row, j, u)
-}
-
-func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
