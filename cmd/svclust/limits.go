@@ -1,6 +1,6 @@
 package main
 
-import "github.com/svclust/svclust/internal/numfmt"
+import "github.com/svclust/svclust/settings"
 
 // The upper bounds of the size flags of the commands; those of the run
 // settings (-budget, -m, -max-iter, -sample, -workers) are package
@@ -26,10 +26,8 @@ const (
 	maxGridPoints = 10_000
 )
 
-// atMost returns the usage error "FLAG must be ≤ MAX" if v > max, else nil.
+// atMost returns the usage error "FLAG must be ≤ MAX" if v > max, else
+// nil: settings.AtMost's message, as a usage error.
 func atMost(flag string, v, max int) error {
-	if v > max {
-		return usagef("%s %d: must be ≤ %s", flag, v, numfmt.Thousands(int64(max)))
-	}
-	return nil
+	return configError(settings.AtMost(flag, v, max))
 }
