@@ -72,8 +72,16 @@ func from(auto, tuned bool) string {
 // reproducible-builds convention) when it is set, so that runs can give
 // byte-identical model files, else now; in UTC, in whole seconds.
 func CreationTime() time.Time {
-	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
-		if sec, err := strconv.ParseInt(s, 10, 64); err == nil {
+	return CreationTimeAt(os.Getenv("SOURCE_DATE_EPOCH"))
+}
+
+// CreationTimeAt is CreationTime with the value of SOURCE_DATE_EPOCH given,
+// for a caller whose environment the Go runtime does not see (a library
+// loaded by another program): epoch when it is a whole number of seconds,
+// else now.
+func CreationTimeAt(epoch string) time.Time {
+	if epoch != "" {
+		if sec, err := strconv.ParseInt(epoch, 10, 64); err == nil {
 			return time.Unix(sec, 0).UTC()
 		}
 	}

@@ -433,7 +433,7 @@ func runOf(s *setup, m *svclust.Model, x []float64, n int) *modelfile.Run {
 	}
 	r := &modelfile.Run{
 		Tool:       tool(),
-		Created:    created(s.p.SourceDateEpoch).Format(time.RFC3339),
+		Created:    settings.CreationTimeAt(s.p.SourceDateEpoch).Format(time.RFC3339),
 		Seed:       s.p.Seed,
 		Strategy:   s.p.Maintain,
 		Budget:     m.Choice.Budget,
@@ -464,18 +464,6 @@ func tool() string {
 		v = bi.Main.Version
 	}
 	return "svclust python " + v
-}
-
-// created is the creation time of a model file: now, or epoch, the value of
-// SOURCE_DATE_EPOCH, as svclust fit reads it, so that runs can give
-// byte-identical files.
-func created(epoch string) time.Time {
-	if s := epoch; s != "" {
-		if sec, err := strconv.ParseInt(s, 10, 64); err == nil {
-			return time.Unix(sec, 0).UTC()
-		}
-	}
-	return time.Now().UTC().Truncate(time.Second)
 }
 
 // reportOf returns the report of fit -json without its metrics, which
