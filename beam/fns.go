@@ -14,8 +14,6 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/svclust/svclust"
-	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/internal/atomicfile"
 	"github.com/svclust/svclust/modelfile"
@@ -228,24 +226,12 @@ func (f *trainFn) train(a summary) ([]byte, error) {
 		}
 		scaler.TransformRow(x.RawRowView(i), r.Row)
 	}
-	cfg, err := st.Config()
-	if err != nil {
-		return nil, err
-	}
-	method, err := st.ClusterMethod()
-	if err != nil {
-		return nil, err
-	}
-	model, err := svclust.Train(x, &cfg)
-	if err != nil {
-		return nil, err
-	}
-	clustering, err := cluster.Fit(model, x, method)
+	model, clustering, err := st.Fit(context.Background(), x, nil)
 	if err != nil {
 		return nil, err
 	}
 	run := st.Record(f.Tool, model, settings.Source{Data: f.Data, Rows: all.Rows(), Sample: len(rows)})
-	mf := &modelfile.File{Scale: sc, Scaler: scaler, Features: f.Names, Label: st.Label, Run: run, Model: model, Partition: clustering.Partition}
+	mf := st.ModelFile(scaler, f.Names, run, model, clustering)
 	var buf bytes.Buffer
 	if err := mf.Write(&buf); err != nil {
 		return nil, err

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"math"
@@ -194,6 +196,23 @@ func Read(r io.Reader, opt ReadOptions) (*Dataset, error) {
 		return nil, err
 	}
 	return read(s, opt.Rows)
+}
+
+// ReadSum reads a data set as [Read] does and also returns the SHA-256 of
+// every byte of r in hexadecimal, those after the last row included, so
+// that it is the hash of the file (unless reading past the last row
+// fails, which only shortens the hash): the run record of a model file names
+// its training data by it.
+func ReadSum(r io.Reader, opt ReadOptions) (*Dataset, string, error) {
+	h := sha256.New()
+	ds, err := Read(io.TeeReader(r, h), opt)
+	if err != nil {
+		return nil, "", err
+	}
+	// The data are complete: an error reading past the last row leaves
+	// the hash short but not the data.
+	io.Copy(h, r)
+	return ds, hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // displayName returns the name of the input as shown in error messages.

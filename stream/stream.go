@@ -2,6 +2,8 @@ package stream
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -110,6 +112,9 @@ type Sample struct {
 	Names, Classes []string
 	// Rows is the number of rows of the data.
 	Rows int
+	// SHA256 is the SHA-256 of the bytes of the first pass, in
+	// hexadecimal: the hash of the file the run record names.
+	SHA256 string
 }
 
 // SampleScale reads the data that open opens, in one pass or more, and
@@ -142,7 +147,8 @@ func SampleScale(ctx context.Context, open Opener, cfg *SampleConfig) (*Sample, 
 		return nil, err
 	}
 	report(Progress{Pass: PassSample})
-	sc, err := dataset.NewScanner(r, cfg.Read)
+	h := sha256.New()
+	sc, err := dataset.NewScanner(io.TeeReader(r, h), cfg.Read)
 	if err != nil {
 		r.Close()
 		return nil, err
@@ -166,8 +172,8 @@ func SampleScale(ctx context.Context, open Opener, cfg *SampleConfig) (*Sample, 
 		r.Close()
 		return nil, err
 	}
-	// Read to the end, for a reader that looks at every byte (a hash).
-	io.Copy(io.Discard, r)
+	// Read to the end, so that the hash is the file's.
+	io.Copy(h, r)
 	r.Close()
 	n := res.Seen()
 	report(Progress{Pass: PassSample, Rows: n, Total: n, Done: true})
@@ -196,7 +202,7 @@ func SampleScale(ctx context.Context, open Opener, cfg *SampleConfig) (*Sample, 
 		}
 		scaler.TransformRow(row, row)
 	}
-	s := &Sample{Scaler: scaler, Names: sc.Names(), Classes: sc.Classes(), Rows: n}
+	s := &Sample{Scaler: scaler, Names: sc.Names(), Classes: sc.Classes(), Rows: n, SHA256: hex.EncodeToString(h.Sum(nil))}
 	if m > 0 {
 		s.X = mat.NewDense(m, d, rows)
 	}

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/svclust/svclust/dataset"
+	"github.com/svclust/svclust/metrics"
 	"github.com/svclust/svclust/settings"
 )
 
@@ -68,7 +69,7 @@ vectors and the training and assignment times.`,
 				return err
 			}
 			dt := prepare(ds, sc)
-			r, err := fitCluster(dt, st, indices{}, nil) // the table shows ARI and NMI only
+			r, err := fitCluster(dt, st, metrics.Indices{}, nil) // the table shows ARI and NMI only
 			if err != nil {
 				return fmt.Errorf("%s: %w", k, err)
 			}

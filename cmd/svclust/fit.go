@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -123,12 +121,7 @@ type data struct {
 	ds     *dataset.Dataset // without its Labels, which are in truth
 	scaler *dataset.Scaler
 	n, d   int
-	// The class of each row is kept in 2 bytes (truth16) when there are
-	// at most 65,536 classes, else in 4 (truth32), instead of the 8 of
-	// ds.Labels, which matters when a row holds only a few values. Both
-	// are nil without a label column.
-	truth16 []uint16
-	truth32 []int32
+	truth  *metrics.Truth // nil without a label column
 	// path is the DATA argument, and sha256 the SHA-256 of the bytes of
 	// the data file, in hexadecimal.
 	path, sha256 string
@@ -157,8 +150,7 @@ func load(path string, o *fitFlags, sc dataset.Scale, prog *progress) (*data, er
 		opt.Rows = dataset.LineCount(f)
 	}
 	prog.begin("read", "bytes", size)
-	h := sha256.New()
-	ds, err := dataset.Read(&countingReader{r: r, p: prog, h: h}, opt)
+	ds, sum, err := dataset.ReadSum(&countingReader{r: r, p: prog}, opt)
 	if err != nil {
 		return nil, dataError(err)
 	}
@@ -166,9 +158,8 @@ func load(path string, o *fitFlags, sc dataset.Scale, prog *progress) (*data, er
 	if err := checkScaled(path, ds, scaler, sc.String()); err != nil {
 		return nil, err
 	}
-	io.Copy(h, r) // anything after the last row, so that the hash is the file's
 	dt := prepareScaled(ds, scaler)
-	dt.path, dt.sha256 = path, hex.EncodeToString(h.Sum(nil))
+	dt.path, dt.sha256 = path, sum
 	prog.end()
 	return dt, nil
 }
@@ -202,31 +193,11 @@ func prepareScaled(ds *dataset.Dataset, scaler *dataset.Scaler) *data {
 	scaler.Transform(ds.X)
 	n, d := ds.X.Dims()
 	dt := &data{ds: ds, scaler: scaler, n: n, d: d}
-	switch {
-	case ds.Labels == nil:
-	case len(ds.Classes) <= 1<<16:
-		dt.truth16 = make([]uint16, n)
-		for i, c := range ds.Labels {
-			dt.truth16[i] = uint16(c)
-		}
-	default:
-		// A class number is below the number of rows, which is far
-		// below 2³¹ for any data set that fits in memory.
-		dt.truth32 = make([]int32, n)
-		for i, c := range ds.Labels {
-			dt.truth32[i] = int32(c)
-		}
+	if ds.Labels != nil {
+		dt.truth = metrics.NewTruth(ds.Labels, len(ds.Classes))
 	}
 	ds.Labels = nil
 	return dt
-}
-
-// class returns the class of row i of labelled data.
-func (dt *data) class(i int) int {
-	if dt.truth16 != nil {
-		return int(dt.truth16[i])
-	}
-	return int(dt.truth32[i])
 }
 
 // labelled reports whether the data have a ground-truth column.
@@ -243,97 +214,36 @@ type result struct {
 	stream *streamInfo
 }
 
-// indices says which internal indices a run shows or uses, so that
-// evaluate computes only those: Davies–Bouldin takes O(n·d) time,
-// compactness O(Σ_k n_k²·d), which dominates a fit of 20,000 points.
-type indices struct {
-	db          bool // the summary of labelled data
-	compactness bool // -json output only
-}
-
 // fitCluster trains and clusters the scaled data with the settings st and
-// evaluates the clustering with the internal indices want, reporting its
+// assesses the clustering with the internal indices want, reporting its
 // phases to prog (nil reports nothing).
-func fitCluster(dt *data, st *settings.Settings, want indices, prog *progress) (*result, error) {
+func fitCluster(dt *data, st *settings.Settings, want metrics.Indices, prog *progress) (*result, error) {
 	model, cl, err := trainCluster(dt.ds.X, st, prog)
 	if err != nil {
 		return nil, err
 	}
 	prog.begin("metrics", "", 0)
 	r := &result{model: model, cl: cl}
-	r.scores = evaluate(dt, cl.Labels, want)
+	r.scores = metrics.Assess(dt.ds.X, dt.truth, cl.Labels, want)
 	prog.end()
 	return r, nil
 }
 
 // trainCluster trains on the scaled rows x and clusters them with the
-// settings st, reporting both phases to prog.
+// settings st (settings.Settings.Fit), reporting both phases to prog.
 func trainCluster(x *mat.Dense, st *settings.Settings, prog *progress) (*svclust.Model, *cluster.Result, error) {
-	cfg, err := st.Config()
-	if err != nil {
-		return nil, nil, configError(err)
+	h := &settings.Hooks{
+		Begin: func(phase, unit string) { prog.begin(phase, unit, 0) },
+		End:   prog.end,
 	}
-	method, err := st.ClusterMethod()
-	if err != nil {
-		return nil, nil, configError(err)
-	}
-	prog.begin("train", "", 0)
-	model, err := svclust.Train(x, &cfg)
-	if err != nil {
-		return nil, nil, configError(err)
-	}
-	prog.end()
-	// Levels.Progress counts the rows scored, Components.Progress the
-	// trajectories of the strip (or of every row with -all).
-	unit := "trajectories"
-	if st.Rule == "levels" {
-		unit = "rows"
-	}
-	prog.begin("cluster", unit, 0)
 	if prog != nil {
-		report := func(done, total int) { prog.setTotal(int64(done), int64(total)) }
-		switch c := method.(type) {
-		case *cluster.Levels:
-			c.Progress = report
-		case *cluster.Components:
-			c.Progress = report
-		}
+		h.Progress = func(done, total int) { prog.setTotal(int64(done), int64(total)) }
 	}
-	cl, err := cluster.Fit(model, x, method)
+	model, cl, err := st.Fit(context.Background(), x, h)
 	if err != nil {
 		return nil, nil, configError(err)
 	}
-	prog.end()
 	return model, cl, nil
-}
-
-// compactnessLimit is the largest number of points for which the metrics
-// include the compactness index, whose cost grows with the square of the
-// cluster sizes: 20,000 points in one cluster already take 2·10⁸ distances.
-const compactnessLimit = 20_000
-
-// evaluate returns the scores of the clustering pred of dt against its
-// classes (NaN without them), as metrics.Evaluate computes them, except
-// that the internal indices that want leaves out are NaN, and so is
-// Compactness above compactnessLimit points.
-func evaluate(dt *data, pred []int, want indices) metrics.Scores {
-	var s metrics.Scores
-	if dt.labelled() {
-		var t metrics.Table
-		for i, l := range pred {
-			t.Add(dt.class(i), l)
-		}
-		s = t.Scores()
-	} else {
-		s = metrics.Evaluate(nil, nil, pred)
-	}
-	if want.db {
-		s.DB = metrics.DaviesBouldin(dt.ds.X, pred)
-	}
-	if want.compactness && len(pred) <= compactnessLimit {
-		s.Compactness = metrics.Compactness(dt.ds.X, pred)
-	}
-	return s
 }
 
 func newFit() *Command {
@@ -456,7 +366,7 @@ func fitInMemory(e *env, o *fitFlags, path string, prog *progress) (*data, *resu
 	}
 	// The summary shows Davies–Bouldin with the external indices, -json
 	// every index; without labels neither shows any (fitReport).
-	want := indices{db: dt.labelled(), compactness: dt.labelled() && o.json}
+	want := metrics.Indices{DaviesBouldin: dt.labelled(), Compactness: dt.labelled() && o.json}
 	r, err := fitCluster(dt, &o.run, want, prog)
 	if err != nil {
 		return nil, nil, err
@@ -493,16 +403,7 @@ func writeResults(e *env, o *fitFlags, st *settings.Settings, dt *data, r *resul
 
 // modelFileOf returns the model file of a run.
 func modelFileOf(st *settings.Settings, dt *data, r *result) *modelfile.File {
-	sc, _ := st.Scaling() // validated by begin
-	return &modelfile.File{
-		Scale:     sc,
-		Scaler:    dt.scaler,
-		Features:  dt.ds.Names,
-		Label:     st.Label,
-		Run:       runInfoOf(st, dt, r),
-		Model:     r.model,
-		Partition: r.cl.Partition,
-	}
+	return st.ModelFile(dt.scaler, dt.ds.Names, runInfoOf(st, dt, r), r.model, r.cl)
 }
 
 // runInfoOf returns the run section of the model file of a run.

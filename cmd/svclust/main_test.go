@@ -339,7 +339,7 @@ func TestFitMetricsMatchLibrary(t *testing.T) {
 		n, _ := ds.X.Dims()
 		want := metrics.Evaluate(nil, ds.Labels, pred)
 		want.DB = metrics.DaviesBouldin(ds.X, pred)
-		if n <= compactnessLimit {
+		if n <= metrics.CompactnessLimit {
 			want.Compactness = metrics.Compactness(ds.X, pred)
 		}
 		// Compare through JSON, where NaN is null.
@@ -365,12 +365,12 @@ func TestEvaluateIndices(t *testing.T) {
 		pred[i] = i % 3
 	}
 	db, comp := metrics.DaviesBouldin(dt.ds.X, pred), metrics.Compactness(dt.ds.X, pred)
-	for _, want := range []indices{{}, {db: true}, {compactness: true}, {db: true, compactness: true}} {
-		s := evaluate(dt, pred, want)
-		if want.db && s.DB != db || !want.db && !math.IsNaN(s.DB) {
+	for _, want := range []metrics.Indices{{}, {DaviesBouldin: true}, {Compactness: true}, {DaviesBouldin: true, Compactness: true}} {
+		s := metrics.Assess(dt.ds.X, dt.truth, pred, want)
+		if want.DaviesBouldin && s.DB != db || !want.DaviesBouldin && !math.IsNaN(s.DB) {
 			t.Errorf("%+v: DB %v; metrics.DaviesBouldin gives %v", want, s.DB, db)
 		}
-		if want.compactness && s.Compactness != comp || !want.compactness && !math.IsNaN(s.Compactness) {
+		if want.Compactness && s.Compactness != comp || !want.Compactness && !math.IsNaN(s.Compactness) {
 			t.Errorf("%+v: compactness %v; metrics.Compactness gives %v", want, s.Compactness, comp)
 		}
 		if math.IsNaN(s.ARI) || s.Clusters != 3 {

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -57,9 +55,8 @@ func runStream(ctx context.Context, e *env, o *fitFlags, path string, prog *prog
 	if err != nil {
 		return nil, nil, err
 	}
-	// Pass 1 hashes the bytes of the file for the model's run record; the
-	// reading passes count bytes, the labelling pass rows.
-	h := sha256.New()
+	// The reading passes count bytes, the labelling pass rows; pass 1
+	// hashes the file for the model's run record (stream.Sample.SHA256).
 	open := func(pass stream.Pass) (io.ReadCloser, error) {
 		r, size, err := openData(path)
 		if err != nil {
@@ -68,7 +65,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, path string, prog *prog
 		switch pass {
 		case stream.PassSample:
 			prog.begin("read", "bytes", size)
-			return readCloser{&countingReader{r: r, p: prog, h: h}, r}, nil
+			return readCloser{&countingReader{r: r, p: prog}, r}, nil
 		case stream.PassScale:
 			prog.begin("scale", "bytes", size)
 			return readCloser{&countingReader{r: r, p: prog}, r}, nil
@@ -112,7 +109,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, path string, prog *prog
 		n:      n,
 		d:      len(sm.Names),
 		path:   path,
-		sha256: hex.EncodeToString(h.Sum(nil)),
+		sha256: sm.SHA256,
 	}
 
 	// Training and clustering of the sample, as fit does them (validate

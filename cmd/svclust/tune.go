@@ -210,7 +210,7 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, runs int, 
 	if dt.labelled() {
 		search.Truth = make([]int, dt.n)
 		for i := range search.Truth {
-			search.Truth[i] = dt.class(i)
+			search.Truth[i] = dt.truth.Class(i)
 		}
 		criterion = metric
 	}
@@ -235,7 +235,7 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, runs int, 
 		if !best.CValue.IsAuto() {
 			bs.C, bs.TunedC = settings.Float{Value: best.C}, true
 		}
-		r, err := fitCluster(dt, &bs, indices{}, nil) // only its outputs are used
+		r, err := fitCluster(dt, &bs, metrics.Indices{}, nil) // only its outputs are used
 		if err != nil {
 			return err
 		}
