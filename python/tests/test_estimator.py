@@ -169,7 +169,7 @@ def test_bad_data_at_predict(fitted):
     (dict(gamma=float("nan")), ValueError, 'gamma must be > 0 or "auto"'),
     (dict(C=0), ValueError, 'C must be > 0 or "auto"'),
     (dict(budget=-2), ValueError, "budget must be ≥ 0"),
-    (dict(budget=20001), ValueError, "budget 20001: must be ≤ 20000"),
+    (dict(budget=20001), ValueError, "budget 20001: must be ≤ 20,000"),
     (dict(rule="tree"), ValueError, "rule must be levels or components"),
     (dict(width="wide"), ValueError, "width must be adaptive or global"),
     (dict(maintain="drop"), ValueError, "maintain must be"),
