@@ -601,7 +601,7 @@ has none), and the Go version.
 
 Usage:
 
-	svclust reproduce [-data DIR] [-datasets LIST] [-methods LIST] [-runs N] [-out DIR] [-json] [-figures] [-extended-C-grid LIST] [budget flags]
+	svclust reproduce [-data DIR] [-datasets LIST] [-methods LIST] [-runs N] [-out DIR] [-json] [-figures] [-extended-C-grid LIST] [timeout flags]
 
 Reproduce reruns the experiments of the paper's Section 5 (package
 github.com/svclust/svclust/reproduce) and writes OUT/REPRODUCTION.md: the
@@ -609,7 +609,7 @@ paper's seven tables (purity, Rand index, NMI, compactness,
 Davies–Bouldin index, training and clustering time) with the paper's value
 beside ours in every cell, a note under each table on how our definition
 differs, the adjusted Rand index and number of clusters the paper omits,
-the settings chosen and what the time budgets cut, the exact command line
+the settings chosen and what the time limits cut, the exact command line
 and a description of the machine. For the data sets of at most 1,000
 points it also compares our best budgeted NMI with the paper's, and shows
 how much of each data set the domain f ≥ 0 can hold at each γ for the
@@ -640,7 +640,7 @@ support-based clustering), bsgd-r, bsgd-pnn and bsgd-prn (budgeted SGD with
 removal, projection onto the 5 nearest or 5 random support vectors), the
 paper's six, and bsgd-m (merging), ours.
 
-Classic SVC is O(N²), so the work is bounded by time budgets; what they cut
+Classic SVC is O(N²), so the work is bounded by time limits; what they cut
 is reported in the last table of the report and in each JSON record
 (grid_evaluated, grid_total, runs, note), and a method none of whose runs
 finished has the status "exceeded". The defaults (40 s each) keep the 15
@@ -687,21 +687,25 @@ grid.
 		fuzzy C-means given the true number of clusters, as PNG.
 	-quiet
 		Print no progress.
-	-grid-budget duration
+	-grid-timeout duration
 		Wall time of the grid search of one data set and method, and of
 		each of FSVC's two stages (default 40s; 0 means no limit). Once it
 		is spent no further point starts. Points are started in an order
 		that spreads over the grid, so a cut grid still covers every
 		range of γ and C.
-	-runs-budget duration
+	-runs-timeout duration
 		Wall time of the seeded runs of one data set and method (default
 		40s; 0 means no limit): a run starts only if the runs so far and
 		one more, at the duration of the chosen point's evaluation, fit in
 		it.
-	-svc-budget duration
+	-svc-timeout duration
 		Wall time of one SVC or FSVC run, training and labelling together
 		(default 40s; 0 means no limit); a run that does not finish in it
 		is reported as exceeded, never replaced by an approximation.
+	-grid-budget, -runs-budget, -svc-budget duration
+		The old names of -grid-timeout, -runs-timeout and -svc-timeout,
+		deprecated ("budget" is the number of support vectors); they
+		still work and are not listed by -h.
 	-workers n
 		Number of fits run at a time, each on one core (default 0, all
 		cores). Results other than timings do not depend on it unless a
