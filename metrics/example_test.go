@@ -44,7 +44,7 @@ func ExampleEvaluate() {
 	// compactness: 1.012
 }
 
-func ExampleScores_MarshalJSON() {
+func ExampleValidity_MarshalJSON() {
 	// Without ground truth the external indices are NaN, which JSON
 	// writes as null.
 	s := metrics.Evaluate(mat.NewDense(4, 1, []float64{0, 1, 5, 6}), nil, []int{0, 0, 1, 1})

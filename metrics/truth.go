@@ -71,8 +71,8 @@ const CompactnessLimit = 20_000
 // except that the internal indices want leaves out are NaN, and so is
 // Compactness above CompactnessLimit rows. It panics if truth or x does
 // not have len(pred) rows.
-func Assess(x mat.Matrix, truth *Truth, pred []int, want Indices) Scores {
-	var s Scores
+func Assess(x mat.Matrix, truth *Truth, pred []int, want Indices) Validity {
+	var s Validity
 	if truth != nil {
 		if truth.Len() != len(pred) {
 			panic("metrics: label length mismatch")
@@ -81,7 +81,7 @@ func Assess(x mat.Matrix, truth *Truth, pred []int, want Indices) Scores {
 		for i, l := range pred {
 			t.Add(truth.Class(i), l)
 		}
-		s = t.Scores()
+		s = t.Validity()
 	} else {
 		s = Evaluate(nil, nil, pred)
 	}

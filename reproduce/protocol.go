@@ -552,7 +552,7 @@ type outcome struct {
 	labels         []int
 	svdd           *baseline.SVDD // SVC's and FSVC's, for reuse by the stage
 	train, cluster time.Duration
-	scores         metrics.Scores
+	scores         metrics.Validity
 	err            error
 }
 

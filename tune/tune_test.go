@@ -41,7 +41,7 @@ func TestParseGrid(t *testing.T) {
 func TestPick(t *testing.T) {
 	auto := Value{1, true}
 	pt := func(g Value, dbcv, score float64, err error) Point {
-		return Point{GammaValue: g, CValue: auto, DBCV: dbcv, Score: score, Err: err}
+		return Point{GammaValue: g, CValue: auto, DBCV: dbcv, Index: score, Err: err}
 	}
 	fail := context.Canceled
 	for _, tc := range []struct {

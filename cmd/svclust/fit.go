@@ -207,9 +207,9 @@ func (dt *data) labelled() bool { return dt.ds.Classes != nil }
 type result struct {
 	model *svclust.Model
 	cl    *cluster.Result
-	// scores holds the metrics against the true labels (NaN without them)
+	// validity holds the indices against the true labels (NaN without them)
 	// and the internal indices on the scaled data.
-	scores metrics.Scores
+	validity metrics.Validity
 	// stream describes a -stream run; it is nil otherwise.
 	stream *streamInfo
 }
@@ -224,7 +224,7 @@ func fitCluster(dt *data, st *settings.Settings, want metrics.Indices, prog *pro
 	}
 	prog.begin("metrics", "", 0)
 	r := &result{model: model, cl: cl}
-	r.scores = metrics.Assess(dt.ds.X, dt.truth, cl.Labels, want)
+	r.validity = metrics.Assess(dt.ds.X, dt.truth, cl.Labels, want)
 	prog.end()
 	return r, nil
 }
@@ -425,8 +425,8 @@ func writeLabels(w io.Writer, labels []int) error {
 // -stream and the metrics of a label column.
 type fitJSON struct {
 	*settings.Report
-	Sample  int             `json:"sample,omitempty"`
-	Metrics *metrics.Scores `json:"metrics,omitempty"`
+	Sample  int               `json:"sample,omitempty"`
+	Metrics *metrics.Validity `json:"metrics,omitempty"`
 }
 
 func fitReport(st *settings.Settings, dt *data, r *result) *fitJSON {
@@ -436,7 +436,7 @@ func fitReport(st *settings.Settings, dt *data, r *result) *fitJSON {
 		j.AssignSeconds += r.stream.assign.Seconds()
 	}
 	if dt.labelled() {
-		j.Metrics = &r.scores
+		j.Metrics = &r.validity
 	}
 	return j
 }
@@ -495,7 +495,7 @@ func printSummary(w io.Writer, path string, st *settings.Settings, dt *data, r *
 			st.sample, dt.n, ms(st.assign.Seconds()))
 	}
 	if dt.labelled() {
-		s := r.scores
+		s := r.validity
 		db := fmt.Sprintf("%.4g", s.DB)
 		switch {
 		case r.stream != nil:

@@ -320,7 +320,7 @@ func TestFitMetricsMatchLibrary(t *testing.T) {
 	}
 	for _, data := range []string{genFile(t, "nested", 1000), writeFile(t, "many.csv", many.String())} {
 		out := filepath.Join(t.TempDir(), "labels.csv")
-		var got struct{ Metrics metrics.Scores }
+		var got struct{ Metrics metrics.Validity }
 		if err := json.Unmarshal([]byte(mustCLI(t, "fit", "-json", "-scale", "none", "-o", out, data)), &got); err != nil {
 			t.Fatal(err)
 		}
@@ -403,8 +403,8 @@ func TestTune(t *testing.T) {
 		t.Errorf("grid is not γ-major or not resolved: %s", first)
 	}
 	for _, p := range g {
-		if p.Score == nil || p.DBCV == nil || *p.Score > *res.Best.Score {
-			t.Errorf("grid point %+v: want a score and a DBCV, no score above the best %v", p, *res.Best.Score)
+		if p.Index == nil || p.DBCV == nil || *p.Index > *res.Best.Index {
+			t.Errorf("grid point %+v: want a score and a DBCV, no score above the best %v", p, *res.Best.Index)
 		}
 	}
 
@@ -426,7 +426,7 @@ func TestTune(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Criterion != "dbcv" || res.Best == nil || res.Best.Score != nil {
+	if res.Criterion != "dbcv" || res.Best == nil || res.Best.Index != nil {
 		t.Fatalf("unlabelled result %s", out)
 	}
 	for _, p := range res.Grid {

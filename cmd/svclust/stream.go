@@ -160,7 +160,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, path string, prog *prog
 		return nil, nil, streamError(err)
 	}
 	r.stream.assign = time.Since(start)
-	r.scores = table.Scores()
+	r.validity = table.Validity()
 
 	prog.begin("write", "", 0)
 	if err := labels.commit(e, o, modelFileOf(st, dt, r)); err != nil {
