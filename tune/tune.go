@@ -58,7 +58,7 @@ func (v Value) IsAuto() bool { return v.Auto && v.V == 1 }
 // the automatic γ, that is kernel widths ℓ = 1/√γ from 2 to 1/2 times the
 // automatic one. What DBCV picks from it, against the automatic point
 // alone, on the generated kinds and the paper's data sets is measured in
-// the README ("Tuning without labels").
+// docs/tuning.md.
 func DefaultGammas() []Value {
 	return []Value{{0.25, true}, {0.5, true}, {1, true}, {2, true}, {4, true}}
 }
