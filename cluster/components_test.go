@@ -18,6 +18,7 @@ import (
 // chosen by Choose, the LevelTree rule) the three must be found. 0.95 is
 // the ARI threshold.
 func TestGaussiansFound(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []dataset.Kind{dataset.Gauss3, dataset.Gauss4} {
 		ds := generated(t, kind, 1000)
 		m, err := svclust.Train(ds.X, &svclust.Config{Seed: 1})
@@ -40,6 +41,7 @@ func TestGaussiansFound(t *testing.T) {
 // must return Cluster's labels exactly, in every mode and for any number of
 // workers.
 func TestPredictReproducesCluster(t *testing.T) {
+	t.Parallel()
 	for _, am := range []int{defaultAnchorMin, -1} {
 		t.Run(fmt.Sprintf("anchorMin=%d", am), func(t *testing.T) {
 			ds := generated(t, dataset.Moons, 500)
@@ -120,6 +122,7 @@ func testPredictReproducesCluster(t *testing.T, ds *dataset.Dataset, gamma float
 // this checks it on the generated sets, where the strip is too small for
 // anchors by default.
 func TestAnchorsKeepPartition(t *testing.T) {
+	t.Parallel()
 	for _, kind := range dataset.Kinds() {
 		ds := generated(t, kind, 1000)
 		m, err := svclust.Train(ds.X, &svclust.Config{Budget: 50, Seed: 1})

@@ -132,6 +132,7 @@ func TestGen(t *testing.T) {
 // TestFitPredict checks that predict on the training data reproduces the
 // labels of fit -o exactly, for every labelling rule and scaling.
 func TestFitPredict(t *testing.T) {
+	t.Parallel()
 	data := genFile(t, "gauss3", 300)
 	moons := genFile(t, "moons", 300)
 	for _, tc := range []struct {
@@ -233,6 +234,7 @@ func TestScore(t *testing.T) {
 }
 
 func TestFitJSON(t *testing.T) {
+	t.Parallel()
 	data := genFile(t, "gauss3", 200)
 	keys := []string{"n", "d", "clusters", "support_vectors", "iterations", "status", "objective",
 		"strip_size", "equilibria", "eps", "train_seconds", "assign_seconds", "gamma", "C",
@@ -313,6 +315,7 @@ func TestFitJSON(t *testing.T) {
 // bit for bit, as the Table documents. The second file has 70,000
 // classes, more than 2 bytes hold.
 func TestFitMetricsMatchLibrary(t *testing.T) {
+	t.Parallel()
 	var many strings.Builder
 	many.WriteString("x1,label\n")
 	for i := range 70000 {
@@ -380,6 +383,7 @@ func TestEvaluateIndices(t *testing.T) {
 }
 
 func TestTune(t *testing.T) {
+	t.Parallel()
 	data := genFile(t, "gauss3", 300)
 	grid := []string{"-gamma-grid", "0.5x,auto,4", "-C-grid", "auto,8"}
 	var first string
@@ -464,6 +468,7 @@ func TestTune(t *testing.T) {
 }
 
 func TestDemo(t *testing.T) {
+	t.Parallel()
 	out := mustCLI(t, "demo", "-n", "200")
 	for _, k := range dataset.Kinds() {
 		if !strings.Contains(out, string(k)) {
