@@ -35,6 +35,45 @@ type Dataset struct {
 	// Classes[k] is the original text of label value k. It is nil when
 	// Labels is nil.
 	Classes []string
+
+	// Dropped lists, in increasing order, the data rows skipped for a
+	// missing value with ReadOptions.NA = NADrop, numbered from 0 over
+	// every data row of the input (data row i is line i+2); X, Labels
+	// hold the other rows in order. It is nil when no row was skipped.
+	Dropped []int
+}
+
+// NAPolicy says what [Read] does with a missing value: see
+// [ReadOptions.NA].
+type NAPolicy int
+
+const (
+	// NAError makes a missing value an error ([ErrMissing]).
+	NAError NAPolicy = iota
+	// NADrop skips the rows that have a missing value or NaN.
+	NADrop
+)
+
+// String returns "error" or "drop", as [ParseNA] reads them.
+func (p NAPolicy) String() string {
+	if p == NADrop {
+		return "drop"
+	}
+	if p == NAError {
+		return "error"
+	}
+	return fmt.Sprintf("NAPolicy(%d)", int(p))
+}
+
+// ParseNA returns the NAPolicy named "error" or "drop".
+func ParseNA(s string) (NAPolicy, error) {
+	switch s {
+	case "error":
+		return NAError, nil
+	case "drop":
+		return NADrop, nil
+	}
+	return 0, fmt.Errorf("dataset: unknown missing-value policy %q (want error or drop)", s)
 }
 
 // ReadOptions configure [Read] and [ReadFile]. The zero value reads a CSV file
@@ -85,6 +124,13 @@ type ReadOptions struct {
 	// column, are dropped. Every name must be in the header once
 	// ([ErrNoColumn], [ErrColumnName]).
 	Features []string
+
+	// NA says what a missing value in a feature column is: an empty
+	// field or NA (R's spelling). NAError, the zero value, makes it an
+	// error ([ErrMissing]) that counts the rows and columns that have
+	// one; NADrop skips those rows, and NaN rows too (NumPy's spelling),
+	// and Dataset.Dropped lists them.
+	NA NAPolicy
 
 	// MaxLine is the length in bytes of the longest line accepted; a
 	// longer one is an error ([ErrLineTooLong]) found before it is held in
@@ -340,13 +386,36 @@ func read(s *Scanner, rows int) (*Dataset, error) {
 		data = append(all, data...)
 	}
 	ds := &Dataset{
-		X:     mat.NewDense(rows, d, data),
-		Names: s.names,
+		X:       mat.NewDense(rows, d, data),
+		Names:   s.names,
+		Dropped: s.dropped,
 	}
 	if s.labelCol >= 0 {
-		ds.Labels, ds.Classes = numberClasses(labels, s.classes)
+		texts := s.classes
+		if len(s.dropped) > 0 {
+			labels, texts = usedClasses(labels, texts)
+		}
+		ds.Labels, ds.Classes = numberClasses(labels, texts)
 	}
 	return ds, nil
+}
+
+// usedClasses renumbers the provisional labels so that only the texts of
+// rows kept remain: a dropped row's label text is not a class.
+func usedClasses(labels []int, texts []string) ([]int, []string) {
+	code := make([]int, len(texts))
+	for i := range code {
+		code[i] = -1
+	}
+	var used []string
+	for i, l := range labels {
+		if code[l] < 0 {
+			code[l] = len(used)
+			used = append(used, texts[l])
+		}
+		labels[i] = code[l]
+	}
+	return labels, used
 }
 
 // allNumbers reports whether every field of a header is a finite number,
@@ -473,6 +542,15 @@ func isNonFinite(f []byte) bool {
 // empty field) writes it.
 func isMissing(f []byte) bool {
 	return len(f) == 0 || string(f) == "NA"
+}
+
+// isNaN reports whether f spells NaN, as NumPy writes a missing value,
+// with an optional sign and in any case.
+func isNaN(f []byte) bool {
+	if len(f) > 0 && (f[0] == '+' || f[0] == '-') {
+		f = f[1:]
+	}
+	return strings.EqualFold(string(f), "nan")
 }
 
 // pow10 holds the powers of ten that are exact in a float64.

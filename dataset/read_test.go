@@ -30,6 +30,7 @@ var readTests = []struct {
 	labels  []int
 	names   []string
 	classes []string
+	dropped []int // Dataset.Dropped
 
 	err       error
 	line, col int
@@ -161,8 +162,31 @@ var readTests = []struct {
 	{
 		name: "empty field",
 		in:   "x1,x2,label\n1,,0\n",
-		err:  ErrNotNumber, line: 2, col: 2,
-		msg: `""`,
+		err:  ErrMissing, line: 2, col: 2,
+		msg: `missing value ""; 1 row has missing values, in 1 column ("x2")`,
+	},
+	{
+		name: "missing values counted",
+		in:   "x1,x2,x3,label\n1,2,3,a\n1,NA,,b\n4,5,6,a\n,5,6,c\n",
+		err:  ErrMissing, line: 3, col: 2,
+		msg: `missing value "NA"; 2 rows have missing values, in 3 columns ("x1", "x2", "x3")`,
+	},
+	{
+		name:    "missing values dropped",
+		in:      "x1,x2,label\n1,2,a\n1,NA,b\n4,5,a\n,5,c\nnan,1,a\n7,8,d\n",
+		opt:     ReadOptions{NA: NADrop},
+		x:       [][]float64{{1, 2}, {4, 5}, {7, 8}},
+		labels:  []int{0, 0, 1},
+		names:   []string{"x1", "x2"},
+		classes: []string{"a", "d"},
+		dropped: []int{1, 3, 4},
+	},
+	{
+		name: "every row dropped",
+		in:   "x1,x2,label\n1,NA,a\n,5,b\n",
+		opt:  ReadOptions{NA: NADrop},
+		err:  ErrMissing, line: 2, col: 2,
+		msg: "every row has one; 2 rows have missing values",
 	},
 	// RFC 4180 quoting, as R's write.csv and Excel write it.
 	{
@@ -588,8 +612,8 @@ var readTests = []struct {
 	{
 		name: "R's NA",
 		in:   "x1,x2,label\n1,NA,0\n",
-		err:  ErrNotNumber, line: 2, col: 2,
-		msg: "missing values are not supported",
+		err:  ErrMissing, line: 2, col: 2,
+		msg: `missing value "NA"`,
 	},
 	{
 		name: "signed NaN",
@@ -723,6 +747,9 @@ func TestRead(t *testing.T) {
 				t.Fatalf("unexpected error: %v", err)
 			}
 			checkDataset(t, ds, tc.x, tc.labels, tc.names, tc.classes)
+			if !slices.Equal(ds.Dropped, tc.dropped) {
+				t.Errorf("Dropped %v, want %v", ds.Dropped, tc.dropped)
+			}
 		})
 	}
 }
