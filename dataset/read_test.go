@@ -79,18 +79,20 @@ var readTests = []struct {
 	{
 		name: "two trailing newlines",
 		in:   "x1,x2,label\n1,2,0\n\n",
-		err:  ErrRagged, line: 3, col: 1,
-		msg: "expected 3, got 0",
+		err:  ErrRagged, line: 3,
+		msg: "blank line (a row has 3 fields); delete it",
 	},
 	{
 		name: "blank line between rows",
 		in:   "x1,x2,label\n1,2,0\n\n3,4,1\n",
-		err:  ErrRagged, line: 3, col: 1,
+		err:  ErrRagged, line: 3,
+		msg: "blank line",
 	},
 	{
 		name: "blank line of spaces",
 		in:   "x1,x2,label\n1,2,0\n  \t\n",
-		err:  ErrRagged, line: 3, col: 1,
+		err:  ErrRagged, line: 3,
+		msg: "blank line",
 	},
 	{
 		name: "empty file",
@@ -180,6 +182,14 @@ var readTests = []struct {
 		names:   []string{"x1", "x2"},
 		classes: []string{"a", "d"},
 		dropped: []int{1, 3, 4},
+	},
+	{
+		name:    "one column: a blank line is a missing value",
+		in:      "x1\n1\n\n3\n",
+		opt:     ReadOptions{NA: NADrop},
+		x:       [][]float64{{1}, {3}},
+		names:   []string{"x1"},
+		dropped: []int{1},
 	},
 	{
 		name: "every row dropped",
@@ -1283,4 +1293,17 @@ func TestReadTooManyColumns(t *testing.T) {
 	// One fewer is read, and fails only for its unnamed columns.
 	_, err = Read(strings.NewReader(head[1:]), ReadOptions{Name: "wide"})
 	checkParseError(t, err, ErrColumnName, "wide", 1, 1, "column 1 has no name")
+}
+
+// TestParseErrorField checks that an error in a value names its column's
+// header name, which the command line quotes in its hints (-drop NAME).
+func TestParseErrorField(t *testing.T) {
+	t.Parallel()
+	for _, in := range []string{"id,x2,label\n1,2,a\nA-17,3,b\n", "id,x2,label\n1,2,a\n\"A-17\",3,b\n"} {
+		_, err := Read(strings.NewReader(in), ReadOptions{})
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.Field != "id" || pe.Column != 1 || !errors.Is(err, ErrNotNumber) {
+			t.Errorf("%q: %#v, want a ParseError of field \"id\", column 1", in, err)
+		}
+	}
 }

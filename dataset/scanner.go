@@ -35,6 +35,7 @@ type Scanner struct {
 	labelCol int      // 0-based index of the label column, or -1
 	dest     []int    // for each column, its index in row, or labelDest or dropDest
 	names    []string // feature column names
+	cols     []string // the header's names of every column
 	row      []float64
 	label    int
 	ids      map[string]int // index into classes of each label text
@@ -195,7 +196,7 @@ func (s *Scanner) header(opt ReadOptions) error {
 	if labelCol >= 0 {
 		s.ids = make(map[string]int)
 	}
-	s.ncol, s.labelCol = len(cols), labelCol
+	s.ncol, s.labelCol, s.cols = len(cols), labelCol, cols
 	return s.choose(cols, opt)
 }
 
@@ -381,6 +382,23 @@ func (s *Scanner) next(dst []float64) bool {
 	}
 }
 
+// fieldError returns the error err of field j (0-based) of the current
+// line, naming its column.
+func (s *Scanner) fieldError(j int, err error) error {
+	return &ParseError{File: s.p.name, Line: s.p.line, Column: j + 1, Field: s.cols[j], Err: err}
+}
+
+// blankLine is the error of a blank line in data of n columns: an
+// ErrRagged whose message says what the line is.
+type blankLine int
+
+func (n blankLine) Error() string {
+	return fmt.Sprintf("blank line (a row has %s); delete it", plural(int(n), "field"))
+}
+
+// Is makes a blank line an ErrRagged, a row with no fields.
+func (blankLine) Is(target error) bool { return target == ErrRagged }
+
 // missingField reports whether f, field j of a feature column that did not
 // parse as a number, is a missing value, and records it.
 func (s *Scanner) missingField(j int, f []byte) bool {
@@ -467,7 +485,12 @@ func (s *Scanner) next1(dst []float64) bool {
 	ncol, sep := s.ncol, s.sep
 	got := bytes.Count(line, []byte{sep}) + 1
 	if len(trimSpace(line)) == 0 {
-		got = 0 // A blank line has no fields rather than one empty one.
+		// A blank line has no fields rather than one empty one, unless
+		// the one column of the data may have missing values.
+		if ncol != 1 || !s.naDrop {
+			s.err = &ParseError{File: p.name, Line: p.line, Err: blankLine(ncol)}
+			return false
+		}
 	}
 	if got != ncol {
 		s.err = p.errorf(p.line, min(got, ncol)+1, "%w: expected %d, got %d", ErrRagged, ncol, got)
@@ -492,7 +515,7 @@ func (s *Scanner) next1(dst []float64) bool {
 				if s.missingField(j, f) {
 					continue
 				}
-				s.err = p.errorf(p.line, j+1, "%w", err)
+				s.err = s.fieldError(j, err)
 				return false
 			}
 			dst[k] = v
@@ -553,7 +576,7 @@ func (s *Scanner) field(j int, f []byte, dst []float64) bool {
 			if s.missingField(j, f) {
 				return true
 			}
-			s.err = s.p.errorf(s.p.line, j+1, "%w", err)
+			s.err = s.fieldError(j, err)
 			return false
 		}
 		dst[k] = v

@@ -249,7 +249,7 @@ func TestRobust(t *testing.T) {
 		{name: "no header", args: fitArgs(), data: "1,2\n3,4\n", old: true, code: 1, msg: "in.csv:1: no header: line 1 holds only numbers"},
 		{name: "ragged row, too many", args: fitArgs(), data: "a,b\n1,2\n1,2,3\n", code: 1, msg: "in.csv:3:3: wrong number of fields: expected 2, got 3"},
 		{name: "ragged row, too few", args: fitArgs(), data: "a,b,c\n1,2,3\n1\n", old: true, code: 1, msg: "in.csv:3:2: wrong number of fields: expected 3, got 1"},
-		{name: "blank line between rows", args: fitArgs(), data: "a,b\n1,2\n\n3,4\n", code: 1, msg: "in.csv:3:1: wrong number of fields: expected 2, got 0"},
+		{name: "blank line between rows", args: fitArgs(), data: "a,b\n1,2\n\n3,4\n", code: 1, msg: "in.csv:3: blank line (a row has 2 fields); delete it"},
 		{name: "two final newlines", args: fitArgs(), data: "a,b\n1,2\n\n", code: 1, msg: "in.csv:3:1: wrong number of fields"},
 		{name: "non-numeric cell", args: fitArgs(), data: "x1,x2,label\n1,2,a\n3,oops,b\n", old: true, code: 1, msg: `in.csv:3:2: not a number: "oops"`},
 		{name: "empty cell", args: fitArgs(), data: "a,b\n1,\n", code: 1, msg: `in.csv:2:2: not a number: ""`},
