@@ -10,9 +10,11 @@ import (
 // of the data, the model, the clustering and the settings that made them.
 // Its JSON keys are the command's; the Python package writes the same.
 type Report struct {
-	N              int       `json:"n"`
-	D              int       `json:"d"`
-	Clusters       int       `json:"clusters"`
+	N        int `json:"n"`
+	D        int `json:"d"`
+	Clusters int `json:"clusters"`
+	// Sizes holds the number of rows of each cluster 0, 1, …, k−1.
+	Sizes          []int     `json:"sizes"`
 	SupportVectors int       `json:"support_vectors"`
 	Iterations     int       `json:"iterations"`
 	Status         string    `json:"status"`
@@ -63,6 +65,7 @@ func NewReport(m *svclust.Model, cl *cluster.Result, n, d int) *Report {
 	return &Report{
 		N: n, D: d,
 		Clusters:       cl.Clusters,
+		Sizes:          Sizes(cl.Labels, cl.Clusters),
 		SupportVectors: len(m.Alpha),
 		Iterations:     m.Stats.Iterations,
 		Status:         m.Status.String(),
@@ -85,6 +88,18 @@ func NewReport(m *svclust.Model, cl *cluster.Result, n, d int) *Report {
 			WidthMin: c.WidthMin, WidthMedian: c.WidthMedian,
 		},
 	}
+}
+
+// Sizes returns the number of labels 0, 1, …, k−1 in labels: the sizes
+// of the clusters, outliers (−1) left out.
+func Sizes(labels []int, k int) []int {
+	sizes := make([]int, k)
+	for _, l := range labels {
+		if l >= 0 {
+			sizes[l]++
+		}
+	}
+	return sizes
 }
 
 // Report returns the report of a run with the settings s.

@@ -68,12 +68,24 @@ fit -stream included.
 A first line of only numbers is reported as a missing header. Features must
 be finite numbers written in decimal, as spreadsheets, R and pandas write
 them: an optional sign, digits with an optional decimal point, an optional
-exponent (5, -0.25, .5, 1.5e-3). Go's other forms (1_000, 0x1p4), missing
-values (NA, an empty field), NaN, Inf (in any spelling) and numbers beyond
-the range of float64 (1e400) are errors. A UTF-8 byte order mark, CRLF line
-endings and a missing final newline are accepted; UTF-16 text and lines
-ending in CR alone are errors; a blank line, also a second newline at the
-end, is a row without fields, an error. A value that overflows when scaled
+exponent (5, -0.25, .5, 1.5e-3). Go's other forms (1_000, 0x1p4), Inf (in
+any spelling) and numbers beyond the range of float64 (1e400) are errors.
+A text column is an error that names it and the flag that fixes it:
+"column "customer_id" is not numeric; -drop customer_id to ignore it", with
+", or -label NAME if it holds the classes" when its value looks like a
+class name, and "-decimal , reads a decimal comma" for a value such as
+1,5. A feature named like a label column (class, target, y, cluster,
+species, label, labels, classes, in any case) gets a warning naming -label.
+Missing values (an empty field, NA, NaN in any case) are an error that
+names the first, counts the rows and columns that have one and names
+-na drop; with -na drop those rows are skipped for training and every
+output (fit -o, tune -o, predict, score) has an empty line at their own
+row, so that line i+2 is always data row i, and -json reports "dropped",
+their number (fit -stream does not take -na drop). A UTF-8 byte order mark,
+CRLF line endings and a missing final newline are accepted; UTF-16 text and
+lines ending in CR alone are errors; a blank line, also a second newline
+at the end, is an error that says "blank line" with its file and line
+(in one-column data read with -na drop it is a missing value). A value that overflows when scaled
 (beyond ±1e150 once scaled, where the kernel's squared distances overflow,
 or in a column whose mean or range overflows float64) is an error that
 names the file, the line and the feature. Every column
@@ -109,6 +121,9 @@ The data flags, taken by fit, tune, predict, score and plot, are:
 		fitted with when the file has other columns.
 	-max-line bytes
 		Longest line accepted (default 16777216).
+	-na error|drop
+		What a missing value is (default error): drop skips its row for
+		training and writes an empty result at the row's place.
 
 # Exit status
 
@@ -185,10 +200,11 @@ of the greedy covering; kappa_max, the largest kernel density; C_scale,
 the factor C was rescaled by; width, adaptive or global, and for adaptive
 widths rho_width, the median distance to the 10th nearest neighbour,
 narrowed, the support vectors whose kernel was narrowed, and width_min
-and width_median, the smallest and median ℓᵢ/ℓ), strategy, scale, seed and, with a
-ground-truth column, metrics (NaN written as null). When -o or -model is
--, standard output carries that file and the summary goes to standard
-error.
+and width_median, the smallest and median ℓᵢ/ℓ), strategy, scale, seed,
+sizes (the rows of each cluster 0, 1, …, outliers left out; with -stream
+of the whole file), with a ground-truth column metrics (NaN written as
+null), and with -na drop dropped. When -o or -model is -, standard output
+carries that file and the summary goes to standard error, unless -quiet.
 
 The automatic settings (svclust.Choose) are measured on one sample of at
 most 2,000 rows drawn with -seed:
@@ -347,8 +363,10 @@ The flags are:
 		one line as each phase ends and, during a long phase, one every
 		5 seconds.
 	-quiet
-		Print nothing on standard error except errors: no progress and no
-		warnings (such as the one about C ≤ 1 with -rule components).
+		Print nothing on standard error except errors, whatever -o is: no
+		progress, no warnings (such as the one about C ≤ 1 with -rule
+		components) and no summary when standard output carries -o or
+		-model.
 
 Above 20,000 points the metrics leave out the compactness index (null in
 JSON), whose cost grows with the square of the cluster sizes.
@@ -416,6 +434,9 @@ labels of fit -o exactly.
 		Output file (default -, standard output).
 	-workers n
 		Number of goroutines; 0 (the default) means all cores.
+	-quiet
+		Print nothing on standard error except errors: no warning about
+		renamed features or skipped rows.
 	-max-model-mb n
 		Largest model file read, in MiB (default 1024, at most 2²⁰). A
 		model file holds the support vectors and, with -rule components,
@@ -434,8 +455,8 @@ Usage:
 Score writes the novelty score f(x) = Σᵢ αᵢ k(svᵢ, x) − 1 of each row of
 DATA.csv, after the model's scaling, as CSV with the header "score", in the
 shortest form that reads back exactly. Points with f < 0 lie outside the
-domain of novelty. Its flags -model, -o, -workers and -max-model-mb are
-those of predict.
+domain of novelty. Its flags -model, -o, -workers, -quiet and
+-max-model-mb are those of predict.
 
 # Tune
 

@@ -336,6 +336,9 @@ func runFit(ctx context.Context, e *env, o *fitFlags, args []string) error {
 	}
 	summary := e.stdout
 	if e.toStdout(o.out) || e.toStdout(o.model) {
+		if o.quiet {
+			return nil // -quiet: nothing but errors on standard error
+		}
 		summary = e.stderr // standard output carries the labels or the model
 	}
 	if o.json {
@@ -351,6 +354,9 @@ func (o *fitFlags) validateFit(args []string) error {
 	if o.progress && o.quiet {
 		return usagef("-progress and -quiet exclude each other")
 	}
+	if o.run.Stream && o.data.na == "drop" {
+		return usagef("-na drop does not work with -stream yet: drop the rows with missing values first")
+	}
 	if o.run.Stream && len(args) == 1 {
 		return checkRereadable(args[0])
 	}
@@ -364,6 +370,8 @@ func fitInMemory(e *env, o *fitFlags, path string, prog *progress) (*data, *resu
 	if err != nil {
 		return nil, nil, err
 	}
+	warnLabelLike(e, o.quiet, dt.ds.Names)
+	noteDropped(e, o.quiet, path, dt.ds.Dropped)
 	// The summary shows Davies–Bouldin with the external indices, -json
 	// every index; without labels neither shows any (fitReport).
 	want := metrics.Indices{DaviesBouldin: dt.labelled(), Compactness: dt.labelled() && o.json}
@@ -393,7 +401,7 @@ func warnC(e *env, o *fitFlags) {
 func writeResults(e *env, o *fitFlags, st *settings.Settings, dt *data, r *result) error {
 	var outs []output
 	if o.out != "" {
-		outs = append(outs, output{"-o", o.out, func(w io.Writer) error { return writeLabels(w, r.cl.Labels) }})
+		outs = append(outs, output{"-o", o.out, func(w io.Writer) error { return writeLabels(w, r.cl.Labels, dt.ds.Dropped) }})
 	}
 	if o.model != "" {
 		outs = append(outs, output{"-model", o.model, modelFileOf(st, dt, r).Write})
@@ -415,9 +423,14 @@ func runInfoOf(st *settings.Settings, dt *data, r *result) *modelfile.Run {
 	return st.Record(readBuildInfo().String(), r.model, src)
 }
 
-// writeLabels writes labels as CSV with the header "cluster".
-func writeLabels(w io.Writer, labels []int) error {
-	_, err := w.Write(appendInts([]byte("cluster\n"), labels))
+// writeLabels writes labels as CSV with the header "cluster", and an empty
+// line at each data row of dropped (skipped by -na drop).
+func writeLabels(w io.Writer, labels, dropped []int) error {
+	if dropped == nil {
+		_, err := w.Write(appendInts([]byte("cluster\n"), labels))
+		return err
+	}
+	_, err := w.Write(appendIntsAt([]byte("cluster\n"), labels, dropped))
 	return err
 }
 
@@ -427,6 +440,8 @@ type fitJSON struct {
 	*settings.Report
 	Sample  int               `json:"sample,omitempty"`
 	Metrics *metrics.Validity `json:"metrics,omitempty"`
+	// Dropped is the number of rows -na drop skipped.
+	Dropped int `json:"dropped,omitempty"`
 }
 
 func fitReport(st *settings.Settings, dt *data, r *result) *fitJSON {
@@ -438,6 +453,10 @@ func fitReport(st *settings.Settings, dt *data, r *result) *fitJSON {
 	if dt.labelled() {
 		j.Metrics = &r.validity
 	}
+	if r.stream != nil {
+		j.Sizes = r.stream.counts[1:] // every row of the file, not the sample
+	}
+	j.Dropped = len(dt.ds.Dropped)
 	return j
 }
 
@@ -453,7 +472,11 @@ func writeJSON(w io.Writer, v any) error {
 func printSummary(w io.Writer, path string, st *settings.Settings, dt *data, r *result) {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	m := r.model
-	fmt.Fprintf(tw, "data\t%s: n = %d, d = %d, scale %s\n", path, dt.n, dt.d, st.Scale)
+	skipped := ""
+	if k := len(dt.ds.Dropped); k > 0 {
+		skipped = fmt.Sprintf(" (%s with missing values skipped)", plural(k, "row"))
+	}
+	fmt.Fprintf(tw, "data\t%s: n = %d%s, d = %d, scale %s\n", path, dt.n, skipped, dt.d, st.Scale)
 	g, c := "auto", ""
 	if !st.Gamma.Auto {
 		g = "set"

@@ -97,6 +97,47 @@ func appendFloats(buf []byte, v []float64) []byte {
 	return buf
 }
 
+// appendIntsAt appends v as appendInts does, with an empty line at each
+// data row of dropped (increasing; see dataset.Dataset.Dropped), so that
+// line i+2 of the output is data row i whatever -na drop skipped.
+func appendIntsAt(buf []byte, v []int, dropped []int) []byte {
+	return appendAt(buf, len(v), dropped, func(buf []byte, i int) []byte { return strconv.AppendInt(buf, int64(v[i]), 10) })
+}
+
+// appendFloatsAt is appendFloats with empty lines at the rows of dropped,
+// as appendIntsAt.
+func appendFloatsAt(buf []byte, v []float64, dropped []int) []byte {
+	return appendAt(buf, len(v), dropped, func(buf []byte, i int) []byte { return strconv.AppendFloat(buf, v[i], 'g', -1, 64) })
+}
+
+// appendAt appends n values with value, one a line, and an empty line at
+// each data row of dropped.
+func appendAt(buf []byte, n int, dropped []int, value func([]byte, int) []byte) []byte {
+	k := 0 // the next value
+	for row := 0; k < n || len(dropped) > 0; row++ {
+		if len(dropped) > 0 && dropped[0] == row {
+			dropped = dropped[1:]
+		} else {
+			buf = value(buf, k)
+			k++
+		}
+		buf = append(buf, '\n')
+	}
+	return buf
+}
+
+// dataRow returns the data row (line − 2) of row i of the rows read, which
+// skip the data rows of dropped (increasing).
+func dataRow(i int, dropped []int) int {
+	for _, r := range dropped {
+		if r > i {
+			break
+		}
+		i++
+	}
+	return i
+}
+
 // A namedPath is a file of the command line with the flag that names it
 // ("DATA" for the data argument).
 type namedPath struct{ flag, path string }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot/vg"
 
@@ -87,18 +88,19 @@ func runPlot(e *env, o *plotFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	x, names, err := loadFor(e, mf, path, ropt)
+	ds, err := loadFor(e, false, mf, path, ropt)
 	if err != nil {
 		return err
 	}
+	x := ds.X
 	// The figure is drawn in the model's scaled space.
 	if err := mf.ScaleRows(x); err != nil {
-		return modelError(err, mf, path, names)
+		return modelError(err, mf, path, ds)
 	}
 	var labels []int
 	if o.labels != "" {
 		n, _ := x.Dims()
-		if labels, err = readLabels(o.labels, n, path); err != nil {
+		if labels, err = readLabels(o.labels, n, path, ds.Dropped); err != nil {
 			return err
 		}
 	} else if mf.Partition == nil {
@@ -130,11 +132,19 @@ func axisLabel(mf *modelfile.File, j int) string {
 
 // readLabels reads the clusters of n rows of data from the CSV file path,
 // which has one integer column (any header) as written by fit -o; negative
-// clusters are outliers.
-func readLabels(path string, n int, data string) ([]int, error) {
-	ds, err := dataset.ReadFile(path, dataset.ReadOptions{NoLabel: true})
+// clusters are outliers. The data rows dropped were skipped by -na drop:
+// the file must have empty lines there, as fit -o writes them.
+func readLabels(path string, n int, data string, dropped []int) ([]int, error) {
+	opt := dataset.ReadOptions{NoLabel: true}
+	if dropped != nil {
+		opt.NA = dataset.NADrop
+	}
+	ds, err := dataset.ReadFile(path, opt)
 	if err != nil {
 		return nil, err
+	}
+	if !slices.Equal(ds.Dropped, dropped) {
+		return nil, fmt.Errorf("%s has empty labels at other rows than the rows of %s with missing values", path, data)
 	}
 	rows, d := ds.X.Dims()
 	if d != 1 {
@@ -148,7 +158,7 @@ func readLabels(path string, n int, data string) ([]int, error) {
 		v := ds.X.At(i, 0)
 		if v != math.Trunc(v) || math.Abs(v) > math.MaxInt32 {
 			// The header is line 1, and dataset rejects blank lines.
-			return nil, fmt.Errorf("%s:%d: cluster %v is not an integer", path, i+2, v)
+			return nil, fmt.Errorf("%s:%d: cluster %v is not an integer", path, dataRow(i, ds.Dropped)+2, v)
 		}
 		labels[i] = int(v)
 	}

@@ -20,6 +20,7 @@ type modelFlags struct {
 	out        string
 	workers    int
 	maxModelMB int64
+	quiet      bool
 	data       dataFlags
 }
 
@@ -29,12 +30,14 @@ func (o *modelFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.workers, "workers", 0, "number of goroutines; 0 means all cores")
 	o.data.register(fs)
 	fs.Int64Var(&o.maxModelMB, "max-model-mb", defaultMaxModelMB, "largest model file read, in `MiB`")
+	fs.BoolVar(&o.quiet, "quiet", false, "print nothing on standard error but errors: no warnings")
 }
 
 // runWith returns the Run function of a command that applies a model to
 // data: it validates the flags, reads the model and the data (unscaled),
-// calls apply, and writes what apply returns to -o.
-func (o *modelFlags) runWith(apply func(*modelfile.File, *mat.Dense) (func(io.Writer) error, error)) func(context.Context, *env, []string) error {
+// calls apply with the rows read and the data rows -na drop skipped, and
+// writes what apply returns to -o.
+func (o *modelFlags) runWith(apply func(mf *modelfile.File, x *mat.Dense, dropped []int) (func(io.Writer) error, error)) func(context.Context, *env, []string) error {
 	return func(_ context.Context, e *env, args []string) error {
 		mf, path, err := o.setup(e, args)
 		if err != nil {
@@ -44,13 +47,13 @@ func (o *modelFlags) runWith(apply func(*modelfile.File, *mat.Dense) (func(io.Wr
 		if err != nil {
 			return err
 		}
-		x, names, err := loadFor(e, mf, path, opt)
+		ds, err := loadFor(e, o.quiet, mf, path, opt)
 		if err != nil {
 			return err
 		}
-		write, err := apply(mf, x)
+		write, err := apply(mf, ds.X, ds.Dropped)
 		if err != nil {
-			return modelError(err, mf, path, names)
+			return modelError(err, mf, path, ds)
 		}
 		return e.writeOutputs(output{"-o", o.out, write})
 	}
@@ -103,7 +106,7 @@ reproduces the labels of fit -o exactly.`,
 		Flag: flag.NewFlagSet("predict", flag.ContinueOnError),
 	}
 	o.register(c.Flag)
-	c.Run = o.runWith(func(mf *modelfile.File, x *mat.Dense) (func(io.Writer) error, error) {
+	c.Run = o.runWith(func(mf *modelfile.File, x *mat.Dense, dropped []int) (func(io.Writer) error, error) {
 		labels, err := mf.Predict(nil, x, o.workers)
 		if errors.Is(err, modelfile.ErrNotClustered) {
 			return nil, fmt.Errorf("%s: the model has no partition: it can score points but not label them", o.model)
@@ -111,7 +114,7 @@ reproduces the labels of fit -o exactly.`,
 		if err != nil {
 			return nil, err
 		}
-		return func(w io.Writer) error { return writeLabels(w, labels) }, nil
+		return func(w io.Writer) error { return writeLabels(w, labels, dropped) }, nil
 	})
 	return c
 }
@@ -129,13 +132,19 @@ lie outside the domain of novelty.`,
 		Flag: flag.NewFlagSet("score", flag.ContinueOnError),
 	}
 	o.register(c.Flag)
-	c.Run = o.runWith(func(mf *modelfile.File, x *mat.Dense) (func(io.Writer) error, error) {
+	c.Run = o.runWith(func(mf *modelfile.File, x *mat.Dense, dropped []int) (func(io.Writer) error, error) {
 		scores, err := mf.Score(nil, x, o.workers)
 		if err != nil {
 			return nil, err
 		}
 		return func(w io.Writer) error {
-			_, err := w.Write(appendFloats([]byte("score\n"), scores))
+			b := []byte("score\n")
+			if dropped == nil {
+				b = appendFloats(b, scores)
+			} else {
+				b = appendFloatsAt(b, scores, dropped)
+			}
+			_, err := w.Write(b)
 			return err
 		}, nil
 	})

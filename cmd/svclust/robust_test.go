@@ -250,11 +250,11 @@ func TestRobust(t *testing.T) {
 		{name: "ragged row, too many", args: fitArgs(), data: "a,b\n1,2\n1,2,3\n", code: 1, msg: "in.csv:3:3: wrong number of fields: expected 2, got 3"},
 		{name: "ragged row, too few", args: fitArgs(), data: "a,b,c\n1,2,3\n1\n", old: true, code: 1, msg: "in.csv:3:2: wrong number of fields: expected 3, got 1"},
 		{name: "blank line between rows", args: fitArgs(), data: "a,b\n1,2\n\n3,4\n", code: 1, msg: "in.csv:3: blank line (a row has 2 fields); delete it"},
-		{name: "two final newlines", args: fitArgs(), data: "a,b\n1,2\n\n", code: 1, msg: "in.csv:3:1: wrong number of fields"},
+		{name: "two final newlines", args: fitArgs(), data: "a,b\n1,2\n\n", code: 1, msg: "in.csv:3: blank line"},
 		{name: "non-numeric cell", args: fitArgs(), data: "x1,x2,label\n1,2,a\n3,oops,b\n", old: true, code: 1, msg: `in.csv:3:2: not a number: "oops"`},
-		{name: "empty cell", args: fitArgs(), data: "a,b\n1,\n", code: 1, msg: `in.csv:2:2: not a number: ""`},
+		{name: "empty cell", args: fitArgs(), data: "a,b\n1,\n", code: 1, msg: `in.csv:2:2: missing value ""; 1 row has missing values, in 1 column ("b") (-na drop skips those rows)`},
 		{name: "badly quoted number", args: fitArgs(), data: "a,b\n\"1\"2,2\n", code: 1, msg: "in.csv:2:1: bad quoting: text after the closing quote"},
-		{name: "NaN", args: fitArgs(), data: "a,b\n1,2\nNaN,3\n", old: true, code: 1, msg: `in.csv:3:1: not a finite number: "NaN"`},
+		{name: "NaN", args: fitArgs(), data: "a,b\n1,2\nNaN,3\n", old: true, code: 1, msg: `in.csv:3:1: missing value "NaN"; 1 row has missing values, in 1 column ("a") (-na drop skips those rows)`},
 		{name: "Inf", args: fitArgs(), data: "a,b\n1,Inf\n", code: 1, msg: `in.csv:2:2: not a finite number: "Inf"`},
 		{name: "-infinity", args: fitArgs(), data: "a,b\n1,-infinity\n", code: 1, msg: "in.csv:2:2: not a finite number"},
 		{name: "1e400", args: fitArgs(), data: "a,b\n1,2\n3,1e400\n", code: 1, msg: `in.csv:3:2: not a finite number: "1e400" is out of range`},
@@ -271,7 +271,7 @@ func TestRobust(t *testing.T) {
 		{name: "stdin empty", args: append(fitArgs()[:6:6], "-"), stdin: "", code: 1, msg: "<stdin>:1: no header line"},
 		{name: "stdin bad cell", args: append(fitArgs()[:6:6], "-"), stdin: "a,b\n1,2\nz,3\n", old: true, code: 1, msg: "<stdin>:3:1: not a number"},
 		{name: "predict bad cell", args: modelArgs("predict"), data: "x1,x2\n1,2\n1,?\n", old: true, code: 1, msg: `in.csv:3:2: not a number: "?"`},
-		{name: "score NaN", args: modelArgs("score"), data: "x1,x2\nNaN,2\n", code: 1, msg: "in.csv:2:1: not a finite number"},
+		{name: "score NaN", args: modelArgs("score"), data: "x1,x2\nNaN,2\n", code: 1, msg: `in.csv:2:1: missing value "NaN"`},
 		{name: "empty strip", args: fitArgs("-rule", "components", "-eps", "1e-300"), data: valid, old: true, code: 1, msg: "strip |f(x)| ≤ ε holds no point"},
 
 		// Legitimate data: success with the documented result.

@@ -196,6 +196,8 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, runs int, 
 		return err
 	}
 	defer stop()
+	warnLabelLike(e, false, dt.ds.Names)
+	noteDropped(e, false, args[0], dt.ds.Dropped)
 
 	st := &o.run
 	cfg, err := st.Config()
