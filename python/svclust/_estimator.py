@@ -15,7 +15,7 @@ from . import _native
 # -budget, -min-size and -eps; the second value says a whole number.
 _AUTO = {"gamma": False, "C": False, "budget": True, "min_size": True, "eps": False}
 _INTS = ("max_iter", "min_iter", "m", "seed", "workers")
-_STRS = ("width", "rule", "maintain", "scale")
+_STRS = ("width", "rule", "maintain", "scale", "na")
 _BOOLS = ("outliers", "all")
 
 
@@ -136,12 +136,24 @@ class SVClust(ClusterMixin, BaseEstimator):
     all : bool
         Run a trajectory from every point instead of the strip only (rule
         "components").
+    na : {"error", "drop"}
+        What a row with a missing value (NaN) is, as the command's -na:
+        "error" (the default) raises ValueError naming the first and
+        counting the rows and columns that have one; "drop" leaves those
+        rows out of training and gives them the label -1 in labels_ and
+        predict (as an outlier's: a scikit-learn label array holds no NaN;
+        na_rows_ tells them apart) and NaN in score_samples and
+        decision_function.
 
     Attributes
     ----------
     labels_ : ndarray of int64, shape (n_samples,)
-        Cluster of each training row, -1 for outliers. Not stored in model
-        files: absent after `load`.
+        Cluster of each training row, -1 for outliers and, with na="drop",
+        for the rows with a missing value. Not stored in model files:
+        absent after `load`.
+    na_rows_ : ndarray of int64
+        With na="drop", the indices of the training rows left out for a
+        missing value (empty if none); absent otherwise.
     n_clusters_ : int
     support_vectors_ : ndarray, shape (n_sv, n_features)
         Support vectors in the units of X (the model file stores them
@@ -162,7 +174,8 @@ class SVClust(ClusterMixin, BaseEstimator):
 
     def __init__(self, gamma="auto", C="auto", budget="auto", width="adaptive", rule="levels",
                  min_size="auto", maintain="merge", k=None, eps="auto", tol=0.01, max_iter=0,
-                 min_iter=0, m=20, scale="zscore", seed=1, workers=0, outliers=False, all=False):
+                 min_iter=0, m=20, scale="zscore", seed=1, workers=0, outliers=False, all=False,
+                 na="error"):
         self.gamma = gamma
         self.C = C
         self.budget = budget
@@ -181,6 +194,7 @@ class SVClust(ClusterMixin, BaseEstimator):
         self.workers = workers
         self.outliers = outliers
         self.all = all
+        self.na = na
 
     # -- fitting -----------------------------------------------------------
 
@@ -191,6 +205,14 @@ class SVClust(ClusterMixin, BaseEstimator):
         once otherwise. Ctrl-C stops training (KeyboardInterrupt)."""
         x, owned, names = _as_rows(X)
         params = {name: _param(name, v) for name, v in self.get_params().items()}
+        na = _na(params.pop("na"))
+        missing = _missing(x)
+        if missing is not None and na == "error":
+            raise ValueError(_missing_error(x, missing))
+        if missing is not None:
+            if missing.all():
+                raise ValueError(f"X: every row has a missing value (NaN), {missing.shape[0]} rows")
+            x, owned = x[~missing], True  # a copy without those rows
         params["features"] = names
         params["data"] = "<DataFrame>" if names is not None else "<array>"
         params["source_date_epoch"] = os.environ.get("SOURCE_DATE_EPOCH", "")
@@ -201,7 +223,17 @@ class SVClust(ClusterMixin, BaseEstimator):
             # for its collector (1M 2-D rows, 15 MiB: peak RSS +52 MiB, not +68).
             x, owned = x.copy(order="C"), True
         handle, labels = _native.run_fit(x, owned, params)
+        if na == "drop":
+            rows = np.flatnonzero(missing) if missing is not None else np.zeros(0, dtype=np.int64)
+            if missing is not None:
+                full = np.full(missing.shape[0], -1, dtype=labels.dtype)
+                full[~missing] = labels
+                labels = full
         self._set_fitted(handle, labels)
+        if na == "drop":
+            self.na_rows_ = rows.astype(np.int64)
+            if self.report_ is not None and len(rows):
+                self.report_["dropped"] = int(len(rows))
         return self
 
     def fit_predict(self, X, y=None):
@@ -253,15 +285,39 @@ class SVClust(ClusterMixin, BaseEstimator):
 
     def predict(self, X):
         """Cluster of each row of X (raw, unscaled), -1 for an outlier, as
-        `svclust predict` gives it; on the training rows, labels_."""
+        `svclust predict` gives it; on the training rows, labels_. With
+        na="drop" a row with a missing value gets -1."""
         h, x = self._rows(X)
-        return h.predict(x, _param("workers", self.workers))
+        workers = _param("workers", self.workers)
+        missing = self._drop(x)
+        if missing is None:
+            return h.predict(x, workers)
+        out = np.full(x.shape[0], -1, dtype=np.int64)
+        if not missing.all():
+            out[~missing] = h.predict(x[~missing], workers)
+        return out
 
     def score_samples(self, X):
         """f(x) = Σᵢ αᵢ k(svᵢ, x) − 1 of each row of X, as `svclust score`
-        gives it: lower is more abnormal, < 0 outside the domain."""
+        gives it: lower is more abnormal, < 0 outside the domain. With
+        na="drop" a row with a missing value gets NaN."""
         h, x = self._rows(X)
-        return h.score(x, _param("workers", self.workers))
+        workers = _param("workers", self.workers)
+        missing = self._drop(x)
+        if missing is None:
+            return h.score(x, workers)
+        out = np.full(x.shape[0], np.nan)
+        if not missing.all():
+            out[~missing] = h.score(x[~missing], workers)
+        return out
+
+    def _drop(self, x):
+        """The rows of x with a missing value when na is "drop" (None when
+        there are none or na is "error", which leaves them to the library's
+        error)."""
+        if _na(_param("na", self.na)) != "drop":
+            return None
+        return _missing(x)
 
     def decision_function(self, X):
         """score_samples(X) − offset_ (offset_ is 0): ≥ 0 inside the domain
@@ -335,7 +391,33 @@ class SVClust(ClusterMixin, BaseEstimator):
         return -self.score_samples(X)
 
     def _more_tags(self):
-        return {"allow_nan": False, "requires_y": False}
+        return {"allow_nan": self.na == "drop", "requires_y": False}
+
+
+def _na(v):
+    if v not in ("error", "drop"):
+        raise ValueError(f"na must be error or drop, not {v!r}")
+    return v
+
+
+def _missing(x):
+    """The boolean mask of the rows of x with a NaN, or None if none has."""
+    if x.size == 0:
+        return None
+    m = np.isnan(x).any(axis=1)
+    return m if m.any() else None
+
+
+def _missing_error(x, missing):
+    """The error of X with missing values (na="error"), in the words of the
+    svclust command: the first, and how many rows and columns have one."""
+    i = int(np.flatnonzero(missing)[0])
+    j = int(np.flatnonzero(np.isnan(x[i]))[0])
+    rows = int(missing.sum())
+    cols = int(np.isnan(x).any(axis=0).sum())
+    r = "1 row has" if rows == 1 else f"{rows} rows have"
+    c = "1 column" if cols == 1 else f"{cols} columns"
+    return f"X[{i}, {j}]: not a finite number: NaN (a missing value); {r} missing values, in {c} (na='drop' skips those rows)"
 
 
 def _params_of(info):

@@ -38,7 +38,7 @@ def test_defaults_are_the_cli_flags():
     p = svclust.SVClust().get_params()
     assert p == dict(gamma="auto", C="auto", budget="auto", width="adaptive", rule="levels",
                      min_size="auto", maintain="merge", k=None, eps="auto", tol=0.01, max_iter=0,
-                     min_iter=0, m=20, scale="zscore", seed=1, workers=0, outliers=False, all=False)
+                     min_iter=0, m=20, scale="zscore", seed=1, workers=0, outliers=False, all=False, na="error")
 
 
 def test_get_set_params_clone(X):
@@ -245,3 +245,38 @@ def test_keyboard_interrupt():
     assert not hasattr(est, "labels_")
     # The package still works afterwards.
     assert svclust.SVClust(seed=1).fit(x[:300]).n_clusters_ >= 1
+
+
+def test_na_drop(X):
+    """na="drop": the rows with a NaN are left out of training and labelled
+    -1 in place; the other rows get the labels of a fit without them, and
+    predict and score_samples give -1 and NaN for a NaN row."""
+    Xn = X.copy()
+    rows = [1, 7, 30]
+    Xn[1, 0] = np.nan
+    Xn[7, 1] = np.nan
+    Xn[30, :] = np.nan
+    keep = np.setdiff1d(np.arange(len(X)), rows)
+    est = svclust.SVClust(seed=3, na="drop").fit(Xn)
+    ref = svclust.SVClust(seed=3).fit(X[keep])
+    assert est.na_rows_.tolist() == rows
+    assert est.labels_[rows].tolist() == [-1, -1, -1]
+    assert est.labels_[keep].tolist() == ref.labels_.tolist()
+    assert est.report_["dropped"] == 3 and est.report_["n"] == len(keep)
+    assert est.predict(Xn).tolist() == est.labels_.tolist()
+    s = est.score_samples(Xn)
+    assert np.isnan(s[rows]).all()
+    assert same_floats(s[keep], ref.score_samples(X[keep]))
+    assert svclust.SVClust(seed=3, na="drop").fit(X).na_rows_.tolist() == []
+
+
+def test_na_error(X):
+    Xn = X.copy()
+    Xn[4, 1] = np.nan
+    Xn[9, 1] = np.nan
+    with pytest.raises(ValueError, match=r"X\[4, 1\]: not a finite number: NaN \(a missing value\); 2 rows have missing values, in 1 column \(na='drop' skips those rows\)"):
+        svclust.SVClust().fit(Xn)
+    with pytest.raises(ValueError, match="na must be error or drop, not 'skip'"):
+        svclust.SVClust(na="skip").fit(X)
+    with pytest.raises(ValueError, match="every row has a missing value"):
+        svclust.SVClust(na="drop").fit(np.full((3, 2), np.nan))
