@@ -564,21 +564,29 @@ milliseconds.
 
 Usage:
 
-	svclust plot -model FILE -o FIG.png|FIG.svg [-labels FILE] [-title TEXT] [-legend] [-width IN] [-height IN] [-grid N] [-workers N] [data flags] DATA.csv
+	svclust plot -model FILE -o FIG.png|FIG.svg [-labels FILE] [-title TEXT] [-legend] [-sv] [-width IN] [-height IN] [-grid N] [-workers N] [data flags] DATA.csv
 
-Plot draws a 2-D data set with a model fitted to it: the rows of DATA.csv,
-after the model's scaling, coloured by the cluster the model assigns them
-(as predict does), the support vectors ringed in black, the domain of
-novelty f ≥ 0 shaded pale orange and its boundary f = 0 drawn in dark
-orange. It writes the figure to -o as PNG (150 dpi) or SVG (with its font
-embedded) by the extension. The figure is drawn in the scaled space the
-model lives in, with equal units on both axes, since the Gaussian kernel is
-isotropic there; the axis labels name the scaling. Clusters take the
+Plot draws the rows of DATA.csv coloured by the cluster a model fitted to
+them assigns (as predict does), and writes the figure to -o as PNG (150
+dpi) or SVG (with its font embedded) by the extension. Clusters take the
 colours of a colour-blind-safe palette and, from the seventh on, other
 glyphs; outliers (cluster −1, from fit -outliers) are grey. The same inputs
-give the same file, byte for byte. A model whose dimension is not 2 is an
-error ("plot needs 2-D data; got d=N"): a slice or a projection of the
-domain of a higher-dimensional model would misrepresent it.
+give the same file, byte for byte.
+
+With 2 features the axes are the features, in the data's own units (the
+kernel is evaluated at each point after the model's scaling), the support
+vectors are ringed in black, the domain of novelty f ≥ 0 is shaded pale
+orange and its boundary f = 0 drawn in dark orange. Both axes have the same
+scale only when the scaling keeps them comparable (-scale none, or features
+of similar spread).
+
+With more than 2 features the figure is the plane of the first two
+principal components of the scaled data (the eigenvectors of its
+covariance of largest eigenvalues), and the axes say so with the share of
+the variance each carries: "PC1 of the zscore-scaled data (46% of the
+variance)". The domain is not drawn, since a plane through the domain of a
+higher-dimensional model would misrepresent it; -sv adds the support
+vectors, projected, as light grey rings. A model of 1 feature is an error.
 
 	-model file
 		The model file written by fit -model or tune -model (required).
@@ -593,6 +601,9 @@ domain of a higher-dimensional model would misrepresent it.
 	-legend
 		Add a legend naming the clusters, the outliers, the support
 		vectors and the boundary.
+	-sv
+		With more than 2 features, draw the support vectors (light grey
+		rings); with 2 they are always drawn.
 	-width inches
 		Width of the figure (default 5, at most 200).
 	-height inches
