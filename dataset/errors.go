@@ -24,10 +24,10 @@ var (
 	// ErrNotNumber means that a feature field is not a number.
 	ErrNotNumber = errors.New("dataset: not a number")
 	// ErrMissing means that a feature field is a missing value (an empty
-	// field or NA) while [ReadOptions.NA] is NAError, or that every row
+	// field, NA or NaN) while [ReadOptions.NA] is NAError, or that every row
 	// has one while it is NADrop.
 	ErrMissing = errors.New("dataset: missing value")
-	// ErrNotFinite means that a feature field is NaN or infinite, or is a
+	// ErrNotFinite means that a feature field is infinite, or is a
 	// number too large for a float64 (such as 1e400).
 	ErrNotFinite = errors.New("dataset: not a finite number")
 	// ErrDuplicateColumn means that the label column's name occurs more than

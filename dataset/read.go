@@ -50,7 +50,7 @@ type NAPolicy int
 const (
 	// NAError makes a missing value an error ([ErrMissing]).
 	NAError NAPolicy = iota
-	// NADrop skips the rows that have a missing value or NaN.
+	// NADrop skips the rows that have a missing value.
 	NADrop
 )
 
@@ -126,10 +126,10 @@ type ReadOptions struct {
 	Features []string
 
 	// NA says what a missing value in a feature column is: an empty
-	// field or NA (R's spelling). NAError, the zero value, makes it an
-	// error ([ErrMissing]) that counts the rows and columns that have
-	// one; NADrop skips those rows, and NaN rows too (NumPy's spelling),
-	// and Dataset.Dropped lists them.
+	// field (pandas' spelling), NA (R's) or NaN in any case (NumPy's).
+	// NAError, the zero value, makes it an error ([ErrMissing]) that
+	// counts the rows and columns that have one; NADrop skips those rows,
+	// which Dataset.Dropped lists.
 	NA NAPolicy
 
 	// MaxLine is the length in bytes of the longest line accepted; a

@@ -558,12 +558,12 @@ var readTests = []struct {
 	{
 		name: "NaN",
 		in:   "x1,x2,label\n1,NaN,0\n",
-		err:  ErrNotFinite, line: 2, col: 2,
+		err:  ErrMissing, line: 2, col: 2,
 	},
 	{
 		name: "lower-case nan",
 		in:   "x1,x2,label\nnan,1,0\n",
-		err:  ErrNotFinite, line: 2, col: 1,
+		err:  ErrMissing, line: 2, col: 1,
 	},
 	{
 		name: "Inf",
@@ -628,7 +628,7 @@ var readTests = []struct {
 	{
 		name: "signed NaN",
 		in:   "x1,x2,label\n1,-nan,0\n",
-		err:  ErrNotFinite, line: 2, col: 2,
+		err:  ErrMissing, line: 2, col: 2,
 	},
 	{
 		name: "INF with a plus sign",

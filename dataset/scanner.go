@@ -402,7 +402,7 @@ func (blankLine) Is(target error) bool { return target == ErrRagged }
 // missingField reports whether f, field j of a feature column that did not
 // parse as a number, is a missing value, and records it.
 func (s *Scanner) missingField(j int, f []byte) bool {
-	if !isMissing(f) && !(s.naDrop && isNaN(f)) {
+	if !isMissing(f) && !isNaN(f) {
 		return false
 	}
 	if !s.rowMissing {
