@@ -99,6 +99,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, path string, prog *prog
 	if err != nil {
 		return nil, nil, streamError(err)
 	}
+	warnLabelLike(e, o.quiet, sm.Names)
 	n, m := sm.Rows, 0
 	if sm.X != nil {
 		m, _ = sm.X.Dims()
