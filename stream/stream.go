@@ -196,7 +196,8 @@ func SampleScale(ctx context.Context, open Opener, cfg *SampleConfig) (*Sample, 
 			e := modelfile.NewOverflowError(scaler, row, j, u)
 			e.Row, e.Feature = i, sc.Names()[j]
 			if res.All() {
-				e.Line = i + 2 // the sample is in order when it holds every row
+				// The sample is in order when it holds every row kept.
+				e.Line = dataRow(i, sc.Dropped()) + 2
 			}
 			return nil, e
 		}
@@ -207,6 +208,18 @@ func SampleScale(ctx context.Context, open Opener, cfg *SampleConfig) (*Sample, 
 		s.X = mat.NewDense(m, d, rows)
 	}
 	return s, nil
+}
+
+// dataRow returns the data row (line − 2) of the i-th row kept, the data
+// rows of dropped (increasing) having been skipped.
+func dataRow(i int, dropped []int) int {
+	for _, r := range dropped {
+		if r > i {
+			break
+		}
+		i++
+	}
+	return i
 }
 
 // scalePass feeds every row of the data to fitter once more.
@@ -252,6 +265,11 @@ type LabelConfig struct {
 	// Progress, if not nil, is called at the start of the pass, after
 	// each chunk of rows and at its end.
 	Progress func(Progress)
+	// Skipped, if not nil, is called with the number of rows of each run
+	// of rows that Read.NA = dataset.NADrop skipped, in order with the
+	// calls of emit: the labels emitted before it are those of the rows
+	// before the run. An error it returns stops LabelStream.
+	Skipped func(rows int) error
 }
 
 // LabelStream reads the data that open opens in chunks of rows, scales
@@ -315,7 +333,22 @@ func LabelStream(ctx context.Context, open Opener, m *modelfile.File, cfg *Label
 		report(Progress{Pass: PassLabel, Rows: done, Total: max(n, 0)})
 		return ctx.Err()
 	}
+	skipped := 0 // rows of sc.Dropped() reported
+	skip := func() error {
+		if len(sc.Dropped()) == skipped || cfg.Skipped == nil {
+			return nil
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+		k := len(sc.Dropped()) - skipped
+		skipped += k
+		return cfg.Skipped(k)
+	}
 	for sc.Scan() {
+		if err := skip(); err != nil {
+			return done, err
+		}
 		if j, u := m.Scaler.Overflow(sc.Row()); j >= 0 {
 			e := modelfile.NewOverflowError(m.Scaler, sc.Row(), j, u)
 			e.Row, e.Line, e.Feature = done+k, sc.Line(), sc.Names()[j]
@@ -331,6 +364,9 @@ func LabelStream(ctx context.Context, open Opener, m *modelfile.File, cfg *Label
 		}
 	}
 	if err := sc.Err(); err != nil {
+		return done, err
+	}
+	if err := skip(); err != nil { // rows skipped after the last row kept
 		return done, err
 	}
 	if err := flush(); err != nil {

@@ -79,9 +79,9 @@ species, label, labels, classes, in any case) gets a warning naming -label.
 Missing values (an empty field, NA, NaN in any case) are an error that
 names the first, counts the rows and columns that have one and names
 -na drop; with -na drop those rows are skipped for training and every
-output (fit -o, tune -o, predict, score) has an empty line at their own
-row, so that line i+2 is always data row i, and -json reports "dropped",
-their number (fit -stream does not take -na drop). A UTF-8 byte order mark,
+output (fit -o, fit -stream -o, tune -o, predict, score) has an empty
+line at their own row, so that line i+2 is always data row i, and -json
+reports "dropped", their number. A UTF-8 byte order mark,
 CRLF line endings and a missing final newline are accepted; UTF-16 text and
 lines ending in CR alone are errors; a blank line, also a second newline
 at the end, is an error that says "blank line" with its file and line

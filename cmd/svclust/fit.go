@@ -354,9 +354,6 @@ func (o *fitFlags) validateFit(args []string) error {
 	if o.progress && o.quiet {
 		return usagef("-progress and -quiet exclude each other")
 	}
-	if o.run.Stream && o.data.na == "drop" {
-		return usagef("-na drop does not work with -stream yet: drop the rows with missing values first")
-	}
 	if o.run.Stream && len(args) == 1 {
 		return checkRereadable(args[0])
 	}
@@ -456,7 +453,7 @@ func fitReport(st *settings.Settings, dt *data, r *result) *fitJSON {
 	if r.stream != nil {
 		j.Sizes = r.stream.counts[1:] // every row of the file, not the sample
 	}
-	j.Dropped = len(dt.ds.Dropped)
+	j.Dropped = dropped(dt, r)
 	return j
 }
 
@@ -473,7 +470,7 @@ func printSummary(w io.Writer, path string, st *settings.Settings, dt *data, r *
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	m := r.model
 	skipped := ""
-	if k := len(dt.ds.Dropped); k > 0 {
+	if k := dropped(dt, r); k > 0 {
 		skipped = fmt.Sprintf(" (%s with missing values skipped)", plural(k, "row"))
 	}
 	fmt.Fprintf(tw, "data\t%s: n = %d%s, d = %d, scale %s\n", path, dt.n, skipped, dt.d, st.Scale)
@@ -535,6 +532,14 @@ func printSummary(w io.Writer, path string, st *settings.Settings, dt *data, r *
 			len(dt.ds.Classes), s.ARI, s.NMI, s.Purity, s.Rand, db)
 	}
 	tw.Flush()
+}
+
+// dropped returns the number of rows -na drop skipped in the run r.
+func dropped(dt *data, r *result) int {
+	if r.stream != nil {
+		return r.stream.dropped
+	}
+	return len(dt.ds.Dropped)
 }
 
 // plural returns "1 cluster", "2 clusters", "0 clusters": n and the noun,

@@ -86,6 +86,19 @@ func TestNADropInPlace(t *testing.T) {
 		}
 	}
 
+	// fit -stream, whose sample holds every row kept, writes the same
+	// labels, empty lines included, and counts the rows dropped.
+	mustCLI(t, "fit", "-stream", "-na", "drop", "-quiet", "-o", p("stream.labels"), na)
+	if got, want := readFile(t, p("stream.labels")), readFile(t, p("na.labels")); got != want {
+		t.Errorf("fit -stream -na drop -o:\n%s\nfit -na drop -o:\n%s", got, want)
+	}
+	var srep struct {
+		Dropped int `json:"dropped"`
+	}
+	if err := json.Unmarshal([]byte(mustCLI(t, "fit", "-stream", "-na", "drop", "-quiet", "-json", na)), &srep); err != nil || srep.Dropped != 3 {
+		t.Errorf("fit -stream -json: dropped %d (%v), want 3", srep.Dropped, err)
+	}
+
 	// fit -json says how many rows were dropped; the sizes count the rest.
 	var rep struct {
 		N       int   `json:"n"`
@@ -123,7 +136,6 @@ func TestDataHints(t *testing.T) {
 		{"missing values", "x,y\n1,2\n3,NA\n", nil, 1, `in.csv:3:2: missing value "NA"; 1 row has missing values, in 1 column ("y") (-na drop skips those rows)`},
 		{"every row missing", "x,y\n1,\n3,NA\n", []string{"-na", "drop"}, 1, "missing value: every row has one"},
 		{"bad -na", "x,y\n1,2\n", []string{"-na", "skip"}, 2, `-na must be error or drop, not "skip"`},
-		{"-na drop -stream", "x,y\n1,2\n", []string{"-na", "drop", "-stream"}, 2, "-na drop does not work with -stream"},
 	} {
 		in := writeFile(t, "in.csv", tc.data)
 		code, _, stderr := cli(t, append(append([]string{"fit"}, tc.args...), in)...)

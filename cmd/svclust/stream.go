@@ -41,6 +41,8 @@ type streamInfo struct {
 	// c = −1 (outliers), 0, 1, …: the sizes of the clusters of the file,
 	// not of the sample.
 	counts []int
+	// dropped is the number of rows -na drop skipped.
+	dropped int
 }
 
 // runStream fits and clusters the file path by the -stream design above
@@ -132,6 +134,10 @@ func runStream(ctx context.Context, e *env, o *fitFlags, path string, prog *prog
 	fitted := &modelfile.File{Scale: sc, Scaler: sm.Scaler, Features: sm.Names, Label: st.Label, Model: model, Partition: cl.Partition}
 	_, err = stream.LabelStream(ctx, open, fitted, &stream.LabelConfig{
 		Read: opt, Rows: n, Workers: st.Workers,
+		Skipped: func(k int) error {
+			r.stream.dropped += k
+			return labels.writeEmpty(k)
+		},
 		Progress: func(p stream.Progress) {
 			switch {
 			case p.Done:
@@ -220,6 +226,19 @@ func (lw *labelWriter) write(labels []int) error {
 	lw.buf = appendInts(lw.buf, labels)
 	if len(lw.buf) == 0 {
 		return nil
+	}
+	_, err := lw.w.Write(lw.buf)
+	lw.buf = lw.buf[:0]
+	return lw.error(err)
+}
+
+// writeEmpty writes k empty lines, the labels of rows -na drop skipped.
+func (lw *labelWriter) writeEmpty(k int) error {
+	if lw.w == nil {
+		return nil
+	}
+	for range k {
+		lw.buf = append(lw.buf, '\n')
 	}
 	_, err := lw.w.Write(lw.buf)
 	lw.buf = lw.buf[:0]
