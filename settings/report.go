@@ -10,11 +10,10 @@ import (
 // of the data, the model, the clustering and the settings that made them.
 // Its JSON keys are the command's; the Python package writes the same.
 type Report struct {
-	N        int `json:"n"`
-	D        int `json:"d"`
-	Clusters int `json:"clusters"`
-	// Sizes holds the number of rows of each cluster 0, 1, …, k−1.
-	Sizes          []int     `json:"sizes"`
+	N              int       `json:"n"`
+	D              int       `json:"d"`
+	Clusters       int       `json:"clusters"`
+	Sizes          []int     `json:"sizes"` // rows of each cluster 0, 1, …, k−1
 	SupportVectors int       `json:"support_vectors"`
 	Iterations     int       `json:"iterations"`
 	Status         string    `json:"status"`
