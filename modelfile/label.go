@@ -5,6 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 )
 
@@ -129,8 +130,8 @@ func (m *File) Predict(dst []int, x mat.Matrix, workers int) ([]int, error) {
 
 // Score sets dst[i] to f(x) = Σᵢ αᵢ k(svᵢ, x) − 1 of the raw (unscaled)
 // row i of x, scaled with the model's scaler, and returns dst; a nil dst
-// is allocated. Points with f < 0 are outliers of the domain of novelty.
-// It returns errors and panics as [File.Predict] does.
+// is allocated: the model's novelty score, higher inside the data
+// ([File.OutlierScores] ranks outliers on a common scale). It returns errors and panics as [File.Predict] does.
 func (m *File) Score(dst []float64, x mat.Matrix, workers int) ([]float64, error) {
 	if err := m.check(x); err != nil {
 		return nil, err
@@ -145,6 +146,41 @@ func (m *File) Score(dst []float64, x mat.Matrix, workers int) ([]float64, error
 	err := m.chunks(x, func(lo, hi int, scaled *mat.Dense) error {
 		m.Model.Score(dst[lo:hi], scaled, workers)
 		return nil
+	}, 0)
+	if err != nil {
+		return nil, err
+	}
+	return dst, nil
+}
+
+// OutlierScores sets dst[i] to the outlier score in [0, 1] of the raw
+// (unscaled) row i of x (see [cluster.Partition]), scaled with the
+// model's scaler, and returns dst; a nil dst is allocated. On the training
+// data of a model written by svclust fit it returns fit's scores. It
+// returns [ErrNotClustered] for a model without a partition and
+// [cluster.ErrNoOutlierScores] for a file of version 5 or older, whose
+// partition has no outlier fence: fitting again gives one. Otherwise it
+// returns errors and panics as [File.Predict] does.
+func (m *File) OutlierScores(dst []float64, x mat.Matrix, workers int) ([]float64, error) {
+	if err := m.check(x); err != nil {
+		return nil, err
+	}
+	n, _ := x.Dims()
+	if dst == nil {
+		dst = make([]float64, n)
+	}
+	if len(dst) != n {
+		panic("modelfile: OutlierScores: len(dst) is not the number of rows")
+	}
+	if m.Partition == nil {
+		return nil, ErrNotClustered
+	}
+	if m.Partition.OutlierThreshold() == 0 {
+		return nil, cluster.ErrNoOutlierScores
+	}
+	err := m.chunks(x, func(lo, hi int, scaled *mat.Dense) error {
+		_, err := m.Partition.OutlierScores(dst[lo:hi], scaled, workers)
+		return err
 	}, 0)
 	if err != nil {
 		return nil, err
