@@ -474,7 +474,7 @@ func fitInMemory(e *env, o *fitFlags, path string, prog *progress) (*data, *resu
 // levels reads every level of f, and C only scales them.
 func warnC(e *env, o *fitFlags) {
 	if c := o.run.C; !c.Auto && c.Value <= 1 && !o.quiet && o.run.Rule == "components" {
-		fmt.Fprintf(e.stderr, "svclust: warning: -C %v: the domain f ≥ 0 is empty for C ≤ 1: every point is an outlier\n", c.Value)
+		fmt.Fprintf(e.stderr, "svclust: warning: -C %v: the domain f ≥ 0 is empty for C ≤ 1: -rule components finds one cluster\n", c.Value)
 	}
 }
 
@@ -483,7 +483,7 @@ func warnC(e *env, o *fitFlags) {
 func writeResults(e *env, o *fitFlags, st *settings.Settings, dt *data, r *result) error {
 	var outs []output
 	if o.out != "" {
-		outs = append(outs, output{"-o", o.out, func(w io.Writer) error { return writeLabels(w, r.cl.Labels) }})
+		outs = append(outs, output{"-o", o.out, func(w io.Writer) error { return writeLabels(w, r.cl.Labels, r.cl.OutlierScores) }})
 	}
 	if o.model != "" {
 		outs = append(outs, output{"-model", o.model, modelFileOf(st, dt, r).Write})
@@ -514,9 +514,14 @@ func runInfoOf(st *settings.Settings, dt *data, r *result) *modelfile.Run {
 	return st.Record(readBuildInfo().String(), r.model, src)
 }
 
-// writeLabels writes labels as CSV with the header "cluster".
-func writeLabels(w io.Writer, labels []int) error {
-	_, err := w.Write(appendInts([]byte("cluster\n"), labels))
+// writeLabels writes labels as CSV with the header "cluster" and, unless
+// scores is nil, the outlier scores beside them, in the column "outlier".
+func writeLabels(w io.Writer, labels []int, scores []float64) error {
+	if scores == nil {
+		_, err := w.Write(appendInts([]byte("cluster\n"), labels))
+		return err
+	}
+	_, err := w.Write(appendColumns([]byte("cluster,outlier\n"), labels, scores))
 	return err
 }
 
@@ -533,6 +538,9 @@ func fitReport(st *settings.Settings, dt *data, r *result) *fitJSON {
 	if r.stream != nil {
 		j.Sample = r.stream.sample
 		j.AssignSeconds += r.stream.assign.Seconds()
+		if j.Outlier != nil {
+			j.Outlier.Count = r.stream.outliers // every row, not the sample
+		}
 	}
 	if dt.labelled() {
 		j.Metrics = &r.scores
@@ -582,7 +590,7 @@ func printSummary(w io.Writer, path string, st *settings.Settings, dt *data, r *
 	}
 	why := ""
 	if st.Outliers {
-		why = outlierRule(st.Rule)
+		why = outlierRule(r.cl.OutlierThreshold)
 	}
 	counts := labelCounts(r.cl.Labels, r.cl.Clusters)
 	if r.stream != nil {
@@ -665,12 +673,10 @@ func clusterSizes(counts []int, outliers string) string {
 	return b.String()
 }
 
-// outlierRule says which points -outliers labels −1 under the rule named.
-func outlierRule(rule string) string {
-	if rule == "components" {
-		return "f < 0"
-	}
-	return "f below its cluster's birth level"
+// outlierRule says which points -outliers labels −1, those whose outlier
+// score reaches the threshold t.
+func outlierRule(t float64) string {
+	return fmt.Sprintf("outlier score ≥ %g", t)
 }
 
 func ms(sec float64) string { return fmt.Sprintf("%.1f ms", sec*1000) }

@@ -97,6 +97,34 @@ func appendFloats(buf []byte, v []float64) []byte {
 	return buf
 }
 
+// appendColumns appends the rows "label,score" to buf, the label in
+// decimal and the score as appendFloats writes it: fit -o and predict
+// with the outlier scores.
+func appendColumns(buf []byte, labels []int, scores []float64) []byte {
+	for i, x := range labels {
+		buf = strconv.AppendInt(buf, int64(x), 10)
+		buf = append(buf, ',')
+		buf = strconv.AppendFloat(buf, scores[i], 'g', -1, 64)
+		buf = append(buf, '\n')
+	}
+	return buf
+}
+
+// appendScores appends the rows "f,outlier" to buf, as score writes them;
+// a nil outlier writes f alone.
+func appendScores(buf []byte, f, outlier []float64) []byte {
+	if outlier == nil {
+		return appendFloats(buf, f)
+	}
+	for i, x := range f {
+		buf = strconv.AppendFloat(buf, x, 'g', -1, 64)
+		buf = append(buf, ',')
+		buf = strconv.AppendFloat(buf, outlier[i], 'g', -1, 64)
+		buf = append(buf, '\n')
+	}
+	return buf
+}
+
 // A namedPath is a file of the command line with the flag that names it
 // ("DATA" for the data argument).
 type namedPath struct{ flag, path string }

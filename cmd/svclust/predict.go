@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/modelfile"
 	"github.com/svclust/svclust/settings"
 )
@@ -34,7 +35,7 @@ func (o *modelFlags) register(fs *flag.FlagSet) {
 // runWith returns the Run function of a command that applies a model to
 // data: it validates the flags, reads the model and the data (unscaled),
 // calls apply, and writes what apply returns to -o.
-func (o *modelFlags) runWith(apply func(*modelfile.File, *mat.Dense) (func(io.Writer) error, error)) func(context.Context, *env, []string) error {
+func (o *modelFlags) runWith(apply func(*env, *modelfile.File, *mat.Dense) (func(io.Writer) error, error)) func(context.Context, *env, []string) error {
 	return func(_ context.Context, e *env, args []string) error {
 		mf, path, err := o.setup(e, args)
 		if err != nil {
@@ -48,7 +49,7 @@ func (o *modelFlags) runWith(apply func(*modelfile.File, *mat.Dense) (func(io.Wr
 		if err != nil {
 			return err
 		}
-		write, err := apply(mf, x)
+		write, err := apply(e, mf, x)
 		if err != nil {
 			return modelError(err, mf, path, names)
 		}
@@ -89,6 +90,17 @@ func (o *modelFlags) setup(e *env, args []string, more ...namedPath) (*modelfile
 	return mf, path, nil
 }
 
+// outlierScores returns the outlier scores of the raw rows x, or nil, with
+// a note on standard error, for a model file written before them.
+func (o *modelFlags) outlierScores(e *env, mf *modelfile.File, x *mat.Dense) ([]float64, error) {
+	scores, err := mf.OutlierScores(nil, x, o.workers)
+	if errors.Is(err, cluster.ErrNoOutlierScores) {
+		fmt.Fprintf(e.stderr, "svclust: note: %s was written before the outlier scores (model file version 5 or older): no outlier column; fit the data again to get it\n", o.model)
+		return nil, nil
+	}
+	return scores, err
+}
+
 func newPredict() *Command {
 	o := &modelFlags{}
 	c := &Command{
@@ -96,14 +108,16 @@ func newPredict() *Command {
 		Short:     "label new data with a fitted model",
 		Long: `
 Predict applies the scaling and the clustering stored in a model file to
-the rows of DATA.csv and writes the cluster of each row as CSV with the
-header "cluster". The data must have the model's number of features; the
-model's label column is ignored if present. On the training data it
-reproduces the labels of fit -o exactly.`,
+the rows of DATA.csv and writes the cluster and the outlier score of each
+row as CSV with the header "cluster,outlier" (see fit -outliers). The data
+must have the model's number of features; the model's label column is
+ignored if present. On the training data it reproduces fit -o exactly. A
+model file written before the outlier scores (version 5 or older) gives
+the column "cluster" alone, with a note on standard error.`,
 		Flag: flag.NewFlagSet("predict", flag.ContinueOnError),
 	}
 	o.register(c.Flag)
-	c.Run = o.runWith(func(mf *modelfile.File, x *mat.Dense) (func(io.Writer) error, error) {
+	c.Run = o.runWith(func(e *env, mf *modelfile.File, x *mat.Dense) (func(io.Writer) error, error) {
 		labels, err := mf.Predict(nil, x, o.workers)
 		if errors.Is(err, modelfile.ErrNotClustered) {
 			return nil, fmt.Errorf("%s: the model has no partition: it can score points but not label them", o.model)
@@ -111,7 +125,11 @@ reproduces the labels of fit -o exactly.`,
 		if err != nil {
 			return nil, err
 		}
-		return func(w io.Writer) error { return writeLabels(w, labels) }, nil
+		scores, err := o.outlierScores(e, mf, x)
+		if err != nil {
+			return nil, err
+		}
+		return func(w io.Writer) error { return writeLabels(w, labels, scores) }, nil
 	})
 	return c
 }
@@ -123,19 +141,36 @@ func newScore() *Command {
 		Short:     "print the novelty score f(x) of new data",
 		Long: `
 Score applies the scaling stored in a model file to the rows of DATA.csv
-and writes f(x) = Σᵢ αᵢ k(svᵢ, x) − 1 of each row as CSV with the header
-"score", in the shortest form that reads back exactly. Points with f < 0
-lie outside the domain of novelty.`,
+and writes f(x) = Σᵢ αᵢ k(svᵢ, x) − 1 of each row and its outlier score as
+CSV with the header "score,outlier", in the shortest form that reads back
+exactly. f is the raw novelty score, higher inside the data, on a scale
+of its own per model; the outlier score is in [0, 1], 0 at a cluster's
+peak, ½ at the default threshold of -outliers, towards 1 far from every
+cluster. A model without a partition, or written before the outlier
+scores (version 5 or older), gives the column "score" alone, with a note
+on standard error.`,
 		Flag: flag.NewFlagSet("score", flag.ContinueOnError),
 	}
 	o.register(c.Flag)
-	c.Run = o.runWith(func(mf *modelfile.File, x *mat.Dense) (func(io.Writer) error, error) {
+	c.Run = o.runWith(func(e *env, mf *modelfile.File, x *mat.Dense) (func(io.Writer) error, error) {
 		scores, err := mf.Score(nil, x, o.workers)
 		if err != nil {
 			return nil, err
 		}
+		var outlier []float64
+		if mf.Partition != nil {
+			if outlier, err = o.outlierScores(e, mf, x); err != nil {
+				return nil, err
+			}
+		} else {
+			fmt.Fprintf(e.stderr, "svclust: note: %s has no partition, hence no outlier scores: writing the column \"score\" alone\n", o.model)
+		}
+		header := "score,outlier\n"
+		if outlier == nil {
+			header = "score\n"
+		}
 		return func(w io.Writer) error {
-			_, err := w.Write(appendFloats([]byte("score\n"), scores))
+			_, err := w.Write(appendScores([]byte(header), scores, outlier))
 			return err
 		}, nil
 	})

@@ -43,6 +43,9 @@ type streamInfo struct {
 	// c = −1 (outliers), 0, 1, …: the sizes of the clusters of the file,
 	// not of the sample.
 	counts []int
+	// outliers is the number of rows whose outlier score reaches the
+	// threshold, of every row of the file.
+	outliers int
 }
 
 // runStream fits and clusters the file path by the -stream design above
@@ -134,6 +137,15 @@ func runStream(ctx context.Context, e *env, o *fitFlags, path string, prog *prog
 	fitted := &modelfile.File{Scale: sc, Scaler: sm.Scaler, Features: sm.Names, Label: st.Label, Model: model, Partition: cl.Partition}
 	_, err = stream.LabelStream(ctx, open, fitted, &stream.LabelConfig{
 		Read: opt, Rows: n, Workers: st.Workers,
+		Outlier: func(s []float64) error {
+			labels.scores = s
+			for _, v := range s {
+				if v >= cl.OutlierThreshold {
+					r.stream.outliers++
+				}
+			}
+			return nil
+		},
 		Progress: func(p stream.Progress) {
 			switch {
 			case p.Done:
@@ -194,6 +206,9 @@ type labelWriter struct {
 	// buf holds the lines of one write: the header waits in it for the
 	// first labels, so that a run failing before them writes nothing.
 	buf []byte
+	// scores holds the outlier scores of the labels write writes next,
+	// set by LabelStream's Outlier just before.
+	scores []float64
 }
 
 func newLabelWriter(e *env, path string) (*labelWriter, error) {
@@ -210,7 +225,7 @@ func newLabelWriter(e *env, path string) (*labelWriter, error) {
 		}
 		lw.file, lw.w = f, f
 	}
-	lw.buf = append(lw.buf, "cluster\n"...)
+	lw.buf = append(lw.buf, "cluster,outlier\n"...)
 	return lw, nil
 }
 
@@ -219,7 +234,7 @@ func (lw *labelWriter) write(labels []int) error {
 	if lw.w == nil {
 		return nil
 	}
-	lw.buf = appendInts(lw.buf, labels)
+	lw.buf = appendColumns(lw.buf, labels, lw.scores)
 	if len(lw.buf) == 0 {
 		return nil
 	}
