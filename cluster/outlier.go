@@ -21,9 +21,9 @@ const (
 	// equal to the fence D₀, where the membership strength reaches 0.
 	DefaultOutlierThreshold = 0.5
 	// OutlierFenceK is the k of the fence D₀ = Q3 + k·IQR of the depths of
-	// the training rows: Tukey's "far out" fence, k = 3. On generated data
-	// with planted outliers F1 is flat from k = 2 to 3, and on inlier-only
-	// sets k = 3 flags at most 4.7 % of the rows where k = 2 flags 9.3 %.
+	// the training rows: Tukey's "far out" fence, k = 3, checked rather
+	// than tuned on generated data with planted outliers and on
+	// inlier-only sets (docs/defaults.md, OutlierFenceK).
 	OutlierFenceK = 3
 )
 

@@ -69,7 +69,7 @@ func TestOutlierScores(t *testing.T) {
 				t.Errorf("%v: least score %v, want a row near a peak (< 0.2)", rule, lo)
 			}
 			// Moons without noise: the fence flags 0.3–4.7 % of the rows
-			// of inlier-only sets (docs/outliers.md, "Threshold").
+			// of inlier-only sets (docs/outliers.md, "The threshold").
 			if flagged > n/20 {
 				t.Errorf("%v: %d of %d clean rows flagged", rule, flagged, n)
 			}
