@@ -110,6 +110,10 @@ type Partition interface {
 	// outlier (and labelled −1 when Outliers is set), 0 for a partition
 	// without outlier scores.
 	OutlierThreshold() float64
+	// PredictScores is Predict and OutlierScores at once, in one pass
+	// over x where the rule allows it (Levels): the same labels and
+	// scores, returned in dst and scores (nil ones are allocated).
+	PredictScores(dst []int, scores []float64, x mat.Matrix, workers int) ([]int, []float64, error)
 	// Predict sets dst[i] to the cluster of row i of x, −1 for an
 	// outlier, and returns dst; a nil dst is allocated. It runs on
 	// workers goroutines (0 means GOMAXPROCS); the labels do not depend

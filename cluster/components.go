@@ -199,6 +199,26 @@ func (p *Graph) OutlierScores(dst []float64, x mat.Matrix, workers int) ([]float
 	return dst, nil
 }
 
+// PredictScores sets dst[i] and scores[i] to the cluster and the outlier
+// score of row i of x (see [Partition]): the pass of Predict, then that of
+// OutlierScores.
+func (p *Graph) PredictScores(dst []int, scores []float64, x mat.Matrix, workers int) ([]int, []float64, error) {
+	dst = checkPredict(p.model, dst, x)
+	scores = checkScores(p.model, scores, x)
+	if p.scorer == nil {
+		return nil, nil, ErrNoOutlierScores
+	}
+	w := numWorkers(workers)
+	p.predict(dst, x, w, false)
+	t := p.data.Outlier.Threshold
+	p.scorer.scores(scores, x, w, func(i int, _ float64, _ int32, s float64) {
+		if p.data.Outliers && s >= t {
+			dst[i] = -1
+		}
+	})
+	return dst, scores, nil
+}
+
 // OutlierThreshold returns the score at and above which a point is an
 // outlier, 0 without outlier scores.
 func (p *Graph) OutlierThreshold() float64 {
@@ -251,14 +271,7 @@ func (p *Graph) Predict(dst []int, x mat.Matrix, workers int) []int {
 	dst = checkPredict(p.model, dst, x)
 	w := numWorkers(workers)
 	if p.data.Outliers && p.scorer != nil {
-		p.predict(dst, x, w, false)
-		t := p.data.Outlier.Threshold
-		score := make([]float64, len(dst))
-		p.scorer.scores(score, x, w, func(i int, _ float64, _ int32, s float64) {
-			if s >= t {
-				dst[i] = -1
-			}
-		})
+		p.PredictScores(dst, nil, x, workers)
 		return dst
 	}
 	return p.predict(dst, x, w, p.data.Outliers)

@@ -182,6 +182,25 @@ func (p *LevelTree) OutlierScores(dst []float64, x mat.Matrix, workers int) ([]f
 	return dst, nil
 }
 
+// PredictScores sets dst[i] and scores[i] to the cluster and the outlier
+// score of row i of x (see [Partition]) in one pass of B kernel terms per
+// row.
+func (p *LevelTree) PredictScores(dst []int, scores []float64, x mat.Matrix, workers int) ([]int, []float64, error) {
+	dst = checkPredict(p.model, dst, x)
+	scores = checkScores(p.model, scores, x)
+	if p.scorer == nil {
+		return nil, nil, ErrNoOutlierScores
+	}
+	t := p.data.Outlier.Threshold
+	p.scorer.scores(scores, x, numWorkers(workers), func(i int, _ float64, o int32, s float64) {
+		dst[i] = p.data.SVCluster[o]
+		if p.data.Outliers && s >= t {
+			dst[i] = -1
+		}
+	})
+	return dst, scores, nil
+}
+
 // OutlierThreshold returns the score at and above which a point is an
 // outlier, 0 without outlier scores.
 func (p *LevelTree) OutlierThreshold() float64 {
@@ -213,14 +232,7 @@ func (p *LevelTree) Outliers() bool { return p.data.Outliers }
 func (p *LevelTree) Predict(dst []int, x mat.Matrix, workers int) []int {
 	dst = checkPredict(p.model, dst, x)
 	if p.data.Outliers && p.scorer != nil {
-		t := p.data.Outlier.Threshold
-		score := make([]float64, len(dst))
-		p.scorer.scores(score, x, numWorkers(workers), func(i int, _ float64, o int32, s float64) {
-			dst[i] = p.data.SVCluster[o]
-			if s >= t {
-				dst[i] = -1
-			}
-		})
+		p.PredictScores(dst, nil, x, workers)
 		return dst
 	}
 	field(p.model).EachOwner(x, p.terms, numWorkers(workers), nil, func(i int, f float64, o int32) {

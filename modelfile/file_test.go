@@ -274,5 +274,9 @@ func TestOutlierScoresSaved(t *testing.T) {
 		if !slices.Equal(labels, cl.Labels) || f.Partition.OutlierThreshold() != cl.OutlierThreshold {
 			t.Errorf("%v: saved model's labels or threshold differ from fit's", method.Rule())
 		}
+		l2, s2, err := f.PredictScores(nil, nil, raw, 3)
+		if err != nil || !slices.Equal(l2, cl.Labels) || !slices.Equal(s2, cl.OutlierScores) {
+			t.Errorf("%v: PredictScores differs from fit: %v", method.Rule(), err)
+		}
 	}
 }

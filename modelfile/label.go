@@ -188,6 +188,40 @@ func (m *File) OutlierScores(dst []float64, x mat.Matrix, workers int) ([]float6
 	return dst, nil
 }
 
+// PredictScores is [File.Predict] and [File.OutlierScores] at once, in one
+// pass over the rows where the partition's rule allows it (see
+// cluster.Partition.PredictScores); nil slices are allocated. It returns
+// the errors of both.
+func (m *File) PredictScores(dst []int, scores []float64, x mat.Matrix, workers int) ([]int, []float64, error) {
+	if err := m.check(x); err != nil {
+		return nil, nil, err
+	}
+	n, _ := x.Dims()
+	if dst == nil {
+		dst = make([]int, n)
+	}
+	if scores == nil {
+		scores = make([]float64, n)
+	}
+	if len(dst) != n || len(scores) != n {
+		panic("modelfile: PredictScores: len(dst) or len(scores) is not the number of rows")
+	}
+	if m.Partition == nil {
+		return nil, nil, ErrNotClustered
+	}
+	if m.Partition.OutlierThreshold() == 0 {
+		return nil, nil, cluster.ErrNoOutlierScores
+	}
+	err := m.chunks(x, func(lo, hi int, scaled *mat.Dense) error {
+		_, _, err := m.Partition.PredictScores(dst[lo:hi], scores[lo:hi], scaled, workers)
+		return err
+	}, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return dst, scores, nil
+}
+
 // chunks calls do with the scaled rows lo to hi of x, for consecutive
 // chunks of at most rows rows (0 means as many as labelRows and
 // labelBytes allow), and returns the first error of do.

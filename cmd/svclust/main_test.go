@@ -554,3 +554,20 @@ func TestCPUProfile(t *testing.T) {
 		t.Errorf("no profile: %v", err)
 	}
 }
+
+// TestOldModelNoOutliers: a model file of version 5, written before the
+// outlier scores, still predicts and scores as the svclust that wrote it
+// did, without the outlier column, and says how to get it.
+func TestOldModelNoOutliers(t *testing.T) {
+	dir := filepath.Join("..", "..", "modelfile", "testdata", "old")
+	data, model := filepath.Join(dir, "data.csv"), filepath.Join(dir, "v5-levels.json")
+	for cmd, want := range map[string]string{"predict": "v5-levels.pred", "score": "v5-levels.score"} {
+		code, stdout, stderr := cli(t, cmd, "-model", model, data)
+		if code != 0 || stdout != readFile(t, filepath.Join(dir, want)) {
+			t.Errorf("%s: exit %d, output differs from %s", cmd, code, want)
+		}
+		if !strings.Contains(stderr, "no outlier column; fit the data again to get it") {
+			t.Errorf("%s: stderr %q, want the note naming the fix", cmd, stderr)
+		}
+	}
+}

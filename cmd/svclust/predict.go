@@ -118,14 +118,15 @@ the column "cluster" alone, with a note on standard error.`,
 	}
 	o.register(c.Flag)
 	c.Run = o.runWith(func(e *env, mf *modelfile.File, x *mat.Dense) (func(io.Writer) error, error) {
-		labels, err := mf.Predict(nil, x, o.workers)
+		labels, scores, err := mf.PredictScores(nil, nil, x, o.workers)
+		if errors.Is(err, cluster.ErrNoOutlierScores) {
+			fmt.Fprintf(e.stderr, "svclust: note: %s was written before the outlier scores (model file version 5 or older): no outlier column; fit the data again to get it\n", o.model)
+			labels, scores, err = nil, nil, nil
+			labels, err = mf.Predict(nil, x, o.workers)
+		}
 		if errors.Is(err, modelfile.ErrNotClustered) {
 			return nil, fmt.Errorf("%s: the model has no partition: it can score points but not label them", o.model)
 		}
-		if err != nil {
-			return nil, err
-		}
-		scores, err := o.outlierScores(e, mf, x)
 		if err != nil {
 			return nil, err
 		}
