@@ -317,9 +317,12 @@ func (f *labelFn) ProcessElement(ctx context.Context, spec fileSpec, modelJSON [
 				return nil
 			}
 			xs := mat.NewDense(n, d, x)
-			got, err := f.model.Predict(labels[:n], xs, 0)
-			if err == nil && withScores {
-				_, err = f.model.OutlierScores(scores[:n], xs, 0)
+			var got []int
+			var err error
+			if withScores {
+				got, _, err = f.model.PredictScores(labels[:n], scores[:n], xs, 0)
+			} else {
+				got, err = f.model.Predict(labels[:n], xs, 0)
 			}
 			if err != nil {
 				if oe, ok := err.(*modelfile.OverflowError); ok {
