@@ -152,7 +152,11 @@ type Result struct {
 	// OutlierScores holds the outlier score of each row (see
 	// Partition.OutlierScores), OutlierFence the fence D₀ of the
 	// scores and OutlierThreshold the score at and above which a row is
-	// an outlier; Strengths gives the membership strengths.
+	// an outlier; Strengths gives the membership strengths. Of more than
+	// 100,000 rows the fence is set by a stride sample of them, and
+	// without the Method's Outliers OutlierScores is then nil, sparing a
+	// pass over the rows: Partition.OutlierScores on the data gives the
+	// same scores.
 	OutlierScores    []float64
 	OutlierFence     float64
 	OutlierThreshold float64

@@ -401,7 +401,7 @@ func (c *Components) fit(m *svclust.Model, data []float64, n, d int) (*Result, e
 	// over the rows.
 	g.SVCluster = p.predict(make([]int, len(m.Alpha)), mat.NewDense(len(m.Alpha), d, f.SV), w, false)
 	peak := peaks(f, reps, eqCluster, g.SVCluster, nc)
-	d0, score := fitOutliers(f, p.terms, g.SVCluster, peak, data, n, d, w)
+	d0, score := fitOutliers(f, p.terms, g.SVCluster, peak, data, n, d, w, c.Outliers)
 	g.Outlier = &OutlierData{Peak: peak, Fence: d0, Threshold: t}
 	p.setScorer()
 	if c.Outliers {

@@ -264,7 +264,7 @@ func (cfg *Levels) fit(m *svclust.Model, data []float64, n, d int) (*Result, err
 	// The outlier scores: one more pass over the rows, now that the
 	// clusters are known, for the fence and the scores.
 	f := field(m)
-	d0, score := fitOutliers(f, lt.terms, lt.svCluster, lt.peak, data, n, d, numWorkers(cfg.Workers))
+	d0, score := fitOutliers(f, lt.terms, lt.svCluster, lt.peak, data, n, d, numWorkers(cfg.Workers), cfg.Outliers)
 	t := threshold(cfg.OutlierThreshold)
 	p := &LevelTree{
 		model: m, terms: lt.terms,

@@ -256,19 +256,46 @@ func peaks(f *assign.Field, pts []float64, ptCluster, group []int, k int) []floa
 	return peak
 }
 
-// fitOutliers computes the depth of every row of the n×d row-major
+// fenceRows bounds the training rows whose depths set the fence D₀: of
+// more rows, every ⌈N/fenceRows⌉-th in the order of the data (no random
+// choice). The quartiles of 100,000 depths have a rank error of about
+// √(¼·¾/10⁵) ≈ 0.14 %, and scoring them costs a tenth of a pass over a
+// million rows (docs/defaults.md, fenceRows).
+const fenceRows = 100_000
+
+// fitOutliers computes the depths of the rows of the n×d row-major
 // training data (see scorer.each) and returns the fence D₀ of those
-// depths and the rows' scores under it.
-func fitOutliers(f *assign.Field, terms *assign.Terms, group []int, peak []float64, data []float64, n, d, w int) (d0 float64, score []float64) {
+// depths and the rows' scores under it. Beyond fenceRows rows the fence
+// comes from every stride-th row, and the scores of all rows, one more
+// pass, are computed only when all is set (nil otherwise).
+func fitOutliers(f *assign.Field, terms *assign.Terms, group []int, peak []float64, data []float64, n, d, w int, all bool) (d0 float64, score []float64) {
 	s := newScorer(f, terms, group, peak, 0)
+	stride := (n + fenceRows - 1) / fenceRows
+	m := (n + stride - 1) / stride
 	x := mat.NewDense(n, d, data)
-	depths := make([]float64, n)
-	s.each(x, w, nil, func(i int, _ float64, _ int32, dd float64) { depths[i] = dd })
-	score = make([]float64, n)
-	d0 = fence(slices.Clone(depths))
-	for i, dd := range depths {
-		score[i] = OutlierScore(dd, d0)
+	sample := x
+	if stride > 1 {
+		rows := make([]float64, 0, m*d)
+		for i := 0; i < n; i += stride {
+			rows = append(rows, data[i*d:i*d+d]...)
+		}
+		sample = mat.NewDense(m, d, rows)
 	}
+	depths := make([]float64, m)
+	s.each(sample, w, nil, func(i int, _ float64, _ int32, dd float64) { depths[i] = dd })
+	d0 = fence(slices.Clone(depths))
+	if stride == 1 {
+		for i, dd := range depths {
+			depths[i] = OutlierScore(dd, d0) // in place: the scores
+		}
+		return d0, depths
+	}
+	if !all {
+		return d0, nil
+	}
+	s.fence = d0
+	score = make([]float64, n)
+	s.scores(score, x, w, nil)
 	return d0, score
 }
 

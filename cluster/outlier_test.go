@@ -221,3 +221,41 @@ func TestOutlierThresholdSetting(t *testing.T) {
 		}
 	}
 }
+
+// TestOutlierFenceSample: beyond fenceRows rows the fence comes from a
+// stride sample of them, the same with or without Outliers; without it
+// Fit leaves the rows' scores to Partition.OutlierScores, which gives
+// those of Fit with Outliers.
+func TestOutlierFenceSample(t *testing.T) {
+	if testing.Short() {
+		t.Skip("120,000 rows")
+	}
+	ds := generated(t, dataset.Moons, fenceRows+20_001)
+	m, err := svclust.Train(ds.X, &svclust.Config{Budget: 40, MaxIter: 3000, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := Fit(m, ds.X, &Levels{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Fit(m, ds.X, &Levels{Outliers: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.OutlierScores != nil || out.OutlierScores == nil {
+		t.Fatalf("scores kept: %v without Outliers, %v with", plain.OutlierScores != nil, out.OutlierScores != nil)
+	}
+	if plain.OutlierFence != out.OutlierFence || !(plain.OutlierFence > 0) {
+		t.Fatalf("fences %v and %v", plain.OutlierFence, out.OutlierFence)
+	}
+	got, err := plain.Partition.OutlierScores(nil, ds.X, 2)
+	if err != nil || !slices.Equal(got, out.OutlierScores) {
+		t.Fatalf("Partition.OutlierScores differs from Fit's: %v", err)
+	}
+	for i, s := range got {
+		if (out.Labels[i] == -1) != (s >= DefaultOutlierThreshold) {
+			t.Fatalf("row %d: label %d, score %v", i, out.Labels[i], s)
+		}
+	}
+}

@@ -38,8 +38,9 @@ type Report struct {
 }
 
 // Outlier is what a Report says of the outlier scores of the rows: how
-// many reach the threshold (those -outliers labels −1), the threshold,
-// and the fence D₀ of the depths, at which the score is ½.
+// many reach the threshold (those -outliers labels −1; −1 when the
+// Result holds no scores, see cluster.Result.OutlierScores), the
+// threshold, and the fence D₀ of the depths, at which the score is ½.
 type Outlier struct {
 	Count     int     `json:"count"`
 	Threshold float64 `json:"threshold"`
@@ -72,11 +73,14 @@ type Choice struct {
 func NewReport(m *svclust.Model, cl *cluster.Result, n, d int) *Report {
 	c := m.Choice
 	var out *Outlier
-	if cl.OutlierScores != nil {
-		out = &Outlier{Threshold: cl.OutlierThreshold, Fence: cl.OutlierFence}
-		for _, s := range cl.OutlierScores {
-			if s >= cl.OutlierThreshold {
-				out.Count++
+	if cl.OutlierThreshold > 0 {
+		out = &Outlier{Count: -1, Threshold: cl.OutlierThreshold, Fence: cl.OutlierFence}
+		if cl.OutlierScores != nil {
+			out.Count = 0
+			for _, s := range cl.OutlierScores {
+				if s >= cl.OutlierThreshold {
+					out.Count++
+				}
 			}
 		}
 	}

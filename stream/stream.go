@@ -307,15 +307,20 @@ func LabelStream(ctx context.Context, open Opener, m *modelfile.File, cfg *Label
 			return nil
 		}
 		x := mat.NewDense(k, d, chunk[:k*d])
-		got := m.Partition.Predict(pred[:k], x, cfg.Workers)
+		var got []int
 		if cfg.Outlier != nil {
-			s, err := m.Partition.OutlierScores(scores[:k], x, cfg.Workers)
+			// Labels and scores in one pass where the rule allows it.
+			var s []float64
+			var err error
+			got, s, err = m.Partition.PredictScores(pred[:k], scores[:k], x, cfg.Workers)
 			if err == nil {
 				err = cfg.Outlier(s)
 			}
 			if err != nil {
 				return err
 			}
+		} else {
+			got = m.Partition.Predict(pred[:k], x, cfg.Workers)
 		}
 		var classes []int
 		if sc.Labelled() {

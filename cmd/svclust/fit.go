@@ -461,6 +461,13 @@ func fitInMemory(e *env, o *fitFlags, path string, prog *progress) (*data, *resu
 	if err != nil {
 		return nil, nil, err
 	}
+	if r.cl.OutlierScores == nil && (o.out != "" || o.json) {
+		// Beyond 100,000 rows without -outliers, cluster.Fit leaves the
+		// rows' scores to a pass of their own, which -o and -json need.
+		if r.cl.OutlierScores, err = r.cl.Partition.OutlierScores(nil, dt.ds.X, o.run.Workers); err != nil {
+			return nil, nil, err
+		}
+	}
 	prog.begin("write", "", 0)
 	if err := writeResults(e, o, &o.run, dt, r); err != nil {
 		return nil, nil, err
@@ -521,9 +528,26 @@ func writeLabels(w io.Writer, labels []int, scores []float64) error {
 		_, err := w.Write(appendInts([]byte("cluster\n"), labels))
 		return err
 	}
-	_, err := w.Write(appendColumns([]byte("cluster,outlier\n"), labels, scores))
-	return err
+	// In chunks of rows, so that the text of a million rows is never
+	// held whole (22 MB for two columns).
+	buf := []byte("cluster,outlier\n")
+	for lo := 0; lo < len(labels); lo += writeRows {
+		hi := min(lo+writeRows, len(labels))
+		buf = appendColumns(buf, labels[lo:hi], scores[lo:hi])
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+		buf = buf[:0]
+	}
+	if len(labels) == 0 {
+		_, err := w.Write(buf)
+		return err
+	}
+	return nil
 }
+
+// writeRows is the number of rows writeLabels and score write at a time.
+const writeRows = 1 << 14
 
 // fitJSON is the report of fit -json: the run's, and the sample of
 // -stream and the metrics of a label column.

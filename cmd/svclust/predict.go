@@ -171,8 +171,20 @@ on standard error.`,
 			header = "score\n"
 		}
 		return func(w io.Writer) error {
-			_, err := w.Write(appendScores([]byte(header), scores, outlier))
-			return err
+			buf := []byte(header)
+			for lo := 0; lo < len(scores) || lo == 0; lo += writeRows {
+				hi := min(lo+writeRows, len(scores))
+				var o []float64
+				if outlier != nil {
+					o = outlier[lo:hi]
+				}
+				buf = appendScores(buf, scores[lo:hi], o)
+				if _, err := w.Write(buf); err != nil {
+					return err
+				}
+				buf = buf[:0]
+			}
+			return nil
 		}, nil
 	})
 	return c

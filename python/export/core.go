@@ -397,6 +397,13 @@ func fit(ctx context.Context, x []float64, n, d int, owned bool, js []byte) (*fi
 		Model:     model,
 		Partition: cl.Partition,
 	}
+	if cl.OutlierScores == nil {
+		// Beyond 100,000 rows without outliers, cluster.Fit leaves the
+		// rows' scores to a pass of their own: outlier_scores_ needs it.
+		if cl.OutlierScores, err = cl.Partition.OutlierScores(nil, scaled, s.p.Workers); err != nil {
+			return nil, err
+		}
+	}
 	report, err := json.Marshal(reportOf(s, model, cl, n, d))
 	if err != nil {
 		return nil, err
