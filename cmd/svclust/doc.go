@@ -177,7 +177,9 @@ levels over which the row is in it, measured on (f + 1)^0.9 with -C auto
 and on f otherwise), ripples_joined (0 unless -rule levels
 with an automatic C: the clusters of the excess-of-mass selection joined
 to a neighbour because the valley between them is within the noise of
-the density estimate), choice (how γ, C and the budget
+the density estimate), outlier (count: the rows whose outlier score
+reaches the threshold, those -outliers labels −1; threshold; fence: D₀,
+at which the score is 0.5), choice (how γ, C and the budget
 were chosen: gamma_auto, C_auto and budget_auto, and for the automatic
 ones the statistics behind them: sample, the rows they were measured on;
 rho, the median distance to the 5th nearest neighbour; cover, the ℓ-balls
