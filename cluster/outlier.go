@@ -299,6 +299,36 @@ func fitOutliers(f *assign.Field, terms *assign.Terms, group []int, peak []float
 	return d0, score
 }
 
+// ScoreOutliers sets fx[i] to f(xᵢ) of row i of x, as p.Model().Score
+// gives it, and scores[i] to its outlier score under p (see
+// [Partition]): in one pass of B kernel terms per row where p indexes its
+// support vectors (assign.Terms, through which Score computes f too, to
+// the bit), else in two. It returns ErrNoOutlierScores for a partition
+// without outlier scores and panics as Partition.OutlierScores does.
+func ScoreOutliers(p Partition, fx, scores []float64, x mat.Matrix, workers int) error {
+	var s *scorer
+	switch q := p.(type) {
+	case *LevelTree:
+		s = q.scorer
+	case *Graph:
+		s = q.scorer
+	}
+	if s == nil {
+		return ErrNoOutlierScores
+	}
+	m := p.Model()
+	checkScores(m, scores, x)
+	checkScores(m, fx, x)
+	w := numWorkers(workers)
+	if s.terms == nil {
+		m.Score(fx, x, w)
+		s.scores(scores, x, w, nil)
+		return nil
+	}
+	s.scores(scores, x, w, func(i int, f float64, _ int32, _ float64) { fx[i] = f })
+	return nil
+}
+
 // threshold resolves an OutlierThreshold setting.
 func threshold(t float64) float64 {
 	if t == 0 {

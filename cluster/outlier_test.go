@@ -86,6 +86,10 @@ func TestOutlierScores(t *testing.T) {
 					if l := q.Predict(nil, ds.X, w); !slices.Equal(l, cl.Labels) {
 						t.Fatalf("%v workers=%d: Predict differs from Fit", rule, w)
 					}
+					fx, os := make([]float64, n), make([]float64, n)
+					if err := ScoreOutliers(q, fx, os, ds.X, w); err != nil || !slices.Equal(os, sc) || !slices.Equal(fx, m.Score(nil, ds.X, 1)) {
+						t.Fatalf("%v workers=%d: ScoreOutliers differs from Score and Fit: %v", rule, w, err)
+					}
 					l, s, err := q.PredictScores(nil, nil, ds.X, w)
 					if err != nil || !slices.Equal(l, cl.Labels) || !slices.Equal(s, sc) {
 						t.Fatalf("%v workers=%d: PredictScores differs from Fit: %v", rule, w, err)

@@ -274,6 +274,11 @@ func TestOutlierScoresSaved(t *testing.T) {
 		if !slices.Equal(labels, cl.Labels) || f.Partition.OutlierThreshold() != cl.OutlierThreshold {
 			t.Errorf("%v: saved model's labels or threshold differ from fit's", method.Rule())
 		}
+		f1, s1, err := f.ScoreOutliers(nil, nil, raw, 2)
+		f0, _ := f.Score(nil, raw, 1)
+		if err != nil || !slices.Equal(f1, f0) || !slices.Equal(s1, cl.OutlierScores) {
+			t.Errorf("%v: ScoreOutliers differs from Score and fit: %v", method.Rule(), err)
+		}
 		l2, s2, err := f.PredictScores(nil, nil, raw, 3)
 		if err != nil || !slices.Equal(l2, cl.Labels) || !slices.Equal(s2, cl.OutlierScores) {
 			t.Errorf("%v: PredictScores differs from fit: %v", method.Rule(), err)

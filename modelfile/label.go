@@ -222,6 +222,39 @@ func (m *File) PredictScores(dst []int, scores []float64, x mat.Matrix, workers 
 	return dst, scores, nil
 }
 
+// ScoreOutliers is [File.Score] and [File.OutlierScores] at once, in one
+// pass over the rows where the partition allows it (see
+// cluster.ScoreOutliers); nil slices are allocated. It returns the errors
+// of both.
+func (m *File) ScoreOutliers(fx, scores []float64, x mat.Matrix, workers int) ([]float64, []float64, error) {
+	if err := m.check(x); err != nil {
+		return nil, nil, err
+	}
+	n, _ := x.Dims()
+	if fx == nil {
+		fx = make([]float64, n)
+	}
+	if scores == nil {
+		scores = make([]float64, n)
+	}
+	if len(fx) != n || len(scores) != n {
+		panic("modelfile: ScoreOutliers: len(fx) or len(scores) is not the number of rows")
+	}
+	if m.Partition == nil {
+		return nil, nil, ErrNotClustered
+	}
+	if m.Partition.OutlierThreshold() == 0 {
+		return nil, nil, cluster.ErrNoOutlierScores
+	}
+	err := m.chunks(x, func(lo, hi int, scaled *mat.Dense) error {
+		return cluster.ScoreOutliers(m.Partition, fx[lo:hi], scores[lo:hi], scaled, workers)
+	}, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return fx, scores, nil
+}
+
 // chunks calls do with the scaled rows lo to hi of x, for consecutive
 // chunks of at most rows rows (0 means as many as labelRows and
 // labelBytes allow), and returns the first error of do.

@@ -90,17 +90,6 @@ func (o *modelFlags) setup(e *env, args []string, more ...namedPath) (*modelfile
 	return mf, path, nil
 }
 
-// outlierScores returns the outlier scores of the raw rows x, or nil, with
-// a note on standard error, for a model file written before them.
-func (o *modelFlags) outlierScores(e *env, mf *modelfile.File, x *mat.Dense) ([]float64, error) {
-	scores, err := mf.OutlierScores(nil, x, o.workers)
-	if errors.Is(err, cluster.ErrNoOutlierScores) {
-		fmt.Fprintf(e.stderr, "svclust: note: %s was written before the outlier scores (model file version 5 or older): no outlier column; fit the data again to get it\n", o.model)
-		return nil, nil
-	}
-	return scores, err
-}
-
 func newPredict() *Command {
 	o := &modelFlags{}
 	c := &Command{
@@ -154,17 +143,18 @@ on standard error.`,
 	}
 	o.register(c.Flag)
 	c.Run = o.runWith(func(e *env, mf *modelfile.File, x *mat.Dense) (func(io.Writer) error, error) {
-		scores, err := mf.Score(nil, x, o.workers)
+		scores, outlier, err := mf.ScoreOutliers(nil, nil, x, o.workers)
+		if noPart, old := errors.Is(err, modelfile.ErrNotClustered), errors.Is(err, cluster.ErrNoOutlierScores); noPart || old {
+			if noPart {
+				fmt.Fprintf(e.stderr, "svclust: note: %s has no partition, hence no outlier scores: writing the column \"score\" alone\n", o.model)
+			} else {
+				fmt.Fprintf(e.stderr, "svclust: note: %s was written before the outlier scores (model file version 5 or older): no outlier column; fit the data again to get it\n", o.model)
+			}
+			outlier = nil
+			scores, err = mf.Score(nil, x, o.workers)
+		}
 		if err != nil {
 			return nil, err
-		}
-		var outlier []float64
-		if mf.Partition != nil {
-			if outlier, err = o.outlierScores(e, mf, x); err != nil {
-				return nil, err
-			}
-		} else {
-			fmt.Fprintf(e.stderr, "svclust: note: %s has no partition, hence no outlier scores: writing the column \"score\" alone\n", o.model)
 		}
 		header := "score,outlier\n"
 		if outlier == nil {
