@@ -10,7 +10,8 @@ import (
 
 // TestEachPart: with and without the index of the support vectors,
 // EachPart gives EachOwner's f and owner to the bit, and parts that sum to
-// f + 1 (to the rounding of f = sum − 1, 1e-12·(1 + sum)); LogParts gives their logarithms
+// f + 1 (to the rounding of f = sum − 1, 1e-12·(1 + sum)) and equal to
+// those of a full pass (Parts); LogParts gives their logarithms
 // where no term underflows, and finite values where every one does.
 func TestEachPart(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
@@ -48,6 +49,10 @@ func TestEachPart(t *testing.T) {
 			f.LogParts(logPart, row, top, xi, group)
 			f.Parts(parts, row, xi, group)
 			for c := range k {
+				// The index leaves out terms below e⁻⁴⁰ of the largest.
+				if math.Abs(part[c]-parts[c]) > 1e-12*(1+sum) {
+					t.Fatalf("terms %v row %d group %d: part %v, full pass %v", terms != nil, i, c, part[c], parts[c])
+				}
 				switch {
 				case parts[c] > 1e-300:
 					if math.Abs(logPart[c]-math.Log(parts[c])) > 1e-9 {
