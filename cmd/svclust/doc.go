@@ -14,7 +14,7 @@ The commands are:
 
 	fit      train a model and cluster its data
 	predict  label new data with a fitted model
-	score    print the novelty score f(x) of new data
+	score    print f(x) and the outlier score of new data
 	tune     choose γ and C by a grid search
 	gen      generate a synthetic data set
 	demo     cluster the synthetic data sets with the defaults

@@ -128,7 +128,7 @@ func newScore() *Command {
 	o := &modelFlags{}
 	c := &Command{
 		UsageLine: "score -model FILE [-o FILE] [-workers N] [data flags] DATA.csv",
-		Short:     "print the novelty score f(x) of new data",
+		Short:     "print f(x) and the outlier score of new data",
 		Long: `
 Score applies the scaling stored in a model file to the rows of DATA.csv
 and writes f(x) = Σᵢ αᵢ k(svᵢ, x) − 1 of each row and its outlier score as
