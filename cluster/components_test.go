@@ -107,8 +107,10 @@ func testPredictReproducesCluster(t *testing.T, ds *dataset.Dataset, gamma float
 					}
 					continue
 				}
-				if l := cl.Labels[i]; l < -1 || l >= cl.Clusters || (l == -1) != (cc.Outliers && v < 0) {
-					t.Fatalf("%s %+v: point %d has label %d with f = %v", st.name, cc, i, l, v)
+				// One meaning of noise: −1 exactly where the outlier
+				// score reaches the threshold.
+				if l, s := cl.Labels[i], cl.OutlierScores[i]; l < -1 || l >= cl.Clusters || (l == -1) != (cc.Outliers && s >= cl.OutlierThreshold) {
+					t.Fatalf("%s %+v: point %d has label %d with f = %v, outlier score %v", st.name, cc, i, l, v, s)
 				}
 			}
 		}
@@ -161,7 +163,8 @@ func TestClusterErrors(t *testing.T) {
 }
 
 // TestEmptyDomain: with C ≤ 1 the domain f ≥ 0 is empty (f ≤ C − 1), so no
-// equilibrium is valid and everything is one cluster, or outliers.
+// equilibrium is valid and everything is one cluster, but for the points
+// whose outlier score reaches the threshold.
 func TestEmptyDomain(t *testing.T) {
 	ds := generated(t, dataset.Gauss3, 200)
 	m, err := svclust.Train(ds.X, &svclust.Config{C: 0.5})
@@ -172,10 +175,12 @@ func TestEmptyDomain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	scores := m.Score(nil, ds.X, 1)
+	if cl.Clusters != 1 {
+		t.Fatalf("%d clusters, want 1", cl.Clusters)
+	}
 	for i, l := range cl.Labels {
-		if l != -1 || scores[i] >= 0 {
-			t.Fatalf("point %d: label %d, f = %v; want an outlier", i, l, scores[i])
+		if s := cl.OutlierScores[i]; (l == -1) != (s >= DefaultOutlierThreshold) || l > 0 {
+			t.Fatalf("point %d: label %d, outlier score %v", i, l, s)
 		}
 	}
 }

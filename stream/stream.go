@@ -262,6 +262,12 @@ type LabelConfig struct {
 	Rows int
 	// Workers is the number of goroutines of Predict; 0 means GOMAXPROCS.
 	Workers int
+	// Outlier, if not nil, is called with the outlier scores of each
+	// chunk's rows (Partition.OutlierScores) just before emit is called
+	// with their labels; it must not keep the slice. Its error stops the
+	// pass as emit's does; a partition without outlier scores returns
+	// cluster.ErrNoOutlierScores.
+	Outlier func(scores []float64) error
 	// Progress, if not nil, is called at the start of the pass, after
 	// each chunk of rows and at its end.
 	Progress func(Progress)
@@ -315,12 +321,31 @@ func LabelStream(ctx context.Context, open Opener, m *modelfile.File, cfg *Label
 	chunk := make([]float64, rows*d)
 	truth := make([]int, 0, rows)
 	pred := make([]int, rows)
+	var scores []float64
+	if cfg.Outlier != nil {
+		scores = make([]float64, rows)
+	}
 	k, done := 0, 0
 	flush := func() error {
 		if k == 0 {
 			return nil
 		}
-		got := m.Partition.Predict(pred[:k], mat.NewDense(k, d, chunk[:k*d]), cfg.Workers)
+		x := mat.NewDense(k, d, chunk[:k*d])
+		var got []int
+		if cfg.Outlier != nil {
+			// Labels and scores in one pass where the rule allows it.
+			var s []float64
+			var err error
+			got, s, err = m.Partition.PredictScores(pred[:k], scores[:k], x, cfg.Workers)
+			if err == nil {
+				err = cfg.Outlier(s)
+			}
+			if err != nil {
+				return err
+			}
+		} else {
+			got = m.Partition.Predict(pred[:k], x, cfg.Workers)
+		}
 		var classes []int
 		if sc.Labelled() {
 			classes = truth

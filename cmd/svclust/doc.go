@@ -14,7 +14,7 @@ The commands are:
 
 	fit      train a model and cluster its data
 	predict  label new data with a fitted model
-	score    print the novelty score f(x) of new data
+	score    print f(x) and the outlier score of new data
 	tune     choose γ and C by a grid search
 	gen      generate a synthetic data set
 	demo     cluster the synthetic data sets with the defaults
@@ -192,7 +192,9 @@ levels over which the row is in it, measured on (f + 1)^0.9 with -C auto
 and on f otherwise), ripples_joined (0 unless -rule levels
 with an automatic C: the clusters of the excess-of-mass selection joined
 to a neighbour because the valley between them is within the noise of
-the density estimate), choice (how γ, C and the budget
+the density estimate), outlier (count: the rows whose outlier score
+reaches the threshold, those -outliers labels −1; threshold; fence: D₀,
+at which the score is 0.5), choice (how γ, C and the budget
 were chosen: gamma_auto, C_auto and budget_auto, and for the automatic
 ones the statistics behind them: sample, the rows they were measured on;
 rho, the median distance to the 5th nearest neighbour; cover, the ℓ-balls
@@ -236,9 +238,9 @@ The flags are:
 	-C number|auto
 		Trade-off C of the objective. auto (the default) chooses C from
 		the data and γ as above and reports the rescaled C. The domain
-		f ≥ 0 is empty for C ≤ 1, so with -rule components every point
-		is an outlier and fit warns; -rule levels reads every level of
-		f, which C only scales, and does not warn.
+		f ≥ 0 is empty for C ≤ 1, so -rule components finds one
+		cluster and fit warns; -rule levels reads every level of f,
+		which C only scales, and does not warn.
 	-width adaptive|global
 		Kernel widths when γ and C are both auto: adaptive (the default)
 		narrows the kernels of the support vectors where the data are
@@ -313,15 +315,27 @@ The flags are:
 		Run a trajectory from every point, not only from the strip
 		(-rule components only; a usage error otherwise).
 	-outliers
-		Label as −1, instead of giving them a cluster, the points whose f
-		is below the level at which their cluster is born (-rule levels)
-		or below 0 (-rule components).
+		Label as −1, instead of giving them a cluster, the points whose
+		outlier score is at least -outlier-threshold, with either rule.
+	-outlier-threshold number
+		The outlier score in (0, 1) at and above which a point is an
+		outlier (default 0.5). Stored in the model file, so that predict
+		labels as fit did. The outlier score of a point x is
+		D/(D + D₀): D is how far x lies, in log density, below the peak
+		of the cluster it is densest for (0 at a peak; each cluster read
+		on its own support vectors' part of f + 1), and D₀ the fence
+		Q3 + 3·IQR of D over the training rows, stored too. It is 0 at a
+		cluster's peak, 0.5 at the fence and tends to 1 far from every
+		cluster; a point further from every support vector never scores
+		lower (docs/outliers.md).
 	-o file
-		Write the cluster of each row, in input order, as CSV with the
-		header "cluster".
+		Write the cluster and the outlier score of each row, in input
+		order, as CSV with the header "cluster,outlier" (the score in the
+		shortest form that reads back exactly). The cluster is −1 with
+		-outliers where the score reaches -outlier-threshold.
 	-model file
 		Write the model as JSON: {"format":"svclust-model",
-		"version":5, "scale", "scaler":{"shift","mul"}, "features",
+		"version":6, "scale", "scaler":{"shift","mul"}, "features",
 		"label", "run", "model", "partition"} (package modelfile). The
 		"run" section records how the model was made: "tool" (as svclust
 		version prints it), "created" (UTC; the time of the environment
@@ -340,10 +354,16 @@ The flags are:
 		gives the partition stored. "partition" records its "rule" and,
 		with levels, "sv_cluster" (the cluster of each support vector)
 		and "birth" (the level at which each cluster is born), with
-		components the equilibria and strip points. Every older model
-		file still loads (svclust-cli-model 1 and 2, the library's
-		svclust-model 1 to 4); predict, score and plot refuse a version
-		newer than they know.
+		components the equilibria and strip points (and "sv_cluster"),
+		and for the outlier score "outlier_peak" (each cluster's part of
+		f + 1 at its peak), "outlier_fence" (D₀) and
+		"outlier_threshold". Every older model file still loads
+		(svclust-cli-model 1 and 2, the library's svclust-model 1 to 4,
+		svclust-model 5): files before version 6 have no outlier scores
+		(predict and score then write no outlier column and say so) and
+		keep the -outliers rule they were written with (f below the
+		cluster's birth level, or f < 0 with components); predict, score
+		and plot refuse a version newer than they know.
 	-json
 		Print the result as one JSON object.
 	-cpuprofile file
@@ -387,7 +407,7 @@ clustering ("1 cluster"; with -rule levels "N clusters from the level tree
 of M modes (smallest cluster S rows)", with -rule components the
 equilibria and the strip), the size of each cluster in the order of their
 numbers (the first 12), with -outliers the number of outliers and the
-rule that made them, and with a ground-truth column the external indices
+threshold of the outlier score that made them, and with a ground-truth column the external indices
 and Davies–Bouldin, which is "undefined" with fewer than 2 clusters.
 
 # Streaming
@@ -423,10 +443,12 @@ Usage:
 	svclust predict -model FILE [-o FILE] [-workers N] [data flags] DATA.csv
 
 Predict applies the scaling and the clustering of a model file to the rows
-of DATA.csv and writes the cluster of each row as CSV with the header
-"cluster". The data must have the model's number of features; the model's
-label column is ignored if present. On the training data it reproduces the
-labels of fit -o exactly.
+of DATA.csv and writes the cluster and the outlier score of each row as CSV
+with the header "cluster,outlier" (see fit -outlier-threshold). The data
+must have the model's number of features; the model's label column is
+ignored if present. On the training data it reproduces fit -o exactly. A
+model file written before the outlier scores (version 5 or older) gives the
+column "cluster" alone, with a note on standard error.
 
 	-model file
 		The model file written by fit -model or tune -model (required).
@@ -453,9 +475,15 @@ Usage:
 	svclust score -model FILE [-o FILE] [-workers N] [data flags] DATA.csv
 
 Score writes the novelty score f(x) = Σᵢ αᵢ k(svᵢ, x) − 1 of each row of
-DATA.csv, after the model's scaling, as CSV with the header "score", in the
-shortest form that reads back exactly. Points with f < 0 lie outside the
-domain of novelty. Its flags -model, -o, -workers, -quiet and
+DATA.csv, after the model's scaling, and its outlier score (see fit
+-outlier-threshold), as CSV with the header "score,outlier", in the
+shortest form that reads back exactly. f is higher inside the data, on a
+scale of its own per model; with the automatic C, f + 1 is a density
+estimate whose level 0 marks nothing in particular. The outlier score is
+the one to rank and flag outliers by: in [0, 1], 0.5 at the default
+threshold. A model without a partition, or written before the outlier
+scores, gives the column "score" alone, with a note on standard error
+(none with -quiet). Its flags -model, -o, -workers, -quiet and
 -max-model-mb are those of predict.
 
 # Tune
@@ -594,8 +622,9 @@ vectors, projected, as light grey rings. A model of 1 feature is an error.
 		Output file, ending in .png or .svg (required).
 	-labels file
 		Colour the points by the clusters in file instead: CSV with a
-		header and one integer per row of DATA.csv, as written by fit -o
-		and predict; negative numbers are outliers.
+		header and one integer per row of DATA.csv, or a column
+		"cluster" among others, as written by fit -o and predict;
+		negative numbers are outliers.
 	-title text
 		Title drawn above the plot (default none).
 	-legend

@@ -376,6 +376,13 @@ func fitInMemory(e *env, o *fitFlags, path string, prog *progress) (*data, *resu
 	if err != nil {
 		return nil, nil, err
 	}
+	if r.cl.OutlierScores == nil && (o.out != "" || o.json) {
+		// Beyond 100,000 rows without -outliers, cluster.Fit leaves the
+		// rows' scores to a pass of their own, which -o and -json need.
+		if r.cl.OutlierScores, err = r.cl.Partition.OutlierScores(nil, dt.ds.X, o.run.Workers); err != nil {
+			return nil, nil, err
+		}
+	}
 	prog.begin("write", "", 0)
 	if err := writeResults(e, o, &o.run, dt, r); err != nil {
 		return nil, nil, err
@@ -389,7 +396,7 @@ func fitInMemory(e *env, o *fitFlags, path string, prog *progress) (*data, *resu
 // levels reads every level of f, and C only scales them.
 func warnC(e *env, o *fitFlags) {
 	if c := o.run.C; !c.Auto && c.Value <= 1 && !o.quiet && o.run.Rule == "components" {
-		fmt.Fprintf(e.stderr, "svclust: warning: -C %v: the domain f ≥ 0 is empty for C ≤ 1: every point is an outlier\n", c.Value)
+		fmt.Fprintf(e.stderr, "svclust: warning: -C %v: the domain f ≥ 0 is empty for C ≤ 1: -rule components finds one cluster\n", c.Value)
 	}
 }
 
@@ -398,7 +405,9 @@ func warnC(e *env, o *fitFlags) {
 func writeResults(e *env, o *fitFlags, st *settings.Settings, dt *data, r *result) error {
 	var outs []output
 	if o.out != "" {
-		outs = append(outs, output{"-o", o.out, func(w io.Writer) error { return writeLabels(w, r.cl.Labels, dt.ds.Dropped) }})
+		outs = append(outs, output{"-o", o.out, func(w io.Writer) error {
+			return writeLabels(w, r.cl.Labels, r.cl.OutlierScores, dt.ds.Dropped)
+		}})
 	}
 	if o.model != "" {
 		outs = append(outs, output{"-model", o.model, modelFileOf(st, dt, r).Write})
@@ -420,17 +429,6 @@ func runInfoOf(st *settings.Settings, dt *data, r *result) *modelfile.Run {
 	return st.Record(readBuildInfo().String(), r.model, src)
 }
 
-// writeLabels writes labels as CSV with the header "cluster", and an empty
-// line at each data row of dropped (skipped by -na drop).
-func writeLabels(w io.Writer, labels, dropped []int) error {
-	if dropped == nil {
-		_, err := w.Write(appendInts([]byte("cluster\n"), labels))
-		return err
-	}
-	_, err := w.Write(appendIntsAt([]byte("cluster\n"), labels, dropped))
-	return err
-}
-
 // fitJSON is the report of fit -json: the run's, and the sample of
 // -stream and the metrics of a label column.
 type fitJSON struct {
@@ -446,6 +444,9 @@ func fitReport(st *settings.Settings, dt *data, r *result) *fitJSON {
 	if r.stream != nil {
 		j.Sample = r.stream.sample
 		j.AssignSeconds += r.stream.assign.Seconds()
+		if j.Outlier != nil {
+			j.Outlier.Count = r.stream.outliers // every row, not the sample
+		}
 	}
 	if dt.labelled() {
 		j.Metrics = &r.validity
@@ -503,7 +504,7 @@ func printSummary(w io.Writer, path string, st *settings.Settings, dt *data, r *
 	}
 	why := ""
 	if st.Outliers {
-		why = outlierRule(st.Rule)
+		why = outlierRule(r.cl.OutlierThreshold)
 	}
 	counts := labelCounts(r.cl.Labels, r.cl.Clusters)
 	if r.stream != nil {
@@ -594,12 +595,10 @@ func clusterSizes(counts []int, outliers string) string {
 	return b.String()
 }
 
-// outlierRule says which points -outliers labels −1 under the rule named.
-func outlierRule(rule string) string {
-	if rule == "components" {
-		return "f < 0"
-	}
-	return "f below its cluster's birth level"
+// outlierRule says which points -outliers labels −1, those whose outlier
+// score reaches the threshold t.
+func outlierRule(t float64) string {
+	return fmt.Sprintf("outlier score ≥ %g", t)
 }
 
 func ms(sec float64) string { return fmt.Sprintf("%.1f ms", sec*1000) }

@@ -168,7 +168,7 @@ func TestFitPredict(t *testing.T) {
 			}
 			mustCLI(t, append(args, tc.data)...)
 			want := readFile(t, labels)
-			if n := strings.Count(want, "\n"); n != 301 || !strings.HasPrefix(want, "cluster\n") {
+			if n := strings.Count(want, "\n"); n != 301 || !strings.HasPrefix(want, "cluster,outlier\n") {
 				t.Fatalf("labels file has %d lines", n)
 			}
 			got := mustCLI(t, "predict", "-model", model, tc.data)
@@ -188,39 +188,68 @@ func TestFitPredict(t *testing.T) {
 	}
 }
 
-// TestScore checks the scores of the training data against the outliers
-// of fit -outliers, which labels a point -1 exactly when f < 0
-// (the Outliers of cluster.Components) with the same Model.Score on the same scaled
-// data (TestSavedModelScoresExactly): the signs must agree row by row.
+// TestScore checks the columns of score, f and the outlier score, against
+// fit -o and fit -outliers: with either rule -outliers labels a row −1
+// exactly where its outlier score reaches -outlier-threshold (default
+// 0.5), and score, predict and fit -o give the same outlier scores.
 func TestScore(t *testing.T) {
 	data := genFile(t, "gauss4", 200)
 	dir := t.TempDir()
 	labels, model := filepath.Join(dir, "labels.csv"), filepath.Join(dir, "model.json")
-	mustCLI(t, "fit", "-rule", "components", "-outliers", "-o", labels, "-model", model, data)
+	for _, tc := range [][]string{
+		{"-rule", "components", "-outliers"},
+		{"-outliers", "-outlier-threshold", "0.2"},
+	} {
+		mustCLI(t, append(append([]string{"fit", "-o", labels, "-model", model}, tc...), data)...)
+		thr := 0.5
+		if tc[len(tc)-2] == "-outlier-threshold" {
+			thr = 0.2
+		}
+		out := mustCLI(t, "score", "-model", model, data)
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if len(lines) != 201 || lines[0] != "score,outlier" {
+			t.Fatalf("%v: %d lines, header %q", tc, len(lines), lines[0])
+		}
+		fitted := strings.Split(strings.TrimSuffix(readFile(t, labels), "\n"), "\n")
+		flagged := 0
+		for i, l := range lines[1:] {
+			fs, os, _ := strings.Cut(l, ",")
+			if _, err := strconv.ParseFloat(fs, 64); err != nil {
+				t.Fatal(err)
+			}
+			s, err := strconv.ParseFloat(os, 64)
+			if err != nil || !(s >= 0 && s <= 1) {
+				t.Fatalf("%v row %d: outlier score %q", tc, i+1, os)
+			}
+			c, o, _ := strings.Cut(fitted[i+1], ",")
+			if o != os {
+				t.Fatalf("%v row %d: outlier score %s, fit -o wrote %s", tc, i+1, os, o)
+			}
+			if (s >= thr) != (c == "-1") {
+				t.Errorf("%v row %d: outlier score %v, fit -outliers label %s", tc, i+1, s, c)
+			}
+			if c == "-1" {
+				flagged++
+			}
+		}
+		if flagged == 0 && thr < 0.5 {
+			t.Errorf("%v: no row flagged: the test cannot fail", tc)
+		}
+	}
 	out := mustCLI(t, "score", "-model", model, data)
-	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if len(lines) != 201 || lines[0] != "score" {
-		t.Fatalf("%d lines, header %q", len(lines), lines[0])
-	}
-	clusters := strings.Split(strings.TrimSuffix(readFile(t, labels), "\n"), "\n")
-	for i, l := range lines[1:] {
-		v, err := strconv.ParseFloat(l, 64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if (v < 0) != (clusters[i+1] == "-1") {
-			t.Errorf("row %d: score %v, fit -outliers label %s", i+1, v, clusters[i+1])
-		}
-	}
 	// Far from every support vector each kernel term exp(−γ‖x − svᵢ‖²)
 	// underflows to 0, so f = Σ αᵢ·0 − 1 = −1 exactly. The features have
 	// a standard deviation of about 2, so after z-scoring (10⁶, −10⁶)
 	// lies about 5·10⁵ from every support vector in each coordinate, and
 	// γ‖x − svᵢ‖² > 746 (exp(−746) rounds to 0 in float64) for any
 	// γ > 10⁻⁸; AutoGamma chooses about 20 here.
+	// Its outlier score is below 1 (computed in logs, so that far points
+	// keep their order) and above the threshold.
 	far := writeFile(t, "far.csv", "x1,x2\n1e6,-1e6\n")
-	if got := mustCLI(t, "score", "-model", model, far); got != "score\n-1\n" {
-		t.Errorf("score far from the data %q, want -1", got)
+	got := mustCLI(t, "score", "-model", model, far)
+	f, o, _ := strings.Cut(strings.TrimPrefix(strings.TrimSuffix(got, "\n"), "score,outlier\n"), ",")
+	if s, err := strconv.ParseFloat(o, 64); f != "-1" || err != nil || !(s > 0.99 && s < 1) {
+		t.Errorf("score far from the data %q, want -1 and an outlier score in (0.99, 1)", got)
 	}
 	// A data file without the label column gives the same scores.
 	ds, err := dataset.ReadFile(data, dataset.ReadOptions{})
@@ -531,5 +560,22 @@ func TestCPUProfile(t *testing.T) {
 	mustCLI(t, "fit", "-cpuprofile", prof, data)
 	if fi, err := os.Stat(prof); err != nil || fi.Size() == 0 {
 		t.Errorf("no profile: %v", err)
+	}
+}
+
+// TestOldModelNoOutliers: a model file of version 5, written before the
+// outlier scores, still predicts and scores as the svclust that wrote it
+// did, without the outlier column, and says how to get it.
+func TestOldModelNoOutliers(t *testing.T) {
+	dir := filepath.Join("..", "..", "modelfile", "testdata", "old")
+	data, model := filepath.Join(dir, "data.csv"), filepath.Join(dir, "v5-levels.json")
+	for cmd, want := range map[string]string{"predict": "v5-levels.pred", "score": "v5-levels.score"} {
+		code, stdout, stderr := cli(t, cmd, "-model", model, data)
+		if code != 0 || stdout != readFile(t, filepath.Join(dir, want)) {
+			t.Errorf("%s: exit %d, output differs from %s", cmd, code, want)
+		}
+		if !strings.Contains(stderr, "no outlier column; fit the data again to get it") {
+			t.Errorf("%s: stderr %q, want the note naming the fix", cmd, stderr)
+		}
 	}
 }

@@ -37,9 +37,9 @@ func naData() (withNA, without string, dropped []int) {
 func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // TestNADropInPlace checks that with -na drop the rows with a missing value
-// are left out of training and written as empty lines at their own row in
-// every output (fit -o, predict, score), the other lines being those of the
-// data without those rows.
+// are left out of training and written as empty fields (",": a cluster and
+// an outlier score) at their own row in every output (fit -o, predict,
+// score), the other lines being those of the data without those rows.
 func TestNADropInPlace(t *testing.T) {
 	t.Parallel()
 	withNA, without, dropped := naData()
@@ -61,9 +61,9 @@ func TestNADropInPlace(t *testing.T) {
 	mustCLI(t, "predict", "-na", "drop", "-quiet", "-model", p("na.model"), "-o", p("na.pred"), na)
 	mustCLI(t, "score", "-na", "drop", "-quiet", "-model", p("na.model"), "-o", p("na.score"), na)
 	for _, out := range []struct{ got, want, header string }{
-		{"na.labels", "clean.labels", "cluster"},
-		{"na.pred", "clean.labels", "cluster"},
-		{"na.score", "clean.score", "score"},
+		{"na.labels", "clean.labels", "cluster,outlier"},
+		{"na.pred", "clean.labels", "cluster,outlier"},
+		{"na.score", "clean.score", "score,outlier"},
 	} {
 		got := strings.Split(strings.TrimSuffix(readFile(t, p(out.got)), "\n"), "\n")
 		want := strings.Split(strings.TrimSuffix(readFile(t, p(out.want)), "\n"), "\n")
@@ -74,8 +74,8 @@ func TestNADropInPlace(t *testing.T) {
 		for i := range 40 {
 			line := got[i+1]
 			if isDropped := i == dropped[0] || i == dropped[1] || i == dropped[2]; isDropped {
-				if line != "" {
-					t.Errorf("%s: data row %d (line %d) has a missing value but reads %q, want empty", out.got, i, i+2, line)
+				if line != "," {
+					t.Errorf("%s: data row %d (line %d) has a missing value but reads %q, want empty fields", out.got, i, i+2, line)
 				}
 				continue
 			}

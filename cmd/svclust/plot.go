@@ -152,9 +152,10 @@ func axisLabel(mf *modelfile.File, j int) string {
 }
 
 // readLabels reads the clusters of n rows of data from the CSV file path,
-// which has one integer column (any header) as written by fit -o; negative
+// which has one integer column (any header), or a column named "cluster"
+// among others, as fit -o and predict write it beside "outlier"; negative
 // clusters are outliers. The data rows dropped were skipped by -na drop:
-// the file must have empty lines there, as fit -o writes them.
+// the file must have empty fields there, as fit -o writes them.
 func readLabels(path string, n int, data string, dropped []int) ([]int, error) {
 	opt := dataset.ReadOptions{NoLabel: true}
 	if dropped != nil {
@@ -168,15 +169,19 @@ func readLabels(path string, n int, data string, dropped []int) ([]int, error) {
 		return nil, fmt.Errorf("%s has empty labels at other rows than the rows of %s with missing values", path, data)
 	}
 	rows, d := ds.X.Dims()
+	col := 0
 	if d != 1 {
-		return nil, fmt.Errorf("%s has %d columns; a labels file has one, as written by fit -o", path, d)
+		col = slices.Index(ds.Names, "cluster")
+		if col < 0 {
+			return nil, fmt.Errorf("%s has %d columns and none named \"cluster\"; a labels file has one column, or a column \"cluster\" as fit -o writes it", path, d)
+		}
 	}
 	if rows != n {
 		return nil, fmt.Errorf("%s has %d labels for the %d rows of %s", path, rows, n, data)
 	}
 	labels := make([]int, n)
 	for i := range n {
-		v := ds.X.At(i, 0)
+		v := ds.X.At(i, col)
 		if v != math.Trunc(v) || math.Abs(v) > math.MaxInt32 {
 			// The header is line 1, and dataset rejects blank lines.
 			return nil, fmt.Errorf("%s:%d: cluster %v is not an integer", path, dataRow(i, ds.Dropped)+2, v)

@@ -43,6 +43,9 @@ type streamInfo struct {
 	counts []int
 	// dropped is the number of rows -na drop skipped.
 	dropped int
+	// outliers is the number of rows whose outlier score reaches the
+	// threshold, of every row of the file.
+	outliers int
 }
 
 // runStream fits and clusters the file path by the -stream design above
@@ -138,6 +141,15 @@ func runStream(ctx context.Context, e *env, o *fitFlags, path string, prog *prog
 			r.stream.dropped += k
 			return labels.writeEmpty(k)
 		},
+		Outlier: func(s []float64) error {
+			labels.scores = s
+			for _, v := range s {
+				if v >= cl.OutlierThreshold {
+					r.stream.outliers++
+				}
+			}
+			return nil
+		},
 		Progress: func(p stream.Progress) {
 			switch {
 			case p.Done:
@@ -198,6 +210,9 @@ type labelWriter struct {
 	// buf holds the lines of one write: the header waits in it for the
 	// first labels, so that a run failing before them writes nothing.
 	buf []byte
+	// scores holds the outlier scores of the labels write writes next,
+	// set by LabelStream's Outlier just before.
+	scores []float64
 }
 
 func newLabelWriter(e *env, path string) (*labelWriter, error) {
@@ -214,7 +229,7 @@ func newLabelWriter(e *env, path string) (*labelWriter, error) {
 		}
 		lw.file, lw.w = f, f
 	}
-	lw.buf = append(lw.buf, "cluster\n"...)
+	lw.buf = append(lw.buf, "cluster,outlier\n"...)
 	return lw, nil
 }
 
@@ -223,7 +238,7 @@ func (lw *labelWriter) write(labels []int) error {
 	if lw.w == nil {
 		return nil
 	}
-	lw.buf = appendInts(lw.buf, labels)
+	lw.buf = appendColumns(lw.buf, labels, lw.scores)
 	if len(lw.buf) == 0 {
 		return nil
 	}
@@ -232,13 +247,14 @@ func (lw *labelWriter) write(labels []int) error {
 	return lw.error(err)
 }
 
-// writeEmpty writes k empty lines, the labels of rows -na drop skipped.
+// writeEmpty writes k lines of empty fields, the labels and outlier
+// scores of rows -na drop skipped.
 func (lw *labelWriter) writeEmpty(k int) error {
 	if lw.w == nil {
 		return nil
 	}
 	for range k {
-		lw.buf = append(lw.buf, '\n')
+		lw.buf = append(lw.buf, ",\n"...)
 	}
 	_, err := lw.w.Write(lw.buf)
 	lw.buf = lw.buf[:0]

@@ -100,7 +100,7 @@ func TestStreamSample(t *testing.T) {
 	data := genFile(t, "gauss3", 1500)
 	_, fitModel, _ := fitFiles(t, data, "-rule", "components", "-all")
 	labels, model, out := fitFiles(t, data, "-stream", "-sample", "400", "-json", "-workers", "1")
-	if n := strings.Count(labels, "\n"); n != 1501 || !strings.HasPrefix(labels, "cluster\n") {
+	if n := strings.Count(labels, "\n"); n != 1501 || !strings.HasPrefix(labels, "cluster,outlier\n") {
 		t.Fatalf("labels file has %d lines", n)
 	}
 	var v struct{ N, Sample, Clusters int }

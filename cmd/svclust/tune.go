@@ -376,6 +376,9 @@ func (o *fitFlags) fitArgs(p tune.Point, path string) []string {
 	if st.Outliers {
 		a = append(a, "-outliers")
 	}
+	if st.OutlierThreshold != cluster.DefaultOutlierThreshold {
+		a = append(a, "-outlier-threshold", num(st.OutlierThreshold))
+	}
 	{
 		d := o.data
 		if d.sep != "" {

@@ -27,6 +27,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/modelfile"
 	"github.com/svclust/svclust/settings"
@@ -108,6 +109,8 @@ type params struct {
 	Workers  int       `json:"workers"`
 	Outliers bool      `json:"outliers"`
 	All      bool      `json:"all"`
+	// OutlierThreshold is -outlier-threshold; absent (0) is an error.
+	OutlierThreshold number `json:"outlier_threshold"`
 
 	// Features names the columns (nil for a plain array), and Data names
 	// the data in the model file's run record. SourceDateEpoch is the
@@ -126,7 +129,7 @@ var paramOf = map[string]string{
 	"-k": "k", "-eps": "eps", "-all": "all", "-tol": "tol",
 	"-max-iter": "max_iter", "-min-iter": "min_iter", "-m": "m",
 	"-scale": "scale", "-seed": "seed", "-workers": "workers",
-	"-outliers": "outliers",
+	"-outliers": "outliers", "-outlier-threshold": "outlier_threshold",
 }
 
 // flagWord matches a flag in a message of package settings: a dash after a
@@ -200,6 +203,7 @@ func validate(js []byte) (*setup, error) {
 	st.MaxIter, st.MinIter, st.M = p.MaxIter, p.MinIter, p.M
 	st.Seed, st.Workers = p.Seed, p.Workers
 	st.Outliers, st.All = p.Outliers, p.All
+	st.OutlierThreshold = float64(p.OutlierThreshold)
 	if err := st.Validate(); err != nil {
 		return nil, configError(err)
 	}
@@ -213,6 +217,9 @@ type fitted struct {
 	mf     *modelfile.File
 	labels []int  // nil for a model read from a file
 	report []byte // nil for a model read from a file
+	// outlier holds the outlier scores of the training rows; nil for a
+	// model read from a file.
+	outlier []float64
 }
 
 // notFinite returns the error of the first value of x (n×d, row-major) that
@@ -272,12 +279,19 @@ func fit(ctx context.Context, x []float64, n, d int, owned bool, js []byte) (*fi
 	if err != nil {
 		return nil, configError(err)
 	}
+	if cl.OutlierScores == nil {
+		// Beyond 100,000 rows without outliers, cluster.Fit leaves the
+		// rows' scores to a pass of their own: outlier_scores_ needs it.
+		if cl.OutlierScores, err = cl.Partition.OutlierScores(nil, scaled, s.p.Workers); err != nil {
+			return nil, err
+		}
+	}
 	mf := s.st.ModelFile(scaler, s.p.Features, runOf(s, model, x, n), model, cl)
 	report, err := json.Marshal(s.st.Report(model, cl, n, d))
 	if err != nil {
 		return nil, err
 	}
-	return &fitted{mf: mf, labels: cl.Labels, report: report}, nil
+	return &fitted{mf: mf, labels: cl.Labels, report: report, outlier: cl.OutlierScores}, nil
 }
 
 // overflowError is the error of a finite value of X that the scaling sc
@@ -370,6 +384,48 @@ func (f *fitted) score(dst []float64, x []float64, n, d, workers int) error {
 	return f.modelError(err)
 }
 
+// outlierScores writes the outlier score of each raw row of x (n×d) to
+// dst, as svclust score does, and, unless strength is nil, its membership
+// strength to strength. A model file written before the scores gives a
+// ValueError naming the fix.
+func (f *fitted) outlierScores(dst, strength []float64, x []float64, n, d, workers int) error {
+	if err := f.checkRows(x, n, d); err != nil {
+		return err
+	}
+	_, err := f.mf.OutlierScores(dst, mat.NewDense(n, d, x), workers)
+	if errors.Is(err, cluster.ErrNoOutlierScores) {
+		return valuef("the model file was written before the outlier scores (version 5 or older): fit the data again to get them")
+	}
+	if err != nil {
+		return f.modelError(err)
+	}
+	f.strengths(strength, dst)
+	return nil
+}
+
+// strengths writes the membership strength of each outlier score of
+// scores to dst (nil: nothing).
+func (f *fitted) strengths(dst, scores []float64) {
+	if dst == nil {
+		return
+	}
+	t := f.mf.Partition.OutlierThreshold()
+	for i, s := range scores {
+		dst[i] = cluster.MembershipStrength(s, t)
+	}
+}
+
+// trainOutliers writes the outlier scores and membership strengths of the
+// training rows of a fit to scores and strength.
+func (f *fitted) trainOutliers(scores, strength []float64) error {
+	if f.outlier == nil {
+		return valuef("the outlier scores of the training rows are known after fit only")
+	}
+	copy(scores, f.outlier)
+	f.strengths(strength, f.outlier)
+	return nil
+}
+
 // modelFile returns the bytes of the model file, as svclust fit -model
 // writes it.
 func (f *fitted) modelFile() ([]byte, error) {
@@ -389,20 +445,23 @@ func load(b []byte) (*fitted, error) {
 
 // infoJSON describes a fitted model to the Python package.
 type infoJSON struct {
-	Features   []string        `json:"features"`
-	NFeatures  int             `json:"n_features"`
-	NSV        int             `json:"n_sv"`
-	Clusters   int             `json:"n_clusters"` // −1 without a partition
-	Clustered  bool            `json:"clustered"`
-	Rule       string          `json:"rule"`
-	Outliers   bool            `json:"outliers"`
-	Scale      string          `json:"scale"`
-	Gamma      float64         `json:"gamma"`
-	Gammas     []float64       `json:"gammas"`
-	C          float64         `json:"C"`
-	Run        *modelfile.Run  `json:"run"`
-	Report     json.RawMessage `json:"report"` // null for a model read from a file
-	Iterations int             `json:"iterations"`
+	Features  []string `json:"features"`
+	NFeatures int      `json:"n_features"`
+	NSV       int      `json:"n_sv"`
+	Clusters  int      `json:"n_clusters"` // −1 without a partition
+	Clustered bool     `json:"clustered"`
+	Rule      string   `json:"rule"`
+	Outliers  bool     `json:"outliers"`
+	// OutlierThreshold is the partition's threshold of the outlier
+	// score, 0 without outlier scores.
+	OutlierThreshold float64         `json:"outlier_threshold"`
+	Scale            string          `json:"scale"`
+	Gamma            float64         `json:"gamma"`
+	Gammas           []float64       `json:"gammas"`
+	C                float64         `json:"C"`
+	Run              *modelfile.Run  `json:"run"`
+	Report           json.RawMessage `json:"report"` // null for a model read from a file
+	Iterations       int             `json:"iterations"`
 }
 
 // info returns the description of f as JSON.
@@ -415,6 +474,7 @@ func (f *fitted) info() ([]byte, error) {
 	}
 	if p := f.mf.Partition; p != nil {
 		j.Clustered, j.Clusters, j.Rule, j.Outliers = true, p.Clusters(), p.Rule().String(), p.Outliers()
+		j.OutlierThreshold = p.OutlierThreshold()
 	}
 	if j.Report == nil {
 		j.Report = json.RawMessage("null")

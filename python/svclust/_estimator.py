@@ -37,9 +37,9 @@ def _param(name, v):
         if isinstance(v, bool) or not isinstance(v, numbers.Integral):
             raise TypeError(f"k must be a whole number or None, not {v!r}")
         return int(v)
-    if name == "tol":
+    if name in ("tol", "outlier_threshold"):
         if isinstance(v, bool) or not isinstance(v, numbers.Real):
-            raise TypeError(f"tol must be a number, not {v!r}")
+            raise TypeError(f"{name} must be a number, not {v!r}")
         return _float(v)
     if name in _INTS:
         if isinstance(v, bool) or not isinstance(v, numbers.Integral):
@@ -131,8 +131,13 @@ class SVClust(ClusterMixin, BaseEstimator):
     workers : int
         Number of goroutines; 0 means all cores. Results do not depend on it.
     outliers : bool
-        Label as -1 the points below the level at which their cluster is
-        born (rule "levels"), or with f < 0 (rule "components").
+        Label as -1 the points whose outlier score is at least
+        outlier_threshold.
+    outlier_threshold : float
+        Outlier score in (0, 1) at and above which a point is an outlier
+        (`svclust fit -outlier-threshold`): 0.5, where a point's depth
+        below its cluster's peak reaches the fence Q3 + 3 IQR of the
+        training rows' depths and its membership strength reaches 0.
     all : bool
         Run a trajectory from every point instead of the strip only (rule
         "components").
@@ -154,6 +159,16 @@ class SVClust(ClusterMixin, BaseEstimator):
     na_rows_ : ndarray of int64
         With na="drop", the indices of the training rows left out for a
         missing value (empty if none); absent otherwise.
+    outlier_scores_ : ndarray of float64, shape (n_samples,)
+        Outlier score of each training row, in [0, 1]: 0 at a cluster's
+        peak, towards 1 far from every cluster (the column "outlier" of
+        `svclust fit -o`; docs/outliers.md); NaN for the rows na="drop"
+        left out. Absent after `load`.
+    probabilities_ : ndarray of float64, shape (n_samples,)
+        Membership strength of each training row in its cluster, in
+        [0, 1] (hdbscan's name): 1 at a cluster's peak, 0 exactly for the
+        rows whose outlier score reaches outlier_threshold; NaN for the
+        rows na="drop" left out. Absent after `load`.
     n_clusters_ : int
     support_vectors_ : ndarray, shape (n_sv, n_features)
         Support vectors in the units of X (the model file stores them
@@ -175,7 +190,7 @@ class SVClust(ClusterMixin, BaseEstimator):
     def __init__(self, gamma="auto", C="auto", budget="auto", width="adaptive", rule="levels",
                  min_size="auto", maintain="merge", k=None, eps="auto", tol=0.01, max_iter=0,
                  min_iter=0, m=20, scale="zscore", seed=1, workers=0, outliers=False, all=False,
-                 na="error"):
+                 outlier_threshold=0.5, na="error"):
         self.gamma = gamma
         self.C = C
         self.budget = budget
@@ -195,6 +210,7 @@ class SVClust(ClusterMixin, BaseEstimator):
         self.outliers = outliers
         self.all = all
         self.na = na
+        self.outlier_threshold = outlier_threshold
 
     # -- fitting -----------------------------------------------------------
 
@@ -223,13 +239,15 @@ class SVClust(ClusterMixin, BaseEstimator):
             # for its collector (1M 2-D rows, 15 MiB: peak RSS +52 MiB, not +68).
             x, owned = x.copy(order="C"), True
         handle, labels = _native.run_fit(x, owned, params)
+        outlier = handle.train_outliers(len(labels))
         if na == "drop":
             rows = np.flatnonzero(missing) if missing is not None else np.zeros(0, dtype=np.int64)
             if missing is not None:
                 full = np.full(missing.shape[0], -1, dtype=labels.dtype)
                 full[~missing] = labels
                 labels = full
-        self._set_fitted(handle, labels)
+                outlier = tuple(_expand(v, missing) for v in outlier)
+        self._set_fitted(handle, labels, outlier)
         if na == "drop":
             self.na_rows_ = rows.astype(np.int64)
             if self.report_ is not None and len(rows):
@@ -240,7 +258,7 @@ class SVClust(ClusterMixin, BaseEstimator):
         """Fits X and returns labels_."""
         return self.fit(X).labels_
 
-    def _set_fitted(self, handle, labels):
+    def _set_fitted(self, handle, labels, outlier=None):
         for a in list(vars(self)):
             if a.endswith("_") and not a.startswith("_"):
                 delattr(self, a)  # a refit or a load leaves nothing of before
@@ -253,6 +271,8 @@ class SVClust(ClusterMixin, BaseEstimator):
             self.feature_names_in_ = np.asarray(info["features"], dtype=object)
         if labels is not None:
             self.labels_ = labels
+        if outlier is not None:
+            self.outlier_scores_, self.probabilities_ = outlier
         self.n_clusters_ = info["n_clusters"] if info["clustered"] else 0
         self.support_vectors_, alpha = handle.support_vectors(info["n_sv"], d)
         self.dual_coef_ = alpha.reshape(1, -1)
@@ -367,6 +387,8 @@ class SVClust(ClusterMixin, BaseEstimator):
         if getattr(self, "_handle", None) is not None:
             state["_model_file"] = self._handle.model_file()
             state["_labels"] = getattr(self, "labels_", None)
+            if hasattr(self, "outlier_scores_"):
+                state["_outlier"] = (self.outlier_scores_, self.probabilities_)
             state["_report"] = self.report_
         return state
 
@@ -374,21 +396,45 @@ class SVClust(ClusterMixin, BaseEstimator):
         state = dict(state)
         data = state.pop("_model_file", None)
         labels = state.pop("_labels", None)
+        outlier = state.pop("_outlier", None)
         report = state.pop("_report", None)
         self.__dict__.update(state)
         if data is not None:
-            self._set_fitted(_native.load(data), labels)
+            self._set_fitted(_native.load(data), labels, outlier)
             self._info["report"] = report
             self.report_ = report
             self.choice_ = report["choice"] if report else None
 
     # -- outliers ----------------------------------------------------------
 
-    def outlier_scores(self, X):
-        """Hook for the ranked outlier score of the issue "Outliers you can
-        rank": today −f(x), so that a larger value is more of an outlier.
-        It will return the library's score once the library has one."""
-        return -self.score_samples(X)
+    def outlier_score(self, X):
+        """Outlier score of each row of X (raw, unscaled), in [0, 1], as
+        `svclust score` gives it in its column "outlier": 0 at a cluster's
+        peak, outlier_threshold (0.5 by default) where -outliers starts,
+        towards 1 far from every cluster; a point further from every
+        support vector never scores lower. On the training rows,
+        outlier_scores_. A model file written before the scores gives a
+        ValueError."""
+        return self._outlier(X)[0]
+
+    def membership_strength(self, X):
+        """Membership strength of each row of X in its cluster, in [0, 1]:
+        1 − D/Dₜ, D the row's depth below its cluster's peak and Dₜ the
+        depth at the threshold; 0 exactly where outlier_score(X) ≥
+        outlier_threshold. On the training rows, probabilities_."""
+        return self._outlier(X)[1]
+
+    def _outlier(self, X):
+        """The outlier scores and membership strengths of the rows of X;
+        NaN for a row with a missing value when na is "drop"."""
+        h, x = self._rows(X)
+        workers = _param("workers", self.workers)
+        missing = self._drop(x)
+        if missing is None:
+            return h.outlier(x, workers)
+        if missing.all():
+            return np.full(x.shape[0], np.nan), np.full(x.shape[0], np.nan)
+        return tuple(_expand(v, missing) for v in h.outlier(x[~missing], workers))
 
     def _more_tags(self):
         return {"allow_nan": self.na == "drop", "requires_y": False}
@@ -398,6 +444,14 @@ def _na(v):
     if v not in ("error", "drop"):
         raise ValueError(f"na must be error or drop, not {v!r}")
     return v
+
+
+def _expand(v, missing):
+    """v, the values of the rows without a missing value, at their places
+    among all rows, NaN at the rows of missing."""
+    out = np.full(missing.shape[0], np.nan)
+    out[~missing] = v
+    return out
 
 
 def _missing(x):
@@ -427,6 +481,8 @@ def _params_of(info):
     if info["clustered"]:
         p["rule"] = info["rule"]
         p["outliers"] = info["outliers"]
+        if info.get("outlier_threshold"):
+            p["outlier_threshold"] = info["outlier_threshold"]
     if not run:
         return p
     p["seed"] = run["seed"]

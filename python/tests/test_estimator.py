@@ -38,7 +38,8 @@ def test_defaults_are_the_cli_flags():
     p = svclust.SVClust().get_params()
     assert p == dict(gamma="auto", C="auto", budget="auto", width="adaptive", rule="levels",
                      min_size="auto", maintain="merge", k=None, eps="auto", tol=0.01, max_iter=0,
-                     min_iter=0, m=20, scale="zscore", seed=1, workers=0, outliers=False, all=False, na="error")
+                     min_iter=0, m=20, scale="zscore", seed=1, workers=0, outliers=False, all=False,
+                     outlier_threshold=0.5, na="error")
 
 
 def test_get_set_params_clone(X):
@@ -89,6 +90,8 @@ def test_pickle(fitted, X):
     assert back.labels_.tolist() == fitted.labels_.tolist()
     assert back.model_file() == fitted.model_file()
     assert back.report_ == fitted.report_
+    assert same_floats(back.outlier_scores_, fitted.outlier_scores_)
+    assert same_floats(back.probabilities_, fitted.probabilities_)
     assert back.predict(X).tolist() == fitted.labels_.tolist()
     assert same_floats(back.score_samples(X), fitted.score_samples(X))
     # An unfitted estimator pickles too.
@@ -101,7 +104,9 @@ def test_save_load(fitted, X, tmp_path):
     back = svclust.SVClust.load(path)
     assert back.model_file() == fitted.model_file()
     assert back.predict(X).tolist() == fitted.labels_.tolist()
-    assert not hasattr(back, "labels_")
+    assert not hasattr(back, "labels_") and not hasattr(back, "outlier_scores_")
+    assert same_floats(back.outlier_score(X), fitted.outlier_scores_)
+    assert back.outlier_threshold == 0.5
     assert back.seed == 7 and back.gamma == "auto" and back.rule == "levels"
     assert back.n_clusters_ == fitted.n_clusters_
 
@@ -185,6 +190,10 @@ def test_bad_data_at_predict(fitted):
     (dict(budget=2.5), TypeError, "budget must be a whole number"),
     (dict(rule=1), TypeError, "rule must be a string"),
     (dict(outliers="yes"), TypeError, "outliers must be True or False"),
+    (dict(outlier_threshold=1), ValueError, r"outlier_threshold must be in \(0, 1\), not 1"),
+    (dict(outlier_threshold=0), ValueError, r"outlier_threshold must be in \(0, 1\)"),
+    (dict(outlier_threshold=float("nan")), ValueError, r"outlier_threshold must be in \(0, 1\)"),
+    (dict(outlier_threshold="half"), TypeError, "outlier_threshold must be a number"),
 ])
 def test_bad_params(X, params, exc, match):
     with pytest.raises(exc, match=match):
@@ -267,6 +276,10 @@ def test_na_drop(X):
     s = est.score_samples(Xn)
     assert np.isnan(s[rows]).all()
     assert same_floats(s[keep], ref.score_samples(X[keep]))
+    assert np.isnan(est.outlier_scores_[rows]).all() and np.isnan(est.probabilities_[rows]).all()
+    assert same_floats(est.outlier_scores_[keep], ref.outlier_scores_)
+    assert np.isnan(est.outlier_score(Xn)[rows]).all()
+    assert same_floats(est.outlier_score(Xn)[keep], ref.outlier_scores_)
     assert svclust.SVClust(seed=3, na="drop").fit(X).na_rows_.tolist() == []
 
 
@@ -280,3 +293,43 @@ def test_na_error(X):
         svclust.SVClust(na="skip").fit(X)
     with pytest.raises(ValueError, match="every row has a missing value"):
         svclust.SVClust(na="drop").fit(np.full((3, 2), np.nan))
+def test_outlier_scores(fitted, X):
+    """outlier_scores_ and probabilities_ of the training rows: in [0, 1],
+    the strength 0 exactly where the score reaches the threshold, and the
+    same from outlier_score and membership_strength on the same rows; a
+    point far from every blob scores near 1, further still higher."""
+    s, p = fitted.outlier_scores_, fitted.probabilities_
+    assert s.shape == p.shape == (X.shape[0],)
+    assert ((s >= 0) & (s <= 1)).all() and ((p >= 0) & (p <= 1)).all()
+    assert ((p == 0) == (s >= 0.5)).all()
+    assert s.min() < 0.2 and p.max() > 0.5
+    assert same_floats(fitted.outlier_score(X), s)
+    assert same_floats(fitted.membership_strength(X), p)
+    far = fitted.outlier_score(np.array([[60.0, 60.0], [120.0, 120.0], [1e4, 1e4]]))
+    assert 0.5 < far[0] < far[1] < far[2] < 1
+    assert (fitted.membership_strength(np.array([[60.0, 60.0]])) == 0).all()
+
+
+@pytest.mark.parametrize("rule", ["levels", "components"])
+def test_outliers_threshold(X, rule):
+    """outliers=True labels -1 exactly the rows whose outlier score reaches
+    outlier_threshold."""
+    rng = np.random.default_rng(1)
+    Xn = np.vstack([X, rng.uniform(-10, 22, size=(40, 2))])  # noise over the blobs
+    est = svclust.SVClust(seed=7, rule=rule, outliers=True, outlier_threshold=0.3).fit(Xn)
+    flagged = est.outlier_scores_ >= 0.3
+    assert flagged.any()
+    assert ((est.labels_ == -1) == flagged).all()
+    assert ((est.probabilities_ == 0) == flagged).all()
+    assert est.predict(Xn).tolist() == est.labels_.tolist()
+
+
+def test_old_model_file():
+    """A model file written before the outlier scores (version 5) predicts,
+    but its outlier scores are a ValueError naming the fix."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    est = svclust.SVClust.load(os.path.join(root, "modelfile", "testdata", "old", "v5-levels.json"))
+    x = np.array([[2.0, 2.0]])
+    assert est.predict(x).shape == (1,)
+    with pytest.raises(ValueError, match="fit the data again"):
+        est.outlier_score(x)
