@@ -255,6 +255,9 @@ func (p *LevelTree) label(f float64, owner int32) int {
 
 // fit is Fit with the Levels rule.
 func (cfg *Levels) fit(m *svclust.Model, data []float64, n, d int) (*Result, error) {
+	if n > levelRows {
+		return cfg.fitSampled(m, data, n, d, levelSample), nil
+	}
 	minSize := cfg.MinSize
 	if minSize == 0 {
 		minSize = defaultMinSize(n)
