@@ -136,6 +136,9 @@ type LevelTreeData struct {
 // or a birth level that is not finite. The LevelTree takes t's slices
 // over, which must not be modified afterwards.
 func NewLevelTree(m *svclust.Model, t LevelTreeData) (*LevelTree, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
 	if err := t.check(len(m.Alpha)); err != nil {
 		return nil, err
 	}

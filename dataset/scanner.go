@@ -62,6 +62,9 @@ var gzipMagic = []byte{0x1f, 0x8b}
 // opt, as [Read] does. It reads the header line and returns its errors, such
 // as [ErrEmpty] or [ErrNoLabel], as a *[ParseError].
 func NewScanner(r io.Reader, opt ReadOptions) (*Scanner, error) {
+	if r == nil {
+		return nil, fmt.Errorf("dataset: %s: nil io.Reader", displayName(opt.Name))
+	}
 	s := &Scanner{
 		p: parser{
 			br:      bufio.NewReaderSize(r, bufSize),

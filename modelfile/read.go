@@ -32,6 +32,9 @@ const maxLeadingSpace = 4096
 // soon as more than limit bytes have been read. The keys are checked as a
 // stream, then the bytes read are decoded, so memory holds the file once.
 func Read(r io.Reader, limit int64) (*File, error) {
+	if r == nil {
+		return nil, fmt.Errorf("%w: nil io.Reader", ErrFormat)
+	}
 	return read(r, nil, limit)
 }
 
@@ -78,7 +81,7 @@ func read(r io.Reader, again io.Seeker, limit int64) (*File, error) {
 		if lr.N == 0 {
 			return nil, ErrTooLarge
 		}
-		return nil, fmt.Errorf("not a model file: %w", err)
+		return nil, notModel(err)
 	}
 	var kept bytes.Buffer
 	var src io.Reader = br
@@ -90,7 +93,7 @@ func read(r io.Reader, again io.Seeker, limit int64) (*File, error) {
 		return nil, ErrTooLarge
 	}
 	if err != nil {
-		return nil, fmt.Errorf("not a model file: %w", err)
+		return nil, notModel(err)
 	}
 	if again != nil {
 		if _, err := again.Seek(0, io.SeekStart); err != nil {
@@ -107,6 +110,16 @@ func read(r io.Reader, again io.Seeker, limit int64) (*File, error) {
 	}
 	return m, err
 }
+
+// notModelError is the error of bytes that are no model file at all: its
+// message is "not a model file: " and the cause, and it wraps both the
+// cause and ErrFormat.
+type notModelError struct{ err error }
+
+func (e *notModelError) Error() string   { return "not a model file: " + e.err.Error() }
+func (e *notModelError) Unwrap() []error { return []error{e.err, ErrFormat} }
+
+func notModel(err error) error { return &notModelError{err} }
 
 // startsObject skips the white space at the start of br, at most
 // maxLeadingSpace bytes, and checks that the next byte is '{', which it
@@ -171,10 +184,10 @@ func decode(r io.Reader) (*File, error) {
 	dec.DisallowUnknownFields()
 	var mf fileJSON
 	if err := dec.Decode(&mf); err != nil {
-		return nil, fmt.Errorf("not a model file: %w", err)
+		return nil, notModel(err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("not a model file: data after the model")
+		return nil, notModel(errors.New("data after the model"))
 	}
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: "+format, append([]any{ErrFormat}, args...)...)
