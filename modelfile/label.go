@@ -298,3 +298,64 @@ func (m *File) Renamed(names []string) (int, error) {
 	}
 	return -1, nil
 }
+
+// ColumnError is the error of [File.Order] for data whose feature columns
+// are not the model's features: Missing names a feature of the model that
+// no column has, Extra a column that is no feature of the model.
+type ColumnError struct {
+	Missing, Extra string
+}
+
+func (e *ColumnError) Error() string {
+	if e.Missing != "" {
+		return fmt.Sprintf("modelfile: the data have no column %q, a feature of the model", e.Missing)
+	}
+	return fmt.Sprintf("modelfile: the data's column %q is no feature of the model", e.Extra)
+}
+
+// Order matches the feature columns of a data file, named names in the
+// order of the file, to the model's features BY NAME: order[j] is the
+// position in names of the model's feature j, so that row x of the file
+// gives the model's row (x[order[0]], x[order[1]], …). A model without
+// feature names (Features nil) matches by position: order is the identity
+// when the numbers agree. It returns a [*DimError] when the numbers differ
+// and the model has no names, a [*ColumnError] for a feature of the model
+// that names no column or a column that names no feature, and an error
+// wrapping dataset.ErrColumnName for a name that occurs twice.
+func (m *File) Order(names []string) ([]int, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	d := m.Model.Dim()
+	order := make([]int, d)
+	if m.Features == nil {
+		if len(names) != d {
+			return nil, &DimError{Got: len(names), Want: d}
+		}
+		for j := range order {
+			order[j] = j
+		}
+		return order, nil
+	}
+	pos := make(map[string]int, len(names))
+	for k, name := range names {
+		if p, ok := pos[name]; ok {
+			return nil, fmt.Errorf("modelfile: %w: %q names columns %d and %d", dataset.ErrColumnName, name, p+1, k+1)
+		}
+		pos[name] = k
+	}
+	used := make([]bool, len(names))
+	for j, f := range m.Features {
+		k, ok := pos[f]
+		if !ok {
+			return nil, &ColumnError{Missing: f}
+		}
+		order[j], used[k] = k, true
+	}
+	for k, u := range used {
+		if !u {
+			return nil, &ColumnError{Extra: names[k]}
+		}
+	}
+	return order, nil
+}

@@ -406,9 +406,17 @@ Usage:
 
 Predict applies the scaling and the clustering of a model file to the rows
 of DATA.csv and writes the cluster of each row as CSV with the header
-"cluster". The data must have the model's number of features; the model's
-label column is ignored if present. On the training data it reproduces the
-labels of fit -o exactly.
+"cluster". The model's label column is ignored if present. On the training
+data it reproduces the labels of fit -o exactly.
+
+Columns are matched to the model's features by name whenever the model
+knows their names (fit records the header), so their order does not matter;
+a feature of the model that names no column, or a column that names no
+feature (drop it with -drop), is an error that names it. -features
+MODEL=COLUMN,… maps features to columns of other names (the features it does
+not name keep their own: -features x1=a,x2=b), and -features COLUMN,… lists
+the columns of the model's features in its order (with a warning for a name
+that differs). A model without feature names takes the columns in order.
 
 	-model file
 		The model file written by fit -model or tune -model (required).
@@ -434,8 +442,9 @@ Usage:
 Score writes the novelty score f(x) = Σᵢ αᵢ k(svᵢ, x) − 1 of each row of
 DATA.csv, after the model's scaling, as CSV with the header "score", in the
 shortest form that reads back exactly. Points with f < 0 lie outside the
-domain of novelty. Its flags -model, -o, -workers and -max-model-mb are
-those of predict.
+domain of novelty. Columns are matched to the model's features as for
+predict. Its flags -model, -o, -workers and -max-model-mb are those of
+predict.
 
 # Tune
 

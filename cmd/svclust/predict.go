@@ -97,9 +97,16 @@ func newPredict() *Command {
 		Long: `
 Predict applies the scaling and the clustering stored in a model file to
 the rows of DATA.csv and writes the cluster of each row as CSV with the
-header "cluster". The data must have the model's number of features; the
-model's label column is ignored if present. On the training data it
-reproduces the labels of fit -o exactly.`,
+header "cluster". The model's label column is ignored if present. On the
+training data it reproduces the labels of fit -o exactly.
+
+Columns are matched to the model's features by name whenever the model
+knows their names (fit records the header): their order does not matter,
+and a feature of the model that names no column, or a column that names
+no feature (drop it with -drop), is an error naming it. -features
+MODEL=COLUMN,... maps features to columns of other names (the features it
+does not name keep their own), and -features COLUMN,... lists the columns
+in the model's order. A model without names takes the columns in order.`,
 		Flag: flag.NewFlagSet("predict", flag.ContinueOnError),
 	}
 	o.register(c.Flag)
@@ -125,7 +132,8 @@ func newScore() *Command {
 Score applies the scaling stored in a model file to the rows of DATA.csv
 and writes f(x) = Σᵢ αᵢ k(svᵢ, x) − 1 of each row as CSV with the header
 "score", in the shortest form that reads back exactly. Points with f < 0
-lie outside the domain of novelty.`,
+lie outside the domain of novelty. Columns are matched to the model's
+features by name, as for predict (see svclust help predict).`,
 		Flag: flag.NewFlagSet("score", flag.ContinueOnError),
 	}
 	o.register(c.Flag)
