@@ -304,21 +304,21 @@ func decode(r io.Reader) (*File, error) {
 	if mf.Features != nil && len(mf.Features) != d {
 		return nil, bad("%d feature names for a model of dimension %d", len(mf.Features), d)
 	}
-	if mf.Run != nil {
-		rule := ""
-		if pj != nil {
-			rule = pj.Rule
-		}
-		if err := checkRun(mf.Run, m, rule, mf.Format == Format && version == Version); err != nil {
-			return nil, err
-		}
-	}
 	if pj != nil {
 		p, err := pj.partition(m, version)
 		if err != nil {
 			return nil, err
 		}
 		f.Partition = p
+	}
+	if mf.Run != nil {
+		rule := ""
+		if f.Partition != nil {
+			rule = f.Partition.Rule().String()
+		}
+		if err := checkRun(mf.Run, m, rule, mf.Format == Format && version == Version); err != nil {
+			return nil, err
+		}
 	}
 	return f, nil
 }
