@@ -100,3 +100,59 @@ func TestPredictColumnsByName(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputPathKinds: what fit -o does with each kind of output path. A
+// loop of symbolic links is an error ("too many levels of symbolic
+// links") that leaves the links as they were (it replaced one by a regular
+// file); a directory, or the input itself, is an error that changes
+// nothing; a dangling link gets its target created and stays a link; a
+// FIFO is written in place (docs/guarantees.md).
+func TestOutputPathKinds(t *testing.T) {
+	data := genFile(t, "moons", 100)
+	before := readFile(t, data)
+	dir := t.TempDir()
+	la, lb := filepath.Join(dir, "la"), filepath.Join(dir, "lb")
+	if err := os.Symlink("lb", la); err != nil {
+		t.Skip(err)
+	}
+	os.Symlink("la", lb)
+	code, _, errs := cli(t, "fit", "-o", la, data)
+	if code != 1 || !strings.Contains(errs, "too many levels of symbolic links") {
+		t.Errorf("loop: exit %d, %q", code, errs)
+	}
+	for _, l := range []string{la, lb} {
+		if fi, err := os.Lstat(l); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("loop: %s is no longer a link", l)
+		}
+	}
+	sub := filepath.Join(dir, "sub")
+	os.Mkdir(sub, 0o755)
+	if code, _, errs := cli(t, "fit", "-o", sub, data); code == 0 || !strings.Contains(errs, "is a directory") {
+		t.Errorf("directory: exit %d, %q", code, errs)
+	}
+	if code, _, errs := cli(t, "fit", "-o", data, data); code != 2 || !strings.Contains(errs, "same file") {
+		t.Errorf("the input: exit %d, %q", code, errs)
+	}
+	if code, _, _ := cli(t, "fit", "-model", data, data); code != 2 {
+		t.Errorf("-model the input: exit %d", code)
+	}
+	if readFile(t, data) != before {
+		t.Error("the input was changed")
+	}
+	dangling := filepath.Join(dir, "dangling")
+	os.Symlink("target.csv", dangling)
+	mustCLI(t, "fit", "-o", dangling, data)
+	if fi, err := os.Lstat(dangling); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Error("dangling: no longer a link")
+	}
+	if !strings.HasPrefix(readFile(t, filepath.Join(dir, "target.csv")), "cluster\n") {
+		t.Error("dangling: the target holds no labels")
+	}
+	if os.Geteuid() != 0 { // root writes anywhere
+		ro := filepath.Join(dir, "ro")
+		os.Mkdir(ro, 0o555)
+		if code, _, errs := cli(t, "fit", "-o", filepath.Join(ro, "out.csv"), data); code == 0 || !strings.Contains(errs, "permission denied") {
+			t.Errorf("read-only directory: exit %d, %q", code, errs)
+		}
+	}
+}
