@@ -18,10 +18,19 @@ import (
 // documentation).
 const (
 	Format  = "svclust-model"
-	Version = 5
+	Version = 6
 )
 
-// The forms written before Version 5, which Read still reads.
+// wholeVersion is the first version of the whole file (scaling, run
+// record and model under "model"), and outlierVersion the first whose
+// partitions may hold outlier data (version 6 added the outlier scores'
+// peaks, fence and threshold, and the components rule's sv_cluster).
+const (
+	wholeVersion   = 5
+	outlierVersion = 6
+)
+
+// The forms written before version 5, which Read still reads.
 const (
 	// cliFormat is the command's file (versions 1 and 2), which nests a
 	// library file of libFormat as its "model".
@@ -139,7 +148,7 @@ type head struct {
 // Write writes f to w as a model file of the current Version, with a
 // final newline:
 //
-//	{"format":"svclust-model","version":5,"scale":…,"scaler":{…},
+//	{"format":"svclust-model","version":6,"scale":…,"scaler":{…},
 //	 "features":[…],"label":…,"run":{…},
 //	 "model":{"gamma":γ,"c":C,"dim":d,"sv":[[…],…],"alpha":[…],
 //	   "gammas":[…],"status":…,"stats":{…},"choice":{…}},

@@ -183,6 +183,11 @@ func main() {
 // the exit status: 0 on success, 1 on an error, 2 on a usage error. A panic
 // is reported as an internal error with status 1, never as a stack trace.
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) (code int) {
+	return runCommands(ctx, stdout, stderr, args, commands())
+}
+
+// runCommands is run with the commands cmds.
+func runCommands(ctx context.Context, stdout, stderr io.Writer, args []string, cmds []*Command) (code int) {
 	// A summary printed with fmt.Fprintf, whose error nobody checks, must
 	// still fail the run when standard output cannot take it (a full
 	// disk): out keeps the first error of every write.
@@ -208,7 +213,6 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) (code int
 			code = 1
 		}
 	}()
-	cmds := commands()
 	if len(args) == 0 {
 		printCommands(stderr, cmds)
 		return 2
@@ -319,12 +323,21 @@ func printUsage(w io.Writer, c *Command) {
 	fmt.Fprintf(w, "usage: svclust %s\n", c.UsageLine)
 	if hasFlags(c.Flag) {
 		fmt.Fprintf(w, "\nFlags:\n")
-		out := c.Flag.Output()
-		c.Flag.SetOutput(w)
-		c.Flag.PrintDefaults()
-		c.Flag.SetOutput(out)
+		shown := flag.NewFlagSet(c.Name(), flag.ContinueOnError)
+		shown.SetOutput(w)
+		c.Flag.VisitAll(func(f *flag.Flag) {
+			if !deprecated(f) {
+				shown.Var(f.Value, f.Name, f.Usage)
+				shown.Lookup(f.Name).DefValue = f.DefValue
+			}
+		})
+		shown.PrintDefaults()
 	}
 }
+
+// deprecated reports whether f is the old name of a flag, which works but
+// is left out of the usage: its usage is "deprecated: " and the new name.
+func deprecated(f *flag.Flag) bool { return strings.HasPrefix(f.Usage, "deprecated: ") }
 
 func hasFlags(fs *flag.FlagSet) bool {
 	n := 0

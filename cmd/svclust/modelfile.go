@@ -42,9 +42,10 @@ func readModel(path string, limit int64) (*modelfile.File, error) {
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // loadFor reads the data of path with the options opt for the model mf
-// and returns the rows, unscaled, in the order of the model's features,
-// with their names. The model's label column is dropped. The columns are
-// matched to the model's features:
+// and returns it, unscaled, without its labels, with the columns of X in
+// the order of the model's features and Names theirs. The model's label
+// column is dropped, and a warning printed, unless quiet, for the rows -na
+// drop skipped. The columns are matched to the model's features:
 //
 //   - by name, whenever the model knows its feature names and -features is
 //     not given: the order of the columns does not matter, a feature of the
@@ -53,12 +54,12 @@ func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 //   - by the map of -features MODEL=COLUMN,… (see featureMap), the features
 //     it does not name matching their own names;
 //   - by the list of -features COLUMN,…, in the model's order, with a
-//     warning for a name that differs from the model's;
+//     warning (unless quiet) for a name that differs from the model's;
 //   - by position for a model without feature names.
-func loadFor(e *env, mf *modelfile.File, path string, opt dataset.ReadOptions) (*mat.Dense, []string, error) {
+func loadFor(e *env, quiet bool, mf *modelfile.File, path string, opt dataset.ReadOptions) (*dataset.Dataset, error) {
 	mapped, err := featureMap(mf, opt.Features)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	listed := opt.Features != nil && mapped == nil
 	if mapped != nil {
@@ -66,36 +67,46 @@ func loadFor(e *env, mf *modelfile.File, path string, opt dataset.ReadOptions) (
 	}
 	ds, err := dataset.ReadFile(path, opt)
 	if err != nil {
-		return nil, nil, dataError(err)
+		return nil, dataError(err)
 	}
 	ds.Labels = nil // not needed, and as large as a column of data
 	if mf.Features != nil && !listed {
-		if mapped != nil {
-			return ds.X, ds.Names, nil
-		}
-		order, err := mf.Order(ds.Names)
-		if err != nil {
-			err = columnError(err, path, ds.Names)
-			if d := len(mf.Features); len(ds.Names) != d {
-				err = fmt.Errorf("%s has %d features, but the model was trained on %d: %w", path, len(ds.Names), d, err)
+		if mapped == nil {
+			order, err := mf.Order(ds.Names)
+			if err != nil {
+				err = columnError(err, path, ds.Names)
+				if d := len(mf.Features); len(ds.Names) != d {
+					err = fmt.Errorf("%s has %d features, but the model was trained on %d: %w", path, len(ds.Names), d, err)
+				}
+				return nil, err
 			}
-			return nil, nil, err
+			permute(ds.X, order)
+			ds.Names = slices.Clone(mf.Features)
 		}
-		permute(ds.X, order)
-		return ds.X, mf.Features, nil
+		noteDropped(e, quiet, path, ds.Dropped)
+		return ds, nil
 	}
 	j, err := mf.Renamed(ds.Names)
 	var de *modelfile.DimError
 	if errors.As(err, &de) {
-		return nil, nil, fmt.Errorf("%s has %d features, but the model was trained on %d", path, de.Got, de.Want)
+		return nil, fmt.Errorf("%s has %d features, but the model was trained on %d", path, de.Got, de.Want)
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	if j >= 0 {
+	if j >= 0 && !quiet {
 		fmt.Fprintf(e.stderr, "svclust: warning: feature %d of %s is %q, the model's is %q\n", j+1, path, ds.Names[j], mf.Features[j])
 	}
-	return ds.X, ds.Names, nil
+	noteDropped(e, quiet, path, ds.Dropped)
+	return ds, nil
+}
+
+// noteDropped says on standard error, unless quiet, how many rows of the
+// data file path -na drop skipped.
+func noteDropped(e *env, quiet bool, path string, dropped []int) {
+	if len(dropped) > 0 && !quiet {
+		fmt.Fprintf(e.stderr, "svclust: %s: %s with missing values skipped (-na drop); their results are empty lines\n", displayPath(path), plural(len(dropped), "row"))
+	}
 }
 
 // featureMap returns the columns of the model's features, in its order,
@@ -169,14 +180,14 @@ func permute(x *mat.Dense, order []int) {
 }
 
 // modelError returns err, an error of modelfile.File's Predict, Score or
-// ScaleRows on the rows of the data file path with the feature names
-// names, with the line and the name of a value that overflows when scaled:
-// data row i is line i+2, since the reader rejects blank lines and
-// newlines in quotes.
-func modelError(err error, mf *modelfile.File, path string, names []string) error {
+// ScaleRows on the rows of the data set ds read from the file path, with
+// the line and the name of a value that overflows when scaled: data row i
+// is line i+2, since the reader rejects blank lines and newlines in
+// quotes, and the rows -na drop skipped are counted back in.
+func modelError(err error, mf *modelfile.File, path string, ds *dataset.Dataset) error {
 	var oe *modelfile.OverflowError
 	if errors.As(err, &oe) {
-		return overflowError(path, fmt.Sprintf("%s:%d", displayPath(path), oe.Row+2), names[oe.Col], oe.Value, oe.Scaled, oe.Column, mf.Scale.String())
+		return overflowError(path, fmt.Sprintf("%s:%d", displayPath(path), dataRow(oe.Row, ds.Dropped)+2), ds.Names[oe.Col], oe.Value, oe.Scaled, oe.Column, mf.Scale.String())
 	}
 	return err
 }
