@@ -91,6 +91,15 @@ type Config struct {
 	// A given Gamma or C always means one width.
 	Width WidthRule
 
+	// Space says whether a model whose γ and C are both chosen from the
+	// data may train its kernel in a subspace of the features:
+	// AutoSpace (the zero value) projects data of at least four features
+	// whose distances concentrate (see Choice.Projected and
+	// Model.Subspace); InputSpace never does. A given Gamma or C always
+	// means the features themselves. The rule assumes features of
+	// comparable scale, as z-scoring gives.
+	Space SpaceRule
+
 	// Progress, if not nil, is called every 4,096 SGD steps with the steps
 	// done and MaxIter (training may stop before, when it converges). It
 	// is called on the goroutine of Train, must return quickly, and does
@@ -127,6 +136,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Width != AdaptiveWidth && c.Width != GlobalWidth {
 		return &ConfigError{"Width", c.Width, "must be AdaptiveWidth or GlobalWidth"}
+	}
+	if c.Space != AutoSpace && c.Space != InputSpace {
+		return &ConfigError{"Space", c.Space, "must be AutoSpace or InputSpace"}
 	}
 	if v, ok := c.Maintainer.(budgetChecker); ok {
 		return v.checkBudget(c.Budget)

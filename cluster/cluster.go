@@ -162,6 +162,11 @@ func Fit(m *svclust.Model, x mat.Matrix, method Method) (*Result, error) {
 	if d != m.Dim() {
 		panic(badDim)
 	}
+	if m.Subspace != nil {
+		// The rules work in the space of the kernel.
+		data = m.Subspace.ApplyRows(data, n, 0)
+		d = m.KernelDim()
+	}
 	r, err := method.fit(m, data, n, d)
 	if err != nil {
 		return nil, err
@@ -207,8 +212,9 @@ func field(m *svclust.Model) *assign.Field {
 }
 
 // checkPredict checks the arguments of Predict against the model m and
-// returns dst, allocated if nil.
-func checkPredict(m *svclust.Model, dst []int, x mat.Matrix) []int {
+// returns dst, allocated if nil, and the rows of x in the space of m's
+// kernel (see svclust.Model.Project).
+func checkPredict(m *svclust.Model, dst []int, x mat.Matrix, workers int) ([]int, mat.Matrix) {
 	n, d := x.Dims()
 	if d != m.Dim() {
 		panic(badDim)
@@ -219,7 +225,7 @@ func checkPredict(m *svclust.Model, dst []int, x mat.Matrix) []int {
 	if len(dst) != n {
 		panic(badDim)
 	}
-	return dst
+	return dst, m.Project(x, workers)
 }
 
 // validateCommon checks the settings both rules share.

@@ -136,7 +136,7 @@ type GraphData struct {
 // takes g's slices and matrices over, which must not be modified
 // afterwards.
 func NewGraph(m *svclust.Model, g GraphData) (*Graph, error) {
-	if err := g.check(m.Dim()); err != nil {
+	if err := g.check(m.KernelDim()); err != nil {
 		return nil, err
 	}
 	p := &Graph{model: m, data: g}
@@ -184,7 +184,7 @@ func (p *Graph) buildStripTree() {
 // Predict sets dst[i] to the cluster of row i of x by the rule of [Graph]
 // and returns dst (see [Partition]).
 func (p *Graph) Predict(dst []int, x mat.Matrix, workers int) []int {
-	dst = checkPredict(p.model, dst, x)
+	dst, x = checkPredict(p.model, dst, x, workers)
 	n, d := x.Dims()
 	f := field(p.model)
 	g := &p.data

@@ -163,7 +163,7 @@ func (p *LevelTree) Outliers() bool { return p.data.Outliers }
 // [LevelTree] and returns dst (see [Partition]): one pass of B kernel
 // terms per row, as Score.
 func (p *LevelTree) Predict(dst []int, x mat.Matrix, workers int) []int {
-	dst = checkPredict(p.model, dst, x)
+	dst, x = checkPredict(p.model, dst, x, workers)
 	field(p.model).EachOwner(x, p.terms, numWorkers(workers), nil, func(i int, f float64, o int32) {
 		dst[i] = p.label(f, o)
 	})

@@ -8,7 +8,8 @@
 // label and score raw rows.
 //
 // Read reads every form written so far: the current one (format
-// "svclust-model", version 5), the command's "svclust-cli-model" files
+// "svclust-model", version 6, which adds to version 5 the model's optional
+// projection, svclust.Model.Subspace, and its statistics), the command's "svclust-cli-model" files
 // (versions 1 and 2, which nest the library's file) and the library's
 // bare "svclust-model" files (versions 1 to 4, without scaling).
 package modelfile

@@ -18,11 +18,16 @@ import (
 // documentation).
 const (
 	Format  = "svclust-model"
-	Version = 5
+	Version = 6
 )
 
-// The forms written before Version 5, which Read still reads.
+// The forms written before Version, which Read still reads.
 const (
+	// headVersion is the first version of the current layout: scaling,
+	// features and run record beside "model" and "partition". Version 6
+	// added the model's optional "subspace" and the optional statistics
+	// of its "choice" (svclust.Choice.Projected and the rest).
+	headVersion = 5
 	// cliFormat is the command's file (versions 1 and 2), which nests a
 	// library file of libFormat as its "model".
 	cliFormat  = "svclust-cli-model"
@@ -139,13 +144,15 @@ type head struct {
 // Write writes f to w as a model file of the current Version, with a
 // final newline:
 //
-//	{"format":"svclust-model","version":5,"scale":…,"scaler":{…},
+//	{"format":"svclust-model","version":6,"scale":…,"scaler":{…},
 //	 "features":[…],"label":…,"run":{…},
 //	 "model":{"gamma":γ,"c":C,"dim":d,"sv":[[…],…],"alpha":[…],
-//	   "gammas":[…],"status":…,"stats":{…},"choice":{…}},
+//	   "gammas":[…],"subspace":{"mean":[…],"basis":[[…],…]},
+//	   "status":…,"stats":{…},"choice":{…}},
 //	 "partition":{"rule":"levels",…} or null}
 //
-// with "gammas" only for a model with adaptive widths. Floats are written
+// with "gammas" only for a model with adaptive widths and "subspace" only
+// for a model with a Subspace ("dim" and "sv" are then in its space). Floats are written
 // in the shortest form that reads back to the same float64, so a file
 // read back gives bit-identical scores and labels; Stats.Runtime is not
 // stored. The matrices are streamed row by row through a small buffer, so

@@ -25,7 +25,7 @@ func TestRoundTrip(t *testing.T) {
 	if err := m.Write(&a); err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.HasPrefix(a.Bytes(), []byte(`{"format":"svclust-model","version":5,"scale":"zscore","scaler":{`)) || !bytes.HasSuffix(a.Bytes(), []byte("}}\n")) {
+	if !bytes.HasPrefix(a.Bytes(), []byte(`{"format":"svclust-model","version":6,"scale":"zscore","scaler":{`)) || !bytes.HasSuffix(a.Bytes(), []byte("}}\n")) {
 		t.Fatalf("model file starts %.80q, ends %q", a.Bytes(), a.Bytes()[a.Len()-3:])
 	}
 	path := filepath.Join(t.TempDir(), "m.json")
@@ -79,12 +79,12 @@ func TestReadErrors(t *testing.T) {
 		{"empty", "", "not a model file: empty"},
 		{"not an object", "[1]", "invalid byte 0x5b at offset 0"},
 		{"duplicate key", strings.Replace(good, `"label":`, `"label":"x","label":`, 1), `duplicate key "label"`},
-		{"newer", strings.Replace(good, `"version":5`, `"version":6`, 1), "version 6 is newer"},
-		{"version 0", strings.Replace(good, `"version":5`, `"version":0`, 1), "version 0, want 1 to 5"},
-		{"library version in the file", strings.Replace(good, `"version":5`, `"version":4`, 1), "version 4 holds a model only"},
+		{"newer", strings.Replace(good, `"version":6`, `"version":7`, 1), "version 7 is newer"},
+		{"version 0", strings.Replace(good, `"version":6`, `"version":0`, 1), "version 0, want 1 to 6"},
+		{"library version in the file", strings.Replace(good, `"version":6`, `"version":4`, 1), "version 4 holds a model only"},
 		{"c_auto in version 5", strings.Replace(good, `"model":{"gamma":`, `"model":{"c_auto":true,"gamma":`, 1), "c_auto belongs to version 4 only"},
 		{"format", strings.Replace(good, `svclust-model`, `svclust-other`, 1), `format is "svclust-other"`},
-		{"cli format", strings.Replace(good, `svclust-model`, `svclust-cli-model`, 1), `version 5 is newer`},
+		{"cli format", strings.Replace(good, `svclust-model`, `svclust-cli-model`, 1), `version 6 is newer`},
 		{"no model", strings.Replace(good, `"model":`, `"modelx":`, 1), `unknown field "modelx"`},
 		{"bare keys in version 5", strings.Replace(good, `"scale":`, `"gamma":1,"scale":`, 1), `the model under "model"`},
 		{"no choice", strings.Replace(good, `,"choice":`, `,"x":`, 1), `unknown field "x"`},

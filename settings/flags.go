@@ -27,6 +27,9 @@ func (s *Settings) Register(fs *flag.FlagSet, omit ...string) {
 	if def("width") {
 		fs.StringVar(&s.Width, "width", s.Width, "kernel widths when γ and C are both auto: adaptive (narrower kernels where the data are denser than the median) or global (one γ)")
 	}
+	if def("space") {
+		fs.StringVar(&s.Space, "space", s.Space, "where the kernel works when γ and C are both auto: auto (on the principal directions above noise when 4+ features' distances concentrate) or input (the features)")
+	}
 	if def("rule") {
 		fs.StringVar(&s.Rule, "rule", s.Rule, "cluster assignment: levels (the tree of the levels of f) or components (the paper's Algorithm 3: components of f ≥ 0)")
 	}

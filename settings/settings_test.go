@@ -147,8 +147,8 @@ func TestConfigFields(t *testing.T) {
 	// Progress, RippleZ, LevelPower and Neighbors, the library's defaults;
 	// cluster.Components: all but Progress and Neighbors (and its two
 	// unexported fields for tests).
-	if n := reflect.TypeFor[svclust.Config]().NumField(); n != 11 {
-		t.Errorf("svclust.Config has %d fields, not 11: check Settings.Config", n)
+	if n := reflect.TypeFor[svclust.Config]().NumField(); n != 12 {
+		t.Errorf("svclust.Config has %d fields, not 12: check Settings.Config", n)
 	}
 	if n := reflect.TypeFor[cluster.Levels]().NumField(); n != 8 {
 		t.Errorf("cluster.Levels has %d fields, not 8: check Settings.ClusterMethod", n)

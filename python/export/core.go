@@ -570,12 +570,25 @@ func (f *fitted) info() ([]byte, error) {
 
 // supportVectors writes the support vectors, mapped back to the units of
 // the data by the inverse of the model's scaler, to sv (row-major, n_sv×d)
-// and their coefficients to alpha.
+// and their coefficients to alpha. A model with a subspace has its
+// support vectors in it: each is written as the point of the data's space
+// it stands for, Mean + Basisᵀ·sv, the point of the subspace's plane
+// that projects onto it.
 func (f *fitted) supportVectors(sv, alpha []float64) {
 	m := f.mf.Model
 	d := m.Dim()
+	z := make([]float64, d)
 	for i := range alpha {
 		row := m.SV.RawRowView(i)
+		if p := m.Subspace; p != nil {
+			copy(z, p.Mean)
+			for k, y := range row {
+				for j, b := range p.Basis.RawRowView(k) {
+					z[j] += y * b
+				}
+			}
+			row = z
+		}
 		for j, v := range row {
 			sv[i*d+j] = v/f.mf.Scaler.Mul[j] + f.mf.Scaler.Shift[j]
 		}
