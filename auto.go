@@ -128,6 +128,11 @@ type Choice struct {
 	Edge                            float64
 	EigenKept, EigenNext            float64
 	Silverman                       float64
+
+	// MinIter is the number of SGD steps before the stopping rule was
+	// first checked when Train chose it from the number of rows (see
+	// Config.MinIter) and it differs from DefaultMinIter; 0 otherwise.
+	MinIter int
 }
 
 // WidthRule returns the kernel-width rule of the model c was made for:

@@ -23,6 +23,17 @@ const (
 	// 46,000–50,000). 10,000 steps cost
 	// 10,000·B kernel evaluations, independent of N.
 	DefaultMinIter = 10_000
+	// AutoStepsPerRow and MaxAutoMinIter set the steps before the stopping
+	// rule is first checked when Config.MinIter is 0 and γ and C are both
+	// automatic: min(MaxAutoMinIter, max(DefaultMinIter, AutoStepsPerRow·N)).
+	// f + 1 is then C times a kernel density estimate from the samples
+	// drawn, whose ripples along large thin clusters shrink as the samples
+	// grow (docs/defaults.md, "AutoStepsPerRow and MaxAutoMinIter"). Sets
+	// of at most 2,500 rows keep DefaultMinIter, and the cap bounds the
+	// cost of training at 12,000 steps of B kernel terms whatever N is, so
+	// that fit stays within 1.5 times score on a million rows.
+	AutoStepsPerRow = 4
+	MaxAutoMinIter  = 12_000
 	// DefaultK is the number of support vectors a Projection projects onto
 	// when its K is 0: the paper's k = 5.
 	DefaultK = 5
@@ -71,7 +82,9 @@ type Config struct {
 	MaxIter int
 
 	// MinIter is the number of steps before the stopping rule is checked.
-	// 0 selects DefaultMinIter; a negative value checks it from the first
+	// 0 selects DefaultMinIter, or, when γ and C are both automatic,
+	// min(MaxAutoMinIter, max(DefaultMinIter, AutoStepsPerRow·N)) for N
+	// rows (Choice.MinIter); a negative value checks it from the first
 	// step, which is the paper's Algorithm 2 exactly.
 	MinIter int
 

@@ -98,3 +98,32 @@ func eye(n int) *mat.Dense {
 	}
 	return e
 }
+
+// TestAutoMinIter: with γ and C automatic, training checks the stopping
+// rule from 4 steps a row within [DefaultMinIter, MaxAutoMinIter]: sets of
+// at most 2,500 rows keep the default, larger ones train longer, up to the
+// cap; a given γ keeps DefaultMinIter.
+func TestAutoMinIter(t *testing.T) {
+	for _, c := range []struct{ n, want int }{{100, DefaultMinIter}, {2500, DefaultMinIter}, {2800, 11200}, {5000, MaxAutoMinIter}, {1e6, MaxAutoMinIter}} {
+		if got := autoMinIter(c.n); got != c.want {
+			t.Errorf("autoMinIter(%d) = %d, want %d", c.n, got, c.want)
+		}
+	}
+	ds, err := dataset.Generate(dataset.Moons, 3000, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cfg := range []*Config{{Seed: 1}, {Seed: 1, Gamma: 8}, {Seed: 1, MinIter: 500}} {
+		m, err := Train(ds.X, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		if cfg.Gamma == 0 && cfg.MinIter == 0 {
+			want = MaxAutoMinIter
+		}
+		if m.Choice.MinIter != want || want > 0 && m.Stats.Iterations < want {
+			t.Errorf("%+v: Choice.MinIter %d after %d steps, want %d", cfg, m.Choice.MinIter, m.Stats.Iterations, want)
+		}
+	}
+}

@@ -62,6 +62,11 @@ func TrainContext(ctx context.Context, x mat.Matrix, cfg *Config) (*Model, error
 		_, d = sub.Dims()
 	}
 	c.Gamma, c.C, c.Budget = ch.Gamma, ch.C, ch.Budget
+	if cfg.MinIter == 0 && ch.GammaAuto && ch.CAuto {
+		if s := autoMinIter(n); s != c.MinIter {
+			c.MinIter, ch.MinIter = s, s
+		}
+	}
 	// Validate could not check the Maintainer against a budget it had
 	// not chosen yet.
 	if v, ok := c.Maintainer.(budgetChecker); ok && ch.BudgetAuto {
@@ -352,4 +357,10 @@ func chunkSum(n, workers int, term func(i int) float64) float64 {
 		sum += v
 	}
 	return sum
+}
+
+// autoMinIter is the MinIter of Train for n rows when γ and C are both
+// automatic (see Config.MinIter).
+func autoMinIter(n int) int {
+	return min(MaxAutoMinIter, max(DefaultMinIter, AutoStepsPerRow*n))
 }

@@ -72,6 +72,7 @@ type choiceJSON struct {
 	EigenKept        float64 `json:"eigen_kept,omitempty"`
 	EigenNext        float64 `json:"eigen_next,omitempty"`
 	Silverman        float64 `json:"silverman,omitempty"`
+	MinIter          int     `json:"min_iter,omitempty"`
 }
 
 // subspaceJSON is svclust.Subspace (version 6): the mean and one row per
@@ -137,7 +138,7 @@ func modelForm(m *svclust.Model) (*modelJSON, error) {
 			WidthMin: ch.WidthMin, WidthMedian: ch.WidthMedian,
 			Concentration: ch.Concentration, ConcentrationMax: ch.ConcentrationMax, IntrinsicDim: ch.IntrinsicDim,
 			Projected: ch.Projected, Q: ch.Q, Edge: ch.Edge, EigenKept: ch.EigenKept, EigenNext: ch.EigenNext,
-			Silverman: ch.Silverman,
+			Silverman: ch.Silverman, MinIter: ch.MinIter,
 		},
 	}
 	if p := m.Subspace; p != nil {
@@ -249,11 +250,11 @@ func (j *modelJSON) check(version int) error {
 				return bad("choice: %v is not finite", v)
 			}
 		}
-		if ch.Budget < -1 || ch.Sample < 0 || ch.Cover < 0 || ch.Narrowed < 0 || ch.Q < 0 {
+		if ch.Budget < -1 || ch.Sample < 0 || ch.Cover < 0 || ch.Narrowed < 0 || ch.Q < 0 || ch.MinIter < 0 {
 			return bad("negative count in choice")
 		}
-		if version < 6 && (ch.ConcentrationMax != 0 || ch.Projected || ch.Q != 0 || ch.Silverman != 0) {
-			return bad("version %d has no subspace rule in its choice", version)
+		if version < 6 && (ch.ConcentrationMax != 0 || ch.Projected || ch.Q != 0 || ch.Silverman != 0 || ch.MinIter != 0) {
+			return bad("version %d has no subspace rule or min_iter in its choice", version)
 		}
 	}
 	return j.checkSubspace(version, bad)
@@ -318,7 +319,7 @@ func (j *modelJSON) model() *svclust.Model {
 			WidthMin: ch.WidthMin, WidthMedian: ch.WidthMedian,
 			Concentration: ch.Concentration, ConcentrationMax: ch.ConcentrationMax, IntrinsicDim: ch.IntrinsicDim,
 			Projected: ch.Projected, Q: ch.Q, Edge: ch.Edge, EigenKept: ch.EigenKept, EigenNext: ch.EigenNext,
-			Silverman: ch.Silverman,
+			Silverman: ch.Silverman, MinIter: ch.MinIter,
 		}
 	}
 	if p := j.Subspace; p != nil {

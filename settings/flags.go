@@ -52,7 +52,7 @@ func (s *Settings) Register(fs *flag.FlagSet, omit ...string) {
 		fs.IntVar(&s.MaxIter, "max-iter", s.MaxIter, "largest number of SGD steps; 0 means 1,000,000")
 	}
 	if def("min-iter") {
-		fs.IntVar(&s.MinIter, "min-iter", s.MinIter, "SGD steps before the stopping rule is checked; 0 means 10,000, -1 checks it from the first step as the paper does")
+		fs.IntVar(&s.MinIter, "min-iter", s.MinIter, "SGD steps before the stopping rule is checked; 0 means 10,000 (with γ and C auto, 4 per row within [10,000, 12,000]), -1 checks it from the first step as the paper does")
 	}
 	if def("m") {
 		fs.IntVar(&s.M, "m", s.M, "number of points of the segment test")

@@ -56,6 +56,9 @@ type Choice struct {
 	// Subspace is the subspace rule's decision, nil when it was not
 	// measured (fewer than four features, γ or C given).
 	Subspace *Subspace `json:"subspace,omitempty"`
+	// MinIter is svclust.Choice.MinIter: the SGD steps before the
+	// stopping rule, when chosen from the number of rows.
+	MinIter int `json:"min_iter,omitempty"`
 }
 
 // Subspace is what a Report says of the subspace rule of svclust.Choose:
@@ -123,7 +126,7 @@ func NewReport(m *svclust.Model, cl *cluster.Result, n, d int) *Report {
 			Sample: c.Sample, Rho: c.Rho, Cover: c.Cover, KappaMax: c.KappaMax, Scale: c.Scale,
 			Width: c.WidthRule().String(), RhoWidth: c.RhoWidth, Narrowed: c.Narrowed,
 			WidthMin: c.WidthMin, WidthMedian: c.WidthMedian,
-			Subspace: subspaceOf(c),
+			Subspace: subspaceOf(c), MinIter: c.MinIter,
 		},
 	}
 }

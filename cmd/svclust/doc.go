@@ -292,7 +292,8 @@ The flags are:
 		Largest number of SGD steps; 0 (the default) means 1,000,000.
 	-min-iter n
 		Number of SGD steps before the stopping rule is first checked;
-		0 (the default) means 10,000. -1 checks it from the first step,
+		0 (the default) means 10,000, or with γ and C both auto
+		4 per row within [10,000, 12,000]. -1 checks it from the first step,
 		which is the paper's Algorithm 2 exactly (it then stops after a
 		few hundred steps; see the README).
 	-m n
