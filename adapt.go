@@ -48,13 +48,12 @@ func ParseWidth(s string) (WidthRule, error) {
 }
 
 // Constants of the adaptive widths (see Choice.Adaptive), calibrated on the
-// generated kinds of package dataset (README, "Clusters without labels:
-// the defaults").
+// generated kinds of package dataset, then checked on the paper's 15 sets
+// (docs/defaults.md, "Adaptive widths").
 const (
 	// widthK is the neighbour whose distance measures the local density:
 	// the variance of a k-NN density estimate falls like 1/k, and 10 gave
-	// smoother widths than autoK = 5 on the generated kinds (mean ARI
-	// 0.835 against 0.826).
+	// smoother widths than autoK = 5 on the generated kinds.
 	widthK = 10
 	// widthMin is the narrowest kernel, as a fraction of the global ℓ.
 	widthMin = 0.25

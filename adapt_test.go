@@ -73,6 +73,7 @@ func TestKthNeighbours(t *testing.T) {
 // between the global one and a quarter of it (γ ≤ γᵢ ≤ 16γ), reported in
 // Choice; GlobalWidth, a given γ or a given C give one width.
 func TestTrainWidths(t *testing.T) {
+	t.Parallel()
 	ds := generated(t, dataset.Gauss3, 600)
 	m, err := Train(ds.X, &Config{Seed: 1})
 	if err != nil {

@@ -13,8 +13,8 @@ import (
 )
 
 // Constants of the automatic choices of [Choose]. They were calibrated on
-// generated data of many shapes, not on the paper's data sets (see the
-// README, "Choosing γ, C and the budget without labels").
+// generated data of many shapes, not on the paper's data sets
+// (docs/defaults.md, "Kernel width, budget and neighbours").
 const (
 	// autoSample is the largest number of rows whose statistics Choose
 	// measures: its cost is O(autoSample²·d) whatever N is.

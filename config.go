@@ -14,14 +14,11 @@ const (
 	// ηₜ = 1/t, ‖w_{t+1} − w_t‖ shrinks like ‖w‖/t.
 	DefaultMaxIter = 1_000_000
 	// DefaultMinIter is the number of SGD steps before the stopping rule is
-	// first checked, when Config.MinIter is 0. With ηₜ = 1/t the paper's rule
-	// ‖w_{t+1} − wₜ‖ ≤ θ holds from t ≈ ‖w‖/θ on, a few hundred steps for
-	// θ = 0.01, whatever N is; that many samples leave the budgeted domain
-	// too noisy to follow thin shapes (measured with the k-NN projection,
-	// the default of that time: moons, n = 1000, B = 50, γ = 8,
-	// C = 78–156: ARI 0.63–0.67 after 480–550 steps, 1.00 after
-	// 46,000–50,000). 10,000 steps cost
-	// 10,000·B kernel evaluations, independent of N.
+	// first checked, when Config.MinIter is 0. The paper's rule alone stops
+	// after a few hundred steps for θ = 0.01, too few samples for the
+	// budgeted domain to follow thin shapes; 10,000 steps cost 10,000·B
+	// kernel evaluations whatever N is. Measured in docs/defaults.md,
+	// "DefaultMinIter".
 	DefaultMinIter = 10_000
 	// AutoStepsPerRow and MaxAutoMinIter set the steps before the stopping
 	// rule is first checked when Config.MinIter is 0 and γ and C are both
@@ -62,14 +59,13 @@ type Config struct {
 
 	// Maintainer restores the budget when the support set exceeds it; nil
 	// means Merge{}, BSGD-M (beyond the paper, whose figures use removal
-	// and whose tables use projection): on the generated sets it clustered
-	// far more reliably than Projection{} at budget 50 (see
-	// the README). Removal{}
-	// discards weight at every maintenance, so ‖w‖ decays like B·C/t and
-	// the domain shrinks the longer training runs (see the README); it is
-	// the paper's strategy for its figures and suits the paper's early stop
-	// (MinIter < 0). Merge{} keeps the most weight (lowest J) but trains
-	// about three times slower. It is not used when Budget is 0.
+	// and whose tables use projection), which keeps the most weight
+	// (lowest J) and clustered the generated sets more reliably than
+	// Projection{}, at about three times the training time. Removal{}
+	// discards weight at every maintenance, so the domain shrinks the longer
+	// training runs; it suits the paper's early stop (MinIter < 0). It is
+	// not used when Budget is 0. Measured in docs/method.md, "What we
+	// measured about the paper's method".
 	Maintainer Maintainer
 
 	// Tol is the stopping threshold θ: training stops at the first step with

@@ -141,8 +141,24 @@ func (m *Model) Score(dst []float64, x mat.Matrix, workers int) []float64 {
 	if len(dst) != n {
 		panic(badDim)
 	}
-	x = m.Project(x, workers)
-	d = m.KernelDim()
+	return m.ScoreKernel(dst, m.Project(x, workers), workers)
+}
+
+// ScoreKernel is Score for rows already in the space of the kernel, as
+// Project returns them (KernelDim columns): package cluster's rules work
+// there. It panics if x does not have KernelDim columns or dst is not of
+// its length (a nil dst is allocated).
+func (m *Model) ScoreKernel(dst []float64, x mat.Matrix, workers int) []float64 {
+	n, d := x.Dims()
+	if d != m.KernelDim() {
+		panic(badDim)
+	}
+	if dst == nil {
+		dst = make([]float64, n)
+	}
+	if len(dst) != n {
+		panic(badDim)
+	}
 	f := m.field()
 	if terms := assign.NewTermsOf(f); terms != nil {
 		// The pass of the level tree's clustering and Predict, whose f

@@ -28,7 +28,8 @@
 //	    ([modelfile.File], the format `svclust predict -model` reads).
 //	  - label reads each file again and labels its rows chunk by chunk with
 //	    [modelfile.File.Predict], the code of `svclust predict`, writing
-//	    every row as it is in the input with a final column "cluster".
+//	    every row as it is in the input with final columns "cluster" and
+//	    "outlier" (the outlier score).
 //
 // Each input file is one shard of the output, written by one worker to a
 // temporary file renamed when complete, so the rows of a shard are in

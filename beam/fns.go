@@ -14,8 +14,6 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/svclust/svclust"
-	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/internal/atomicfile"
 	"github.com/svclust/svclust/modelfile"
@@ -228,24 +226,12 @@ func (f *trainFn) train(a summary) ([]byte, error) {
 		}
 		scaler.TransformRow(x.RawRowView(i), r.Row)
 	}
-	cfg, err := st.Config()
-	if err != nil {
-		return nil, err
-	}
-	method, err := st.ClusterMethod()
-	if err != nil {
-		return nil, err
-	}
-	model, err := svclust.Train(x, &cfg)
-	if err != nil {
-		return nil, err
-	}
-	clustering, err := cluster.Fit(model, x, method)
+	model, clustering, err := st.Fit(context.Background(), x, nil)
 	if err != nil {
 		return nil, err
 	}
 	run := st.Record(f.Tool, model, settings.Source{Data: f.Data, Rows: all.Rows(), Sample: len(rows)})
-	mf := &modelfile.File{Scale: sc, Scaler: scaler, Features: f.Names, Label: st.Label, Run: run, Model: model, Partition: clustering.Partition}
+	mf := st.ModelFile(scaler, f.Names, run, model, clustering)
 	var buf bytes.Buffer
 	if err := mf.Write(&buf); err != nil {
 		return nil, err
@@ -288,7 +274,14 @@ func (f *labelFn) ProcessElement(ctx context.Context, spec fileSpec, modelJSON [
 	defer c.Close()
 	rows, outliers := sdk.NewCounter("svclust", rowsCounter), sdk.NewCounter("svclust", outliersCounter)
 	sep := string(sc.Sep())
-	head := string(sc.Text()) + sep + "cluster\n"
+	// The outlier score of each row beside its cluster, unless the model
+	// predates the scores (a model file of version 5 or older).
+	withScores := f.model.Partition != nil && f.model.Partition.OutlierThreshold() > 0
+	head := string(sc.Text()) + sep + "cluster"
+	if withScores {
+		head += sep + "outlier"
+	}
+	head += "\n"
 	err = writeFile(ctx, spec.Shard, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<16)
 		if _, err := bw.WriteString(head); err != nil {
@@ -299,25 +292,42 @@ func (f *labelFn) ProcessElement(ctx context.Context, spec fileSpec, modelJSON [
 		var texts []byte
 		ends := make([]int, 0, chunkRows)
 		labels := make([]int, chunkRows)
+		var scores []float64
+		if withScores {
+			scores = make([]float64, chunkRows)
+		}
 		first := 0 // line of the chunk's first row
 		flush := func() error {
 			n := len(ends)
 			if n == 0 {
 				return nil
 			}
-			got, err := f.model.Predict(labels[:n], mat.NewDense(n, d, x), 0)
+			xs := mat.NewDense(n, d, x)
+			var got []int
+			var err error
+			if withScores {
+				got, _, err = f.model.PredictScores(labels[:n], scores[:n], xs, 0)
+			} else {
+				got, err = f.model.Predict(labels[:n], xs, 0)
+			}
 			if err != nil {
 				if oe, ok := err.(*modelfile.OverflowError); ok {
 					return fmt.Errorf("%s:%d: feature %q: the value %v overflows when scaled (to %v)", spec.Path, first+oe.Row, oe.Feature, oe.Value, oe.Scaled)
 				}
 				return err
 			}
+			var num []byte
 			start := 0
 			var out int64
 			for i, l := range got {
 				bw.Write(texts[start:ends[i]])
 				bw.WriteString(sep)
 				bw.WriteString(strconv.Itoa(l))
+				if withScores {
+					bw.WriteString(sep)
+					num = strconv.AppendFloat(num[:0], scores[i], 'g', -1, 64)
+					bw.Write(num)
+				}
 				bw.WriteByte('\n')
 				start = ends[i]
 				if l < 0 {

@@ -79,8 +79,8 @@ func split(t testing.TB, dir string, kind dataset.Kind, n, parts int) ([]string,
 
 // checkRun runs the pipeline of o on Prism and checks the properties the
 // issue asks for: one shard per input file, with the input's header plus
-// a cluster column; every input row exactly once, unchanged, in input
-// order; its cluster that of modelfile.File.Predict with the model file
+// the cluster and outlier columns; every input row exactly once, unchanged, in input
+// order; its cluster and outlier score those of modelfile.File.Predict and OutlierScores with the model file
 // written (the code of svclust predict -model). It returns the labels of
 // the rows, file by file, and the model.
 func checkRun(t *testing.T, o *Options, files []string, texts [][]string) ([][]int, *modelfile.File) {
@@ -105,7 +105,7 @@ func checkRun(t *testing.T, o *Options, files []string, texts [][]string) ([][]i
 			t.Fatal(err)
 		}
 		got := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
-		if want := "x1,x2,label,cluster"; got[0] != want {
+		if want := "x1,x2,label,cluster,outlier"; got[0] != want {
 			t.Errorf("%s: header %q, want %q", shard, got[0], want)
 		}
 		got = got[1:]
@@ -120,9 +120,18 @@ func checkRun(t *testing.T, o *Options, files []string, texts [][]string) ([][]i
 		if err != nil {
 			t.Fatal(err)
 		}
+		wantScores, err := model.OutlierScores(nil, ds.X, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var ls []int
 		for j, line := range got {
 			k := strings.LastIndexByte(line, ',')
+			if s := strconv.FormatFloat(wantScores[j], 'g', -1, 64); line[k+1:] != s {
+				t.Fatalf("%s row %d: outlier %q, the model file's score %s", shard, j+1, line[k+1:], s)
+			}
+			line = line[:k]
+			k = strings.LastIndexByte(line, ',')
 			if line[:k] != texts[i][j] {
 				t.Fatalf("%s row %d: %q, input row %q", shard, j+1, line[:k], texts[i][j])
 			}

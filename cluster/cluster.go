@@ -95,6 +95,25 @@ type Partition interface {
 	Clusters() int
 	// Outliers reports whether Predict labels outliers −1.
 	Outliers() bool
+	// OutlierScores sets dst[i] to the outlier score in [0, 1] of row i
+	// of x and returns dst; a nil dst is allocated. The score is 0 at a
+	// cluster's peak and grows with the point's depth below the peak of
+	// the cluster it is densest for (see [OutlierScore]); it is defined
+	// by the partition alone, so a new point gets the score a training
+	// row at the same place got, and on the data given to Fit it returns
+	// Result.OutlierScores. It runs on workers goroutines (0 means
+	// GOMAXPROCS) at the cost of Predict. It returns ErrNoOutlierScores
+	// for a partition read from a file written before the scores existed,
+	// and panics as Predict does.
+	OutlierScores(dst []float64, x mat.Matrix, workers int) ([]float64, error)
+	// OutlierThreshold returns the score at and above which a point is an
+	// outlier (and labelled −1 when Outliers is set), 0 for a partition
+	// without outlier scores.
+	OutlierThreshold() float64
+	// PredictScores is Predict and OutlierScores at once, in one pass
+	// over x where the rule allows it (Levels): the same labels and
+	// scores, returned in dst and scores (nil ones are allocated).
+	PredictScores(dst []int, scores []float64, x mat.Matrix, workers int) ([]int, []float64, error)
 	// Predict sets dst[i] to the cluster of row i of x, −1 for an
 	// outlier, and returns dst; a nil dst is allocated. It runs on
 	// workers goroutines (0 means GOMAXPROCS); the labels do not depend
@@ -130,6 +149,17 @@ type Result struct {
 	// the excess of mass of each cluster found (see LevelTree).
 	MinSize   int
 	Stability []float64
+	// OutlierScores holds the outlier score of each row (see
+	// Partition.OutlierScores), OutlierFence the fence D₀ of the
+	// scores and OutlierThreshold the score at and above which a row is
+	// an outlier; Strengths gives the membership strengths. Of more than
+	// 100,000 rows the fence is set by a stride sample of them, and
+	// without the Method's Outliers OutlierScores is then nil, sparing a
+	// pass over the rows: Partition.OutlierScores on the data gives the
+	// same scores.
+	OutlierScores    []float64
+	OutlierFence     float64
+	OutlierThreshold float64
 	// Ripples is the number of clusters of the excess-of-mass selection
 	// joined to a neighbour as ripples of the density estimate (Levels;
 	// see Levels.RippleZ): Clusters + Ripples is the number the selection
@@ -211,10 +241,25 @@ func field(m *svclust.Model) *assign.Field {
 	return &assign.Field{SV: raw.Data[:len(m.Alpha)*raw.Cols], Alpha: m.Alpha, Gamma: m.Gamma, Gammas: m.Gammas, D: raw.Cols}
 }
 
+// checkScores checks the arguments of OutlierScores against the model m
+// and returns dst, allocated if nil.
+func checkScores(m *svclust.Model, dst []float64, x mat.Matrix) []float64 {
+	n, d := x.Dims()
+	if d != m.Dim() {
+		panic(badDim)
+	}
+	if dst == nil {
+		dst = make([]float64, n)
+	}
+	if len(dst) != n {
+		panic(badDim)
+	}
+	return dst
+}
+
 // checkPredict checks the arguments of Predict against the model m and
-// returns dst, allocated if nil, and the rows of x in the space of m's
-// kernel (see svclust.Model.Project).
-func checkPredict(m *svclust.Model, dst []int, x mat.Matrix, workers int) ([]int, mat.Matrix) {
+// returns dst, allocated if nil.
+func checkPredict(m *svclust.Model, dst []int, x mat.Matrix) []int {
 	n, d := x.Dims()
 	if d != m.Dim() {
 		panic(badDim)
@@ -225,18 +270,26 @@ func checkPredict(m *svclust.Model, dst []int, x mat.Matrix, workers int) ([]int
 	if len(dst) != n {
 		panic(badDim)
 	}
-	return dst, m.Project(x, workers)
+	return dst
+}
+
+// kernelRows returns the rows of x, of m's input dimension, in the space
+// of m's kernel, where its support vectors, partitions and outlier scorer
+// work: x itself for a model without a Subspace (see
+// svclust.Model.Project).
+func kernelRows(m *svclust.Model, x mat.Matrix, workers int) mat.Matrix {
+	return m.Project(x, workers)
 }
 
 // validateCommon checks the settings both rules share.
-func validateCommon(m, workers int) error {
+func validateCommon(m, workers int, threshold float64) error {
 	if m != 0 && m < 2 {
 		return &svclust.ConfigError{Field: "M", Value: m, Reason: "must be ≥ 2 (0 selects the default)"}
 	}
 	if workers < 0 {
 		return &svclust.ConfigError{Field: "Workers", Value: workers, Reason: "must be ≥ 0 (0 means GOMAXPROCS)"}
 	}
-	return nil
+	return validateThreshold(threshold)
 }
 
 // orDefault returns v, or def when v is 0.

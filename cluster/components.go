@@ -1,6 +1,8 @@
 package cluster
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"slices"
 
@@ -40,9 +42,14 @@ type Components struct {
 	Eps float64
 	// All runs a trajectory from every point instead of the strip only.
 	All bool
-	// Outliers labels as −1 the points with f(x) < 0. By default, as in
-	// the paper, every point gets a cluster.
+	// Outliers labels as −1 the points whose outlier score is at least
+	// OutlierThreshold (see [Graph.OutlierScores]). By default, as in the
+	// paper, every point gets a cluster.
 	Outliers bool
+	// OutlierThreshold is the outlier score at and above which a point is
+	// an outlier; 0 selects DefaultOutlierThreshold. It must be in
+	// (0, 1).
+	OutlierThreshold float64
 	// M is the number of points of the segment test; 0 selects DefaultM.
 	// It must be ≥ 2.
 	M int
@@ -75,7 +82,7 @@ func (c *Components) Validate() error {
 	if math.IsNaN(c.Eps) || math.IsInf(c.Eps, 0) || c.Eps < 0 {
 		return &svclust.ConfigError{Field: "Eps", Value: c.Eps, Reason: "must be ≥ 0 and finite (0 selects the default)"}
 	}
-	return validateCommon(c.M, c.Workers)
+	return validateCommon(c.M, c.Workers, c.OutlierThreshold)
 }
 
 // Graph is the partition of [Components]: the clusters of a graph of
@@ -86,7 +93,13 @@ func (c *Components) Validate() error {
 //     to e;
 //   - otherwise x takes the cluster of the nearest strip point that the
 //     partition keeps (all of them, or MaxLandmarks for a larger strip);
-//   - with Outliers, x is labelled −1 when f(x) < 0.
+//   - with Outliers, x is labelled −1 when its outlier score is at least
+//     the threshold (in a graph read from a model file of version 5 or
+//     older, which has no outlier scores: when f(x) < 0).
+//
+// The outlier score reads each support vector's cluster as the rule
+// gives it to the support vector as a point, and each cluster's peak at
+// its equilibria.
 //
 // A Graph is made by Fit or [NewGraph], which build the search trees
 // Predict needs before returning; it is read-only afterwards and safe for
@@ -98,6 +111,8 @@ type Graph struct {
 	// terms indexes the support vectors, so that f is computed as the
 	// model's Score computes it (nil when the index does not pay).
 	terms *assign.Terms
+	// scorer gives the outlier scores; nil without Outlier data.
+	scorer *scorer
 	// The search trees over the equilibria, the anchors and (with more
 	// than one cluster) the strip.
 	eqTree     *assign.Tree
@@ -127,6 +142,11 @@ type GraphData struct {
 	// StripCluster their clusters; both are empty when All is set.
 	Strip        *mat.Dense
 	StripCluster []int
+	// SVCluster holds the cluster of each support vector and Outlier
+	// what the outlier scores need; both are nil in a graph read from a
+	// model file of version 5 or older, which has no outlier scores.
+	SVCluster []int
+	Outlier   *OutlierData
 }
 
 // NewGraph returns the Graph of the model m with the stored data g,
@@ -139,9 +159,75 @@ func NewGraph(m *svclust.Model, g GraphData) (*Graph, error) {
 	if err := g.check(m.KernelDim()); err != nil {
 		return nil, err
 	}
+	if (g.SVCluster == nil) != (g.Outlier == nil) {
+		return nil, errors.New("cluster: sv_cluster and the outlier data go together")
+	}
+	if g.Outlier != nil {
+		if len(g.SVCluster) != len(m.Alpha) {
+			return nil, fmt.Errorf("cluster: %d support-vector clusters for %d support vectors", len(g.SVCluster), len(m.Alpha))
+		}
+		for _, c := range g.SVCluster {
+			if c < 0 || c >= g.Clusters {
+				return nil, fmt.Errorf("cluster: cluster %d outside [0, %d)", c, g.Clusters)
+			}
+		}
+		if err := g.Outlier.check(g.Clusters); err != nil {
+			return nil, err
+		}
+	}
 	p := &Graph{model: m, data: g}
 	p.buildTrees()
+	p.setScorer()
 	return p, nil
+}
+
+// setScorer makes the scorer of p's outlier data, if it has any.
+func (p *Graph) setScorer() {
+	if o := p.data.Outlier; o != nil {
+		p.scorer = newScorer(field(p.model), p.terms, p.data.SVCluster, o.Peak, o.Fence)
+	}
+}
+
+// OutlierScores sets dst[i] to the outlier score of row i of x (see
+// [Partition]): one pass of B kernel terms per row.
+func (p *Graph) OutlierScores(dst []float64, x mat.Matrix, workers int) ([]float64, error) {
+	dst = checkScores(p.model, dst, x)
+	if p.scorer == nil {
+		return nil, ErrNoOutlierScores
+	}
+	x = kernelRows(p.model, x, workers)
+	p.scorer.scores(dst, x, numWorkers(workers), nil)
+	return dst, nil
+}
+
+// PredictScores sets dst[i] and scores[i] to the cluster and the outlier
+// score of row i of x (see [Partition]): the pass of Predict, then that of
+// OutlierScores.
+func (p *Graph) PredictScores(dst []int, scores []float64, x mat.Matrix, workers int) ([]int, []float64, error) {
+	dst = checkPredict(p.model, dst, x)
+	scores = checkScores(p.model, scores, x)
+	if p.scorer == nil {
+		return nil, nil, ErrNoOutlierScores
+	}
+	x = kernelRows(p.model, x, workers)
+	w := numWorkers(workers)
+	p.predict(dst, x, w, false)
+	t := p.data.Outlier.Threshold
+	p.scorer.scores(scores, x, w, func(i int, _ float64, _ int32, s float64) {
+		if p.data.Outliers && s >= t {
+			dst[i] = -1
+		}
+	})
+	return dst, scores, nil
+}
+
+// OutlierThreshold returns the score at and above which a point is an
+// outlier, 0 without outlier scores.
+func (p *Graph) OutlierThreshold() float64 {
+	if o := p.data.Outlier; o != nil {
+		return o.Threshold
+	}
+	return 0
 }
 
 // Data returns what p stores. Its slices and matrices are p's own, shared:
@@ -157,7 +243,7 @@ func (p *Graph) Rule() Rule { return RuleComponents }
 // Clusters returns the number of clusters.
 func (p *Graph) Clusters() int { return p.data.Clusters }
 
-// Outliers reports whether Predict labels the points with f(x) < 0 −1.
+// Outliers reports whether Predict labels outliers −1.
 func (p *Graph) Outliers() bool { return p.data.Outliers }
 
 // buildTrees builds the index of the support vectors and the search trees
@@ -184,12 +270,23 @@ func (p *Graph) buildStripTree() {
 // Predict sets dst[i] to the cluster of row i of x by the rule of [Graph]
 // and returns dst (see [Partition]).
 func (p *Graph) Predict(dst []int, x mat.Matrix, workers int) []int {
-	dst, x = checkPredict(p.model, dst, x, workers)
+	dst = checkPredict(p.model, dst, x)
+	w := numWorkers(workers)
+	if p.data.Outliers && p.scorer != nil {
+		p.PredictScores(dst, nil, x, workers)
+		return dst
+	}
+	return p.predict(dst, kernelRows(p.model, x, w), w, p.data.Outliers)
+}
+
+// predict is Predict with f(x) < 0 labelled −1 when fNeg is set, for
+// rows in the space of the kernel.
+func (p *Graph) predict(dst []int, x mat.Matrix, w int, fNeg bool) []int {
 	n, d := x.Dims()
 	f := field(p.model)
 	g := &p.data
 	rows := rowmajor.Source(x)
-	parallel.For(n, assign.ScoreChunk, numWorkers(workers), func(_, lo, hi int) {
+	parallel.For(n, assign.ScoreChunk, w, func(_, lo, hi int) {
 		buf := rowmajor.Buffer(x, d)
 		e := make([]float64, d)
 		scratch := f.Scratch()
@@ -207,7 +304,7 @@ func (p *Graph) Predict(dst []int, x mat.Matrix, workers int) []int {
 				v = f.Value(xi)
 			}
 			switch {
-			case g.Outliers && v < 0:
+			case fNeg && v < 0:
 				dst[i] = -1
 			case g.All || math.Abs(v) <= g.Eps:
 				copy(e, xi)
@@ -267,6 +364,7 @@ func (c *Components) fit(m *svclust.Model, data []float64, n, d int) (*Result, e
 	nb := orDefault(c.Neighbors, DefaultNeighbors)
 	eqCluster, nc, _ := assign.LinkUntil(f, reps, valid, mm, nb, w, nil)
 
+	t := threshold(c.OutlierThreshold)
 	p := &Graph{model: m, data: GraphData{
 		Eps: eps, All: c.All, Outliers: c.Outliers, M: mm, Clusters: nc,
 		Equilibria:         mat.NewDense(nrep, d, reps),
@@ -295,18 +393,32 @@ func (c *Components) fit(m *svclust.Model, data []float64, n, d int) (*Result, e
 	g := &p.data
 	parallel.For(n, assign.ScoreChunk, w, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
-			switch {
-			case flags[i]&outlier != 0:
-				labels[i] = -1
-			case flags[i]&inStrip == 0:
+			if flags[i]&inStrip == 0 {
 				labels[i] = stripLabel(p.stripTree, nc, g.StripCluster, data[i*d:i*d+d])
 			}
 		}
 	})
+
+	// The outlier scores: each support vector's cluster by the rule,
+	// each cluster's peak at its equilibria, and the fence from a pass
+	// over the rows.
+	g.SVCluster = p.predict(make([]int, len(m.Alpha)), mat.NewDense(len(m.Alpha), d, f.SV), w, false)
+	peak := peaks(f, reps, eqCluster, g.SVCluster, nc)
+	d0, score := fitOutliers(f, p.terms, g.SVCluster, peak, data, n, d, w, c.Outliers)
+	g.Outlier = &OutlierData{Peak: peak, Fence: d0, Threshold: t}
+	p.setScorer()
+	if c.Outliers {
+		for i, s := range score {
+			if s >= t {
+				labels[i] = -1
+			}
+		}
+	}
 	return &Result{
 		Partition: p,
 		Labels:    labels, Clusters: nc,
 		StripSize: ns, Equilibria: nrep, Eps: eps,
+		OutlierScores: score, OutlierFence: d0, OutlierThreshold: t,
 	}, nil
 }
 
@@ -333,13 +445,12 @@ func landmarks(pts []float64, clusters []int, d, anchorMin, maxKept int) (*mat.D
 // Flags of a point in fit.
 const (
 	inStrip = 1 << iota // the point follows a trajectory
-	outlier             // the point is labelled −1
 )
 
 // strip scores the n×d row-major data and returns the flags of each point,
 // the number of points in the strip and the strip's half-width ε.
 func (c *Components) strip(m *svclust.Model, data []float64, n, d int, w int) (flags []uint8, ns int, eps float64) {
-	scores := m.Score(nil, mat.NewDense(n, d, data), w)
+	scores := m.ScoreKernel(nil, mat.NewDense(n, d, data), w)
 	eps = c.Eps
 	if eps == 0 {
 		eps = quantileAbs(scores, DefaultStripQuantile)
@@ -349,9 +460,6 @@ func (c *Components) strip(m *svclust.Model, data []float64, n, d int, w int) (f
 		if c.All || math.Abs(v) <= eps {
 			flags[i] |= inStrip
 			ns++
-		}
-		if c.Outliers && v < 0 {
-			flags[i] |= outlier
 		}
 	}
 	return flags, ns, eps

@@ -18,6 +18,7 @@ import (
 // chosen by Choose, the LevelTree rule) the three must be found. 0.95 is
 // the ARI threshold.
 func TestGaussiansFound(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []dataset.Kind{dataset.Gauss3, dataset.Gauss4} {
 		ds := generated(t, kind, 1000)
 		m, err := svclust.Train(ds.X, &svclust.Config{Seed: 1})
@@ -40,6 +41,7 @@ func TestGaussiansFound(t *testing.T) {
 // must return Cluster's labels exactly, in every mode and for any number of
 // workers.
 func TestPredictReproducesCluster(t *testing.T) {
+	t.Parallel()
 	for _, am := range []int{defaultAnchorMin, -1} {
 		t.Run(fmt.Sprintf("anchorMin=%d", am), func(t *testing.T) {
 			ds := generated(t, dataset.Moons, 500)
@@ -105,8 +107,10 @@ func testPredictReproducesCluster(t *testing.T, ds *dataset.Dataset, gamma float
 					}
 					continue
 				}
-				if l := cl.Labels[i]; l < -1 || l >= cl.Clusters || (l == -1) != (cc.Outliers && v < 0) {
-					t.Fatalf("%s %+v: point %d has label %d with f = %v", st.name, cc, i, l, v)
+				// One meaning of noise: −1 exactly where the outlier
+				// score reaches the threshold.
+				if l, s := cl.Labels[i], cl.OutlierScores[i]; l < -1 || l >= cl.Clusters || (l == -1) != (cc.Outliers && s >= cl.OutlierThreshold) {
+					t.Fatalf("%s %+v: point %d has label %d with f = %v, outlier score %v", st.name, cc, i, l, v, s)
 				}
 			}
 		}
@@ -120,6 +124,7 @@ func testPredictReproducesCluster(t *testing.T, ds *dataset.Dataset, gamma float
 // this checks it on the generated sets, where the strip is too small for
 // anchors by default.
 func TestAnchorsKeepPartition(t *testing.T) {
+	t.Parallel()
 	for _, kind := range dataset.Kinds() {
 		ds := generated(t, kind, 1000)
 		m, err := svclust.Train(ds.X, &svclust.Config{Budget: 50, Seed: 1})
@@ -158,7 +163,8 @@ func TestClusterErrors(t *testing.T) {
 }
 
 // TestEmptyDomain: with C ≤ 1 the domain f ≥ 0 is empty (f ≤ C − 1), so no
-// equilibrium is valid and everything is one cluster, or outliers.
+// equilibrium is valid and everything is one cluster, but for the points
+// whose outlier score reaches the threshold.
 func TestEmptyDomain(t *testing.T) {
 	ds := generated(t, dataset.Gauss3, 200)
 	m, err := svclust.Train(ds.X, &svclust.Config{C: 0.5})
@@ -169,10 +175,12 @@ func TestEmptyDomain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	scores := m.Score(nil, ds.X, 1)
+	if cl.Clusters != 1 {
+		t.Fatalf("%d clusters, want 1", cl.Clusters)
+	}
 	for i, l := range cl.Labels {
-		if l != -1 || scores[i] >= 0 {
-			t.Fatalf("point %d: label %d, f = %v; want an outlier", i, l, scores[i])
+		if s := cl.OutlierScores[i]; (l == -1) != (s >= DefaultOutlierThreshold) || l > 0 {
+			t.Fatalf("point %d: label %d, outlier score %v", i, l, s)
 		}
 	}
 }

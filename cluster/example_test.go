@@ -3,6 +3,8 @@ package cluster_test
 import (
 	"fmt"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
@@ -36,4 +38,30 @@ func ExampleLevelTree_Predict() {
 	// Output:
 	// ARI on new points: 1.00
 	// most new points inside the domain: true
+}
+
+// OutlierScores ranks points from 0, at a cluster's peak, towards 1, far
+// from every cluster; a point is an outlier at the threshold ½, where its
+// membership strength reaches 0, and -outliers labels it −1.
+func ExampleLevelTree_OutlierScores() {
+	train, _ := dataset.Generate(dataset.Gauss4, 800, 1)
+	sc := dataset.FitScaler(train.X, dataset.ScaleZScore)
+	sc.Transform(train.X)
+	model, _ := svclust.Train(train.X, &svclust.Config{Budget: 50, Seed: 1})
+	cl, err := cluster.Fit(model, train.X, &cluster.Levels{Outliers: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// A training row and a point far from every cluster.
+	x := mat.NewDense(2, 2, []float64{train.X.At(0, 0), train.X.At(0, 1), 40, 40})
+	scores, _ := cl.Partition.OutlierScores(nil, x, 0)
+	labels := cl.Partition.Predict(nil, x, 0)
+	for i, s := range scores {
+		fmt.Printf("score %.2f, outlier %v, strength %.2f, label %d\n", s,
+			s >= cl.OutlierThreshold, cluster.MembershipStrength(s, cl.OutlierThreshold), labels[i])
+	}
+	// Output:
+	// score 0.26, outlier false, strength 0.64, label 1
+	// score 1.00, outlier true, strength 0.00, label -1
 }

@@ -71,9 +71,15 @@ type Levels struct {
 	// measures it on f itself. With a given C it is always measured on f.
 	// It must be in (0, 1] or 0.
 	LevelPower float64
-	// Outliers labels as −1 the points below the level at which their
-	// cluster is born. By default every point gets a cluster.
+	// Outliers labels as −1 the points whose outlier score is at least
+	// OutlierThreshold (see [LevelTree.OutlierScores]). By default every
+	// point gets a cluster.
 	Outliers bool
+	// OutlierThreshold is the outlier score at and above which a point is
+	// an outlier; 0 selects DefaultOutlierThreshold. It must be in
+	// (0, 1). It is stored with the partition whether or not Outliers is
+	// set.
+	OutlierThreshold float64
 	// M is the number of points of the segment test; 0 selects DefaultM.
 	// It must be ≥ 2.
 	M int
@@ -96,7 +102,7 @@ func (c *Levels) Rule() Rule { return RuleLevels }
 // Validate reports the first invalid field of c as a *svclust.ConfigError,
 // or nil.
 func (c *Levels) Validate() error {
-	if err := validateCommon(c.M, c.Workers); err != nil {
+	if err := validateCommon(c.M, c.Workers, c.OutlierThreshold); err != nil {
 		return err
 	}
 	if math.IsNaN(c.RippleZ) || math.IsInf(c.RippleZ, 0) {
@@ -113,8 +119,10 @@ func (c *Levels) Validate() error {
 
 // LevelTree is the partition of [Levels]: a point x takes the cluster of
 // its support vector, the one with the largest term of f(x), and with
-// Outliers it is −1 when f(x) is below the level at which that cluster is
-// born. It is made by Fit or [NewLevelTree], read-only afterwards and safe
+// Outliers it is −1 when its outlier score is at least the threshold (in
+// a tree read from a file of version 5 or older, which has no outlier
+// scores: when f(x) is below the level at which that cluster is born, the
+// rule of those files). It is made by Fit or [NewLevelTree], read-only afterwards and safe
 // for concurrent use.
 type LevelTree struct {
 	model *svclust.Model
@@ -122,6 +130,8 @@ type LevelTree struct {
 	// terms indexes the support vectors, so that f is computed as the
 	// model's Score computes it (nil when the index does not pay).
 	terms *assign.Terms
+	// scorer gives the outlier scores; nil without Outlier data.
+	scorer *scorer
 }
 
 // LevelTreeData is what a [LevelTree] stores. A model file holds it.
@@ -135,19 +145,79 @@ type LevelTreeData struct {
 	// test the tree was built with.
 	Outliers bool
 	M        int
+	// Outlier holds what the outlier scores need; nil for a tree read
+	// from a model file of version 5 or older, which has no scores.
+	Outlier *OutlierData
 }
 
 // NewLevelTree returns the LevelTree of the model m with the stored data
 // t, validated: it returns an error for M < 2, no cluster or more
 // clusters than support vectors, a cluster number outside
 // [0, len(Birth)), a length of SVCluster other than m's support vectors,
-// or a birth level that is not finite. The LevelTree takes t's slices
-// over, which must not be modified afterwards.
+// a birth level that is not finite, or invalid outlier data (a peak per
+// cluster, ≥ 0 and finite; a fence > 0 and finite; a threshold in
+// (0, 1)). The LevelTree takes t's slices over, which must not be
+// modified afterwards.
 func NewLevelTree(m *svclust.Model, t LevelTreeData) (*LevelTree, error) {
 	if err := t.check(len(m.Alpha)); err != nil {
 		return nil, err
 	}
-	return &LevelTree{model: m, data: t, terms: assign.NewTermsOf(field(m))}, nil
+	if t.Outlier != nil {
+		if err := t.Outlier.check(len(t.Birth)); err != nil {
+			return nil, err
+		}
+	}
+	p := &LevelTree{model: m, data: t, terms: assign.NewTermsOf(field(m))}
+	p.setScorer()
+	return p, nil
+}
+
+// setScorer makes the scorer of p's outlier data, if it has any.
+func (p *LevelTree) setScorer() {
+	if o := p.data.Outlier; o != nil {
+		p.scorer = newScorer(field(p.model), p.terms, p.data.SVCluster, o.Peak, o.Fence)
+	}
+}
+
+// OutlierScores sets dst[i] to the outlier score of row i of x (see
+// [Partition]): one pass of B kernel terms per row, as Predict.
+func (p *LevelTree) OutlierScores(dst []float64, x mat.Matrix, workers int) ([]float64, error) {
+	dst = checkScores(p.model, dst, x)
+	if p.scorer == nil {
+		return nil, ErrNoOutlierScores
+	}
+	x = kernelRows(p.model, x, workers)
+	p.scorer.scores(dst, x, numWorkers(workers), nil)
+	return dst, nil
+}
+
+// PredictScores sets dst[i] and scores[i] to the cluster and the outlier
+// score of row i of x (see [Partition]) in one pass of B kernel terms per
+// row.
+func (p *LevelTree) PredictScores(dst []int, scores []float64, x mat.Matrix, workers int) ([]int, []float64, error) {
+	dst = checkPredict(p.model, dst, x)
+	scores = checkScores(p.model, scores, x)
+	if p.scorer == nil {
+		return nil, nil, ErrNoOutlierScores
+	}
+	x = kernelRows(p.model, x, workers)
+	t := p.data.Outlier.Threshold
+	p.scorer.scores(scores, x, numWorkers(workers), func(i int, _ float64, o int32, s float64) {
+		dst[i] = p.data.SVCluster[o]
+		if p.data.Outliers && s >= t {
+			dst[i] = -1
+		}
+	})
+	return dst, scores, nil
+}
+
+// OutlierThreshold returns the score at and above which a point is an
+// outlier, 0 without outlier scores.
+func (p *LevelTree) OutlierThreshold() float64 {
+	if o := p.data.Outlier; o != nil {
+		return o.Threshold
+	}
+	return 0
 }
 
 // Data returns what p stores. Its slices are p's own, shared: they must
@@ -163,15 +233,19 @@ func (p *LevelTree) Rule() Rule { return RuleLevels }
 // Clusters returns the number of clusters.
 func (p *LevelTree) Clusters() int { return len(p.data.Birth) }
 
-// Outliers reports whether Predict labels the points below their
-// cluster's birth level −1.
+// Outliers reports whether Predict labels outliers −1.
 func (p *LevelTree) Outliers() bool { return p.data.Outliers }
 
 // Predict sets dst[i] to the cluster of row i of x by the rule of
 // [LevelTree] and returns dst (see [Partition]): one pass of B kernel
 // terms per row, as Score.
 func (p *LevelTree) Predict(dst []int, x mat.Matrix, workers int) []int {
-	dst, x = checkPredict(p.model, dst, x, workers)
+	dst = checkPredict(p.model, dst, x)
+	if p.data.Outliers && p.scorer != nil {
+		p.PredictScores(dst, nil, x, workers)
+		return dst
+	}
+	x = kernelRows(p.model, x, workers)
 	field(p.model).EachOwner(x, p.terms, numWorkers(workers), nil, func(i int, f float64, o int32) {
 		dst[i] = p.label(f, o)
 	})
@@ -179,8 +253,9 @@ func (p *LevelTree) Predict(dst []int, x mat.Matrix, workers int) []int {
 }
 
 // label is the label of a point with f(x) = f whose support vector is
-// owner: the owner's cluster, or −1 with Outliers below the level at
-// which that cluster is born.
+// owner, without outlier scores: the owner's cluster, or −1 with Outliers
+// below the level at which that cluster is born (the rule of model files
+// of version 5 and older).
 func (p *LevelTree) label(f float64, owner int32) int {
 	c := p.data.SVCluster[owner]
 	if p.data.Outliers && f < p.data.Birth[c] {
@@ -197,22 +272,29 @@ func (cfg *Levels) fit(m *svclust.Model, data []float64, n, d int) (*Result, err
 	}
 	mm := orDefault(cfg.M, DefaultM)
 	lt := cfg.clusterLevels(m, data, n, d, minSize, mm, numWorkers(cfg.Workers))
+	// The outlier scores: one more pass over the rows, now that the
+	// clusters are known, for the fence and the scores.
+	f := field(m)
+	d0, score := fitOutliers(f, lt.terms, lt.svCluster, lt.peak, data, n, d, numWorkers(cfg.Workers), cfg.Outliers)
+	t := threshold(cfg.OutlierThreshold)
 	p := &LevelTree{
 		model: m, terms: lt.terms,
-		data: LevelTreeData{SVCluster: lt.svCluster, Birth: lt.birth, Outliers: cfg.Outliers, M: mm},
+		data: LevelTreeData{SVCluster: lt.svCluster, Birth: lt.birth, Outliers: cfg.Outliers, M: mm,
+			Outlier: &OutlierData{Peak: lt.peak, Fence: d0, Threshold: t}},
 	}
+	p.setScorer()
 	labels := make([]int, n)
 	for i, o := range lt.owner {
-		var f float64 // read only with outliers, when lt.fx is kept
-		if lt.fx != nil {
-			f = lt.fx[i]
+		labels[i] = lt.svCluster[o]
+		if cfg.Outliers && score[i] >= t {
+			labels[i] = -1
 		}
-		labels[i] = p.label(f, o)
 	}
 	return &Result{
 		Partition: p,
 		Labels:    labels, Clusters: lt.clusters, Equilibria: lt.modes,
 		MinSize: minSize, Stability: lt.stability, Ripples: lt.ripples,
+		OutlierScores: score, OutlierFence: d0, OutlierThreshold: t,
 	}, nil
 }
 
@@ -229,7 +311,8 @@ type levelTree struct {
 	clusters  int
 	ripples   int // clusters of the selection joined as ripples
 	modes     int
-	fx        []float64 // f at each row; nil without Outliers once the levels hold it
+	fx        []float64 // f at each row; nil once the levels hold it
+	peak      []float64 // each cluster's Fc (see OutlierData.Peak)
 	owner     []int32   // each row's support vector (see assign.Field.EachOwner)
 	terms     *assign.Terms
 }
@@ -291,12 +374,10 @@ func (cfg *Levels) clusterLevels(m *svclust.Model, data []float64, n, d int, min
 	}
 	// The lowest level: below every row and every link (see below).
 	low := slices.Min(lt.fx)
-	if !cfg.Outliers {
-		// Only labels with outliers read f at a row again; the levels
-		// hold it now, so the 8 bytes a row are freed before the prefix
-		// sums take as much (1M moons fit: peak RSS 63,640 → 55,416 KiB).
-		lt.fx = nil
-	}
+	// No label reads f at a row again; the levels hold it now, so the
+	// 8 bytes a row are freed before the prefix sums take as much (1M
+	// moons fit: peak RSS 63,640 → 55,416 KiB).
+	lt.fx = nil
 	for _, lv := range levels {
 		slices.Sort(lv)
 	}
@@ -345,5 +426,6 @@ func (cfg *Levels) clusterLevels(m *svclust.Model, data []float64, n, d int, min
 		lt.svCluster[i] = modeCluster[svMode[i]]
 	}
 	lt.birth, lt.stability, lt.clusters = birth, stab, len(birth)
+	lt.peak = peaks(f, reps, modeCluster, lt.svCluster, len(birth))
 	return lt
 }

@@ -206,6 +206,7 @@ func TestLinkageJoinsApart(t *testing.T) {
 // standard deviations apart) are found with every default, and Predict
 // gives the training rows the labels of Cluster, also with Outliers.
 func TestLevelTreeBlobs(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 7))
 	centres := [][2]float64{{0, 0}, {20, 0}, {10, 17}}
 	n := 900
@@ -329,6 +330,7 @@ func TestJoinRipplesByHand(t *testing.T) {
 // clusterings measure the excess of mass on f itself (LevelPower 1): with
 // DefaultLevelPower the selection on data seed 1 leaves no ripple to join.
 func TestRipplesOnLine3(t *testing.T) {
+	t.Parallel()
 	ds, err := dataset.Generate(dataset.Line3, 1000, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -384,6 +386,7 @@ func TestRipplesOnLine3(t *testing.T) {
 // bisection on RippleZ, is the same at p = 1 and p = ½. Computed on the
 // sums of g instead, it would differ.
 func TestRippleZOnF(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 3))
 	const n = 400
 	data := make([]float64, 0, 2*n)

@@ -63,34 +63,38 @@ func TestDefaultsOnGeneratedKinds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits 40 data sets of 1000 points")
 	}
+	t.Parallel()
 	t.Log("kind      mean ARI  min ARI  clusters (seeds 1–5)  seed-to-seed ARI")
 	for _, kind := range dataset.Kinds() {
-		var sum, lo float64 = 0, 1
-		var ks []string
-		var first []int // data seed 1, training seed 1: seedStability's first partition
-		for seed := uint64(1); seed <= 5; seed++ {
-			ds, err := dataset.Generate(kind, 1000, seed)
-			if err != nil {
-				t.Fatal(err)
+		t.Run(string(kind), func(t *testing.T) {
+			t.Parallel()
+			var sum, lo float64 = 0, 1
+			var ks []string
+			var first []int // data seed 1, training seed 1: seedStability's first partition
+			for seed := uint64(1); seed <= 5; seed++ {
+				ds, err := dataset.Generate(kind, 1000, seed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cl := fitDefaults(t, ds.X, 1)
+				ari := metrics.AdjustedRand(ds.Labels, cl.Labels)
+				sum += ari
+				lo = min(lo, ari)
+				ks = append(ks, fmt.Sprint(cl.Clusters))
+				if seed == 1 {
+					first = cl.Labels
+				}
 			}
-			cl := fitDefaults(t, ds.X, 1)
-			ari := metrics.AdjustedRand(ds.Labels, cl.Labels)
-			sum += ari
-			lo = min(lo, ari)
-			ks = append(ks, fmt.Sprint(cl.Clusters))
-			if seed == 1 {
-				first = cl.Labels
+			mean := sum / 5
+			stab := seedStability(t, kind, first)
+			t.Logf("%-9s %.3f     %.3f    %-20s  %.3f", kind, mean, lo, strings.Join(ks, " "), stab)
+			if mean < 0.95 || lo < 0.85 {
+				t.Errorf("%s: mean ARI %.3f (want ≥ 0.95), min %.3f (want ≥ 0.85)", kind, mean, lo)
 			}
-		}
-		mean := sum / 5
-		stab := seedStability(t, kind, first)
-		t.Logf("%-9s %.3f     %.3f    %-20s  %.3f", kind, mean, lo, strings.Join(ks, " "), stab)
-		if mean < 0.95 || lo < 0.85 {
-			t.Errorf("%s: mean ARI %.3f (want ≥ 0.95), min %.3f (want ≥ 0.85)", kind, mean, lo)
-		}
-		if stab < 0.9 {
-			t.Errorf("%s: mean seed-to-seed ARI %.3f, want ≥ 0.9", kind, stab)
-		}
+			if stab < 0.9 {
+				t.Errorf("%s: mean seed-to-seed ARI %.3f, want ≥ 0.9", kind, stab)
+			}
+		})
 	}
 }
 

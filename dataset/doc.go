@@ -18,9 +18,11 @@
 // write: an optional sign, digits with an optional decimal point, and an
 // optional exponent (e or E, an optional sign, digits), such as 5, -0.25, .5
 // or 1.5e-3. Other syntax that Go's strconv accepts (1_000, 0x1p4) is an
-// error ([ErrNotNumber]), and so are missing values (NA, an empty field);
-// NaN, infinities (in any spelling) and values that overflow float64 are
-// errors ([ErrNotFinite]). A decimal comma (1,5) is read only when
+// error ([ErrNotNumber]). Missing values (an empty field, NA, NaN) are an
+// error ([ErrMissing], which counts the rows and columns that have them)
+// unless [ReadOptions.NA] drops their rows ([Dataset.Dropped]); infinities
+// (in any spelling) and values that overflow float64 are errors
+// ([ErrNotFinite]). A decimal comma (1,5) is read only when
 // [ReadOptions.Decimal] asks for it; then the separator is never a comma
 // and a point in a feature is an error, since it may separate thousands. The ground-truth column (named "label" unless [ReadOptions] says
 // otherwise) may hold any text; its distinct values are numbered 0..k-1 as

@@ -18,11 +18,16 @@ var (
 	// ErrNoRows means that the input has a header but no data rows.
 	ErrNoRows = errors.New("dataset: no data rows")
 	// ErrRagged means that a row has a different number of fields from the
-	// header. A blank line is a row with no fields.
+	// header. A blank line is a row with no fields, and its message says
+	// "blank line".
 	ErrRagged = errors.New("dataset: wrong number of fields")
 	// ErrNotNumber means that a feature field is not a number.
 	ErrNotNumber = errors.New("dataset: not a number")
-	// ErrNotFinite means that a feature field is NaN or infinite, or is a
+	// ErrMissing means that a feature field is a missing value (an empty
+	// field, NA or NaN) while [ReadOptions.NA] is NAError, or that every row
+	// has one while it is NADrop.
+	ErrMissing = errors.New("dataset: missing value")
+	// ErrNotFinite means that a feature field is infinite, or is a
 	// number too large for a float64 (such as 1e400).
 	ErrNotFinite = errors.New("dataset: not a finite number")
 	// ErrDuplicateColumn means that the label column's name occurs more than
@@ -69,6 +74,7 @@ type ParseError struct {
 	File   string // file name, "<stdin>" or "<input>"; see [ReadOptions.Name]
 	Line   int    // 1-based line of the error
 	Column int    // 1-based field (CSV column) of the error, or 0 if the whole line is at fault
+	Field  string // the header's name of that column, for an error in a value of a data row, else ""
 	Err    error  // the cause
 }
 

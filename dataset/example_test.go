@@ -98,3 +98,19 @@ func ExampleAllKinds() {
 	// touch20    d=2, classes=20
 	// birch      d=2, classes=100
 }
+
+// ExampleRead_drop reads data with missing values, skipping their rows.
+func ExampleRead_drop() {
+	in := "x1,x2\n1,2\n3,NA\n5,6\n,8\n9,10\n"
+	ds, err := dataset.Read(strings.NewReader(in), dataset.ReadOptions{NA: dataset.NADrop})
+	if err != nil {
+		log.Fatal(err)
+	}
+	n, _ := ds.X.Dims()
+	fmt.Println(n, "rows kept; data rows dropped:", ds.Dropped)
+	_, err = dataset.Read(strings.NewReader(in), dataset.ReadOptions{Name: "in.csv"})
+	fmt.Println(err)
+	// Output:
+	// 3 rows kept; data rows dropped: [1 3]
+	// in.csv:3:2: missing value "NA"; 2 rows have missing values, in 2 columns ("x1", "x2")
+}

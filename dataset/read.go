@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"math"
@@ -33,6 +35,45 @@ type Dataset struct {
 	// Classes[k] is the original text of label value k. It is nil when
 	// Labels is nil.
 	Classes []string
+
+	// Dropped lists, in increasing order, the data rows skipped for a
+	// missing value with ReadOptions.NA = NADrop, numbered from 0 over
+	// every data row of the input (data row i is line i+2); X, Labels
+	// hold the other rows in order. It is nil when no row was skipped.
+	Dropped []int
+}
+
+// NAPolicy says what [Read] does with a missing value: see
+// [ReadOptions.NA].
+type NAPolicy int
+
+const (
+	// NAError makes a missing value an error ([ErrMissing]).
+	NAError NAPolicy = iota
+	// NADrop skips the rows that have a missing value.
+	NADrop
+)
+
+// String returns "error" or "drop", as [ParseNA] reads them.
+func (p NAPolicy) String() string {
+	if p == NADrop {
+		return "drop"
+	}
+	if p == NAError {
+		return "error"
+	}
+	return fmt.Sprintf("NAPolicy(%d)", int(p))
+}
+
+// ParseNA returns the NAPolicy named "error" or "drop".
+func ParseNA(s string) (NAPolicy, error) {
+	switch s {
+	case "error":
+		return NAError, nil
+	case "drop":
+		return NADrop, nil
+	}
+	return 0, fmt.Errorf("dataset: unknown missing-value policy %q (want error or drop)", s)
 }
 
 // ReadOptions configure [Read] and [ReadFile]. The zero value reads a CSV file
@@ -83,6 +124,13 @@ type ReadOptions struct {
 	// column, are dropped. Every name must be in the header once
 	// ([ErrNoColumn], [ErrColumnName]).
 	Features []string
+
+	// NA says what a missing value in a feature column is: an empty
+	// field (pandas' spelling), NA (R's) or NaN in any case (NumPy's).
+	// NAError, the zero value, makes it an error ([ErrMissing]) that
+	// counts the rows and columns that have one; NADrop skips those rows,
+	// which Dataset.Dropped lists.
+	NA NAPolicy
 
 	// MaxLine is the length in bytes of the longest line accepted; a
 	// longer one is an error ([ErrLineTooLong]) found before it is held in
@@ -194,6 +242,23 @@ func Read(r io.Reader, opt ReadOptions) (*Dataset, error) {
 		return nil, err
 	}
 	return read(s, opt.Rows)
+}
+
+// ReadSum reads a data set as [Read] does and also returns the SHA-256 of
+// every byte of r in hexadecimal, those after the last row included, so
+// that it is the hash of the file (unless reading past the last row
+// fails, which only shortens the hash): the run record of a model file names
+// its training data by it.
+func ReadSum(r io.Reader, opt ReadOptions) (*Dataset, string, error) {
+	h := sha256.New()
+	ds, err := Read(io.TeeReader(r, h), opt)
+	if err != nil {
+		return nil, "", err
+	}
+	// The data are complete: an error reading past the last row leaves
+	// the hash short but not the data.
+	io.Copy(h, r)
+	return ds, hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // displayName returns the name of the input as shown in error messages.
@@ -321,13 +386,36 @@ func read(s *Scanner, rows int) (*Dataset, error) {
 		data = append(all, data...)
 	}
 	ds := &Dataset{
-		X:     mat.NewDense(rows, d, data),
-		Names: s.names,
+		X:       mat.NewDense(rows, d, data),
+		Names:   s.names,
+		Dropped: s.dropped,
 	}
 	if s.labelCol >= 0 {
-		ds.Labels, ds.Classes = numberClasses(labels, s.classes)
+		texts := s.classes
+		if len(s.dropped) > 0 {
+			labels, texts = usedClasses(labels, texts)
+		}
+		ds.Labels, ds.Classes = numberClasses(labels, texts)
 	}
 	return ds, nil
+}
+
+// usedClasses renumbers the provisional labels so that only the texts of
+// rows kept remain: a dropped row's label text is not a class.
+func usedClasses(labels []int, texts []string) ([]int, []string) {
+	code := make([]int, len(texts))
+	for i := range code {
+		code[i] = -1
+	}
+	var used []string
+	for i, l := range labels {
+		if code[l] < 0 {
+			code[l] = len(used)
+			used = append(used, texts[l])
+		}
+		labels[i] = code[l]
+	}
+	return labels, used
 }
 
 // allNumbers reports whether every field of a header is a finite number,
@@ -454,6 +542,15 @@ func isNonFinite(f []byte) bool {
 // empty field) writes it.
 func isMissing(f []byte) bool {
 	return len(f) == 0 || string(f) == "NA"
+}
+
+// isNaN reports whether f spells NaN, as NumPy writes a missing value,
+// with an optional sign and in any case.
+func isNaN(f []byte) bool {
+	if len(f) > 0 && (f[0] == '+' || f[0] == '-') {
+		f = f[1:]
+	}
+	return strings.EqualFold(string(f), "nan")
 }
 
 // pow10 holds the powers of ten that are exact in a float64.

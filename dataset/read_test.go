@@ -30,6 +30,7 @@ var readTests = []struct {
 	labels  []int
 	names   []string
 	classes []string
+	dropped []int // Dataset.Dropped
 
 	err       error
 	line, col int
@@ -78,18 +79,20 @@ var readTests = []struct {
 	{
 		name: "two trailing newlines",
 		in:   "x1,x2,label\n1,2,0\n\n",
-		err:  ErrRagged, line: 3, col: 1,
-		msg: "expected 3, got 0",
+		err:  ErrRagged, line: 3,
+		msg: "blank line (a row has 3 fields); delete it",
 	},
 	{
 		name: "blank line between rows",
 		in:   "x1,x2,label\n1,2,0\n\n3,4,1\n",
-		err:  ErrRagged, line: 3, col: 1,
+		err:  ErrRagged, line: 3,
+		msg: "blank line",
 	},
 	{
 		name: "blank line of spaces",
 		in:   "x1,x2,label\n1,2,0\n  \t\n",
-		err:  ErrRagged, line: 3, col: 1,
+		err:  ErrRagged, line: 3,
+		msg: "blank line",
 	},
 	{
 		name: "empty file",
@@ -161,8 +164,39 @@ var readTests = []struct {
 	{
 		name: "empty field",
 		in:   "x1,x2,label\n1,,0\n",
-		err:  ErrNotNumber, line: 2, col: 2,
-		msg: `""`,
+		err:  ErrMissing, line: 2, col: 2,
+		msg: `missing value ""; 1 row has missing values, in 1 column ("x2")`,
+	},
+	{
+		name: "missing values counted",
+		in:   "x1,x2,x3,label\n1,2,3,a\n1,NA,,b\n4,5,6,a\n,5,6,c\n",
+		err:  ErrMissing, line: 3, col: 2,
+		msg: `missing value "NA"; 2 rows have missing values, in 3 columns ("x1", "x2", "x3")`,
+	},
+	{
+		name:    "missing values dropped",
+		in:      "x1,x2,label\n1,2,a\n1,NA,b\n4,5,a\n,5,c\nnan,1,a\n7,8,d\n",
+		opt:     ReadOptions{NA: NADrop},
+		x:       [][]float64{{1, 2}, {4, 5}, {7, 8}},
+		labels:  []int{0, 0, 1},
+		names:   []string{"x1", "x2"},
+		classes: []string{"a", "d"},
+		dropped: []int{1, 3, 4},
+	},
+	{
+		name:    "one column: a blank line is a missing value",
+		in:      "x1\n1\n\n3\n",
+		opt:     ReadOptions{NA: NADrop},
+		x:       [][]float64{{1}, {3}},
+		names:   []string{"x1"},
+		dropped: []int{1},
+	},
+	{
+		name: "every row dropped",
+		in:   "x1,x2,label\n1,NA,a\n,5,b\n",
+		opt:  ReadOptions{NA: NADrop},
+		err:  ErrMissing, line: 2, col: 2,
+		msg: "every row has one; 2 rows have missing values",
 	},
 	// RFC 4180 quoting, as R's write.csv and Excel write it.
 	{
@@ -524,12 +558,12 @@ var readTests = []struct {
 	{
 		name: "NaN",
 		in:   "x1,x2,label\n1,NaN,0\n",
-		err:  ErrNotFinite, line: 2, col: 2,
+		err:  ErrMissing, line: 2, col: 2,
 	},
 	{
 		name: "lower-case nan",
 		in:   "x1,x2,label\nnan,1,0\n",
-		err:  ErrNotFinite, line: 2, col: 1,
+		err:  ErrMissing, line: 2, col: 1,
 	},
 	{
 		name: "Inf",
@@ -588,13 +622,13 @@ var readTests = []struct {
 	{
 		name: "R's NA",
 		in:   "x1,x2,label\n1,NA,0\n",
-		err:  ErrNotNumber, line: 2, col: 2,
-		msg: "missing values are not supported",
+		err:  ErrMissing, line: 2, col: 2,
+		msg: `missing value "NA"`,
 	},
 	{
 		name: "signed NaN",
 		in:   "x1,x2,label\n1,-nan,0\n",
-		err:  ErrNotFinite, line: 2, col: 2,
+		err:  ErrMissing, line: 2, col: 2,
 	},
 	{
 		name: "INF with a plus sign",
@@ -723,6 +757,9 @@ func TestRead(t *testing.T) {
 				t.Fatalf("unexpected error: %v", err)
 			}
 			checkDataset(t, ds, tc.x, tc.labels, tc.names, tc.classes)
+			if !slices.Equal(ds.Dropped, tc.dropped) {
+				t.Errorf("Dropped %v, want %v", ds.Dropped, tc.dropped)
+			}
 		})
 	}
 }
@@ -1256,4 +1293,17 @@ func TestReadTooManyColumns(t *testing.T) {
 	// One fewer is read, and fails only for its unnamed columns.
 	_, err = Read(strings.NewReader(head[1:]), ReadOptions{Name: "wide"})
 	checkParseError(t, err, ErrColumnName, "wide", 1, 1, "column 1 has no name")
+}
+
+// TestParseErrorField checks that an error in a value names its column's
+// header name, which the command line quotes in its hints (-drop NAME).
+func TestParseErrorField(t *testing.T) {
+	t.Parallel()
+	for _, in := range []string{"id,x2,label\n1,2,a\nA-17,3,b\n", "id,x2,label\n1,2,a\n\"A-17\",3,b\n"} {
+		_, err := Read(strings.NewReader(in), ReadOptions{})
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.Field != "id" || pe.Column != 1 || !errors.Is(err, ErrNotNumber) {
+			t.Errorf("%q: %#v, want a ParseError of field \"id\", column 1", in, err)
+		}
+	}
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // Scanner reads a data set in CSV form one row at a time, for data too
@@ -33,6 +35,7 @@ type Scanner struct {
 	labelCol int      // 0-based index of the label column, or -1
 	dest     []int    // for each column, its index in row, or labelDest or dropDest
 	names    []string // feature column names
+	cols     []string // the header's names of every column
 	row      []float64
 	label    int
 	ids      map[string]int // index into classes of each label text
@@ -42,6 +45,14 @@ type Scanner struct {
 	err      error
 	comma    bool   // features have a decimal comma
 	num      []byte // a feature with a point in place of its decimal comma
+
+	// Missing values (see ReadOptions.NA).
+	naDrop       bool
+	rowMissing   bool        // the row being parsed has one
+	missingRows  int         // rows that had one
+	missingCols  []int       // per column, the rows with one there
+	firstMissing *ParseError // where the first was
+	dropped      []int       // NADrop: data rows skipped
 
 	// The fields of a line that holds a quote, split by splitQuoted.
 	fields [][]byte
@@ -68,7 +79,11 @@ func NewScanner(r io.Reader, opt ReadOptions) (*Scanner, error) {
 			name:    displayName(opt.Name),
 			maxLine: opt.MaxLine,
 		},
-		label: -1,
+		label:  -1,
+		naDrop: opt.NA == NADrop,
+	}
+	if opt.NA != NAError && opt.NA != NADrop {
+		return nil, fmt.Errorf("dataset: %v is not a missing-value policy", opt.NA)
 	}
 	if s.p.maxLine == 0 {
 		s.p.maxLine = DefaultMaxLine
@@ -181,7 +196,7 @@ func (s *Scanner) header(opt ReadOptions) error {
 	if labelCol >= 0 {
 		s.ids = make(map[string]int)
 	}
-	s.ncol, s.labelCol = len(cols), labelCol
+	s.ncol, s.labelCol, s.cols = len(cols), labelCol, cols
 	return s.choose(cols, opt)
 }
 
@@ -337,20 +352,123 @@ func (s *Scanner) Labelled() bool { return s.labelCol >= 0 }
 // Scan reads the next row, which is then available through Row and Label.
 // It returns false at the end of the input or at the first error, which Err
 // then returns. Input with a header but no rows is an error ([ErrNoRows]),
-// as it is for Read.
+// as it is for Read. A row with a missing value is skipped with
+// ReadOptions.NA = NADrop (see Dropped); with NAError the scan goes on to
+// the end of the input, counting them, and then fails with [ErrMissing].
 func (s *Scanner) Scan() bool { return s.next(s.row) }
 
-// next parses the next row into dst, which has one element per feature.
+// Dropped returns the data rows skipped so far for a missing value (see
+// Dataset.Dropped). The caller must not modify the slice.
+func (s *Scanner) Dropped() []int { return s.dropped }
+
+// next parses the next row into dst, which has one element per feature,
+// skipping the rows with a missing value.
 func (s *Scanner) next(dst []float64) bool {
+	for {
+		ok := s.next1(dst)
+		if !s.rowMissing {
+			if !ok && s.err == io.EOF && s.missingRows > 0 && !s.naDrop {
+				s.err = s.missingError()
+			}
+			return ok
+		}
+		s.rowMissing = false
+		if !ok {
+			return false
+		}
+		if s.naDrop {
+			s.dropped = append(s.dropped, s.rows+len(s.dropped))
+		}
+	}
+}
+
+// fieldError returns the error err of field j (0-based) of the current
+// line, naming its column.
+func (s *Scanner) fieldError(j int, err error) error {
+	return &ParseError{File: s.p.name, Line: s.p.line, Column: j + 1, Field: s.cols[j], Err: err}
+}
+
+// blankLine is the error of a blank line in data of n columns: an
+// ErrRagged whose message says what the line is.
+type blankLine int
+
+func (n blankLine) Error() string {
+	return fmt.Sprintf("blank line (a row has %s); delete it", plural(int(n), "field"))
+}
+
+// Is makes a blank line an ErrRagged, a row with no fields.
+func (blankLine) Is(target error) bool { return target == ErrRagged }
+
+// missingField reports whether f, field j of a feature column that did not
+// parse as a number, is a missing value, and records it.
+func (s *Scanner) missingField(j int, f []byte) bool {
+	if !isMissing(f) && !isNaN(f) {
+		return false
+	}
+	if !s.rowMissing {
+		s.rowMissing = true
+		s.missingRows++
+	}
+	if s.missingCols == nil {
+		s.missingCols = make([]int, s.ncol)
+	}
+	s.missingCols[j]++
+	if s.firstMissing == nil {
+		s.firstMissing = &ParseError{File: s.p.name, Line: s.p.line, Column: j + 1, Err: fmt.Errorf("%w %s", ErrMissing, quote(f))}
+	}
+	return true
+}
+
+// missingError returns the error of the missing values found: at the first
+// of them, with how many rows and which columns have one. With NADrop it is
+// the error of input whose every row was dropped.
+func (s *Scanner) missingError() error {
+	var cols []string
+	for j, n := range s.missingCols {
+		if n > 0 {
+			cols = append(cols, strconv.Quote(s.names[s.dest[j]]))
+		}
+	}
+	list := strings.Join(cols, ", ")
+	if len(cols) > 6 {
+		list = strings.Join(cols[:6], ", ") + fmt.Sprintf(" and %d more", len(cols)-6)
+	}
+	e := *s.firstMissing
+	what := fmt.Sprintf("%s have missing values, in %s (%s)", plural(s.missingRows, "row"), plural(len(cols), "column"), list)
+	if s.missingRows == 1 {
+		what = fmt.Sprintf("1 row has missing values, in %s (%s)", plural(len(cols), "column"), list)
+	}
+	if s.naDrop {
+		e.Err = fmt.Errorf("%w: every row has one; %s", ErrMissing, what)
+		return &e
+	}
+	e.Err = fmt.Errorf("%w; %s", e.Err, what)
+	return &e
+}
+
+// plural returns n and the noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// next1 parses the next line into dst; a row with a missing value sets
+// rowMissing and is not counted in rows.
+func (s *Scanner) next1(dst []float64) bool {
 	if s.err != nil {
 		return false
 	}
 	p := &s.p
 	line, err := p.next()
 	if err == io.EOF {
-		if s.rows == 0 {
+		switch {
+		case s.rows == 0 && s.naDrop && len(s.dropped) > 0:
+			s.err = s.missingError()
+		case s.rows == 0 && s.missingRows == 0:
 			s.err = p.errorf(p.line+1, 0, "%w: the input has only a header", ErrNoRows)
-		} else {
+		default:
 			s.err = io.EOF
 		}
 		return false
@@ -367,7 +485,12 @@ func (s *Scanner) next(dst []float64) bool {
 	ncol, sep := s.ncol, s.sep
 	got := bytes.Count(line, []byte{sep}) + 1
 	if len(trimSpace(line)) == 0 {
-		got = 0 // A blank line has no fields rather than one empty one.
+		// A blank line has no fields rather than one empty one, unless
+		// the one column of the data may have missing values.
+		if ncol != 1 || !s.naDrop {
+			s.err = &ParseError{File: p.name, Line: p.line, Err: blankLine(ncol)}
+			return false
+		}
 	}
 	if got != ncol {
 		s.err = p.errorf(p.line, min(got, ncol)+1, "%w: expected %d, got %d", ErrRagged, ncol, got)
@@ -389,7 +512,10 @@ func (s *Scanner) next(dst []float64) bool {
 			}
 			v, err := parseFloat(f)
 			if err != nil {
-				s.err = p.errorf(p.line, j+1, "%w", err)
+				if s.missingField(j, f) {
+					continue
+				}
+				s.err = s.fieldError(j, err)
 				return false
 			}
 			dst[k] = v
@@ -397,7 +523,9 @@ func (s *Scanner) next(dst []float64) bool {
 			return false
 		}
 	}
-	s.rows++
+	if !s.rowMissing {
+		s.rows++
+	}
 	return true
 }
 
@@ -416,7 +544,9 @@ func (s *Scanner) nextQuoted(line []byte, dst []float64) bool {
 			return false
 		}
 	}
-	s.rows++
+	if !s.rowMissing {
+		s.rows++
+	}
 	return true
 }
 
@@ -443,7 +573,10 @@ func (s *Scanner) field(j int, f []byte, dst []float64) bool {
 			v, err = parseFloat(f)
 		}
 		if err != nil {
-			s.err = s.p.errorf(s.p.line, j+1, "%w", err)
+			if s.missingField(j, f) {
+				return true
+			}
+			s.err = s.fieldError(j, err)
 			return false
 		}
 		dst[k] = v

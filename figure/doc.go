@@ -12,11 +12,14 @@
 //
 // # Conventions
 //
-// Data are the rows of an n×2 mat.Matrix, in the space the model lives in
-// (for the command line, the scaled space of its model file). Data with
-// another number of columns are an error, ErrNot2D wrapped with the
-// dimension: the domain of novelty of a d-dimensional model has no faithful
-// 2-D picture, and a slice through it would be misleading.
+// Data are the rows of an n×2 mat.Matrix, in the space the model lives in,
+// or in the data's own units when [Options.Scaler] maps them to it (as the
+// command line draws 2-D data). Data with another number of columns are an
+// error for Clusters and Domain, ErrNot2D wrapped with the dimension: the
+// domain of novelty of a d-dimensional model has no faithful 2-D picture,
+// and a slice through it would be misleading. [Projection] draws data of
+// any dimension d ≥ 2 without the domain, on the plane of their first two
+// principal components ([NewPCA]).
 //
 // A label k ≥ 0 is a cluster and a negative label an outlier. Cluster k is
 // drawn in colour k mod 6 of Paul Tol's colour-blind-safe "bright" scheme

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/dataset"
 )
 
 // grid holds f on a rectangular grid of cell centres: nx columns over
@@ -45,6 +46,7 @@ type domain struct {
 	m       *svclust.Model
 	n       int // grid points along the longer side of the data area
 	workers int
+	scaler  *dataset.Scaler // maps grid points into the model's space; nil: none
 	last    *grid
 }
 
@@ -69,6 +71,12 @@ func (d *domain) eval(c draw.Canvas, plt *plot.Plot) *grid {
 		for i := range nx {
 			pts.Set(j*nx+i, 0, g.X(i))
 			pts.Set(j*nx+i, 1, y)
+		}
+	}
+	if d.scaler != nil {
+		for i := range nx * ny {
+			row := pts.RawRowView(i)
+			d.scaler.TransformRow(row, row)
 		}
 	}
 	g.z = d.m.Score(nil, pts, d.workers)

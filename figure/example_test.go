@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/svclust/svclust"
@@ -76,4 +77,23 @@ func ExamplePanels() {
 	fmt.Printf("%d clusters beside %d classes drawn to nested.png\n", c.Clusters, len(ds.Classes))
 	// Output:
 	// 3 clusters beside 3 classes drawn to nested.png
+}
+
+// ExampleNewPCA finds the direction along which points spread most.
+func ExampleNewPCA() {
+	// Points along the diagonal x = y = z, with a little spread across it.
+	x := mat.NewDense(4, 3, []float64{
+		0, 0, 0.1,
+		1, 1, 0.9,
+		2, 2, 2.1,
+		3, 3, 2.9,
+	})
+	p, err := figure.NewPCA(x)
+	if err != nil {
+		log.Fatal(err)
+	}
+	a := p.Axes
+	fmt.Printf("PC1 = (%.2f, %.2f, %.2f), %.1f%% of the variance\n", a.At(0, 0), a.At(1, 0), a.At(2, 0), 100*p.Share[0])
+	// Output:
+	// PC1 = (0.58, 0.58, 0.56), 99.9% of the variance
 }

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/dataset"
 )
 
 // ErrNot2D is wrapped by the error of Clusters and Domain for data or a
@@ -58,6 +59,15 @@ type Options struct {
 	// Workers is the number of goroutines Domain uses to evaluate f; 0 means
 	// GOMAXPROCS. The figure does not depend on it.
 	Workers int
+	// Scaler, if not nil, says that Domain's x is in the data's own units
+	// and the model in the space Scaler maps them to (a model file's
+	// scaling): f is evaluated at the scaled grid points and the support
+	// vectors are drawn mapped back, so that the axes read in the data's
+	// units. nil means x is in the model's space.
+	Scaler *dataset.Scaler
+	// SupportVectors draws the support vectors in Projection, as light
+	// rings; Domain always rings them.
+	SupportVectors bool
 }
 
 // The colours of the figures. palette is Paul Tol's "bright" qualitative
@@ -114,6 +124,13 @@ func style(l int, r vg.Length) draw.GlyphStyle {
 		Radius: r,
 		Shape:  shapes[(l/len(palette))%len(shapes)],
 	}
+}
+
+// lightSVStyle is the glyph of a support vector in a projection: a thin
+// grey ring, since a projected support vector says less than one in the
+// model's own plane.
+func lightSVStyle(r vg.Length) draw.GlyphStyle {
+	return draw.GlyphStyle{Color: color.NRGBA{0x55, 0x55, 0x55, 0x90}, Radius: r + vg.Points(1), Shape: draw.RingGlyph{}}
 }
 
 // svStyle is the glyph of a support vector for points of radius r: a ring
@@ -244,13 +261,17 @@ func Domain(m *svclust.Model, x mat.Matrix, labels []int, opt *Options) (*plot.P
 	if grid == 0 {
 		grid = DefaultGrid
 	}
-	dom := &domain{m: m, n: max(grid, 2), workers: opt.Workers}
+	dom := &domain{m: m, n: max(grid, 2), workers: opt.Workers, scaler: opt.Scaler}
 	p.Add(shade{dom})
 	if err := addPoints(p, x, labels, opt); err != nil {
 		return nil, err
 	}
 	p.Add(boundary{dom})
-	sv, err := plotter.NewScatter(rows{m.SV})
+	svs := mat.Matrix(m.SV)
+	if opt.Scaler != nil {
+		svs = unscaled(m.SV, opt.Scaler)
+	}
+	sv, err := plotter.NewScatter(rows{svs})
 	if err != nil {
 		return nil, fmt.Errorf("figure: support vectors: %w", err)
 	}
@@ -260,8 +281,24 @@ func Domain(m *svclust.Model, x mat.Matrix, labels []int, opt *Options) (*plot.P
 		p.Legend.Add("support vectors", sv)
 		p.Legend.Add("f = 0", boundary{dom})
 	}
-	setRange(p, x, m.SV)
+	setRange(p, x, svs)
+	if opt.Scaler != nil {
+		p.X.Scale, p.Y.Scale = unitScale{opt.Scaler.Mul[0]}, unitScale{opt.Scaler.Mul[1]}
+	}
 	return p, nil
+}
+
+// unscaled returns the rows of x mapped back by the inverse of s into the
+// data's units.
+func unscaled(x *mat.Dense, s *dataset.Scaler) *mat.Dense {
+	n, d := x.Dims()
+	out := mat.NewDense(n, d, nil)
+	for i := range n {
+		for j := range d {
+			out.Set(i, j, x.At(i, j)/s.Mul[j]+s.Shift[j])
+		}
+	}
+	return out
 }
 
 // addPoints adds the rows of x to p, styled by labels, and their legend

@@ -178,16 +178,36 @@ func save(path, title string, w, h vg.Length, plots []*plot.Plot) error {
 	})
 }
 
+// unitScale is the linear scale of an axis drawn in the data's own units
+// while the model lives in a scaled space where one data unit is mul
+// units: equalAspect then equalises the model's units, in which the
+// Gaussian kernel is isotropic.
+type unitScale struct{ mul float64 }
+
+// Normalize implements plot.Normalizer as plot.LinearScale does.
+func (unitScale) Normalize(min, max, x float64) float64 { return (x - min) / (max - min) }
+
+// unitsOf returns the model units per data unit of axis a: its unitScale's,
+// else 1.
+func unitsOf(a *plot.Axis) float64 {
+	if u, ok := a.Scale.(unitScale); ok && u.mul > 0 && !math.IsInf(u.mul, 0) {
+		return u.mul
+	}
+	return 1
+}
+
 // equalAspect widens the shorter axis range of p about its centre so that
-// a data unit has the same length on both axes of its data area in c. The
-// data area depends on the tick labels, which depend on the ranges, so it
-// repeats until the ratio holds to 0.1% (the tick labels settle after a
-// widening or two).
+// a model unit has the same length on both axes of its data area in c (a
+// data unit, unless the axes are unitScales). The data area depends on the
+// tick labels, which depend on the ranges, so it repeats until the ratio
+// holds to 0.1% (the tick labels settle after a widening or two).
 func equalAspect(p *plot.Plot, c draw.Canvas) {
+	ux, uy := unitsOf(&p.X), unitsOf(&p.Y)
 	for range 5 {
 		dc := p.DataCanvas(c)
 		w, h := float64(dc.Max.X-dc.Min.X), float64(dc.Max.Y-dc.Min.Y)
-		xr, yr := p.X.Max-p.X.Min, p.Y.Max-p.Y.Min
+		// The ranges in model units.
+		xr, yr := (p.X.Max-p.X.Min)*ux, (p.Y.Max-p.Y.Min)*uy
 		if !(w > 0 && h > 0 && xr > 0 && yr > 0) {
 			return
 		}
@@ -197,9 +217,9 @@ func equalAspect(p *plot.Plot, c draw.Canvas) {
 			return
 		}
 		if sx < sy {
-			widen(&p.X.Min, &p.X.Max, sy*w)
+			widen(&p.X.Min, &p.X.Max, sy*w/ux)
 		} else {
-			widen(&p.Y.Min, &p.Y.Max, sx*h)
+			widen(&p.Y.Min, &p.Y.Max, sx*h/uy)
 		}
 	}
 }

@@ -105,7 +105,7 @@ func newContingency(truth, pred []int, layout int) contingency {
 // the auto layout it uses a dense array when k₁k₂ ≤ max(4N, denseMin),
 // which takes O(N + k₁k₂) time, and otherwise sorts the cell codes in
 // O(N log N) time, since a dense table would then be mostly empty. Both
-// newContingency and Table.Scores make their tables here, so for the same
+// newContingency and Table.Validity make their tables here, so for the same
 // labels they choose the same layout.
 func makeContingency(n, k1, k2, layout int) contingency {
 	c := contingency{n: n, rows: make([]int, k1), cols: make([]int, k2)}

@@ -44,7 +44,7 @@ func ExampleEvaluate() {
 	// compactness: 1.012
 }
 
-func ExampleScores_MarshalJSON() {
+func ExampleValidity_MarshalJSON() {
 	// Without ground truth the external indices are NaN, which JSON
 	// writes as null.
 	s := metrics.Evaluate(mat.NewDense(4, 1, []float64{0, 1, 5, 6}), nil, []int{0, 0, 1, 1})
@@ -56,4 +56,15 @@ func ExampleScores_MarshalJSON() {
 	fmt.Println(string(b))
 	// Output:
 	// {"purity":null,"rand":null,"ari":null,"nmi":null,"db":0.2,"compactness":1,"clusters":2}
+}
+
+// ExampleAssess scores a clustering against compactly stored classes,
+// computing Davies–Bouldin but not compactness.
+func ExampleAssess() {
+	x := mat.NewDense(6, 1, []float64{0, 0.1, 0.2, 5, 5.1, 5.2})
+	truth := metrics.NewTruth([]int{0, 0, 0, 1, 1, 1}, 2)
+	v := metrics.Assess(x, truth, []int{0, 0, 0, 1, 1, -1}, metrics.Indices{DaviesBouldin: true})
+	fmt.Printf("ARI %.3f, clusters %d, DB %.3f, compactness %v\n", v.ARI, v.Clusters, v.DB, v.Compactness)
+	// Output:
+	// ARI 0.706, clusters 2, DB 0.024, compactness NaN
 }

@@ -30,8 +30,8 @@ func external(truth, pred []int, index func(*contingency) float64) float64 {
 }
 
 // fill sets the external indices of s, purity, Rand, ARI and NMI, from c.
-// Evaluate and Table.Scores both use it, so they agree bit for bit.
-func (c *contingency) fill(s *Scores) {
+// Evaluate and Table.Validity both use it, so they agree bit for bit.
+func (c *contingency) fill(s *Validity) {
 	s.Purity = purity(c)
 	s.Rand = randIndex(c)
 	s.ARI = adjustedRand(c)

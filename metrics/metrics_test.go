@@ -551,7 +551,7 @@ func TestEvaluate(t *testing.T) {
 	got := Evaluate(mat.NewDense(len(x), 1, x), truth, pred)
 	// Evaluate shares one table, but the sums run as in the separate
 	// functions, so the results are identical.
-	want := Scores{
+	want := Validity{
 		Purity:      Purity(truth, pred),
 		Rand:        Rand(truth, pred),
 		ARI:         AdjustedRand(truth, pred),
@@ -612,8 +612,8 @@ func TestPanics(t *testing.T) {
 	}
 }
 
-func TestScoresJSON(t *testing.T) {
-	in := Scores{
+func TestValidityJSON(t *testing.T) {
+	in := Validity{
 		Purity: 0.5, Rand: math.NaN(), ARI: -0.25, NMI: 1,
 		DB: math.Inf(1), Compactness: 0.1, Clusters: 3,
 	}
@@ -630,7 +630,7 @@ func TestScoresJSON(t *testing.T) {
 		t.Errorf("Marshal(&s) = %s, %v, want %s", bp, err, wantJSON)
 	}
 
-	var out Scores
+	var out Validity
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatalf("Unmarshal: %v", err)
 	}
@@ -656,7 +656,7 @@ func TestScoresJSON(t *testing.T) {
 	}
 
 	// Inside another value, and a missing field keeps its value.
-	var wrapped struct{ S []Scores }
+	var wrapped struct{ S []Validity }
 	if err := json.Unmarshal([]byte(`{"S":[{"purity":null,"clusters":2}]}`), &wrapped); err != nil {
 		t.Fatalf("Unmarshal wrapped: %v", err)
 	}

@@ -10,7 +10,7 @@ import "math"
 // table.
 //
 // Table numbers the labels in order of first appearance as the functions
-// of this package do, so [Table.Scores] after adding truth[i], pred[i] for
+// of this package do, so [Table.Validity] after adding truth[i], pred[i] for
 // every i is bit for bit the external part of Evaluate(nil, truth, pred).
 type Table struct {
 	n        int
@@ -60,17 +60,17 @@ func (t *Table) Add(truth, pred int) {
 // Len returns the number of points added.
 func (t *Table) Len() int { return t.n }
 
-// Scores returns purity, Rand, ARI and NMI of the points added, and the
+// Validity returns purity, Rand, ARI and NMI of the points added, and the
 // number of clusters other than the outliers (−1), as [Evaluate] computes
 // them; DB and Compactness, which need the data, are NaN. With no points
 // every index is NaN.
 //
-// Scores lays the table out as Evaluate does: as a dense classes × clusters
+// Validity lays the table out as Evaluate does: as a dense classes × clusters
 // array when that holds at most max(4N, 4096) cells, and otherwise as the
 // sorted list of the N points' cells.
-func (t *Table) Scores() Scores {
+func (t *Table) Validity() Validity {
 	nan := math.NaN()
-	s := Scores{Purity: nan, Rand: nan, ARI: nan, NMI: nan, DB: nan, Compactness: nan}
+	s := Validity{Purity: nan, Rand: nan, ARI: nan, NMI: nan, DB: nan, Compactness: nan}
 	k1, k2 := len(t.classes), len(t.clusters)
 	s.Clusters = k2
 	if t.outliers {

@@ -51,7 +51,7 @@ func TestTableMatchesEvaluate(t *testing.T) {
 		for i := range truth {
 			tab.Add(truth[i], pred[i])
 		}
-		got, want := tab.Scores(), Evaluate(nil, truth, pred)
+		got, want := tab.Validity(), Evaluate(nil, truth, pred)
 		if tab.Len() != tc.n {
 			t.Errorf("%s: Len %d, want %d", tc.name, tab.Len(), tc.n)
 		}
@@ -101,14 +101,14 @@ func TestTableManyLabels(t *testing.T) {
 	for i := range truth {
 		tab.Add(truth[i], pred[i])
 	}
-	got := tab.Scores()
+	got := tab.Validity()
 	runtime.ReadMemStats(&after)
 	// The Table holds one map entry per class and per non-empty cell (at
-	// most N each) and Scores a sorted list of N cell codes: a few tens of
+	// most N each) and Validity a sorted list of N cell codes: a few tens of
 	// bytes per point: 5.6 MB in all as measured (go1.24, amd64), map
 	// growth included. 64 MB is over ten times that and less than a third
 	// of the 200 MB a dense table takes; the former Table, with zero-padded
-	// rows and a dense array in Scores, allocated 479 MB here.
+	// rows and a dense array in Validity, allocated 479 MB here.
 	if a := after.TotalAlloc - before.TotalAlloc; a > 64<<20 {
 		t.Errorf("Table allocated %d bytes for %d points, as if the table were dense", a, n)
 	}
@@ -137,7 +137,7 @@ func TestTableManyLabels(t *testing.T) {
 	}
 }
 
-// BenchmarkTableAdd measures Add and Scores on a long labelling with few
+// BenchmarkTableAdd measures Add and Validity on a long labelling with few
 // classes and clusters, the common case in fit and predict.
 func BenchmarkTableAdd(b *testing.B) {
 	rnd := rand.New(rand.NewPCG(1, 2))
@@ -154,6 +154,6 @@ func BenchmarkTableAdd(b *testing.B) {
 		for i := range truth {
 			t.Add(truth[i], pred[i])
 		}
-		t.Scores()
+		t.Validity()
 	}
 }

@@ -8,8 +8,10 @@
 // label and score raw rows.
 //
 // Read reads every form written so far: the current one (format
-// "svclust-model", version 6, which adds to version 5 the model's optional
-// projection, svclust.Model.Subspace, and its statistics), the command's "svclust-cli-model" files
+// "svclust-model", version 6, whose partitions hold what the outlier
+// scores need and whose model may hold a projection, svclust.Model.Subspace,
+// and its statistics), version 5 (the same without them: its partitions
+// give no outlier scores and keep their -outliers rule), the command's "svclust-cli-model" files
 // (versions 1 and 2, which nest the library's file) and the library's
 // bare "svclust-model" files (versions 1 to 4, without scaling).
 package modelfile

@@ -21,13 +21,20 @@ const (
 	Version = 6
 )
 
-// The forms written before Version, which Read still reads.
+// wholeVersion is the first version of the whole file (scaling, run
+// record and model under "model"), and outlierVersion the first whose
+// partitions may hold outlier data (version 6 added the outlier scores'
+// peaks, fence and threshold, and the components rule's sv_cluster).
+// subspaceVersion is the first whose model may hold "subspace" and the
+// subspace rule's statistics in its "choice" (also version 6; optional).
 const (
-	// headVersion is the first version of the current layout: scaling,
-	// features and run record beside "model" and "partition". Version 6
-	// added the model's optional "subspace" and the optional statistics
-	// of its "choice" (svclust.Choice.Projected and the rest).
-	headVersion = 5
+	wholeVersion    = 5
+	outlierVersion  = 6
+	subspaceVersion = 6
+)
+
+// The forms written before version 5, which Read still reads.
+const (
 	// cliFormat is the command's file (versions 1 and 2), which nests a
 	// library file of libFormat as its "model".
 	cliFormat  = "svclust-cli-model"

@@ -13,6 +13,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 )
 
@@ -82,6 +84,9 @@ func TestReadErrors(t *testing.T) {
 		{"newer", strings.Replace(good, `"version":6`, `"version":7`, 1), "version 7 is newer"},
 		{"version 0", strings.Replace(good, `"version":6`, `"version":0`, 1), "version 0, want 1 to 6"},
 		{"library version in the file", strings.Replace(good, `"version":6`, `"version":4`, 1), "version 4 holds a model only"},
+		{"outlier data in version 5", strings.Replace(good, `"version":6`, `"version":5`, 1), "version 5 has no outlier data"},
+		{"outlier threshold", strings.Replace(good, `"outlier_threshold":0.5`, `"outlier_threshold":1`, 1), "outlier threshold 1: must be in (0, 1)"},
+		{"outlier fence", strings.Replace(good, `"outlier_fence":`, `"outlier_fence":-`, 1), "must be > 0 and finite"},
 		{"c_auto in version 5", strings.Replace(good, `"model":{"gamma":`, `"model":{"c_auto":true,"gamma":`, 1), "c_auto belongs to version 4 only"},
 		{"format", strings.Replace(good, `svclust-model`, `svclust-other`, 1), `format is "svclust-other"`},
 		{"cli format", strings.Replace(good, `svclust-model`, `svclust-cli-model`, 1), `version 6 is newer`},
@@ -223,6 +228,60 @@ func TestColumns(t *testing.T) {
 		}
 		if err != nil || !slices.Equal(got.Features, c.features) || got.Label != c.label || got.Renamed != c.renamed {
 			t.Errorf("%q: %+v, %v; want features %v, label %d, renamed %d", c.header, got, err, c.features, c.label, c.renamed)
+		}
+	}
+}
+
+// TestOutlierScoresSaved: a saved and loaded model gives the raw training
+// rows exactly the outlier scores fit gave them, and the labels of
+// -outliers, of both rules.
+func TestOutlierScoresSaved(t *testing.T) {
+	for _, method := range []cluster.Method{&cluster.Levels{Outliers: true, OutlierThreshold: 0.4}, &cluster.Components{Outliers: true}} {
+		ds, err := dataset.Generate(dataset.Gauss3, 200, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw := mat.DenseCopyOf(ds.X)
+		scaler := dataset.FitScaler(ds.X, dataset.ScaleZScore)
+		scaler.Transform(ds.X)
+		m, err := svclust.Train(ds.X, &svclust.Config{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cl, err := cluster.Fit(m, ds.X, method)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := (&File{Scale: dataset.ScaleZScore, Scaler: scaler, Model: m, Partition: cl.Partition}).Write(&b); err != nil {
+			t.Fatal(err)
+		}
+		f, err := Read(&b, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := f.OutlierScores(nil, raw, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, cl.OutlierScores) {
+			t.Errorf("%v: saved model's outlier scores differ from fit's", method.Rule())
+		}
+		labels, err := f.Predict(nil, raw, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(labels, cl.Labels) || f.Partition.OutlierThreshold() != cl.OutlierThreshold {
+			t.Errorf("%v: saved model's labels or threshold differ from fit's", method.Rule())
+		}
+		f1, s1, err := f.ScoreOutliers(nil, nil, raw, 2)
+		f0, _ := f.Score(nil, raw, 1)
+		if err != nil || !slices.Equal(f1, f0) || !slices.Equal(s1, cl.OutlierScores) {
+			t.Errorf("%v: ScoreOutliers differs from Score and fit: %v", method.Rule(), err)
+		}
+		l2, s2, err := f.PredictScores(nil, nil, raw, 3)
+		if err != nil || !slices.Equal(l2, cl.Labels) || !slices.Equal(s2, cl.OutlierScores) {
+			t.Errorf("%v: PredictScores differs from fit: %v", method.Rule(), err)
 		}
 	}
 }

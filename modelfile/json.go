@@ -101,6 +101,31 @@ type partitionJSON struct {
 	Anchors            int        `json:"anchors"`
 	Strip              matrixJSON `json:"strip"`
 	StripCluster       []int      `json:"strip_cluster"`
+	// The outlier data of version 6 (cluster.OutlierData), of either
+	// rule, absent in a partition without it; the components rule then
+	// also writes "sv_cluster".
+	OutlierPeak      []float64 `json:"outlier_peak"`
+	OutlierFence     float64   `json:"outlier_fence"`
+	OutlierThreshold float64   `json:"outlier_threshold"`
+}
+
+// outlierForm sets the outlier keys of pj from o (nil: none).
+func (pj *partitionJSON) outlierForm(o *cluster.OutlierData) {
+	if o != nil {
+		pj.OutlierPeak, pj.OutlierFence, pj.OutlierThreshold = o.Peak, o.Fence, o.Threshold
+	}
+}
+
+// outlier returns the outlier data of pj, read from a file of the given
+// version: nil when pj has none.
+func (pj *partitionJSON) outlier(version int) (*cluster.OutlierData, error) {
+	if pj.OutlierPeak == nil && pj.OutlierFence == 0 && pj.OutlierThreshold == 0 {
+		return nil, nil
+	}
+	if version < outlierVersion {
+		return nil, fmt.Errorf("%w: partition: version %d has no outlier data", ErrFormat, version)
+	}
+	return &cluster.OutlierData{Peak: pj.OutlierPeak, Fence: pj.OutlierFence, Threshold: pj.OutlierThreshold}, nil
 }
 
 // modelForm returns the file form of m, validated as Read validates what
@@ -156,18 +181,23 @@ func partitionForm(p cluster.Partition) (*partitionJSON, error) {
 	switch p := p.(type) {
 	case *cluster.LevelTree:
 		t := p.Data()
-		return &partitionJSON{
+		pj := &partitionJSON{
 			Rule: cluster.RuleLevels.String(), SVCluster: t.SVCluster, Birth: t.Birth,
 			Outliers: t.Outliers, M: t.M, Clusters: len(t.Birth),
-		}, nil
+		}
+		pj.outlierForm(t.Outlier)
+		return pj, nil
 	case *cluster.Graph:
 		g := p.Data()
-		return &partitionJSON{
+		pj := &partitionJSON{
 			Rule: cluster.RuleComponents.String(), Eps: g.Eps, All: g.All, Outliers: g.Outliers,
 			M: g.M, Clusters: g.Clusters,
 			Equilibria: matrixJSON{m: g.Equilibria}, EquilibriumCluster: g.EquilibriumCluster,
 			Anchors: g.Anchors, Strip: matrixJSON{m: g.Strip}, StripCluster: g.StripCluster,
-		}, nil
+			SVCluster: g.SVCluster,
+		}
+		pj.outlierForm(g.Outlier)
+		return pj, nil
 	}
 	return nil, fmt.Errorf("modelfile: unknown partition type %T", p)
 }
@@ -238,9 +268,9 @@ func (j *modelJSON) check(version int) error {
 		return bad("version %d: c_auto belongs to version %d only", version, libVersion)
 	}
 	switch {
-	case version < headVersion && j.Choice != nil:
+	case version < wholeVersion && j.Choice != nil:
 		return bad("version %d has no choice", version)
-	case version >= headVersion && j.Choice == nil:
+	case version >= wholeVersion && j.Choice == nil:
 		return bad("no choice")
 	}
 	if ch := j.Choice; ch != nil {
@@ -253,7 +283,7 @@ func (j *modelJSON) check(version int) error {
 		if ch.Budget < -1 || ch.Sample < 0 || ch.Cover < 0 || ch.Narrowed < 0 || ch.Q < 0 || ch.MinIter < 0 {
 			return bad("negative count in choice")
 		}
-		if version < 6 && (ch.ConcentrationMax != 0 || ch.Projected || ch.Q != 0 || ch.Silverman != 0 || ch.MinIter != 0) {
+		if version < subspaceVersion && (ch.ConcentrationMax != 0 || ch.Projected || ch.Q != 0 || ch.Silverman != 0 || ch.MinIter != 0) {
 			return bad("version %d has no subspace rule or min_iter in its choice", version)
 		}
 	}
@@ -267,7 +297,7 @@ func (j *modelJSON) checkSubspace(version int, bad func(string, ...any) error) e
 	if p == nil {
 		return nil
 	}
-	if version < 6 {
+	if version < subspaceVersion {
 		return bad("version %d has no subspace", version)
 	}
 	if len(p.Mean) < j.Dim {
@@ -342,7 +372,10 @@ func (pj *partitionJSON) partition(m *svclust.Model, version int) (cluster.Parti
 		return nil, err
 	}
 	var p cluster.Partition
-	var err error
+	out, err := pj.outlier(version)
+	if err != nil {
+		return nil, err
+	}
 	switch pj.Rule {
 	case cluster.RuleLevels.String():
 		if version == 1 {
@@ -359,7 +392,7 @@ func (pj *partitionJSON) partition(m *svclust.Model, version int) (cluster.Parti
 			return nil, bad("%d birth levels for %d clusters", len(pj.Birth), pj.Clusters)
 		}
 		p, err = cluster.NewLevelTree(m, cluster.LevelTreeData{
-			SVCluster: pj.SVCluster, Birth: pj.Birth, Outliers: pj.Outliers, M: pj.M,
+			SVCluster: pj.SVCluster, Birth: pj.Birth, Outliers: pj.Outliers, M: pj.M, Outlier: out,
 		})
 	case "", cluster.RuleComponents.String():
 		if pj.Rule == "" && version != 1 {
@@ -368,12 +401,13 @@ func (pj *partitionJSON) partition(m *svclust.Model, version int) (cluster.Parti
 		if pj.Rule != "" && version == 1 {
 			return nil, bad("version 1 has no partition rule, but the file names %q", pj.Rule)
 		}
-		if pj.SVCluster != nil || pj.Birth != nil {
-			return nil, bad("sv_cluster and birth belong to the %q rule", cluster.RuleLevels)
+		if pj.Birth != nil || pj.SVCluster != nil && out == nil {
+			return nil, bad("birth, and sv_cluster without outlier data, belong to the %q rule", cluster.RuleLevels)
 		}
 		g := cluster.GraphData{
 			Eps: pj.Eps, All: pj.All, Outliers: pj.Outliers, M: pj.M, Clusters: pj.Clusters,
 			EquilibriumCluster: pj.EquilibriumCluster, Anchors: pj.Anchors,
+			SVCluster: pj.SVCluster, Outlier: out,
 		}
 		if pj.Equilibria.len() > 0 {
 			g.Equilibria = dense(&pj.Equilibria, d)
@@ -580,6 +614,10 @@ func (jw *jsonWriter) partition(pj *partitionJSON) {
 		jw.float(pj.Eps)
 		jw.raw(`,"all":`)
 		jw.value(pj.All)
+		if pj.SVCluster != nil {
+			jw.raw(`,"sv_cluster":`)
+			jw.ints(pj.SVCluster)
+		}
 	}
 	jw.raw(`,"outliers":`)
 	jw.value(pj.Outliers)
@@ -598,6 +636,14 @@ func (jw *jsonWriter) partition(pj *partitionJSON) {
 		jw.matrix(pj.Strip.m)
 		jw.raw(`,"strip_cluster":`)
 		jw.ints(pj.StripCluster)
+	}
+	if pj.OutlierPeak != nil {
+		jw.raw(`,"outlier_peak":`)
+		jw.floats(pj.OutlierPeak)
+		jw.raw(`,"outlier_fence":`)
+		jw.float(pj.OutlierFence)
+		jw.raw(`,"outlier_threshold":`)
+		jw.float(pj.OutlierThreshold)
 	}
 	jw.raw("}")
 }

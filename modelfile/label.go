@@ -5,6 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 )
 
@@ -129,8 +130,8 @@ func (m *File) Predict(dst []int, x mat.Matrix, workers int) ([]int, error) {
 
 // Score sets dst[i] to f(x) = Σᵢ αᵢ k(svᵢ, x) − 1 of the raw (unscaled)
 // row i of x, scaled with the model's scaler, and returns dst; a nil dst
-// is allocated. Points with f < 0 are outliers of the domain of novelty.
-// It returns errors and panics as [File.Predict] does.
+// is allocated: the model's novelty score, higher inside the data
+// ([File.OutlierScores] ranks outliers on a common scale). It returns errors and panics as [File.Predict] does.
 func (m *File) Score(dst []float64, x mat.Matrix, workers int) ([]float64, error) {
 	if err := m.check(x); err != nil {
 		return nil, err
@@ -150,6 +151,108 @@ func (m *File) Score(dst []float64, x mat.Matrix, workers int) ([]float64, error
 		return nil, err
 	}
 	return dst, nil
+}
+
+// OutlierScores sets dst[i] to the outlier score in [0, 1] of the raw
+// (unscaled) row i of x (see [cluster.Partition]), scaled with the
+// model's scaler, and returns dst; a nil dst is allocated. On the training
+// data of a model written by svclust fit it returns fit's scores. It
+// returns [ErrNotClustered] for a model without a partition and
+// [cluster.ErrNoOutlierScores] for a file of version 5 or older, whose
+// partition has no outlier fence: fitting again gives one. Otherwise it
+// returns errors and panics as [File.Predict] does.
+func (m *File) OutlierScores(dst []float64, x mat.Matrix, workers int) ([]float64, error) {
+	if err := m.check(x); err != nil {
+		return nil, err
+	}
+	n, _ := x.Dims()
+	if dst == nil {
+		dst = make([]float64, n)
+	}
+	if len(dst) != n {
+		panic("modelfile: OutlierScores: len(dst) is not the number of rows")
+	}
+	if m.Partition == nil {
+		return nil, ErrNotClustered
+	}
+	if m.Partition.OutlierThreshold() == 0 {
+		return nil, cluster.ErrNoOutlierScores
+	}
+	err := m.chunks(x, func(lo, hi int, scaled *mat.Dense) error {
+		_, err := m.Partition.OutlierScores(dst[lo:hi], scaled, workers)
+		return err
+	}, 0)
+	if err != nil {
+		return nil, err
+	}
+	return dst, nil
+}
+
+// PredictScores is [File.Predict] and [File.OutlierScores] at once, in one
+// pass over the rows where the partition's rule allows it (see
+// cluster.Partition.PredictScores); nil slices are allocated. It returns
+// the errors of both.
+func (m *File) PredictScores(dst []int, scores []float64, x mat.Matrix, workers int) ([]int, []float64, error) {
+	if err := m.check(x); err != nil {
+		return nil, nil, err
+	}
+	n, _ := x.Dims()
+	if dst == nil {
+		dst = make([]int, n)
+	}
+	if scores == nil {
+		scores = make([]float64, n)
+	}
+	if len(dst) != n || len(scores) != n {
+		panic("modelfile: PredictScores: len(dst) or len(scores) is not the number of rows")
+	}
+	if m.Partition == nil {
+		return nil, nil, ErrNotClustered
+	}
+	if m.Partition.OutlierThreshold() == 0 {
+		return nil, nil, cluster.ErrNoOutlierScores
+	}
+	err := m.chunks(x, func(lo, hi int, scaled *mat.Dense) error {
+		_, _, err := m.Partition.PredictScores(dst[lo:hi], scores[lo:hi], scaled, workers)
+		return err
+	}, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return dst, scores, nil
+}
+
+// ScoreOutliers is [File.Score] and [File.OutlierScores] at once, in one
+// pass over the rows where the partition allows it (see
+// cluster.ScoreOutliers); nil slices are allocated. It returns the errors
+// of both.
+func (m *File) ScoreOutliers(fx, scores []float64, x mat.Matrix, workers int) ([]float64, []float64, error) {
+	if err := m.check(x); err != nil {
+		return nil, nil, err
+	}
+	n, _ := x.Dims()
+	if fx == nil {
+		fx = make([]float64, n)
+	}
+	if scores == nil {
+		scores = make([]float64, n)
+	}
+	if len(fx) != n || len(scores) != n {
+		panic("modelfile: ScoreOutliers: len(fx) or len(scores) is not the number of rows")
+	}
+	if m.Partition == nil {
+		return nil, nil, ErrNotClustered
+	}
+	if m.Partition.OutlierThreshold() == 0 {
+		return nil, nil, cluster.ErrNoOutlierScores
+	}
+	err := m.chunks(x, func(lo, hi int, scaled *mat.Dense) error {
+		return cluster.ScoreOutliers(m.Partition, fx[lo:hi], scores[lo:hi], scaled, workers)
+	}, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return fx, scores, nil
 }
 
 // chunks calls do with the scaled rows lo to hi of x, for consecutive

@@ -191,7 +191,7 @@ func decode(r io.Reader) (*File, error) {
 			return nil, fmt.Errorf("model file version %d is newer than this svclust reads (1 to %d): use a newer svclust", mf.Version, Version)
 		case mf.Version < 1:
 			return nil, bad("version %d, want 1 to %d", mf.Version, Version)
-		case mf.Version >= headVersion:
+		case mf.Version >= wholeVersion:
 			if mf.bare() {
 				return nil, bad("version %d has the model under \"model\"", mf.Version)
 			}
@@ -263,7 +263,7 @@ func decode(r io.Reader) (*File, error) {
 	}
 	f := &File{Scale: dataset.ScaleNone, Features: mf.Features, Label: mf.Label, Run: mf.Run, Model: m}
 	d := m.Dim()
-	if mf.Format == Format && version < headVersion {
+	if mf.Format == Format && version < wholeVersion {
 		// A bare library file: rows are given in the model's space.
 		f.Scaler = &dataset.Scaler{Shift: make([]float64, d), Mul: make([]float64, d)}
 		for j := range f.Scaler.Mul {

@@ -48,12 +48,12 @@
 // are the same with or without the extended part, which has a section of
 // its own, and the report's head says which is which.
 //
-// # Time budgets
+// # Time limits
 //
 // Classic SVC is O(N²) and cannot finish on the larger sets, and the
 // unbudgeted SGD-LMOC keeps thousands of support vectors on them, so every
-// data set and method has time budgets (Protocol.GridBudget, RunsBudget,
-// RunBudget): a grid search stops starting points once its budget is spent,
+// data set and method has time limits (Protocol.GridTimeout, RunsTimeout,
+// RunTimeout): a grid search stops starting points once its limit is spent,
 // the seeded runs stop after the first once theirs is, and one SVC or FSVC
 // run ends in baseline.ErrExceeded when it runs out of its own. Every record
 // says how many grid points and runs it covers, and the status "exceeded"

@@ -49,7 +49,9 @@ func FSVCGrid() []float64 {
 
 // Protocol holds the settings of the experiment. The zero value runs the
 // paper's protocol without time limits on unscaled data; the command line
-// (svclust reproduce) uses z-scores and time budgets of 40 s.
+// (svclust reproduce) uses z-scores and time limits of 40 s. Its time
+// limits are Timeouts, as baseline's are: in this project a budget is a
+// number of support vectors.
 type Protocol struct {
 	// Gammas and Cs are the grids of γ and C; nil selects Grid.
 	Gammas, Cs []float64 `json:",omitempty"`
@@ -62,21 +64,21 @@ type Protocol struct {
 	// loaded. The zero value, dataset.ScaleNone, leaves the features as
 	// read.
 	Scale dataset.Scale
-	// GridBudget limits the wall time of the grid search of one data set
+	// GridTimeout limits the wall time of the grid search of one data set
 	// and method (each of FSVC's two stages gets it in full): once it is
 	// spent, the grid points not yet started are skipped, and the record
 	// says how many were evaluated. A point already running is finished,
 	// except that SVC and FSVC get at most the time left as their own
-	// budget. 0 means no limit.
-	GridBudget time.Duration
-	// RunsBudget limits the wall time of the seeded runs of one data set
+	// limit. 0 means no limit.
+	GridTimeout time.Duration
+	// RunsTimeout limits the wall time of the seeded runs of one data set
 	// and method: the first run always starts, later ones only while it
 	// is not spent. 0 means no limit.
-	RunsBudget time.Duration
-	// RunBudget is the time budget of one SVC or FSVC run, training and
+	RunsTimeout time.Duration
+	// RunTimeout is the time limit of one SVC or FSVC run, training and
 	// labelling together; a run that does not finish in it is reported as
 	// exceeded (baseline.ErrExceeded). 0 means no limit.
-	RunBudget time.Duration
+	RunTimeout time.Duration
 	// MinIter is svclust.Config.MinIter for SGD, BSGD-PNN, BSGD-PRN and
 	// BSGD-M; 0 selects the library's default.
 	MinIter int
@@ -88,7 +90,7 @@ type Protocol struct {
 	// Workers is the number of fits run at a time, grid points and seeded
 	// runs alike, each on one goroutine, so that every method is timed on
 	// one core. 0 means GOMAXPROCS. Results other than timings do not
-	// depend on it, unless a time budget runs out.
+	// depend on it, unless a time limit runs out.
 	Workers int
 	// Skip maps "name/method" (a data set name, a slash and a Method) to
 	// the reason not to run that method on that data set: the record gets
@@ -218,7 +220,7 @@ func (p *Protocol) Evaluate(ctx context.Context, d *Data, m Method) Record {
 		rec.Status = "skipped: interrupted"
 		return rec
 	case best < 0 && (exceeded > 0 || rec.GridEvaluated == 0):
-		// Every point evaluated ran out of its time budget, or the grid
+		// Every point evaluated ran out of its time limit, or the grid
 		// budget ran out before any point started.
 		rec.Status = "exceeded"
 		p.progressf("%s: %s: exceeded (%s)\n", d.Name, m, since(start))
@@ -246,17 +248,17 @@ func (p *Protocol) Evaluate(ctx context.Context, d *Data, m Method) Record {
 	t := time.Now()
 	outs[0].scores = metrics.Evaluate(d.X, d.Labels, outs[0].labels)
 	// A run starts only if the runs so far plus one more, at the duration
-	// of the chosen point's fit and scoring, fit in the runs budget.
+	// of the chosen point's fit and scoring, fit in the runs time limit.
 	est := outs[0].train + outs[0].cluster + time.Since(t)
 	runStart := time.Now()
 	var mu sync.Mutex
 	finished := 1
 	p.pool(ctx, runs-1, func() bool {
-		return p.RunsBudget == 0 || time.Since(runStart)+est <= p.RunsBudget
+		return p.RunsTimeout == 0 || time.Since(runStart)+est <= p.RunsTimeout
 	}, func(i int) {
 		// Each run trains its own SVDD, although SVC's and FSVC's do not
 		// depend on the seed, so that its training time is measured.
-		o := p.fit(d, m, s, uint64(i+2), p.RunBudget, nil)
+		o := p.fit(d, m, s, uint64(i+2), p.RunTimeout, nil)
 		o.done = true
 		if o.err == nil {
 			o.scores = metrics.Evaluate(d.X, d.Labels, o.labels)
@@ -344,7 +346,7 @@ func (p *Protocol) grid(m Method) []Setting {
 
 // fsvcStage returns FSVC's second stage: p and ε over their grids at γ
 // and C, p from its largest value down, since coarse partitions are the
-// cheapest, so that a time budget cuts the expensive end.
+// cheapest, so that a time limit cuts the expensive end.
 func (p *Protocol) fsvcStage(gamma, c float64) []Setting {
 	ps, epss := orDefault(p.Ps, FSVCGrid), orDefault(p.Epss, FSVCGrid)
 	var g []Setting
@@ -365,7 +367,7 @@ func orDefault(v []float64, def func() []float64) []float64 {
 
 // order returns the order in which the n points of a grid are started:
 // the first stage in the bit-reversed order of their γ-major index, so
-// that the points evaluated before a time budget runs out spread over the
+// that the points evaluated before a time limit runs out spread over the
 // whole grid instead of covering its first rows; FSVC's second stage in
 // its own order (cheapest first). The order does not affect which point is
 // chosen.
@@ -402,7 +404,7 @@ type pointResult struct {
 }
 
 // search evaluates the settings at seed 1, Workers at a time, until the
-// grid budget counted from start is spent, and returns the outcome of each
+// grid time limit counted from start is spent, and returns the outcome of each
 // setting in its slot. Progress lines call the grid what; spread starts
 // the settings in the order that spreads over the grid (see order),
 // instead of the grid's own. For SVC and FSVC, settings that differ only in
@@ -430,8 +432,8 @@ func (p *Protocol) search(ctx context.Context, d *Data, m Method, grid []Setting
 		}
 	}
 	var deadline time.Time
-	if p.GridBudget > 0 {
-		deadline = start.Add(p.GridBudget)
+	if p.GridTimeout > 0 {
+		deadline = start.Add(p.GridTimeout)
 	}
 	var (
 		mu       sync.Mutex
@@ -443,13 +445,13 @@ func (p *Protocol) search(ctx context.Context, d *Data, m Method, grid []Setting
 		return deadline.IsZero() || time.Now().Before(deadline)
 	}, func(k int) {
 		i := todo[k]
-		budget := p.RunBudget
+		timeout := p.RunTimeout
 		if !deadline.IsZero() {
-			if left := time.Until(deadline); budget == 0 || left < budget {
-				budget = max(left, time.Nanosecond)
+			if left := time.Until(deadline); timeout == 0 || left < timeout {
+				timeout = max(left, time.Nanosecond)
 			}
 		}
-		r := pointResult{outcome: p.fit(d, m, grid[i], 1, budget, pre), nmi: math.NaN()}
+		r := pointResult{outcome: p.fit(d, m, grid[i], 1, timeout, pre), nmi: math.NaN()}
 		r.done = true
 		if r.err == nil {
 			r.nmi = metrics.NMI(d.Labels, r.labels)
@@ -550,19 +552,19 @@ type outcome struct {
 	labels         []int
 	svdd           *baseline.SVDD // SVC's and FSVC's, for reuse by the stage
 	train, cluster time.Duration
-	scores         metrics.Scores
+	scores         metrics.Validity
 	err            error
 }
 
 // fit trains method m on d at setting s with seed and labels the rows, on
-// one goroutine. budget is the time budget of SVC and FSVC (0: none); the
+// one goroutine. timeout is the time limit of SVC and FSVC (0: none); the
 // SGD methods cannot be stopped early. pre, if not nil, holds the SVDD of
 // SVC or FSVC already trained at s (see fitSVDD).
-func (p *Protocol) fit(d *Data, m Method, s Setting, seed uint64, budget time.Duration, pre *outcome) outcome {
+func (p *Protocol) fit(d *Data, m Method, s Setting, seed uint64, timeout time.Duration, pre *outcome) outcome {
 	const workers = 1
 	switch m {
 	case SVC, FSVC:
-		return fitSVDD(d, m, s, seed, workers, budget, p.RunBudget, pre)
+		return fitSVDD(d, m, s, seed, workers, timeout, p.RunTimeout, pre)
 	}
 	cfg := svclust.Config{Gamma: s.Gamma, C: s.C, Seed: seed, Workers: workers, MinIter: p.MinIter, Budget: svclust.NoBudget}
 	if m != SGD {
@@ -596,11 +598,11 @@ func (p *Protocol) fit(d *Data, m Method, s Setting, seed uint64, budget time.Du
 }
 
 // fitSVDD trains the exact SVDD, or takes pre.svdd if pre is not nil, and
-// labels it by the complete graph (SVC) or by FSVC, within budget of wall
+// labels it by the complete graph (SVC) or by FSVC, within timeout of wall
 // time for both together. A pre-trained SVDD costs no wall time now, but
-// its training, pre.train, still counts against runBudget, the budget of
+// its training, pre.train, still counts against runTimeout, the limit of
 // one run, and is reported as the run's training time.
-func fitSVDD(d *Data, m Method, s Setting, seed uint64, workers int, budget, runBudget time.Duration, pre *outcome) outcome {
+func fitSVDD(d *Data, m Method, s Setting, seed uint64, workers int, timeout, runTimeout time.Duration, pre *outcome) outcome {
 	x := d.X
 	left := time.Duration(0)
 	var (
@@ -610,24 +612,24 @@ func fitSVDD(d *Data, m Method, s Setting, seed uint64, workers int, budget, run
 	)
 	if pre != nil {
 		sv, train = pre.svdd, pre.train
-		if budget > 0 {
-			left = budget
-			if runBudget > 0 {
-				left = min(left, runBudget-train)
+		if timeout > 0 {
+			left = timeout
+			if runTimeout > 0 {
+				left = min(left, runTimeout-train)
 			}
 		}
 	} else {
 		t0 := time.Now()
-		sv, err = baseline.TrainSVDD(x, &baseline.SVDDConfig{Gamma: s.Gamma, C: s.C, Timeout: budget, Workers: workers})
+		sv, err = baseline.TrainSVDD(x, &baseline.SVDDConfig{Gamma: s.Gamma, C: s.C, Timeout: timeout, Workers: workers})
 		if err != nil {
 			return outcome{err: err}
 		}
 		train = time.Since(t0)
-		if budget > 0 {
-			left = budget - train
+		if timeout > 0 {
+			left = timeout - train
 		}
 	}
-	if budget > 0 && left <= 0 {
+	if timeout > 0 && left <= 0 {
 		return outcome{err: baseline.ErrExceeded}
 	}
 	t1 := time.Now()

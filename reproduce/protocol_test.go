@@ -180,7 +180,7 @@ func TestRunDeterministic(t *testing.T) {
 func TestExceeded(t *testing.T) {
 	dir := writeTiny(t)
 	p := tinyProtocol(2)
-	p.RunBudget = time.Nanosecond
+	p.RunTimeout = time.Nanosecond
 	recs, err := p.Run(context.Background(), dir, tinySets[:1], []Method{SVC, FSVC, BSGDR})
 	if err != nil {
 		t.Fatal(err)
@@ -201,7 +201,7 @@ func TestExceeded(t *testing.T) {
 	// A runs budget of 1 ns leaves the run with seed 1, which is the grid
 	// search's own evaluation of the chosen point, and starts no other.
 	p = tinyProtocol(2)
-	p.RunsBudget = time.Nanosecond
+	p.RunsTimeout = time.Nanosecond
 	recs, err = p.Run(context.Background(), dir, tinySets[:1], []Method{BSGDPNN})
 	if err != nil {
 		t.Fatal(err)
@@ -211,7 +211,7 @@ func TestExceeded(t *testing.T) {
 	}
 
 	p = tinyProtocol(2)
-	p.GridBudget = time.Nanosecond
+	p.GridTimeout = time.Nanosecond
 	recs, err = p.Run(context.Background(), dir, tinySets[:1], []Method{BSGDPNN})
 	if err != nil {
 		t.Fatal(err)

@@ -62,9 +62,20 @@ func (m Machine) String() string {
 	return fmt.Sprintf("%d × %s, %s/%s, %s", m.CPUs, cpu, m.GOOS, m.GOARCH, m.GoVersion)
 }
 
+// ReportVersion is the version of the JSON form of a [Report] that
+// [Report.WriteJSON] writes, in its "version" key. Version 2 names the
+// time limits of Protocol GridTimeout, RunsTimeout and RunTimeout; version
+// 1, which has no "version" key, named them GridBudget, RunsBudget and
+// RunBudget (a budget is a number of support vectors elsewhere), and
+// [ReadReport] still reads them.
+const ReportVersion = 2
+
 // Report is the outcome of a reproduction, as written to JSON and
 // rendered by WriteMarkdown.
 type Report struct {
+	// Version is the version of the JSON form the report was read from
+	// (1 for a file without one); WriteJSON writes ReportVersion.
+	Version int `json:"version"`
 	// Command is the command line that produced the report.
 	Command string `json:"command"`
 	// Machine is where it ran, Date when it started (RFC 3339) and
@@ -86,9 +97,11 @@ type Report struct {
 	Extended *Extension `json:"extended,omitempty"`
 }
 
-// WriteJSON writes r to w as indented JSON.
+// WriteJSON writes r to w as indented JSON, of version ReportVersion.
 func (r *Report) WriteJSON(w io.Writer) error {
-	b, err := json.MarshalIndent(r, "", "  ")
+	c := *r
+	c.Version = ReportVersion
+	b, err := json.MarshalIndent(&c, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -96,13 +109,44 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	return err
 }
 
-// ReadReport reads a Report written by WriteJSON.
+// ReadReport reads a Report written by WriteJSON, of any version up to
+// ReportVersion.
 func ReadReport(rd io.Reader) (*Report, error) {
 	var r Report
 	if err := json.NewDecoder(rd).Decode(&r); err != nil {
 		return nil, fmt.Errorf("reproduce: reading report: %w", err)
 	}
+	switch {
+	case r.Version == 0:
+		r.Version = 1
+	case r.Version > ReportVersion:
+		return nil, fmt.Errorf("reproduce: reading report: version %d is newer than this program's %d", r.Version, ReportVersion)
+	}
 	return &r, nil
+}
+
+// UnmarshalJSON reads a Protocol, taking the time limits of a version 1
+// report (GridBudget, RunsBudget, RunBudget) as GridTimeout, RunsTimeout
+// and RunTimeout.
+func (p *Protocol) UnmarshalJSON(b []byte) error {
+	type plain Protocol // without this method
+	var v struct {
+		plain
+		GridBudget, RunsBudget, RunBudget *time.Duration
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*p = Protocol(v.plain)
+	for _, old := range []struct {
+		v   *time.Duration
+		dst *time.Duration
+	}{{v.GridBudget, &p.GridTimeout}, {v.RunsBudget, &p.RunsTimeout}, {v.RunBudget, &p.RunTimeout}} {
+		if old.v != nil {
+			*old.dst = *old.v
+		}
+	}
+	return nil
 }
 
 // find returns the record of method m on data set name, or nil.
@@ -251,7 +295,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(bw, "## Legend\n\n")
 	fmt.Fprintf(bw, "Each cell is **paper / ours**: the paper's value, then ours in bold, the mean over the seeded runs ± its sample standard deviation. ")
 	fmt.Fprintf(bw, "`—` means not reported (the paper has no BSGD-M column) or undefined (Davies–Bouldin with one cluster); ")
-	fmt.Fprintf(bw, "`exceeded` means no run finished within the time budget; `skipped` means the method did not run (see the last table). ")
+	fmt.Fprintf(bw, "`exceeded` means no run finished within the time limit; `skipped` means the method did not run (see the last table). ")
 	fmt.Fprintf(bw, "The paper's bold marks are not reproduced. `[B]` after a data set is the budget of the budgeted methods.\n\n")
 
 	if cs := r.Compare(); len(cs) > 0 {
@@ -304,7 +348,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintln(bw)
 
 	fmt.Fprintf(bw, "## Settings chosen and status\n\n")
-	fmt.Fprintf(bw, "γ and C (and p, ε for FSVC) chosen by NMI at seed 1; grid points evaluated of the grid; runs finished; notes on what a budget cut.\n\n")
+	fmt.Fprintf(bw, "γ and C (and p, ε for FSVC) chosen by NMI at seed 1; grid points evaluated of the grid; runs finished; notes on what a time limit cut.\n\n")
 	fmt.Fprintf(bw, "| Dataset | Method | n | d | γ | C | p | ε | grid | runs | status | note |\n")
 	fmt.Fprintf(bw, "|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, d := range ds {
@@ -385,15 +429,15 @@ func writeProtocol(w io.Writer, p *Protocol, ds []DataSet, ms []Method) {
 		}
 		fmt.Fprintf(w, "; the stopping rule is checked %s. Clustering: cluster.Fit with its defaults.\n", strings.Join(from, ", and "))
 	}
-	fmt.Fprintf(w, "- Time budgets: grid search %s per data set and method", budget(p.GridBudget))
+	fmt.Fprintf(w, "- Time limits: grid search %s per data set and method", timeLimit(p.GridTimeout))
 	if has(FSVC) {
 		fmt.Fprintf(w, " (each FSVC stage)")
 	}
-	fmt.Fprintf(w, "; seeded runs %s per data set and method after the first", budget(p.RunsBudget))
+	fmt.Fprintf(w, "; seeded runs %s per data set and method after the first", timeLimit(p.RunsTimeout))
 	if len(svdd) > 0 {
-		fmt.Fprintf(w, "; one %s run (training and labelling) %s, after which it is reported exceeded", joinAnd(svdd, "or"), budget(p.RunBudget))
+		fmt.Fprintf(w, "; one %s run (training and labelling) %s, after which it is reported exceeded", joinAnd(svdd, "or"), timeLimit(p.RunTimeout))
 	}
-	fmt.Fprintf(w, ". Budgets never cut a run short silently: the last table gives the grid points evaluated and the runs finished.")
+	fmt.Fprintf(w, ". Time limits never cut a run short silently: the last table gives the grid points evaluated and the runs finished.")
 	if len(sgd) > 0 || has(BSGDR) {
 		fmt.Fprintf(w, " The SGD methods cannot be interrupted, so a grid point or run that started in time is finished.")
 	}
@@ -486,7 +530,8 @@ func workersText(w int) string {
 	return fmt.Sprint(w)
 }
 
-func budget(d time.Duration) string {
+// timeLimit shows a time limit, 0 being none.
+func timeLimit(d time.Duration) string {
 	if d == 0 {
 		return "unlimited"
 	}

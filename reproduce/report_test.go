@@ -343,3 +343,33 @@ func sameJSON(a, b []byte) string {
 		}
 	}
 }
+
+// TestReadReportVersion1 checks that a report of version 1, which named the
+// time limits GridBudget, RunsBudget and RunBudget and had no version,
+// reads with its limits as GridTimeout, RunsTimeout and RunTimeout, and is
+// written back as ReportVersion with the new keys.
+func TestReadReportVersion1(t *testing.T) {
+	t.Parallel()
+	old := `{"command": "x", "protocol": {"Runs": 5, "GridBudget": 1000, "RunsBudget": 2000, "RunBudget": 3000}, "records": []}`
+	r, err := ReadReport(strings.NewReader(old))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := r.Protocol; r.Version != 1 || p.Runs != 5 || p.GridTimeout != 1000 || p.RunsTimeout != 2000 || p.RunTimeout != 3000 {
+		t.Errorf("version %d, protocol %+v; want version 1, runs 5 and the limits 1000, 2000, 3000", r.Version, p)
+	}
+	var b strings.Builder
+	if err := r.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	if s := b.String(); !strings.Contains(s, `"version": 2`) || !strings.Contains(s, `"GridTimeout": 1000`) || strings.Contains(s, "Budget") {
+		t.Errorf("written back:\n%s", s)
+	}
+	back, err := ReadReport(strings.NewReader(b.String()))
+	if err != nil || back.Version != ReportVersion || back.Protocol.RunTimeout != 3000 {
+		t.Errorf("read back: %v, version %d, protocol %+v", err, back.Version, back.Protocol)
+	}
+	if _, err := ReadReport(strings.NewReader(`{"version": 3}`)); err == nil {
+		t.Error("version 3 read without error")
+	}
+}

@@ -22,6 +22,10 @@ type Source struct {
 	// SHA256 is the SHA-256 of the bytes of the data in hexadecimal, or
 	// "" when the data are not one file.
 	SHA256 string
+	// Created is the creation time to record; the zero value means
+	// [CreationTime]. A caller whose environment the Go runtime does not
+	// see (the Python package) sets it with [CreationTimeAt].
+	Created time.Time
 }
 
 // Record returns the run record of the model m, trained and clustered with
@@ -29,9 +33,13 @@ type Source struct {
 // says of how it was made. It is the one function of the package that
 // names the record's type.
 func (s *Settings) Record(tool string, m *svclust.Model, src Source) *modelfile.Run {
+	created := src.Created
+	if created.IsZero() {
+		created = CreationTime()
+	}
 	r := &modelfile.Run{
 		Tool:       tool,
-		Created:    CreationTime().Format(time.RFC3339),
+		Created:    created.UTC().Format(time.RFC3339),
 		Seed:       s.Seed,
 		Strategy:   s.Maintain,
 		Budget:     m.Choice.Budget,

@@ -13,6 +13,7 @@ type Report struct {
 	N              int       `json:"n"`
 	D              int       `json:"d"`
 	Clusters       int       `json:"clusters"`
+	Sizes          []int     `json:"sizes"` // rows of each cluster 0, 1, …, k−1
 	SupportVectors int       `json:"support_vectors"`
 	Iterations     int       `json:"iterations"`
 	Status         string    `json:"status"`
@@ -29,10 +30,22 @@ type Report struct {
 	MinSize        int       `json:"min_size,omitempty"`
 	Stability      []float64 `json:"stability,omitempty"`
 	RipplesJoined  int       `json:"ripples_joined"`
-	Choice         *Choice   `json:"choice,omitempty"`
-	Strategy       string    `json:"strategy"`
-	Scale          string    `json:"scale"`
-	Seed           uint64    `json:"seed"`
+	// Outlier summarises the outlier scores of the rows.
+	Outlier  *Outlier `json:"outlier,omitempty"`
+	Choice   *Choice  `json:"choice,omitempty"`
+	Strategy string   `json:"strategy"`
+	Scale    string   `json:"scale"`
+	Seed     uint64   `json:"seed"`
+}
+
+// Outlier is what a Report says of the outlier scores of the rows: how
+// many reach the threshold (those -outliers labels −1; −1 when the
+// Result holds no scores, see cluster.Result.OutlierScores), the
+// threshold, and the fence D₀ of the depths, at which the score is ½.
+type Outlier struct {
+	Count     int     `json:"count"`
+	Threshold float64 `json:"threshold"`
+	Fence     float64 `json:"fence"`
 }
 
 // Choice is what a Report says of svclust.Choice: the statistics behind
@@ -103,9 +116,22 @@ func subspaceOf(c svclust.Choice) *Subspace {
 // caller (see [Settings.Report]).
 func NewReport(m *svclust.Model, cl *cluster.Result, n, d int) *Report {
 	c := m.Choice
+	var out *Outlier
+	if cl.OutlierThreshold > 0 {
+		out = &Outlier{Count: -1, Threshold: cl.OutlierThreshold, Fence: cl.OutlierFence}
+		if cl.OutlierScores != nil {
+			out.Count = 0
+			for _, s := range cl.OutlierScores {
+				if s >= cl.OutlierThreshold {
+					out.Count++
+				}
+			}
+		}
+	}
 	return &Report{
 		N: n, D: d,
 		Clusters:       cl.Clusters,
+		Sizes:          Sizes(cl.Labels, cl.Clusters),
 		SupportVectors: len(m.Alpha),
 		Iterations:     m.Stats.Iterations,
 		Status:         m.Status.String(),
@@ -121,6 +147,7 @@ func NewReport(m *svclust.Model, cl *cluster.Result, n, d int) *Report {
 		MinSize:        cl.MinSize,
 		Stability:      cl.Stability,
 		RipplesJoined:  cl.Ripples,
+		Outlier:        out,
 		Choice: &Choice{
 			GammaAuto: c.GammaAuto, CAuto: c.CAuto, BudgetAuto: c.BudgetAuto,
 			Sample: c.Sample, Rho: c.Rho, Cover: c.Cover, KappaMax: c.KappaMax, Scale: c.Scale,
@@ -129,6 +156,18 @@ func NewReport(m *svclust.Model, cl *cluster.Result, n, d int) *Report {
 			Subspace: subspaceOf(c), MinIter: c.MinIter,
 		},
 	}
+}
+
+// Sizes returns the number of labels 0, 1, …, k−1 in labels: the sizes
+// of the clusters, outliers (−1) left out.
+func Sizes(labels []int, k int) []int {
+	sizes := make([]int, k)
+	for _, l := range labels {
+		if l >= 0 {
+			sizes[l]++
+		}
+	}
+	return sizes
 }
 
 // Report returns the report of a run with the settings s.

@@ -70,8 +70,12 @@ type Settings struct {
 	// All is -all: with -rule components, every point follows its
 	// trajectory, not only those of the strip.
 	All bool
-	// Outliers is -outliers: label −1 the points the rule calls outliers.
+	// Outliers is -outliers: label −1 the points whose outlier score is
+	// at least OutlierThreshold.
 	Outliers bool
+	// OutlierThreshold is -outlier-threshold, the outlier score at and
+	// above which a point is an outlier: in (0, 1), stored in the model.
+	OutlierThreshold float64
 	// Stream is set when the model is trained on a sample of Sample rows
 	// and every row is labelled afterwards (fit -stream, svclust-beam);
 	// SampleGiven records that -sample was given, which needs -stream.
@@ -98,9 +102,11 @@ func Default() *Settings {
 		Eps:      Float{Auto: true},
 		Tol:      svclust.DefaultTol,
 		M:        cluster.DefaultM,
-		Scale:    "zscore",
-		Seed:     1,
-		Label:    "label",
+		// The score's ½ is the fence D₀ (docs/outliers.md).
+		OutlierThreshold: cluster.DefaultOutlierThreshold,
+		Scale:            "zscore",
+		Seed:             1,
+		Label:            "label",
 		// Clustering the sample scores 200,000 rows (-rule levels) or
 		// runs 200,000 trajectories (-rule components).
 		Sample: stream.DefaultSampleSize,

@@ -71,6 +71,10 @@ func TestValidate(t *testing.T) {
 		{[]string{"-workers", "1025"}, "-workers", "-workers 1025: must be ≤ 1,024"},
 		{[]string{"-sample", "10"}, "-sample", "-sample needs -stream"},
 		{[]string{"-stream", "-sample", "0"}, "-sample", "-sample must be ≥ 1"},
+		{[]string{"-outlier-threshold", "0"}, "-outlier-threshold", "-outlier-threshold must be in (0, 1), not 0"},
+		{[]string{"-outlier-threshold", "1"}, "-outlier-threshold", "must be in (0, 1)"},
+		{[]string{"-outlier-threshold", "NaN"}, "-outlier-threshold", "must be in (0, 1)"},
+		{[]string{"-outliers", "-outlier-threshold", "-0.5"}, "-outlier-threshold", "must be in (0, 1)"},
 		{[]string{"-stream", "-sample", "10000001"}, "-sample", "-sample 10000001: must be ≤ 10,000,000"},
 	} {
 		err := parse(t, tc.args...).Validate()
@@ -92,6 +96,7 @@ func TestValidateAccepts(t *testing.T) {
 		{"-maintain", "project-knn", "-budget", "3"}, // the default k, capped by the budget
 		{"-maintain", "project-random", "-k", "7"},
 		{"-rule", "components", "-all", "-eps", "0.2", "-outliers"},
+		{"-outliers", "-outlier-threshold", "0.999"},
 		{"-tol", "0", "-scale", "none"},
 		{"-stream", "-sample", "1"},
 	} {
@@ -123,8 +128,8 @@ func TestConfig(t *testing.T) {
 			t.Errorf("%v: Config %+v, %v; want %+v", tc.args, got, err, tc.want)
 		}
 	}
-	m, err := parse(t, "-rule", "components", "-eps", "0.5", "-m", "7", "-outliers", "-workers", "3").ClusterMethod()
-	if cp, ok := m.(*cluster.Components); err != nil || !ok || cp.Eps != 0.5 || cp.M != 7 || !cp.Outliers || cp.Workers != 3 || cp.All {
+	m, err := parse(t, "-rule", "components", "-eps", "0.5", "-m", "7", "-outliers", "-workers", "3", "-outlier-threshold", "0.4").ClusterMethod()
+	if cp, ok := m.(*cluster.Components); err != nil || !ok || cp.Eps != 0.5 || cp.M != 7 || !cp.Outliers || cp.Workers != 3 || cp.All || cp.OutlierThreshold != 0.4 {
 		t.Errorf("components: ClusterMethod %+v, %v", m, err)
 	}
 	// A streamed run labels every row by the partition: -rule components
@@ -150,11 +155,11 @@ func TestConfigFields(t *testing.T) {
 	if n := reflect.TypeFor[svclust.Config]().NumField(); n != 12 {
 		t.Errorf("svclust.Config has %d fields, not 12: check Settings.Config", n)
 	}
-	if n := reflect.TypeFor[cluster.Levels]().NumField(); n != 8 {
-		t.Errorf("cluster.Levels has %d fields, not 8: check Settings.ClusterMethod", n)
+	if n := reflect.TypeFor[cluster.Levels]().NumField(); n != 9 {
+		t.Errorf("cluster.Levels has %d fields, not 9: check Settings.ClusterMethod", n)
 	}
-	if n := reflect.TypeFor[cluster.Components]().NumField(); n != 9 {
-		t.Errorf("cluster.Components has %d fields, not 9: check Settings.ClusterMethod", n)
+	if n := reflect.TypeFor[cluster.Components]().NumField(); n != 10 {
+		t.Errorf("cluster.Components has %d fields, not 10: check Settings.ClusterMethod", n)
 	}
 }
 
@@ -166,7 +171,7 @@ func TestRoundTrip(t *testing.T) {
 	for _, args := range [][]string{
 		nil,
 		{"-gamma", "0.25", "-C", "12.5", "-budget", "0", "-width", "global", "-maintain", "project-knn", "-k", "3", "-label", "y"},
-		{"-rule", "components", "-all", "-eps", "0.125", "-outliers", "-tol", "0", "-m", "9", "-seed", "18446744073709551615", "-stream", "-sample", "77"},
+		{"-rule", "components", "-all", "-eps", "0.125", "-outliers", "-outlier-threshold", "0.25", "-tol", "0", "-m", "9", "-seed", "18446744073709551615", "-stream", "-sample", "77"},
 		{"-budget", "50", "-min-size", "8", "-max-iter", "1000", "-min-iter", "-1", "-workers", "2", "-scale", "minmax"},
 	} {
 		s := parse(t, args...)

@@ -174,6 +174,10 @@ func (s *Settings) ClusterMethod() (cluster.Method, error) {
 	// vector.
 	cp.All = s.All || (s.Stream && components)
 	lv.Outliers, cp.Outliers = s.Outliers, s.Outliers
+	if t := s.OutlierThreshold; !(t > 0 && t < 1) {
+		return nil, errorf("-outlier-threshold", "-outlier-threshold must be in (0, 1), not %v", t)
+	}
+	lv.OutlierThreshold, cp.OutlierThreshold = s.OutlierThreshold, s.OutlierThreshold
 	lv.Workers, cp.Workers = s.Workers, s.Workers
 	var m cluster.Method = &lv
 	if components {
@@ -219,6 +223,8 @@ var flagOf = map[string]string{
 	"Workers":      "-workers",
 	"Rule":         "-rule",
 	"MinSize":      "-min-size",
+	// Both rules' threshold of the outlier score.
+	"OutlierThreshold": "-outlier-threshold",
 }
 
 // FlagOf returns the flag that sets the field of svclust.Config or of the

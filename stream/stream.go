@@ -2,6 +2,8 @@ package stream
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -110,6 +112,9 @@ type Sample struct {
 	Names, Classes []string
 	// Rows is the number of rows of the data.
 	Rows int
+	// SHA256 is the SHA-256 of the bytes of the first pass, in
+	// hexadecimal: the hash of the file the run record names.
+	SHA256 string
 }
 
 // SampleScale reads the data that open opens, in one pass or more, and
@@ -142,7 +147,8 @@ func SampleScale(ctx context.Context, open Opener, cfg *SampleConfig) (*Sample, 
 		return nil, err
 	}
 	report(Progress{Pass: PassSample})
-	sc, err := dataset.NewScanner(r, cfg.Read)
+	h := sha256.New()
+	sc, err := dataset.NewScanner(io.TeeReader(r, h), cfg.Read)
 	if err != nil {
 		r.Close()
 		return nil, err
@@ -166,8 +172,8 @@ func SampleScale(ctx context.Context, open Opener, cfg *SampleConfig) (*Sample, 
 		r.Close()
 		return nil, err
 	}
-	// Read to the end, for a reader that looks at every byte (a hash).
-	io.Copy(io.Discard, r)
+	// Read to the end, so that the hash is the file's.
+	io.Copy(h, r)
 	r.Close()
 	n := res.Seen()
 	report(Progress{Pass: PassSample, Rows: n, Total: n, Done: true})
@@ -190,17 +196,30 @@ func SampleScale(ctx context.Context, open Opener, cfg *SampleConfig) (*Sample, 
 			e := modelfile.NewOverflowError(scaler, row, j, u)
 			e.Row, e.Feature = i, sc.Names()[j]
 			if res.All() {
-				e.Line = i + 2 // the sample is in order when it holds every row
+				// The sample is in order when it holds every row kept.
+				e.Line = dataRow(i, sc.Dropped()) + 2
 			}
 			return nil, e
 		}
 		scaler.TransformRow(row, row)
 	}
-	s := &Sample{Scaler: scaler, Names: sc.Names(), Classes: sc.Classes(), Rows: n}
+	s := &Sample{Scaler: scaler, Names: sc.Names(), Classes: sc.Classes(), Rows: n, SHA256: hex.EncodeToString(h.Sum(nil))}
 	if m > 0 {
 		s.X = mat.NewDense(m, d, rows)
 	}
 	return s, nil
+}
+
+// dataRow returns the data row (line − 2) of the i-th row kept, the data
+// rows of dropped (increasing) having been skipped.
+func dataRow(i int, dropped []int) int {
+	for _, r := range dropped {
+		if r > i {
+			break
+		}
+		i++
+	}
+	return i
 }
 
 // scalePass feeds every row of the data to fitter once more.
@@ -243,9 +262,20 @@ type LabelConfig struct {
 	Rows int
 	// Workers is the number of goroutines of Predict; 0 means GOMAXPROCS.
 	Workers int
+	// Outlier, if not nil, is called with the outlier scores of each
+	// chunk's rows (Partition.OutlierScores) just before emit is called
+	// with their labels; it must not keep the slice. Its error stops the
+	// pass as emit's does; a partition without outlier scores returns
+	// cluster.ErrNoOutlierScores.
+	Outlier func(scores []float64) error
 	// Progress, if not nil, is called at the start of the pass, after
 	// each chunk of rows and at its end.
 	Progress func(Progress)
+	// Skipped, if not nil, is called with the number of rows of each run
+	// of rows that Read.NA = dataset.NADrop skipped, in order with the
+	// calls of emit: the labels emitted before it are those of the rows
+	// before the run. An error it returns stops LabelStream.
+	Skipped func(rows int) error
 }
 
 // LabelStream reads the data that open opens in chunks of rows, scales
@@ -291,12 +321,31 @@ func LabelStream(ctx context.Context, open Opener, m *modelfile.File, cfg *Label
 	chunk := make([]float64, rows*d)
 	truth := make([]int, 0, rows)
 	pred := make([]int, rows)
+	var scores []float64
+	if cfg.Outlier != nil {
+		scores = make([]float64, rows)
+	}
 	k, done := 0, 0
 	flush := func() error {
 		if k == 0 {
 			return nil
 		}
-		got := m.Partition.Predict(pred[:k], mat.NewDense(k, d, chunk[:k*d]), cfg.Workers)
+		x := mat.NewDense(k, d, chunk[:k*d])
+		var got []int
+		if cfg.Outlier != nil {
+			// Labels and scores in one pass where the rule allows it.
+			var s []float64
+			var err error
+			got, s, err = m.Partition.PredictScores(pred[:k], scores[:k], x, cfg.Workers)
+			if err == nil {
+				err = cfg.Outlier(s)
+			}
+			if err != nil {
+				return err
+			}
+		} else {
+			got = m.Partition.Predict(pred[:k], x, cfg.Workers)
+		}
 		var classes []int
 		if sc.Labelled() {
 			classes = truth
@@ -309,7 +358,22 @@ func LabelStream(ctx context.Context, open Opener, m *modelfile.File, cfg *Label
 		report(Progress{Pass: PassLabel, Rows: done, Total: max(n, 0)})
 		return ctx.Err()
 	}
+	skipped := 0 // rows of sc.Dropped() reported
+	skip := func() error {
+		if len(sc.Dropped()) == skipped || cfg.Skipped == nil {
+			return nil
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+		k := len(sc.Dropped()) - skipped
+		skipped += k
+		return cfg.Skipped(k)
+	}
 	for sc.Scan() {
+		if err := skip(); err != nil {
+			return done, err
+		}
 		if j, u := m.Scaler.Overflow(sc.Row()); j >= 0 {
 			e := modelfile.NewOverflowError(m.Scaler, sc.Row(), j, u)
 			e.Row, e.Line, e.Feature = done+k, sc.Line(), sc.Names()[j]
@@ -325,6 +389,9 @@ func LabelStream(ctx context.Context, open Opener, m *modelfile.File, cfg *Label
 		}
 	}
 	if err := sc.Err(); err != nil {
+		return done, err
+	}
+	if err := skip(); err != nil { // rows skipped after the last row kept
 		return done, err
 	}
 	if err := flush(); err != nil {

@@ -85,10 +85,10 @@ func compare(b *testing.B, ds *dataset.Dataset, metric func(truth, pred []int) f
 	var parts []string
 	for _, p := range r.Points {
 		if p.GammaValue.IsAuto() {
-			fit = p.Score
+			fit = p.Index
 		}
-		parts = append(parts, fmt.Sprintf("%s: %d, %.2f, %.2f, %.2f", p.GammaValue, p.Clusters, p.DBCV, p.Score, p.Stability))
+		parts = append(parts, fmt.Sprintf("%s: %d, %.2f, %.2f, %.2f", p.GammaValue, p.Clusters, p.DBCV, p.Index, p.Stability))
 	}
 	best := r.Points[pick(r.Points, false)]
-	return fit, best.Score, strings.Join(parts, " | ")
+	return fit, best.Index, strings.Join(parts, " | ")
 }

@@ -58,7 +58,7 @@ func (v Value) IsAuto() bool { return v.Auto && v.V == 1 }
 // the automatic γ, that is kernel widths ℓ = 1/√γ from 2 to 1/2 times the
 // automatic one. What DBCV picks from it, against the automatic point
 // alone, on the generated kinds and the paper's data sets is measured in
-// the README ("Tuning without labels").
+// docs/tuning.md.
 func DefaultGammas() []Value {
 	return []Value{{0.25, true}, {0.5, true}, {1, true}, {2, true}, {4, true}}
 }
@@ -152,11 +152,12 @@ type Point struct {
 	GammaValue, CValue Value
 	Gamma, C           float64
 	// Clusters is the number of clusters found, DBCV the index of the
-	// partition on the sample, and Score the Metric against the truth
-	// (NaN without one).
+	// partition on the sample, and Index the external validity index
+	// Metric against the truth (NaN without one). (Score means f(x)
+	// elsewhere in this project.)
 	Clusters int
 	DBCV     float64
-	Score    float64
+	Index    float64
 	// Stability is the mean seed-to-seed ARI of Search.Runs ≥ 2 runs,
 	// NaN with one run.
 	Stability float64
@@ -219,7 +220,7 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix) (*Result, error) {
 	}
 	for _, g := range gammas {
 		for _, c := range cs {
-			p := Point{GammaValue: g, CValue: c, Gamma: g.V, C: c.V, Score: math.NaN(), Stability: math.NaN()}
+			p := Point{GammaValue: g, CValue: c, Gamma: g.V, C: c.V, Index: math.NaN(), Stability: math.NaN()}
 			if g.Auto {
 				p.Gamma = g.V * choice.Gamma
 			}
@@ -290,7 +291,7 @@ func (s *Search) eval(x mat.Matrix, sub *mat.Dense, rows []int, metric func(trut
 		p.Gamma, p.C = model.Gamma, model.C
 		p.Clusters = cl.Clusters
 		if s.Truth != nil {
-			p.Score = metric(s.Truth, cl.Labels)
+			p.Index = metric(s.Truth, cl.Labels)
 		}
 		pred := make([]int, len(rows))
 		for i, r := range rows {
@@ -316,7 +317,7 @@ func pick(points []Point, labelled bool) int {
 	for i, p := range points {
 		v := p.DBCV
 		if labelled {
-			v = p.Score
+			v = p.Index
 		}
 		if math.IsNaN(v) {
 			v = math.Inf(-1) // a point that ran but scored NaN still beats none

@@ -41,7 +41,7 @@ func TestParseGrid(t *testing.T) {
 func TestPick(t *testing.T) {
 	auto := Value{1, true}
 	pt := func(g Value, dbcv, score float64, err error) Point {
-		return Point{GammaValue: g, CValue: auto, DBCV: dbcv, Score: score, Err: err}
+		return Point{GammaValue: g, CValue: auto, DBCV: dbcv, Index: score, Err: err}
 	}
 	fail := context.Canceled
 	for _, tc := range []struct {
@@ -82,6 +82,7 @@ func zscored(t *testing.T, kind dataset.Kind, n int, seed uint64) (*mat.Dense, [
 // clusters with ARI ≥ 0.95, without labels (by DBCV) and with them (by
 // NMI, the default Metric).
 func TestSearchGeneratedKinds(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("fits 5 grid points on each of 4 data sets")
 	}
@@ -132,6 +133,7 @@ func refitARI(t *testing.T, x *mat.Dense, truth []int, p Point) float64 {
 // of workers, and that DBCV is evaluated on a sample when the data are
 // larger than Sample.
 func TestSearchWorkers(t *testing.T) {
+	t.Parallel()
 	x, _ := zscored(t, dataset.Moons, 600, 3)
 	var first *Result
 	for _, w := range []int{1, 2, 5} {

@@ -47,6 +47,7 @@ func mapLines(s string, f func(i int, line string) string) string {
 // results of the plain comma-separated file that holds the same data:
 // labels, model and scores byte for byte.
 func TestDataFormats(t *testing.T) {
+	t.Parallel()
 	g3, err := dataset.Generate(dataset.Gauss3, 200, 5)
 	if err != nil {
 		t.Fatal(err)

@@ -5,7 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/settings"
@@ -19,6 +22,7 @@ type dataFlags struct {
 	drop     listFlag
 	features listFlag
 	maxLine  int
+	na       string
 }
 
 // listFlag is a comma-separated list of column names that records whether
@@ -46,6 +50,7 @@ func (o *dataFlags) register(fs *flag.FlagSet) {
 	fs.Var(&o.drop, "drop", "comma-separated `names` of columns that are neither features nor labels, such as an id; an empty name (-drop \"\") drops the unnamed columns, such as pandas' index or R's row names")
 	fs.Var(&o.features, "features", "comma-separated `names` of the feature columns, in the order the model takes them; the other columns but the label are dropped")
 	fs.IntVar(&o.maxLine, "max-line", dataset.DefaultMaxLine, "longest line of DATA accepted, in `bytes`")
+	fs.StringVar(&o.na, "na", "error", "what a missing value (an empty field, NA) is: `error`, or drop, which skips its row (and NaN rows) and writes an empty result at the row's place")
 }
 
 // options returns the reading options of the data file path with the label
@@ -68,6 +73,13 @@ func (o *dataFlags) options(path, label string, required bool) (dataset.ReadOpti
 	default:
 		return opt, usagef("-decimal must be . or , not %q", o.decimal)
 	}
+	switch o.na {
+	case "", "error":
+	case "drop":
+		opt.NA = dataset.NADrop
+	default:
+		return opt, usagef("-na must be error or drop, not %q", o.na)
+	}
 	if o.maxLine < 1 {
 		return opt, usagef("-max-line must be ≥ 1 (the default is %d)", dataset.DefaultMaxLine)
 	}
@@ -86,6 +98,13 @@ func (o *dataFlags) options(path, label string, required bool) (dataset.ReadOpti
 // dataError returns err, a data error, with a hint at the flag that
 // changes what caused it.
 func dataError(err error) error {
+	var pe *dataset.ParseError
+	switch {
+	case errors.Is(err, dataset.ErrMissing) && !strings.Contains(err.Error(), "every row has one"):
+		return fmt.Errorf("%w (-na drop skips those rows)", err)
+	case errors.Is(err, dataset.ErrNotNumber) && errors.As(err, &pe) && pe.Field != "":
+		return fmt.Errorf("%w; %s", err, notNumeric(pe))
+	}
 	switch {
 	case errors.Is(err, dataset.ErrLineTooLong):
 		return fmt.Errorf("%w (raise the limit with -max-line)", err)
@@ -95,6 +114,95 @@ func dataError(err error) error {
 		return fmt.Errorf("%w (choose it with -sep)", err)
 	}
 	return err
+}
+
+// notNumeric returns the hint of a value that is not a number in the
+// column of pe: a decimal comma for -decimal ,; otherwise the column is
+// text, to -drop, or to read as the classes with -label when its value
+// looks like a class name (letters only, no digit of an id).
+func notNumeric(pe *dataset.ParseError) string {
+	msg := pe.Err.Error()
+	var text string
+	if i := strings.IndexByte(msg, '"'); i >= 0 {
+		text, _ = strconv.Unquote(quotedPrefix(msg[i:]))
+	}
+	if decimalComma(text) {
+		return "-decimal , reads a decimal comma"
+	}
+	name := shellWord(pe.Field)
+	hint := fmt.Sprintf("column %q is not numeric; -drop %s to ignore it", pe.Field, name)
+	if classLike(text) {
+		hint += fmt.Sprintf(", or -label %s if it holds the classes", name)
+	}
+	return hint
+}
+
+// quotedPrefix returns the Go string literal that s starts with, or "".
+func quotedPrefix(s string) string {
+	q, err := strconv.QuotedPrefix(s)
+	if err != nil {
+		return ""
+	}
+	return q
+}
+
+// decimalComma reports whether s is a number written with a decimal comma,
+// such as 1,5 or -0,25.
+func decimalComma(s string) bool {
+	i := strings.IndexByte(s, ',')
+	if i < 0 || strings.Count(s, ",") != 1 {
+		return false
+	}
+	_, err := strconv.ParseFloat(s[:i]+"."+s[i+1:], 64)
+	return err == nil && !strings.ContainsAny(s, "eE_xXpP")
+}
+
+// classLike reports whether s looks like the name of a class (setosa,
+// Yes, "red wine") rather than an id or code: letters, spaces, hyphens or
+// underscores only, at most 30 bytes.
+func classLike(s string) bool {
+	if s == "" || len(s) > 30 {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.IsLetter(r) && r != ' ' && r != '-' && r != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// shellWord returns s as one word of a shell command line: as it is when
+// it holds only safe characters, else in single quotes.
+func shellWord(s string) string {
+	safe := s != ""
+	for _, r := range s {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("_-.:/+@%", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// labelNames are the column names that usually hold the classes rather
+// than a feature; a feature so named gets a warning naming -label.
+var labelNames = []string{"class", "target", "y", "cluster", "species", "label", "labels", "classes"}
+
+// warnLabelLike warns, unless quiet, about each feature whose name is one
+// of labelNames: it is most likely the classes, read as a number.
+func warnLabelLike(e *env, quiet bool, names []string) {
+	if quiet {
+		return
+	}
+	for _, n := range names {
+		if slices.Contains(labelNames, strings.ToLower(n)) {
+			fmt.Fprintf(e.stderr, "svclust: warning: feature %q is named like a label column; if it holds the classes, -label %s reads it as the ground truth (or -drop %s ignores it)\n", n, shellWord(n), shellWord(n))
+		}
+	}
 }
 
 // checkRereadable returns a usage error unless the data file path can be
@@ -124,13 +232,13 @@ func checkRereadable(path string) error {
 // checkScaled returns an error that names the first value of ds, read from
 // path, that scaler makes overflow (see dataset.Scaler.Overflow), with its
 // line: data row i is line i+2, since the reader rejects blank lines and
-// newlines in quotes. sc names the scaling (-scale) in the message.
+// newlines in quotes, counting the rows -na drop skipped. sc names the scaling (-scale) in the message.
 func checkScaled(path string, ds *dataset.Dataset, scaler *dataset.Scaler, sc string) error {
 	n, _ := ds.X.Dims()
 	for i := range n {
 		row := ds.X.RawRowView(i)
 		if j, u := scaler.Overflow(row); j >= 0 {
-			return overflowError(path, fmt.Sprintf("%s:%d", displayPath(path), i+2), ds.Names[j], row[j], u, !finite(scaler.Shift[j]) || !finite(scaler.Mul[j]), sc)
+			return overflowError(path, fmt.Sprintf("%s:%d", displayPath(path), dataRow(i, ds.Dropped)+2), ds.Names[j], row[j], u, !finite(scaler.Shift[j]) || !finite(scaler.Mul[j]), sc)
 		}
 	}
 	return nil

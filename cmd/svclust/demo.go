@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/svclust/svclust/dataset"
+	"github.com/svclust/svclust/metrics"
 	"github.com/svclust/svclust/settings"
 )
 
@@ -68,7 +69,7 @@ vectors and the training and assignment times.`,
 				return err
 			}
 			dt := prepare(ds, sc)
-			r, err := fitCluster(dt, st, indices{}, nil) // the table shows ARI and NMI only
+			r, err := fitCluster(dt, st, metrics.Indices{}, nil) // the table shows ARI and NMI only
 			if err != nil {
 				return fmt.Errorf("%s: %w", k, err)
 			}
@@ -76,8 +77,8 @@ vectors and the training and assignment times.`,
 				Kind:           string(k),
 				Clusters:       r.cl.Clusters,
 				TrueClusters:   len(ds.Classes),
-				ARI:            r.scores.ARI,
-				NMI:            r.scores.NMI,
+				ARI:            r.validity.ARI,
+				NMI:            r.validity.NMI,
 				SupportVectors: len(r.model.Alpha),
 				TrainMS:        r.model.Stats.Runtime.Seconds() * 1000,
 				AssignMS:       r.cl.Runtime.Seconds() * 1000,

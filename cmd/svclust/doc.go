@@ -14,7 +14,7 @@ The commands are:
 
 	fit      train a model and cluster its data
 	predict  label new data with a fitted model
-	score    print the novelty score f(x) of new data
+	score    print f(x) and the outlier score of new data
 	tune     choose γ and C by a grid search
 	gen      generate a synthetic data set
 	demo     cluster the synthetic data sets with the defaults
@@ -68,12 +68,24 @@ fit -stream included.
 A first line of only numbers is reported as a missing header. Features must
 be finite numbers written in decimal, as spreadsheets, R and pandas write
 them: an optional sign, digits with an optional decimal point, an optional
-exponent (5, -0.25, .5, 1.5e-3). Go's other forms (1_000, 0x1p4), missing
-values (NA, an empty field), NaN, Inf (in any spelling) and numbers beyond
-the range of float64 (1e400) are errors. A UTF-8 byte order mark, CRLF line
-endings and a missing final newline are accepted; UTF-16 text and lines
-ending in CR alone are errors; a blank line, also a second newline at the
-end, is a row without fields, an error. A value that overflows when scaled
+exponent (5, -0.25, .5, 1.5e-3). Go's other forms (1_000, 0x1p4), Inf (in
+any spelling) and numbers beyond the range of float64 (1e400) are errors.
+A text column is an error that names it and the flag that fixes it:
+"column "customer_id" is not numeric; -drop customer_id to ignore it", with
+", or -label NAME if it holds the classes" when its value looks like a
+class name, and "-decimal , reads a decimal comma" for a value such as
+1,5. A feature named like a label column (class, target, y, cluster,
+species, label, labels, classes, in any case) gets a warning naming -label.
+Missing values (an empty field, NA, NaN in any case) are an error that
+names the first, counts the rows and columns that have one and names
+-na drop; with -na drop those rows are skipped for training and every
+output (fit -o, fit -stream -o, tune -o, predict, score) has an empty
+line at their own row, so that line i+2 is always data row i, and -json
+reports "dropped", their number. A UTF-8 byte order mark,
+CRLF line endings and a missing final newline are accepted; UTF-16 text and
+lines ending in CR alone are errors; a blank line, also a second newline
+at the end, is an error that says "blank line" with its file and line
+(in one-column data read with -na drop it is a missing value). A value that overflows when scaled
 (beyond ±1e150 once scaled, where the kernel's squared distances overflow,
 or in a column whose mean or range overflows float64) is an error that
 names the file, the line and the feature. Every column
@@ -109,6 +121,9 @@ The data flags, taken by fit, tune, predict, score and plot, are:
 		fitted with when the file has other columns.
 	-max-line bytes
 		Longest line accepted (default 16777216).
+	-na error|drop
+		What a missing value is (default error): drop skips its row for
+		training and writes an empty result at the row's place.
 
 # Exit status
 
@@ -177,7 +192,9 @@ levels over which the row is in it, measured on (f + 1)^0.9 with -C auto
 and on f otherwise), ripples_joined (0 unless -rule levels
 with an automatic C: the clusters of the excess-of-mass selection joined
 to a neighbour because the valley between them is within the noise of
-the density estimate), choice (how γ, C and the budget
+the density estimate), outlier (count: the rows whose outlier score
+reaches the threshold, those -outliers labels −1; threshold; fence: D₀,
+at which the score is 0.5), choice (how γ, C and the budget
 were chosen: gamma_auto, C_auto and budget_auto, and for the automatic
 ones the statistics behind them: sample, the rows they were measured on;
 rho, the median distance to the 5th nearest neighbour; cover, the ℓ-balls
@@ -188,10 +205,11 @@ narrowed, the support vectors whose kernel was narrowed, and width_min
 and width_median, the smallest and median ℓᵢ/ℓ; subspace, for data of at
 least 4 features with γ and C both auto: projected, reason, concentration
 and threshold, intrinsic_dim and, when projected, q, edge, eigen_kept,
-eigen_next and silverman, as below), strategy, scale, seed and, with a
-ground-truth column, metrics (NaN written as null). When -o or -model is
--, standard output carries that file and the summary goes to standard
-error.
+eigen_next and silverman, as below), strategy, scale, seed,
+sizes (the rows of each cluster 0, 1, …, outliers left out; with -stream
+of the whole file), with a ground-truth column metrics (NaN written as
+null), and with -na drop dropped. When -o or -model is -, standard output
+carries that file and the summary goes to standard error, unless -quiet.
 
 The automatic settings (svclust.Choose) are measured on one sample of at
 most 2,000 rows drawn with -seed:
@@ -232,9 +250,9 @@ The flags are:
 	-C number|auto
 		Trade-off C of the objective. auto (the default) chooses C from
 		the data and γ as above and reports the rescaled C. The domain
-		f ≥ 0 is empty for C ≤ 1, so with -rule components every point
-		is an outlier and fit warns; -rule levels reads every level of
-		f, which C only scales, and does not warn.
+		f ≥ 0 is empty for C ≤ 1, so -rule components finds one
+		cluster and fit warns; -rule levels reads every level of f,
+		which C only scales, and does not warn.
 	-width adaptive|global
 		Kernel widths when γ and C are both auto: adaptive (the default)
 		narrows the kernels of the support vectors where the data are
@@ -315,15 +333,27 @@ The flags are:
 		Run a trajectory from every point, not only from the strip
 		(-rule components only; a usage error otherwise).
 	-outliers
-		Label as −1, instead of giving them a cluster, the points whose f
-		is below the level at which their cluster is born (-rule levels)
-		or below 0 (-rule components).
+		Label as −1, instead of giving them a cluster, the points whose
+		outlier score is at least -outlier-threshold, with either rule.
+	-outlier-threshold number
+		The outlier score in (0, 1) at and above which a point is an
+		outlier (default 0.5). Stored in the model file, so that predict
+		labels as fit did. The outlier score of a point x is
+		D/(D + D₀): D is how far x lies, in log density, below the peak
+		of the cluster it is densest for (0 at a peak; each cluster read
+		on its own support vectors' part of f + 1), and D₀ the fence
+		Q3 + 3·IQR of D over the training rows, stored too. It is 0 at a
+		cluster's peak, 0.5 at the fence and tends to 1 far from every
+		cluster; a point further from every support vector never scores
+		lower (docs/outliers.md).
 	-o file
-		Write the cluster of each row, in input order, as CSV with the
-		header "cluster".
+		Write the cluster and the outlier score of each row, in input
+		order, as CSV with the header "cluster,outlier" (the score in the
+		shortest form that reads back exactly). The cluster is −1 with
+		-outliers where the score reaches -outlier-threshold.
 	-model file
 		Write the model as JSON: {"format":"svclust-model",
-		"version":5, "scale", "scaler":{"shift","mul"}, "features",
+		"version":6, "scale", "scaler":{"shift","mul"}, "features",
 		"label", "run", "model", "partition"} (package modelfile). The
 		"run" section records how the model was made: "tool" (as svclust
 		version prints it), "created" (UTC; the time of the environment
@@ -342,10 +372,16 @@ The flags are:
 		gives the partition stored. "partition" records its "rule" and,
 		with levels, "sv_cluster" (the cluster of each support vector)
 		and "birth" (the level at which each cluster is born), with
-		components the equilibria and strip points. Every older model
-		file still loads (svclust-cli-model 1 and 2, the library's
-		svclust-model 1 to 4); predict, score and plot refuse a version
-		newer than they know.
+		components the equilibria and strip points (and "sv_cluster"),
+		and for the outlier score "outlier_peak" (each cluster's part of
+		f + 1 at its peak), "outlier_fence" (D₀) and
+		"outlier_threshold". Every older model file still loads
+		(svclust-cli-model 1 and 2, the library's svclust-model 1 to 4,
+		svclust-model 5): files before version 6 have no outlier scores
+		(predict and score then write no outlier column and say so) and
+		keep the -outliers rule they were written with (f below the
+		cluster's birth level, or f < 0 with components); predict, score
+		and plot refuse a version newer than they know.
 	-json
 		Print the result as one JSON object.
 	-cpuprofile file
@@ -365,8 +401,10 @@ The flags are:
 		one line as each phase ends and, during a long phase, one every
 		5 seconds.
 	-quiet
-		Print nothing on standard error except errors: no progress and no
-		warnings (such as the one about C ≤ 1 with -rule components).
+		Print nothing on standard error except errors, whatever -o is: no
+		progress, no warnings (such as the one about C ≤ 1 with -rule
+		components) and no summary when standard output carries -o or
+		-model.
 
 Above 20,000 points the metrics leave out the compactness index (null in
 JSON), whose cost grows with the square of the cluster sizes.
@@ -387,7 +425,7 @@ clustering ("1 cluster"; with -rule levels "N clusters from the level tree
 of M modes (smallest cluster S rows)", with -rule components the
 equilibria and the strip), the size of each cluster in the order of their
 numbers (the first 12), with -outliers the number of outliers and the
-rule that made them, and with a ground-truth column the external indices
+threshold of the outlier score that made them, and with a ground-truth column the external indices
 and Davies–Bouldin, which is "undefined" with fewer than 2 clusters.
 
 # Streaming
@@ -423,10 +461,12 @@ Usage:
 	svclust predict -model FILE [-o FILE] [-workers N] [data flags] DATA.csv
 
 Predict applies the scaling and the clustering of a model file to the rows
-of DATA.csv and writes the cluster of each row as CSV with the header
-"cluster". The data must have the model's number of features; the model's
-label column is ignored if present. On the training data it reproduces the
-labels of fit -o exactly.
+of DATA.csv and writes the cluster and the outlier score of each row as CSV
+with the header "cluster,outlier" (see fit -outlier-threshold). The data
+must have the model's number of features; the model's label column is
+ignored if present. On the training data it reproduces fit -o exactly. A
+model file written before the outlier scores (version 5 or older) gives the
+column "cluster" alone, with a note on standard error.
 
 	-model file
 		The model file written by fit -model or tune -model (required).
@@ -434,6 +474,9 @@ labels of fit -o exactly.
 		Output file (default -, standard output).
 	-workers n
 		Number of goroutines; 0 (the default) means all cores.
+	-quiet
+		Print nothing on standard error except errors: no warning about
+		renamed features or skipped rows.
 	-max-model-mb n
 		Largest model file read, in MiB (default 1024, at most 2²⁰). A
 		model file holds the support vectors and, with -rule components,
@@ -450,10 +493,16 @@ Usage:
 	svclust score -model FILE [-o FILE] [-workers N] [data flags] DATA.csv
 
 Score writes the novelty score f(x) = Σᵢ αᵢ k(svᵢ, x) − 1 of each row of
-DATA.csv, after the model's scaling, as CSV with the header "score", in the
-shortest form that reads back exactly. Points with f < 0 lie outside the
-domain of novelty. Its flags -model, -o, -workers and -max-model-mb are
-those of predict.
+DATA.csv, after the model's scaling, and its outlier score (see fit
+-outlier-threshold), as CSV with the header "score,outlier", in the
+shortest form that reads back exactly. f is higher inside the data, on a
+scale of its own per model; with the automatic C, f + 1 is a density
+estimate whose level 0 marks nothing in particular. The outlier score is
+the one to rank and flag outliers by: in [0, 1], 0.5 at the default
+threshold. A model without a partition, or written before the outlier
+scores, gives the column "score" alone, with a note on standard error
+(none with -quiet). Its flags -model, -o, -workers, -quiet and
+-max-model-mb are those of predict.
 
 # Tune
 
@@ -561,21 +610,29 @@ milliseconds.
 
 Usage:
 
-	svclust plot -model FILE -o FIG.png|FIG.svg [-labels FILE] [-title TEXT] [-legend] [-width IN] [-height IN] [-grid N] [-workers N] [data flags] DATA.csv
+	svclust plot -model FILE -o FIG.png|FIG.svg [-labels FILE] [-title TEXT] [-legend] [-sv] [-width IN] [-height IN] [-grid N] [-workers N] [data flags] DATA.csv
 
-Plot draws a 2-D data set with a model fitted to it: the rows of DATA.csv,
-after the model's scaling, coloured by the cluster the model assigns them
-(as predict does), the support vectors ringed in black, the domain of
-novelty f ≥ 0 shaded pale orange and its boundary f = 0 drawn in dark
-orange. It writes the figure to -o as PNG (150 dpi) or SVG (with its font
-embedded) by the extension. The figure is drawn in the scaled space the
-model lives in, with equal units on both axes, since the Gaussian kernel is
-isotropic there; the axis labels name the scaling. Clusters take the
+Plot draws the rows of DATA.csv coloured by the cluster a model fitted to
+them assigns (as predict does), and writes the figure to -o as PNG (150
+dpi) or SVG (with its font embedded) by the extension. Clusters take the
 colours of a colour-blind-safe palette and, from the seventh on, other
 glyphs; outliers (cluster −1, from fit -outliers) are grey. The same inputs
-give the same file, byte for byte. A model whose dimension is not 2 is an
-error ("plot needs 2-D data; got d=N"): a slice or a projection of the
-domain of a higher-dimensional model would misrepresent it.
+give the same file, byte for byte.
+
+With 2 features the axes are the features, in the data's own units (the
+kernel is evaluated at each point after the model's scaling), the support
+vectors are ringed in black, the domain of novelty f ≥ 0 is shaded pale
+orange and its boundary f = 0 drawn in dark orange. Both axes have the same
+scale only when the scaling keeps them comparable (-scale none, or features
+of similar spread).
+
+With more than 2 features the figure is the plane of the first two
+principal components of the scaled data (the eigenvectors of its
+covariance of largest eigenvalues), and the axes say so with the share of
+the variance each carries: "PC1 of the zscore-scaled data (46% of the
+variance)". The domain is not drawn, since a plane through the domain of a
+higher-dimensional model would misrepresent it; -sv adds the support
+vectors, projected, as light grey rings. A model of 1 feature is an error.
 
 	-model file
 		The model file written by fit -model or tune -model (required).
@@ -583,13 +640,17 @@ domain of a higher-dimensional model would misrepresent it.
 		Output file, ending in .png or .svg (required).
 	-labels file
 		Colour the points by the clusters in file instead: CSV with a
-		header and one integer per row of DATA.csv, as written by fit -o
-		and predict; negative numbers are outliers.
+		header and one integer per row of DATA.csv, or a column
+		"cluster" among others, as written by fit -o and predict;
+		negative numbers are outliers.
 	-title text
 		Title drawn above the plot (default none).
 	-legend
 		Add a legend naming the clusters, the outliers, the support
 		vectors and the boundary.
+	-sv
+		With more than 2 features, draw the support vectors (light grey
+		rings); with 2 they are always drawn.
 	-width inches
 		Width of the figure (default 5, at most 200).
 	-height inches
@@ -619,7 +680,7 @@ has none), and the Go version.
 
 Usage:
 
-	svclust reproduce [-data DIR] [-datasets LIST] [-methods LIST] [-runs N] [-out DIR] [-json] [-figures] [-extended-C-grid LIST] [budget flags]
+	svclust reproduce [-data DIR] [-datasets LIST] [-methods LIST] [-runs N] [-out DIR] [-json] [-figures] [-extended-C-grid LIST] [timeout flags]
 
 Reproduce reruns the experiments of the paper's Section 5 (package
 github.com/svclust/svclust/reproduce) and writes OUT/REPRODUCTION.md: the
@@ -627,7 +688,7 @@ paper's seven tables (purity, Rand index, NMI, compactness,
 Davies–Bouldin index, training and clustering time) with the paper's value
 beside ours in every cell, a note under each table on how our definition
 differs, the adjusted Rand index and number of clusters the paper omits,
-the settings chosen and what the time budgets cut, the exact command line
+the settings chosen and what the time limits cut, the exact command line
 and a description of the machine. For the data sets of at most 1,000
 points it also compares our best budgeted NMI with the paper's, and shows
 how much of each data set the domain f ≥ 0 can hold at each γ for the
@@ -658,7 +719,7 @@ support-based clustering), bsgd-r, bsgd-pnn and bsgd-prn (budgeted SGD with
 removal, projection onto the 5 nearest or 5 random support vectors), the
 paper's six, and bsgd-m (merging), ours.
 
-Classic SVC is O(N²), so the work is bounded by time budgets; what they cut
+Classic SVC is O(N²), so the work is bounded by time limits; what they cut
 is reported in the last table of the report and in each JSON record
 (grid_evaluated, grid_total, runs, note), and a method none of whose runs
 finished has the status "exceeded". The defaults (40 s each) keep the 15
@@ -705,21 +766,25 @@ grid.
 		fuzzy C-means given the true number of clusters, as PNG.
 	-quiet
 		Print no progress.
-	-grid-budget duration
+	-grid-timeout duration
 		Wall time of the grid search of one data set and method, and of
 		each of FSVC's two stages (default 40s; 0 means no limit). Once it
 		is spent no further point starts. Points are started in an order
 		that spreads over the grid, so a cut grid still covers every
 		range of γ and C.
-	-runs-budget duration
+	-runs-timeout duration
 		Wall time of the seeded runs of one data set and method (default
 		40s; 0 means no limit): a run starts only if the runs so far and
 		one more, at the duration of the chosen point's evaluation, fit in
 		it.
-	-svc-budget duration
+	-svc-timeout duration
 		Wall time of one SVC or FSVC run, training and labelling together
 		(default 40s; 0 means no limit); a run that does not finish in it
 		is reported as exceeded, never replaced by an approximation.
+	-grid-budget, -runs-budget, -svc-budget duration
+		The old names of -grid-timeout, -runs-timeout and -svc-timeout,
+		deprecated ("budget" is the number of support vectors); they
+		still work and are not listed by -h.
 	-workers n
 		Number of fits run at a time, each on one core (default 0, all
 		cores). Results other than timings do not depend on it unless a

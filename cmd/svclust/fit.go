@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -123,12 +121,7 @@ type data struct {
 	ds     *dataset.Dataset // without its Labels, which are in truth
 	scaler *dataset.Scaler
 	n, d   int
-	// The class of each row is kept in 2 bytes (truth16) when there are
-	// at most 65,536 classes, else in 4 (truth32), instead of the 8 of
-	// ds.Labels, which matters when a row holds only a few values. Both
-	// are nil without a label column.
-	truth16 []uint16
-	truth32 []int32
+	truth  *metrics.Truth // nil without a label column
 	// path is the DATA argument, and sha256 the SHA-256 of the bytes of
 	// the data file, in hexadecimal.
 	path, sha256 string
@@ -157,8 +150,7 @@ func load(path string, o *fitFlags, sc dataset.Scale, prog *progress) (*data, er
 		opt.Rows = dataset.LineCount(f)
 	}
 	prog.begin("read", "bytes", size)
-	h := sha256.New()
-	ds, err := dataset.Read(&countingReader{r: r, p: prog, h: h}, opt)
+	ds, sum, err := dataset.ReadSum(&countingReader{r: r, p: prog}, opt)
 	if err != nil {
 		return nil, dataError(err)
 	}
@@ -166,9 +158,8 @@ func load(path string, o *fitFlags, sc dataset.Scale, prog *progress) (*data, er
 	if err := checkScaled(path, ds, scaler, sc.String()); err != nil {
 		return nil, err
 	}
-	io.Copy(h, r) // anything after the last row, so that the hash is the file's
 	dt := prepareScaled(ds, scaler)
-	dt.path, dt.sha256 = path, hex.EncodeToString(h.Sum(nil))
+	dt.path, dt.sha256 = path, sum
 	prog.end()
 	return dt, nil
 }
@@ -202,31 +193,11 @@ func prepareScaled(ds *dataset.Dataset, scaler *dataset.Scaler) *data {
 	scaler.Transform(ds.X)
 	n, d := ds.X.Dims()
 	dt := &data{ds: ds, scaler: scaler, n: n, d: d}
-	switch {
-	case ds.Labels == nil:
-	case len(ds.Classes) <= 1<<16:
-		dt.truth16 = make([]uint16, n)
-		for i, c := range ds.Labels {
-			dt.truth16[i] = uint16(c)
-		}
-	default:
-		// A class number is below the number of rows, which is far
-		// below 2³¹ for any data set that fits in memory.
-		dt.truth32 = make([]int32, n)
-		for i, c := range ds.Labels {
-			dt.truth32[i] = int32(c)
-		}
+	if ds.Labels != nil {
+		dt.truth = metrics.NewTruth(ds.Labels, len(ds.Classes))
 	}
 	ds.Labels = nil
 	return dt
-}
-
-// class returns the class of row i of labelled data.
-func (dt *data) class(i int) int {
-	if dt.truth16 != nil {
-		return int(dt.truth16[i])
-	}
-	return int(dt.truth32[i])
 }
 
 // labelled reports whether the data have a ground-truth column.
@@ -236,104 +207,43 @@ func (dt *data) labelled() bool { return dt.ds.Classes != nil }
 type result struct {
 	model *svclust.Model
 	cl    *cluster.Result
-	// scores holds the metrics against the true labels (NaN without them)
+	// validity holds the indices against the true labels (NaN without them)
 	// and the internal indices on the scaled data.
-	scores metrics.Scores
+	validity metrics.Validity
 	// stream describes a -stream run; it is nil otherwise.
 	stream *streamInfo
 }
 
-// indices says which internal indices a run shows or uses, so that
-// evaluate computes only those: Davies–Bouldin takes O(n·d) time,
-// compactness O(Σ_k n_k²·d), which dominates a fit of 20,000 points.
-type indices struct {
-	db          bool // the summary of labelled data
-	compactness bool // -json output only
-}
-
 // fitCluster trains and clusters the scaled data with the settings st and
-// evaluates the clustering with the internal indices want, reporting its
+// assesses the clustering with the internal indices want, reporting its
 // phases to prog (nil reports nothing).
-func fitCluster(dt *data, st *settings.Settings, want indices, prog *progress) (*result, error) {
+func fitCluster(dt *data, st *settings.Settings, want metrics.Indices, prog *progress) (*result, error) {
 	model, cl, err := trainCluster(dt.ds.X, st, prog)
 	if err != nil {
 		return nil, err
 	}
 	prog.begin("metrics", "", 0)
 	r := &result{model: model, cl: cl}
-	r.scores = evaluate(dt, cl.Labels, want)
+	r.validity = metrics.Assess(dt.ds.X, dt.truth, cl.Labels, want)
 	prog.end()
 	return r, nil
 }
 
 // trainCluster trains on the scaled rows x and clusters them with the
-// settings st, reporting both phases to prog.
+// settings st (settings.Settings.Fit), reporting both phases to prog.
 func trainCluster(x *mat.Dense, st *settings.Settings, prog *progress) (*svclust.Model, *cluster.Result, error) {
-	cfg, err := st.Config()
-	if err != nil {
-		return nil, nil, configError(err)
+	h := &settings.Hooks{
+		Begin: func(phase, unit string) { prog.begin(phase, unit, 0) },
+		End:   prog.end,
 	}
-	method, err := st.ClusterMethod()
-	if err != nil {
-		return nil, nil, configError(err)
-	}
-	prog.begin("train", "", 0)
-	model, err := svclust.Train(x, &cfg)
-	if err != nil {
-		return nil, nil, configError(err)
-	}
-	prog.end()
-	// Levels.Progress counts the rows scored, Components.Progress the
-	// trajectories of the strip (or of every row with -all).
-	unit := "trajectories"
-	if st.Rule == "levels" {
-		unit = "rows"
-	}
-	prog.begin("cluster", unit, 0)
 	if prog != nil {
-		report := func(done, total int) { prog.setTotal(int64(done), int64(total)) }
-		switch c := method.(type) {
-		case *cluster.Levels:
-			c.Progress = report
-		case *cluster.Components:
-			c.Progress = report
-		}
+		h.Progress = func(done, total int) { prog.setTotal(int64(done), int64(total)) }
 	}
-	cl, err := cluster.Fit(model, x, method)
+	model, cl, err := st.Fit(context.Background(), x, h)
 	if err != nil {
 		return nil, nil, configError(err)
 	}
-	prog.end()
 	return model, cl, nil
-}
-
-// compactnessLimit is the largest number of points for which the metrics
-// include the compactness index, whose cost grows with the square of the
-// cluster sizes: 20,000 points in one cluster already take 2·10⁸ distances.
-const compactnessLimit = 20_000
-
-// evaluate returns the scores of the clustering pred of dt against its
-// classes (NaN without them), as metrics.Evaluate computes them, except
-// that the internal indices that want leaves out are NaN, and so is
-// Compactness above compactnessLimit points.
-func evaluate(dt *data, pred []int, want indices) metrics.Scores {
-	var s metrics.Scores
-	if dt.labelled() {
-		var t metrics.Table
-		for i, l := range pred {
-			t.Add(dt.class(i), l)
-		}
-		s = t.Scores()
-	} else {
-		s = metrics.Evaluate(nil, nil, pred)
-	}
-	if want.db {
-		s.DB = metrics.DaviesBouldin(dt.ds.X, pred)
-	}
-	if want.compactness && len(pred) <= compactnessLimit {
-		s.Compactness = metrics.Compactness(dt.ds.X, pred)
-	}
-	return s
 }
 
 func newFit() *Command {
@@ -426,6 +336,9 @@ func runFit(ctx context.Context, e *env, o *fitFlags, args []string) error {
 	}
 	summary := e.stdout
 	if e.toStdout(o.out) || e.toStdout(o.model) {
+		if o.quiet {
+			return nil // -quiet: nothing but errors on standard error
+		}
 		summary = e.stderr // standard output carries the labels or the model
 	}
 	if o.json {
@@ -454,12 +367,21 @@ func fitInMemory(e *env, o *fitFlags, path string, prog *progress) (*data, *resu
 	if err != nil {
 		return nil, nil, err
 	}
+	warnLabelLike(e, o.quiet, dt.ds.Names)
+	noteDropped(e, o.quiet, path, dt.ds.Dropped)
 	// The summary shows Davies–Bouldin with the external indices, -json
 	// every index; without labels neither shows any (fitReport).
-	want := indices{db: dt.labelled(), compactness: dt.labelled() && o.json}
+	want := metrics.Indices{DaviesBouldin: dt.labelled(), Compactness: dt.labelled() && o.json}
 	r, err := fitCluster(dt, &o.run, want, prog)
 	if err != nil {
 		return nil, nil, err
+	}
+	if r.cl.OutlierScores == nil && (o.out != "" || o.json) {
+		// Beyond 100,000 rows without -outliers, cluster.Fit leaves the
+		// rows' scores to a pass of their own, which -o and -json need.
+		if r.cl.OutlierScores, err = r.cl.Partition.OutlierScores(nil, dt.ds.X, o.run.Workers); err != nil {
+			return nil, nil, err
+		}
 	}
 	prog.begin("write", "", 0)
 	if err := writeResults(e, o, &o.run, dt, r); err != nil {
@@ -474,7 +396,7 @@ func fitInMemory(e *env, o *fitFlags, path string, prog *progress) (*data, *resu
 // levels reads every level of f, and C only scales them.
 func warnC(e *env, o *fitFlags) {
 	if c := o.run.C; !c.Auto && c.Value <= 1 && !o.quiet && o.run.Rule == "components" {
-		fmt.Fprintf(e.stderr, "svclust: warning: -C %v: the domain f ≥ 0 is empty for C ≤ 1: every point is an outlier\n", c.Value)
+		fmt.Fprintf(e.stderr, "svclust: warning: -C %v: the domain f ≥ 0 is empty for C ≤ 1: -rule components finds one cluster\n", c.Value)
 	}
 }
 
@@ -483,7 +405,9 @@ func warnC(e *env, o *fitFlags) {
 func writeResults(e *env, o *fitFlags, st *settings.Settings, dt *data, r *result) error {
 	var outs []output
 	if o.out != "" {
-		outs = append(outs, output{"-o", o.out, func(w io.Writer) error { return writeLabels(w, r.cl.Labels) }})
+		outs = append(outs, output{"-o", o.out, func(w io.Writer) error {
+			return writeLabels(w, r.cl.Labels, r.cl.OutlierScores, dt.ds.Dropped)
+		}})
 	}
 	if o.model != "" {
 		outs = append(outs, output{"-model", o.model, modelFileOf(st, dt, r).Write})
@@ -493,16 +417,7 @@ func writeResults(e *env, o *fitFlags, st *settings.Settings, dt *data, r *resul
 
 // modelFileOf returns the model file of a run.
 func modelFileOf(st *settings.Settings, dt *data, r *result) *modelfile.File {
-	sc, _ := st.Scaling() // validated by begin
-	return &modelfile.File{
-		Scale:     sc,
-		Scaler:    dt.scaler,
-		Features:  dt.ds.Names,
-		Label:     st.Label,
-		Run:       runInfoOf(st, dt, r),
-		Model:     r.model,
-		Partition: r.cl.Partition,
-	}
+	return st.ModelFile(dt.scaler, dt.ds.Names, runInfoOf(st, dt, r), r.model, r.cl)
 }
 
 // runInfoOf returns the run section of the model file of a run.
@@ -514,18 +429,14 @@ func runInfoOf(st *settings.Settings, dt *data, r *result) *modelfile.Run {
 	return st.Record(readBuildInfo().String(), r.model, src)
 }
 
-// writeLabels writes labels as CSV with the header "cluster".
-func writeLabels(w io.Writer, labels []int) error {
-	_, err := w.Write(appendInts([]byte("cluster\n"), labels))
-	return err
-}
-
 // fitJSON is the report of fit -json: the run's, and the sample of
 // -stream and the metrics of a label column.
 type fitJSON struct {
 	*settings.Report
-	Sample  int             `json:"sample,omitempty"`
-	Metrics *metrics.Scores `json:"metrics,omitempty"`
+	Sample  int               `json:"sample,omitempty"`
+	Metrics *metrics.Validity `json:"metrics,omitempty"`
+	// Dropped is the number of rows -na drop skipped.
+	Dropped int `json:"dropped,omitempty"`
 }
 
 func fitReport(st *settings.Settings, dt *data, r *result) *fitJSON {
@@ -533,10 +444,17 @@ func fitReport(st *settings.Settings, dt *data, r *result) *fitJSON {
 	if r.stream != nil {
 		j.Sample = r.stream.sample
 		j.AssignSeconds += r.stream.assign.Seconds()
+		if j.Outlier != nil {
+			j.Outlier.Count = r.stream.outliers // every row, not the sample
+		}
 	}
 	if dt.labelled() {
-		j.Metrics = &r.scores
+		j.Metrics = &r.validity
 	}
+	if r.stream != nil {
+		j.Sizes = r.stream.counts[1:] // every row of the file, not the sample
+	}
+	j.Dropped = dropped(dt, r)
 	return j
 }
 
@@ -552,7 +470,11 @@ func writeJSON(w io.Writer, v any) error {
 func printSummary(w io.Writer, path string, st *settings.Settings, dt *data, r *result) {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	m := r.model
-	fmt.Fprintf(tw, "data\t%s: n = %d, d = %d, scale %s\n", path, dt.n, dt.d, st.Scale)
+	skipped := ""
+	if k := dropped(dt, r); k > 0 {
+		skipped = fmt.Sprintf(" (%s with missing values skipped)", plural(k, "row"))
+	}
+	fmt.Fprintf(tw, "data\t%s: n = %d%s, d = %d, scale %s\n", path, dt.n, skipped, dt.d, st.Scale)
 	g, c := "auto", ""
 	if !st.Gamma.Auto {
 		g = "set"
@@ -585,7 +507,7 @@ func printSummary(w io.Writer, path string, st *settings.Settings, dt *data, r *
 	}
 	why := ""
 	if st.Outliers {
-		why = outlierRule(st.Rule)
+		why = outlierRule(r.cl.OutlierThreshold)
 	}
 	counts := labelCounts(r.cl.Labels, r.cl.Clusters)
 	if r.stream != nil {
@@ -597,7 +519,7 @@ func printSummary(w io.Writer, path string, st *settings.Settings, dt *data, r *
 			st.sample, dt.n, ms(st.assign.Seconds()))
 	}
 	if dt.labelled() {
-		s := r.scores
+		s := r.validity
 		db := fmt.Sprintf("%.4g", s.DB)
 		switch {
 		case r.stream != nil:
@@ -614,6 +536,14 @@ func printSummary(w io.Writer, path string, st *settings.Settings, dt *data, r *
 			len(dt.ds.Classes), s.ARI, s.NMI, s.Purity, s.Rand, db)
 	}
 	tw.Flush()
+}
+
+// dropped returns the number of rows -na drop skipped in the run r.
+func dropped(dt *data, r *result) int {
+	if r.stream != nil {
+		return r.stream.dropped
+	}
+	return len(dt.ds.Dropped)
 }
 
 // plural returns "1 cluster", "2 clusters", "0 clusters": n and the noun,
@@ -668,12 +598,10 @@ func clusterSizes(counts []int, outliers string) string {
 	return b.String()
 }
 
-// outlierRule says which points -outliers labels −1 under the rule named.
-func outlierRule(rule string) string {
-	if rule == "components" {
-		return "f < 0"
-	}
-	return "f below its cluster's birth level"
+// outlierRule says which points -outliers labels −1, those whose outlier
+// score reaches the threshold t.
+func outlierRule(t float64) string {
+	return fmt.Sprintf("outlier score ≥ %g", t)
 }
 
 func ms(sec float64) string { return fmt.Sprintf("%.1f ms", sec*1000) }

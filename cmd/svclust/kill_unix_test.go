@@ -210,7 +210,7 @@ func TestKillFit(t *testing.T) {
 	length := time.Since(start)
 	want := map[string]string{"labels.csv": readFile(t, labels), "model.json": readFile(t, model)}
 	t.Logf("an undisturbed run takes %v and writes %d + %d bytes", length, len(want["labels.csv"]), len(want["model.json"]))
-	if !strings.HasPrefix(want["labels.csv"], "cluster\n") || !bytes.Contains([]byte(want["model.json"]), []byte(`"svclust-model"`)) {
+	if !strings.HasPrefix(want["labels.csv"], "cluster,outlier\n") || !bytes.Contains([]byte(want["model.json"]), []byte(`"svclust-model"`)) {
 		t.Fatal("the undisturbed run wrote unexpected outputs")
 	}
 	const old = "old\n"
@@ -401,7 +401,7 @@ func TestNohup(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("%v after SIGHUP under nohup: %s", err, stderr.String())
 	}
-	if !strings.HasPrefix(readFile(t, out), "cluster\n") {
+	if !strings.HasPrefix(readFile(t, out), "cluster,outlier\n") {
 		t.Error("no labels written")
 	}
 }

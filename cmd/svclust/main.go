@@ -319,12 +319,21 @@ func printUsage(w io.Writer, c *Command) {
 	fmt.Fprintf(w, "usage: svclust %s\n", c.UsageLine)
 	if hasFlags(c.Flag) {
 		fmt.Fprintf(w, "\nFlags:\n")
-		out := c.Flag.Output()
-		c.Flag.SetOutput(w)
-		c.Flag.PrintDefaults()
-		c.Flag.SetOutput(out)
+		shown := flag.NewFlagSet(c.Name(), flag.ContinueOnError)
+		shown.SetOutput(w)
+		c.Flag.VisitAll(func(f *flag.Flag) {
+			if !deprecated(f) {
+				shown.Var(f.Value, f.Name, f.Usage)
+				shown.Lookup(f.Name).DefValue = f.DefValue
+			}
+		})
+		shown.PrintDefaults()
 	}
 }
+
+// deprecated reports whether f is the old name of a flag, which works but
+// is left out of the usage: its usage is "deprecated: " and the new name.
+func deprecated(f *flag.Flag) bool { return strings.HasPrefix(f.Usage, "deprecated: ") }
 
 func hasFlags(fs *flag.FlagSet) bool {
 	n := 0

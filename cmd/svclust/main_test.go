@@ -132,6 +132,7 @@ func TestGen(t *testing.T) {
 // TestFitPredict checks that predict on the training data reproduces the
 // labels of fit -o exactly, for every labelling rule and scaling.
 func TestFitPredict(t *testing.T) {
+	t.Parallel()
 	data := genFile(t, "gauss3", 300)
 	moons := genFile(t, "moons", 300)
 	for _, tc := range []struct {
@@ -167,7 +168,7 @@ func TestFitPredict(t *testing.T) {
 			}
 			mustCLI(t, append(args, tc.data)...)
 			want := readFile(t, labels)
-			if n := strings.Count(want, "\n"); n != 301 || !strings.HasPrefix(want, "cluster\n") {
+			if n := strings.Count(want, "\n"); n != 301 || !strings.HasPrefix(want, "cluster,outlier\n") {
 				t.Fatalf("labels file has %d lines", n)
 			}
 			got := mustCLI(t, "predict", "-model", model, tc.data)
@@ -187,39 +188,68 @@ func TestFitPredict(t *testing.T) {
 	}
 }
 
-// TestScore checks the scores of the training data against the outliers
-// of fit -outliers, which labels a point -1 exactly when f < 0
-// (the Outliers of cluster.Components) with the same Model.Score on the same scaled
-// data (TestSavedModelScoresExactly): the signs must agree row by row.
+// TestScore checks the columns of score, f and the outlier score, against
+// fit -o and fit -outliers: with either rule -outliers labels a row −1
+// exactly where its outlier score reaches -outlier-threshold (default
+// 0.5), and score, predict and fit -o give the same outlier scores.
 func TestScore(t *testing.T) {
 	data := genFile(t, "gauss4", 200)
 	dir := t.TempDir()
 	labels, model := filepath.Join(dir, "labels.csv"), filepath.Join(dir, "model.json")
-	mustCLI(t, "fit", "-rule", "components", "-outliers", "-o", labels, "-model", model, data)
+	for _, tc := range [][]string{
+		{"-rule", "components", "-outliers"},
+		{"-outliers", "-outlier-threshold", "0.2"},
+	} {
+		mustCLI(t, append(append([]string{"fit", "-o", labels, "-model", model}, tc...), data)...)
+		thr := 0.5
+		if tc[len(tc)-2] == "-outlier-threshold" {
+			thr = 0.2
+		}
+		out := mustCLI(t, "score", "-model", model, data)
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if len(lines) != 201 || lines[0] != "score,outlier" {
+			t.Fatalf("%v: %d lines, header %q", tc, len(lines), lines[0])
+		}
+		fitted := strings.Split(strings.TrimSuffix(readFile(t, labels), "\n"), "\n")
+		flagged := 0
+		for i, l := range lines[1:] {
+			fs, os, _ := strings.Cut(l, ",")
+			if _, err := strconv.ParseFloat(fs, 64); err != nil {
+				t.Fatal(err)
+			}
+			s, err := strconv.ParseFloat(os, 64)
+			if err != nil || !(s >= 0 && s <= 1) {
+				t.Fatalf("%v row %d: outlier score %q", tc, i+1, os)
+			}
+			c, o, _ := strings.Cut(fitted[i+1], ",")
+			if o != os {
+				t.Fatalf("%v row %d: outlier score %s, fit -o wrote %s", tc, i+1, os, o)
+			}
+			if (s >= thr) != (c == "-1") {
+				t.Errorf("%v row %d: outlier score %v, fit -outliers label %s", tc, i+1, s, c)
+			}
+			if c == "-1" {
+				flagged++
+			}
+		}
+		if flagged == 0 && thr < 0.5 {
+			t.Errorf("%v: no row flagged: the test cannot fail", tc)
+		}
+	}
 	out := mustCLI(t, "score", "-model", model, data)
-	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if len(lines) != 201 || lines[0] != "score" {
-		t.Fatalf("%d lines, header %q", len(lines), lines[0])
-	}
-	clusters := strings.Split(strings.TrimSuffix(readFile(t, labels), "\n"), "\n")
-	for i, l := range lines[1:] {
-		v, err := strconv.ParseFloat(l, 64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if (v < 0) != (clusters[i+1] == "-1") {
-			t.Errorf("row %d: score %v, fit -outliers label %s", i+1, v, clusters[i+1])
-		}
-	}
 	// Far from every support vector each kernel term exp(−γ‖x − svᵢ‖²)
 	// underflows to 0, so f = Σ αᵢ·0 − 1 = −1 exactly. The features have
 	// a standard deviation of about 2, so after z-scoring (10⁶, −10⁶)
 	// lies about 5·10⁵ from every support vector in each coordinate, and
 	// γ‖x − svᵢ‖² > 746 (exp(−746) rounds to 0 in float64) for any
 	// γ > 10⁻⁸; AutoGamma chooses about 20 here.
+	// Its outlier score is below 1 (computed in logs, so that far points
+	// keep their order) and above the threshold.
 	far := writeFile(t, "far.csv", "x1,x2\n1e6,-1e6\n")
-	if got := mustCLI(t, "score", "-model", model, far); got != "score\n-1\n" {
-		t.Errorf("score far from the data %q, want -1", got)
+	got := mustCLI(t, "score", "-model", model, far)
+	f, o, _ := strings.Cut(strings.TrimPrefix(strings.TrimSuffix(got, "\n"), "score,outlier\n"), ",")
+	if s, err := strconv.ParseFloat(o, 64); f != "-1" || err != nil || !(s > 0.99 && s < 1) {
+		t.Errorf("score far from the data %q, want -1 and an outlier score in (0.99, 1)", got)
 	}
 	// A data file without the label column gives the same scores.
 	ds, err := dataset.ReadFile(data, dataset.ReadOptions{})
@@ -233,6 +263,7 @@ func TestScore(t *testing.T) {
 }
 
 func TestFitJSON(t *testing.T) {
+	t.Parallel()
 	data := genFile(t, "gauss3", 200)
 	keys := []string{"n", "d", "clusters", "support_vectors", "iterations", "status", "objective",
 		"strip_size", "equilibria", "eps", "train_seconds", "assign_seconds", "gamma", "C",
@@ -313,6 +344,7 @@ func TestFitJSON(t *testing.T) {
 // bit for bit, as the Table documents. The second file has 70,000
 // classes, more than 2 bytes hold.
 func TestFitMetricsMatchLibrary(t *testing.T) {
+	t.Parallel()
 	var many strings.Builder
 	many.WriteString("x1,label\n")
 	for i := range 70000 {
@@ -320,7 +352,7 @@ func TestFitMetricsMatchLibrary(t *testing.T) {
 	}
 	for _, data := range []string{genFile(t, "nested", 1000), writeFile(t, "many.csv", many.String())} {
 		out := filepath.Join(t.TempDir(), "labels.csv")
-		var got struct{ Metrics metrics.Scores }
+		var got struct{ Metrics metrics.Validity }
 		if err := json.Unmarshal([]byte(mustCLI(t, "fit", "-json", "-scale", "none", "-o", out, data)), &got); err != nil {
 			t.Fatal(err)
 		}
@@ -339,7 +371,7 @@ func TestFitMetricsMatchLibrary(t *testing.T) {
 		n, _ := ds.X.Dims()
 		want := metrics.Evaluate(nil, ds.Labels, pred)
 		want.DB = metrics.DaviesBouldin(ds.X, pred)
-		if n <= compactnessLimit {
+		if n <= metrics.CompactnessLimit {
 			want.Compactness = metrics.Compactness(ds.X, pred)
 		}
 		// Compare through JSON, where NaN is null.
@@ -365,12 +397,12 @@ func TestEvaluateIndices(t *testing.T) {
 		pred[i] = i % 3
 	}
 	db, comp := metrics.DaviesBouldin(dt.ds.X, pred), metrics.Compactness(dt.ds.X, pred)
-	for _, want := range []indices{{}, {db: true}, {compactness: true}, {db: true, compactness: true}} {
-		s := evaluate(dt, pred, want)
-		if want.db && s.DB != db || !want.db && !math.IsNaN(s.DB) {
+	for _, want := range []metrics.Indices{{}, {DaviesBouldin: true}, {Compactness: true}, {DaviesBouldin: true, Compactness: true}} {
+		s := metrics.Assess(dt.ds.X, dt.truth, pred, want)
+		if want.DaviesBouldin && s.DB != db || !want.DaviesBouldin && !math.IsNaN(s.DB) {
 			t.Errorf("%+v: DB %v; metrics.DaviesBouldin gives %v", want, s.DB, db)
 		}
-		if want.compactness && s.Compactness != comp || !want.compactness && !math.IsNaN(s.Compactness) {
+		if want.Compactness && s.Compactness != comp || !want.Compactness && !math.IsNaN(s.Compactness) {
 			t.Errorf("%+v: compactness %v; metrics.Compactness gives %v", want, s.Compactness, comp)
 		}
 		if math.IsNaN(s.ARI) || s.Clusters != 3 {
@@ -380,6 +412,7 @@ func TestEvaluateIndices(t *testing.T) {
 }
 
 func TestTune(t *testing.T) {
+	t.Parallel()
 	data := genFile(t, "gauss3", 300)
 	grid := []string{"-gamma-grid", "0.5x,auto,4", "-C-grid", "auto,8"}
 	var first string
@@ -403,8 +436,8 @@ func TestTune(t *testing.T) {
 		t.Errorf("grid is not γ-major or not resolved: %s", first)
 	}
 	for _, p := range g {
-		if p.Score == nil || p.DBCV == nil || *p.Score > *res.Best.Score {
-			t.Errorf("grid point %+v: want a score and a DBCV, no score above the best %v", p, *res.Best.Score)
+		if p.Index == nil || p.DBCV == nil || *p.Index > *res.Best.Index {
+			t.Errorf("grid point %+v: want a score and a DBCV, no score above the best %v", p, *res.Best.Index)
 		}
 	}
 
@@ -426,7 +459,7 @@ func TestTune(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Criterion != "dbcv" || res.Best == nil || res.Best.Score != nil {
+	if res.Criterion != "dbcv" || res.Best == nil || res.Best.Index != nil {
 		t.Fatalf("unlabelled result %s", out)
 	}
 	for _, p := range res.Grid {
@@ -464,6 +497,7 @@ func TestTune(t *testing.T) {
 }
 
 func TestDemo(t *testing.T) {
+	t.Parallel()
 	out := mustCLI(t, "demo", "-n", "200")
 	for _, k := range dataset.Kinds() {
 		if !strings.Contains(out, string(k)) {
@@ -495,6 +529,9 @@ func TestDoc(t *testing.T) {
 			t.Errorf("doc.go lacks the usage line of %s", c.Name())
 		}
 		for _, f := range flagNames(c.Flag) {
+			if deprecated(c.Flag.Lookup(f)) && strings.Contains(doc, "-"+f) {
+				continue // listed with the other old names of its kind
+			}
 			if !strings.Contains(doc, "\t-"+f+" ") && !strings.Contains(doc, "-"+f+"\n") {
 				t.Errorf("doc.go does not describe %s -%s", c.Name(), f)
 			}
@@ -523,5 +560,22 @@ func TestCPUProfile(t *testing.T) {
 	mustCLI(t, "fit", "-cpuprofile", prof, data)
 	if fi, err := os.Stat(prof); err != nil || fi.Size() == 0 {
 		t.Errorf("no profile: %v", err)
+	}
+}
+
+// TestOldModelNoOutliers: a model file of version 5, written before the
+// outlier scores, still predicts and scores as the svclust that wrote it
+// did, without the outlier column, and says how to get it.
+func TestOldModelNoOutliers(t *testing.T) {
+	dir := filepath.Join("..", "..", "modelfile", "testdata", "old")
+	data, model := filepath.Join(dir, "data.csv"), filepath.Join(dir, "v5-levels.json")
+	for cmd, want := range map[string]string{"predict": "v5-levels.pred", "score": "v5-levels.score"} {
+		code, stdout, stderr := cli(t, cmd, "-model", model, data)
+		if code != 0 || stdout != readFile(t, filepath.Join(dir, want)) {
+			t.Errorf("%s: exit %d, output differs from %s", cmd, code, want)
+		}
+		if !strings.Contains(stderr, "no outlier column; fit the data again to get it") {
+			t.Errorf("%s: stderr %q, want the note naming the fix", cmd, stderr)
+		}
 	}
 }

@@ -77,24 +77,94 @@ func (e *env) writeOutputsAfter(pre []stagedOutput, outs ...output) error {
 	return nil
 }
 
-// appendInts appends the values v to buf in decimal, one a line, as
-// the label files of fit -o and predict hold them.
-func appendInts(buf []byte, v []int) []byte {
-	for _, x := range v {
+// writeRows is the number of rows writeColumns appends before it writes
+// them, so that the text of a million rows is never held whole (22 MB for
+// two columns).
+const writeRows = 1 << 14
+
+// writeColumns writes header, then n rows, row i appended by value, in
+// chunks of writeRows rows; at each data row of dropped (increasing; see
+// dataset.Dataset.Dropped) it writes empty instead, so that line i+2 of
+// the output is data row i whatever -na drop skipped: "" for one column,
+// "," for two, which read back as missing values.
+func writeColumns(w io.Writer, header string, n int, dropped []int, empty string, value func([]byte, int) []byte) error {
+	buf := []byte(header)
+	k := 0 // the next value
+	for row := 0; k < n || len(dropped) > 0; row++ {
+		if len(dropped) > 0 && dropped[0] == row {
+			dropped = dropped[1:]
+			buf = append(buf, empty...)
+		} else {
+			buf = value(buf, k)
+			k++
+		}
+		buf = append(buf, '\n')
+		if (row+1)%writeRows == 0 {
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+	}
+	_, err := w.Write(buf)
+	return err
+}
+
+// writeLabels writes labels as CSV with the header "cluster" and, unless
+// scores is nil, the outlier scores beside them in the column "outlier";
+// empty fields at the data rows of dropped (skipped by -na drop).
+func writeLabels(w io.Writer, labels []int, scores []float64, dropped []int) error {
+	if scores == nil {
+		return writeColumns(w, "cluster\n", len(labels), dropped, "", func(buf []byte, i int) []byte {
+			return strconv.AppendInt(buf, int64(labels[i]), 10)
+		})
+	}
+	return writeColumns(w, "cluster,outlier\n", len(labels), dropped, ",", func(buf []byte, i int) []byte {
+		buf = appendColumns(buf, labels[i:i+1], scores[i:i+1])
+		return buf[:len(buf)-1] // writeColumns ends the line
+	})
+}
+
+// appendColumns appends the rows "label,score" to buf, the label in
+// decimal and the score in the shortest form that reads back exactly: fit
+// -o and predict with the outlier scores.
+func appendColumns(buf []byte, labels []int, scores []float64) []byte {
+	for i, x := range labels {
 		buf = strconv.AppendInt(buf, int64(x), 10)
+		buf = append(buf, ',')
+		buf = strconv.AppendFloat(buf, scores[i], 'g', -1, 64)
 		buf = append(buf, '\n')
 	}
 	return buf
 }
 
-// appendFloats appends the values v to buf, one a line, in the shortest
-// form that reads back exactly, as score writes them.
-func appendFloats(buf []byte, v []float64) []byte {
-	for _, x := range v {
-		buf = strconv.AppendFloat(buf, x, 'g', -1, 64)
-		buf = append(buf, '\n')
+// writeScores writes f as CSV with the header "score" and, unless outlier
+// is nil, the outlier scores beside them in the column "outlier", each in
+// the shortest form that reads back exactly; empty fields at the data rows
+// of dropped.
+func writeScores(w io.Writer, f, outlier []float64, dropped []int) error {
+	if outlier == nil {
+		return writeColumns(w, "score\n", len(f), dropped, "", func(buf []byte, i int) []byte {
+			return strconv.AppendFloat(buf, f[i], 'g', -1, 64)
+		})
 	}
-	return buf
+	return writeColumns(w, "score,outlier\n", len(f), dropped, ",", func(buf []byte, i int) []byte {
+		buf = strconv.AppendFloat(buf, f[i], 'g', -1, 64)
+		buf = append(buf, ',')
+		return strconv.AppendFloat(buf, outlier[i], 'g', -1, 64)
+	})
+}
+
+// dataRow returns the data row (line − 2) of row i of the rows read, which
+// skip the data rows of dropped (increasing).
+func dataRow(i int, dropped []int) int {
+	for _, r := range dropped {
+		if r > i {
+			break
+		}
+		i++
+	}
+	return i
 }
 
 // A namedPath is a file of the command line with the flag that names it

@@ -5,7 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"slices"
 
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/svclust/svclust/dataset"
@@ -22,19 +25,24 @@ type plotFlags struct {
 	legend        bool
 	width, height float64
 	grid          int
+	sv            bool
 }
 
 func newPlot() *Command {
 	o := &plotFlags{width: 5, height: 5}
 	c := &Command{
-		UsageLine: "plot -model FILE -o FIG.png|FIG.svg [-labels FILE] [-title TEXT] [-legend] [-width IN] [-height IN] [-grid N] [-workers N] [data flags] DATA.csv",
-		Short:     "draw the clusters and the domain of novelty of 2-D data",
+		UsageLine: "plot -model FILE -o FIG.png|FIG.svg [-labels FILE] [-title TEXT] [-legend] [-sv] [-width IN] [-height IN] [-grid N] [-workers N] [data flags] DATA.csv",
+		Short:     "draw the clusters of data of any dimension, and the domain of novelty of 2-D data",
 		Long: `
-Plot draws the rows of DATA.csv, in the scaled space of a model file,
-coloured by the cluster the model assigns them (or by -labels), with the
-model's support vectors ringed, its domain of novelty f ≥ 0 shaded and the
-boundary f = 0 drawn, and writes the figure as PNG or SVG by the extension
-of -o. The model must be 2-D.`,
+Plot draws the rows of DATA.csv coloured by the cluster a model file
+assigns them (or by -labels), outliers in grey, and writes the figure as
+PNG or SVG by the extension of -o. With 2 features the axes are the
+features in the data's own units, the model's support vectors are ringed,
+its domain of novelty f ≥ 0 shaded and the boundary f = 0 drawn. With more,
+the figure is the plane of the first two principal components of the
+scaled data (the axes say so, with the share of the variance each
+carries), without the domain, which has no faithful picture in a plane;
+-sv adds the support vectors as light rings.`,
 		Flag: flag.NewFlagSet("plot", flag.ContinueOnError),
 	}
 	fs := c.Flag
@@ -48,6 +56,7 @@ of -o. The model must be 2-D.`,
 	fs.Float64Var(&o.width, "width", o.width, "width of the figure in `inches`")
 	fs.Float64Var(&o.height, "height", o.height, "height of the figure in `inches`")
 	fs.IntVar(&o.grid, "grid", 0, "evaluate f at `n` grid points along the longer side; 0 means 300")
+	fs.BoolVar(&o.sv, "sv", false, "with more than 2 features, draw the support vectors (as light rings)")
 	o.data.register(fs)
 	c.Run = func(_ context.Context, e *env, args []string) error { return runPlot(e, o, args) }
 	return c
@@ -80,25 +89,28 @@ func runPlot(e *env, o *plotFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	if d := mf.Model.Dim(); d != 2 {
-		return fmt.Errorf("plot needs 2-D data; got d=%d (the model's dimension)", d)
+	d := mf.Model.Dim()
+	if d < 2 {
+		return fmt.Errorf("plot needs at least 2 features; the model has %d", d)
 	}
 	ropt, err := o.data.options(path, mf.Label, false)
 	if err != nil {
 		return err
 	}
-	x, names, err := loadFor(e, mf, path, ropt)
+	ds, err := loadFor(e, false, mf, path, ropt)
 	if err != nil {
 		return err
 	}
-	// The figure is drawn in the model's scaled space.
+	// The clusters are those of the scaled rows; a 2-D figure is drawn in
+	// the data's own units, a projection in the scaled space.
+	x := mat.DenseCopyOf(ds.X)
 	if err := mf.ScaleRows(x); err != nil {
-		return modelError(err, mf, path, names)
+		return modelError(err, mf, path, ds)
 	}
 	var labels []int
 	if o.labels != "" {
 		n, _ := x.Dims()
-		if labels, err = readLabels(o.labels, n, path); err != nil {
+		if labels, err = readLabels(o.labels, n, path, ds.Dropped); err != nil {
 			return err
 		}
 	} else if mf.Partition == nil {
@@ -106,49 +118,73 @@ func runPlot(e *env, o *plotFlags, args []string) error {
 	} else {
 		labels = mf.Partition.Predict(nil, x, o.workers)
 	}
-	opt := &figure.Options{Title: o.title, Legend: o.legend, Grid: o.grid, Workers: o.workers}
-	opt.XLabel, opt.YLabel = axisLabel(mf, 0), axisLabel(mf, 1)
-	p, err := figure.Domain(mf.Model, x, labels, opt)
+	opt := &figure.Options{Title: o.title, Legend: o.legend, Grid: o.grid, Workers: o.workers, SupportVectors: o.sv}
+	var p *plot.Plot
+	if d == 2 {
+		opt.XLabel, opt.YLabel = axisLabel(mf, 0), axisLabel(mf, 1)
+		opt.Scaler = mf.Scaler
+		p, err = figure.Domain(mf.Model, ds.X, labels, opt)
+	} else {
+		var pca *figure.PCA
+		p, pca, err = figure.Projection(mf.Model, x, labels, opt)
+		if err == nil {
+			scaled := "the " + mf.Scale.String() + "-scaled data"
+			if mf.Scale == dataset.ScaleNone {
+				scaled = "the data"
+			}
+			p.X.Label.Text = fmt.Sprintf("PC1 of %s (%.0f%% of the variance)", scaled, 100*pca.Share[0])
+			p.Y.Label.Text = fmt.Sprintf("PC2 of %s (%.0f%% of the variance)", scaled, 100*pca.Share[1])
+		}
+	}
 	if err != nil {
 		return err
 	}
 	return figure.Save(o.out, vg.Length(o.width)*vg.Inch, vg.Length(o.height)*vg.Inch, p)
 }
 
-// axisLabel returns the label of axis j: the feature's name, and the
-// scaling when there is one, since the figure is drawn in the model's space.
+// axisLabel returns the label of axis j of a 2-D figure, drawn in the
+// data's own units: the feature's name.
 func axisLabel(mf *modelfile.File, j int) string {
-	name := fmt.Sprintf("x%d", j+1)
 	if mf.Features != nil {
-		name = mf.Features[j]
+		return mf.Features[j]
 	}
-	if mf.Scale == dataset.ScaleNone {
-		return name
-	}
-	return fmt.Sprintf("%s (%s scaled)", name, mf.Scale)
+	return fmt.Sprintf("x%d", j+1)
 }
 
 // readLabels reads the clusters of n rows of data from the CSV file path,
-// which has one integer column (any header) as written by fit -o; negative
-// clusters are outliers.
-func readLabels(path string, n int, data string) ([]int, error) {
-	ds, err := dataset.ReadFile(path, dataset.ReadOptions{NoLabel: true})
+// which has one integer column (any header), or a column named "cluster"
+// among others, as fit -o and predict write it beside "outlier"; negative
+// clusters are outliers. The data rows dropped were skipped by -na drop:
+// the file must have empty fields there, as fit -o writes them.
+func readLabels(path string, n int, data string, dropped []int) ([]int, error) {
+	opt := dataset.ReadOptions{NoLabel: true}
+	if dropped != nil {
+		opt.NA = dataset.NADrop
+	}
+	ds, err := dataset.ReadFile(path, opt)
 	if err != nil {
 		return nil, err
 	}
+	if !slices.Equal(ds.Dropped, dropped) {
+		return nil, fmt.Errorf("%s has empty labels at other rows than the rows of %s with missing values", path, data)
+	}
 	rows, d := ds.X.Dims()
+	col := 0
 	if d != 1 {
-		return nil, fmt.Errorf("%s has %d columns; a labels file has one, as written by fit -o", path, d)
+		col = slices.Index(ds.Names, "cluster")
+		if col < 0 {
+			return nil, fmt.Errorf("%s has %d columns and none named \"cluster\"; a labels file has one column, or a column \"cluster\" as fit -o writes it", path, d)
+		}
 	}
 	if rows != n {
 		return nil, fmt.Errorf("%s has %d labels for the %d rows of %s", path, rows, n, data)
 	}
 	labels := make([]int, n)
 	for i := range n {
-		v := ds.X.At(i, 0)
+		v := ds.X.At(i, col)
 		if v != math.Trunc(v) || math.Abs(v) > math.MaxInt32 {
 			// The header is line 1, and dataset rejects blank lines.
-			return nil, fmt.Errorf("%s:%d: cluster %v is not an integer", path, i+2, v)
+			return nil, fmt.Errorf("%s:%d: cluster %v is not an integer", path, dataRow(i, ds.Dropped)+2, v)
 		}
 		labels[i] = int(v)
 	}

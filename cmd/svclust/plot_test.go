@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -55,18 +56,62 @@ func TestPlot(t *testing.T) {
 	if !strings.HasPrefix(s, "<?xml") || !strings.HasSuffix(strings.TrimSpace(s), "</svg>") {
 		t.Errorf("not an SVG document: %.60q…", s)
 	}
-	for _, want := range []string{">moons<", ">support vectors<", ">x1 (zscore scaled)<"} {
+	for _, want := range []string{">moons<", ">support vectors<", ">x1<", ">x2<"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("SVG lacks the text %s", want)
 		}
 	}
 }
 
+// TestPlotUnits: a 2-D figure is drawn in the data's own units: its tick
+// labels span the data's range, not the z-scores of the model's space.
+func TestPlotUnits(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("a,b\n")
+	for i := range 60 {
+		c := float64(i%2) * 1000
+		fmt.Fprintf(&b, "%g,%g\n", 1000+c+float64(i%7), 5000+c+float64(i%5))
+	}
+	data := writeFile(t, "big.csv", b.String())
+	model, _ := fitModel(t, data)
+	svg := filepath.Join(t.TempDir(), "f.svg")
+	mustCLI(t, "plot", "-model", model, "-o", svg, "-grid", "40", data)
+	s := readFile(t, svg)
+	for _, want := range []string{">a<", ">b<", ">1500<", ">6000<"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("SVG lacks the text %s: not in the data's units", want)
+		}
+	}
+}
+
+// TestPlotProjection: a model of more than 2 features is drawn on the
+// first two principal components of the scaled data, axes saying so,
+// with -sv the support vectors in the legend, and -labels as before.
+func TestPlotProjection(t *testing.T) {
+	t.Parallel()
+	data := genFile(t, "hd8", 200)
+	model, labels := fitModel(t, data)
+	svg := filepath.Join(t.TempDir(), "f.svg")
+	mustCLI(t, "plot", "-model", model, "-o", svg, "-legend", "-sv", data)
+	s := readFile(t, svg)
+	for _, want := range []string{"PC1 of the zscore-scaled data (", "PC2 of the zscore-scaled data (", "% of the variance)", ">support vectors<", ">cluster 4<"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("SVG lacks the text %s", want)
+		}
+	}
+	plain := filepath.Join(t.TempDir(), "g.svg")
+	mustCLI(t, "plot", "-model", model, "-labels", labels, "-o", plain, "-legend", data)
+	if strings.Contains(readFile(t, plain), ">support vectors<") {
+		t.Error("support vectors drawn without -sv")
+	}
+}
+
 func TestPlotErrors(t *testing.T) {
 	data := genFile(t, "gauss3", 100)
 	model, labels := fitModel(t, data)
-	data3 := writeFile(t, "d3.csv", "a,b,c\n0,0,0\n1,0,0\n0,1,0\n0,0,1\n1,1,1\n0.5,0.5,0.5\n")
-	model3, _ := fitModel(t, data3, "-budget", "3", "-maintain", "project-knn", "-k", "2")
+	data1 := writeFile(t, "d1.csv", "a\n0\n1\n0.5\n3\n3.5\n")
+	model1, _ := fitModel(t, data1)
 	short := writeFile(t, "short.csv", "cluster\n0\n1\n")
 	frac := writeFile(t, "frac.csv", "cluster\n"+strings.Repeat("0\n", 50)+"0.5\n"+strings.Repeat("1\n", 49))
 	two := writeFile(t, "two.csv", "a,b\n"+strings.Repeat("0,1\n", 100))
@@ -86,7 +131,7 @@ func TestPlotErrors(t *testing.T) {
 		{"width", []string{"-model", model, "-o", out("f.png"), "-width", "0", data}, 2, "-width"},
 		{"height", []string{"-model", model, "-o", out("f.png"), "-height", "1e9", data}, 2, "-height"},
 		{"grid", []string{"-model", model, "-o", out("f.png"), "-grid", "-1", data}, 2, "-grid"},
-		{"3-D", []string{"-model", model3, "-o", out("f.png"), data3}, 1, "plot needs 2-D data; got d=3"},
+		{"1-D", []string{"-model", model1, "-o", out("f.png"), data1}, 1, "plot needs at least 2 features; the model has 1"},
 		{"labels count", []string{"-model", model, "-labels", short, "-o", out("f.png"), data}, 1, "2 labels for the 100 rows"},
 		{"labels not integer", []string{"-model", model, "-labels", frac, "-o", out("f.png"), data}, 1, "frac.csv:52: cluster 0.5 is not an integer"},
 		{"labels columns", []string{"-model", model, "-labels", two, "-o", out("f.png"), data}, 1, "2 columns"},

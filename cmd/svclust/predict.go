@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/modelfile"
 	"github.com/svclust/svclust/settings"
 )
@@ -20,6 +21,7 @@ type modelFlags struct {
 	out        string
 	workers    int
 	maxModelMB int64
+	quiet      bool
 	data       dataFlags
 }
 
@@ -29,12 +31,21 @@ func (o *modelFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.workers, "workers", 0, "number of goroutines; 0 means all cores")
 	o.data.register(fs)
 	fs.Int64Var(&o.maxModelMB, "max-model-mb", defaultMaxModelMB, "largest model file read, in `MiB`")
+	fs.BoolVar(&o.quiet, "quiet", false, "print nothing on standard error but errors: no warnings")
+}
+
+// note prints a note on standard error unless -quiet.
+func (o *modelFlags) note(e *env, format string, a ...any) {
+	if !o.quiet {
+		fmt.Fprintf(e.stderr, "svclust: note: "+format+"\n", a...)
+	}
 }
 
 // runWith returns the Run function of a command that applies a model to
 // data: it validates the flags, reads the model and the data (unscaled),
-// calls apply, and writes what apply returns to -o.
-func (o *modelFlags) runWith(apply func(*modelfile.File, *mat.Dense) (func(io.Writer) error, error)) func(context.Context, *env, []string) error {
+// calls apply with the rows read and the data rows -na drop skipped, and
+// writes what apply returns to -o.
+func (o *modelFlags) runWith(apply func(e *env, mf *modelfile.File, x *mat.Dense, dropped []int) (func(io.Writer) error, error)) func(context.Context, *env, []string) error {
 	return func(_ context.Context, e *env, args []string) error {
 		mf, path, err := o.setup(e, args)
 		if err != nil {
@@ -44,13 +55,13 @@ func (o *modelFlags) runWith(apply func(*modelfile.File, *mat.Dense) (func(io.Wr
 		if err != nil {
 			return err
 		}
-		x, names, err := loadFor(e, mf, path, opt)
+		ds, err := loadFor(e, o.quiet, mf, path, opt)
 		if err != nil {
 			return err
 		}
-		write, err := apply(mf, x)
+		write, err := apply(e, mf, ds.X, ds.Dropped)
 		if err != nil {
-			return modelError(err, mf, path, names)
+			return modelError(err, mf, path, ds)
 		}
 		return e.writeOutputs(output{"-o", o.out, write})
 	}
@@ -96,22 +107,29 @@ func newPredict() *Command {
 		Short:     "label new data with a fitted model",
 		Long: `
 Predict applies the scaling and the clustering stored in a model file to
-the rows of DATA.csv and writes the cluster of each row as CSV with the
-header "cluster". The data must have the model's number of features; the
-model's label column is ignored if present. On the training data it
-reproduces the labels of fit -o exactly.`,
+the rows of DATA.csv and writes the cluster and the outlier score of each
+row as CSV with the header "cluster,outlier" (see fit -outliers). The data
+must have the model's number of features; the model's label column is
+ignored if present. On the training data it reproduces fit -o exactly. A
+model file written before the outlier scores (version 5 or older) gives
+the column "cluster" alone, with a note on standard error.`,
 		Flag: flag.NewFlagSet("predict", flag.ContinueOnError),
 	}
 	o.register(c.Flag)
-	c.Run = o.runWith(func(mf *modelfile.File, x *mat.Dense) (func(io.Writer) error, error) {
-		labels, err := mf.Predict(nil, x, o.workers)
+	c.Run = o.runWith(func(e *env, mf *modelfile.File, x *mat.Dense, dropped []int) (func(io.Writer) error, error) {
+		labels, scores, err := mf.PredictScores(nil, nil, x, o.workers)
+		if errors.Is(err, cluster.ErrNoOutlierScores) {
+			o.note(e, "%s was written before the outlier scores (model file version 5 or older): no outlier column; fit the data again to get it", o.model)
+			labels, scores, err = nil, nil, nil
+			labels, err = mf.Predict(nil, x, o.workers)
+		}
 		if errors.Is(err, modelfile.ErrNotClustered) {
 			return nil, fmt.Errorf("%s: the model has no partition: it can score points but not label them", o.model)
 		}
 		if err != nil {
 			return nil, err
 		}
-		return func(w io.Writer) error { return writeLabels(w, labels) }, nil
+		return func(w io.Writer) error { return writeLabels(w, labels, scores, dropped) }, nil
 	})
 	return c
 }
@@ -120,23 +138,36 @@ func newScore() *Command {
 	o := &modelFlags{}
 	c := &Command{
 		UsageLine: "score -model FILE [-o FILE] [-workers N] [data flags] DATA.csv",
-		Short:     "print the novelty score f(x) of new data",
+		Short:     "print f(x) and the outlier score of new data",
 		Long: `
 Score applies the scaling stored in a model file to the rows of DATA.csv
-and writes f(x) = Σᵢ αᵢ k(svᵢ, x) − 1 of each row as CSV with the header
-"score", in the shortest form that reads back exactly. Points with f < 0
-lie outside the domain of novelty.`,
+and writes f(x) = Σᵢ αᵢ k(svᵢ, x) − 1 of each row and its outlier score as
+CSV with the header "score,outlier", in the shortest form that reads back
+exactly. f is the raw novelty score, higher inside the data, on a scale
+of its own per model; the outlier score is in [0, 1], 0 at a cluster's
+peak, ½ at the default threshold of -outliers, towards 1 far from every
+cluster. A model without a partition, or written before the outlier
+scores (version 5 or older), gives the column "score" alone, with a note
+on standard error.`,
 		Flag: flag.NewFlagSet("score", flag.ContinueOnError),
 	}
 	o.register(c.Flag)
-	c.Run = o.runWith(func(mf *modelfile.File, x *mat.Dense) (func(io.Writer) error, error) {
-		scores, err := mf.Score(nil, x, o.workers)
+	c.Run = o.runWith(func(e *env, mf *modelfile.File, x *mat.Dense, dropped []int) (func(io.Writer) error, error) {
+		scores, outlier, err := mf.ScoreOutliers(nil, nil, x, o.workers)
+		if noPart, old := errors.Is(err, modelfile.ErrNotClustered), errors.Is(err, cluster.ErrNoOutlierScores); noPart || old {
+			if noPart {
+				o.note(e, "%s has no partition, hence no outlier scores: writing the column \"score\" alone", o.model)
+			} else {
+				o.note(e, "%s was written before the outlier scores (model file version 5 or older): no outlier column; fit the data again to get it", o.model)
+			}
+			outlier = nil
+			scores, err = mf.Score(nil, x, o.workers)
+		}
 		if err != nil {
 			return nil, err
 		}
 		return func(w io.Writer) error {
-			_, err := w.Write(appendFloats([]byte("score\n"), scores))
-			return err
+			return writeScores(w, scores, outlier, dropped)
 		}, nil
 	})
 	return c

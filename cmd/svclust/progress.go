@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"github.com/svclust/svclust/internal/numfmt"
-	"hash"
 	"io"
 	"math"
 	"os"
@@ -265,15 +264,11 @@ type countingReader struct {
 	r io.Reader
 	n int64
 	p *progress
-	h hash.Hash // if not nil, hashes the bytes read
 }
 
 func (c *countingReader) Read(b []byte) (int, error) {
 	n, err := c.r.Read(b)
 	c.n += int64(n)
 	c.p.set(c.n)
-	if c.h != nil {
-		c.h.Write(b[:n])
-	}
 	return n, err
 }

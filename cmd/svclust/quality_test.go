@@ -13,6 +13,7 @@ import (
 // without labels) is tested on the same data by the tune package's
 // TestSearchGeneratedKinds, which runs the same fits as the command.
 func TestQualityOnGeneratedSets(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("fits 4 data sets of 1,000 points")
 	}

@@ -18,30 +18,30 @@ import (
 	"github.com/svclust/svclust/settings"
 )
 
-// Default time budgets of reproduce; see the Long help and the package
+// Default time limits of reproduce; see the Long help and the package
 // documentation of reproduce. They keep the 15 data sets × 7 methods
 // within about 45 minutes on 2 cores.
 const (
-	defaultGridBudget = 40 * time.Second
-	defaultRunsBudget = 40 * time.Second
-	defaultSVCBudget  = 40 * time.Second
+	defaultGridTimeout = 40 * time.Second
+	defaultRunsTimeout = 40 * time.Second
+	defaultSVCTimeout  = 40 * time.Second
 )
 
 // reproFlags holds the flags of reproduce.
 type reproFlags struct {
-	data, datasets, methods string
-	runs                    int
-	out                     string
-	json, figures, quiet    bool
-	gridBudget, runsBudget  time.Duration
-	svcBudget               time.Duration
-	workers                 int
-	scale                   string
-	gammas, cs, fsvc        gridFlag
-	from                    string
-	skip                    string
-	extended                extGridFlag
-	paperFrom               string
+	data, datasets, methods  string
+	runs                     int
+	out                      string
+	json, figures, quiet     bool
+	gridTimeout, runsTimeout time.Duration
+	svcTimeout               time.Duration
+	workers                  int
+	scale                    string
+	gammas, cs, fsvc         gridFlag
+	from                     string
+	skip                     string
+	extended                 extGridFlag
+	paperFrom                string
 }
 
 // extGridFlag is the value of -extended-C-grid: a grid of C, or off for
@@ -85,11 +85,11 @@ func defaultDataDir() string {
 func newReproduce() *Command {
 	o := &reproFlags{
 		data: defaultDataDir(), runs: reproduce.DefaultRuns, out: "docs",
-		gridBudget: defaultGridBudget, runsBudget: defaultRunsBudget, svcBudget: defaultSVCBudget,
+		gridTimeout: defaultGridTimeout, runsTimeout: defaultRunsTimeout, svcTimeout: defaultSVCTimeout,
 		scale: "zscore", extended: extGridFlag{cs: reproduce.ExtendedGrid()},
 	}
 	c := &Command{
-		UsageLine: "reproduce [-data DIR] [-datasets LIST] [-methods LIST] [-runs N] [-out DIR] [-json] [-figures] [-extended-C-grid LIST] [budget flags]",
+		UsageLine: "reproduce [-data DIR] [-datasets LIST] [-methods LIST] [-runs N] [-out DIR] [-json] [-figures] [-extended-C-grid LIST] [timeout flags]",
 		Short:     "rerun the paper's experiments and compare with its tables",
 		Long: `
 Reproduce reruns the experiments of the paper's Section 5: for every data
@@ -99,7 +99,7 @@ then -runs seeded runs at that setting. It writes OUT/REPRODUCTION.md, the
 paper's seven tables with the paper's value beside ours in every cell, and
 OUT/reproduction.json, the whole report. The methods are svc, sgd, fsvc,
 bsgd-r, bsgd-pnn, bsgd-prn (the paper's six) and bsgd-m (ours). Data sets
-missing from -data are skipped with a message. Time budgets bound the
+missing from -data are skipped with a message. Time limits bound the
 work; what they cut is reported, never hidden. Progress goes to standard
 error.
 
@@ -124,9 +124,14 @@ the report gives the date of each part.`,
 	fs.BoolVar(&o.json, "json", false, "print one JSON record per data set and method of the paper's grid on standard output")
 	fs.BoolVar(&o.figures, "figures", false, "also draw the paper's three visual experiments into OUT/figures")
 	fs.BoolVar(&o.quiet, "quiet", false, "print no progress on standard error")
-	fs.DurationVar(&o.gridBudget, "grid-budget", o.gridBudget, "wall `time` of the grid search of one data set and method (each FSVC stage); 0 means no limit")
-	fs.DurationVar(&o.runsBudget, "runs-budget", o.runsBudget, "wall `time` of the seeded runs of one data set and method; 0 means no limit")
-	fs.DurationVar(&o.svcBudget, "svc-budget", o.svcBudget, "wall `time` of one SVC or FSVC run, training and labelling; 0 means no limit")
+	fs.DurationVar(&o.gridTimeout, "grid-timeout", o.gridTimeout, "wall `time` of the grid search of one data set and method (each FSVC stage); 0 means no limit")
+	fs.DurationVar(&o.runsTimeout, "runs-timeout", o.runsTimeout, "wall `time` of the seeded runs of one data set and method; 0 means no limit")
+	fs.DurationVar(&o.svcTimeout, "svc-timeout", o.svcTimeout, "wall `time` of one SVC or FSVC run, training and labelling; 0 means no limit")
+	// The names these had before "budget" came to mean the support-vector
+	// count only; hidden from the usage, they still work.
+	fs.DurationVar(&o.gridTimeout, "grid-budget", o.gridTimeout, "deprecated: -grid-timeout")
+	fs.DurationVar(&o.runsTimeout, "runs-budget", o.runsTimeout, "deprecated: -runs-timeout")
+	fs.DurationVar(&o.svcTimeout, "svc-budget", o.svcTimeout, "deprecated: -svc-timeout")
 	fs.IntVar(&o.workers, "workers", 0, "number of fits run at a time, each on one core; 0 means all cores")
 	fs.StringVar(&o.scale, "scale", o.scale, "feature scaling fitted to each data set: none, zscore or minmax")
 	fs.Var(&o.gammas, "gamma-grid", "comma-separated `list` of γ values (default the paper's grid)")
@@ -312,7 +317,7 @@ func flagsSet(fs *flag.FlagSet) map[string]bool {
 
 // paperFromExcludes lists the flags that set the protocol, which
 // -paper-from takes from its file.
-var paperFromExcludes = []string{"runs", "scale", "gamma-grid", "C-grid", "fsvc-grid", "grid-budget", "runs-budget", "svc-budget", "skip", "from"}
+var paperFromExcludes = []string{"runs", "scale", "gamma-grid", "C-grid", "fsvc-grid", "grid-timeout", "runs-timeout", "svc-timeout", "grid-budget", "runs-budget", "svc-budget", "skip", "from"}
 
 // checkPaperFrom checks -paper-from against the other flags set.
 func (o *reproFlags) checkPaperFrom(set map[string]bool) error {
@@ -336,12 +341,12 @@ func (o *reproFlags) protocol() (*reproduce.Protocol, []reproduce.DataSet, []rep
 	switch {
 	case o.runs < 1:
 		return nil, nil, nil, usagef("-runs must be ≥ 1")
-	case o.gridBudget < 0:
-		return nil, nil, nil, usagef("-grid-budget must be ≥ 0 (0 means no limit)")
-	case o.runsBudget < 0:
-		return nil, nil, nil, usagef("-runs-budget must be ≥ 0 (0 means no limit)")
-	case o.svcBudget < 0:
-		return nil, nil, nil, usagef("-svc-budget must be ≥ 0 (0 means no limit)")
+	case o.gridTimeout < 0:
+		return nil, nil, nil, usagef("-grid-timeout must be ≥ 0 (0 means no limit)")
+	case o.runsTimeout < 0:
+		return nil, nil, nil, usagef("-runs-timeout must be ≥ 0 (0 means no limit)")
+	case o.svcTimeout < 0:
+		return nil, nil, nil, usagef("-svc-timeout must be ≥ 0 (0 means no limit)")
 	case o.workers < 0:
 		return nil, nil, nil, usagef("-workers must be ≥ 0 (0 means all cores)")
 	}
@@ -402,7 +407,7 @@ func (o *reproFlags) protocol() (*reproduce.Protocol, []reproduce.DataSet, []rep
 		Skip:   skip,
 		Gammas: o.gammas, Cs: o.cs, Ps: o.fsvc, Epss: o.fsvc,
 		Runs: o.runs, Scale: sc,
-		GridBudget: o.gridBudget, RunsBudget: o.runsBudget, RunBudget: o.svcBudget,
+		GridTimeout: o.gridTimeout, RunsTimeout: o.runsTimeout, RunTimeout: o.svcTimeout,
 		Workers: o.workers,
 	}
 	return p, sets, ms, nil

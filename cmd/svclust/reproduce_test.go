@@ -218,7 +218,11 @@ func TestReproduceUsage(t *testing.T) {
 	}{
 		{[]string{"-methods", "svc,kmeans"}, "-methods"},
 		{[]string{"-runs", "0"}, "-runs"},
-		{[]string{"-svc-budget", "-1s"}, "-svc-budget"},
+		{[]string{"-svc-timeout", "-1s"}, "-svc-timeout"},
+		// The deprecated old name sets the same limit.
+		{[]string{"-svc-budget", "-1s"}, "-svc-timeout"},
+		{[]string{"-grid-budget", "-1s"}, "-grid-timeout"},
+		{[]string{"-paper-from", "r.json", "-runs-budget", "1s"}, "-runs-budget"},
 		{[]string{"-fsvc-grid", "0.5,2"}, "-fsvc-grid"},
 		{[]string{"-datasets", "../iris"}, "-datasets"},
 		{[]string{"-skip", "musk"}, "-skip"},
@@ -236,6 +240,21 @@ func TestReproduceUsage(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, tc.flag) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 naming %s", tc.args, code, stderr, tc.flag)
 		}
+	}
+}
+
+// TestReproduceDeprecatedHidden checks that -h lists the time limits under
+// their names and not under their deprecated ones.
+func TestReproduceDeprecatedHidden(t *testing.T) {
+	t.Parallel()
+	_, _, stderr := cli(t, "reproduce", "-h")
+	for _, name := range []string{"-grid-timeout", "-runs-timeout", "-svc-timeout"} {
+		if !strings.Contains(stderr, name+" ") {
+			t.Errorf("reproduce -h lacks %s:\n%s", name, stderr)
+		}
+	}
+	if strings.Contains(stderr, "-budget") || strings.Contains(stderr, "deprecated") {
+		t.Errorf("reproduce -h lists a deprecated flag:\n%s", stderr)
 	}
 }
 

@@ -59,11 +59,15 @@ func (r *robustRun) labels(t *testing.T) []int {
 func parseLabels(t *testing.T, s string) []int {
 	t.Helper()
 	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
-	if lines[0] != "cluster" {
+	if lines[0] != "cluster,outlier" {
 		t.Fatalf("labels file starts with %q", lines[0])
 	}
 	var l []int
 	for _, f := range lines[1:] {
+		f, o, ok := strings.Cut(f, ",")
+		if s, err := strconv.ParseFloat(o, 64); !ok || err != nil || !(s >= 0 && s <= 1) {
+			t.Fatalf("outlier score %q: want a number in [0, 1]", o)
+		}
 		v, err := strconv.Atoi(f)
 		if err != nil {
 			t.Fatal(err)
@@ -249,12 +253,12 @@ func TestRobust(t *testing.T) {
 		{name: "no header", args: fitArgs(), data: "1,2\n3,4\n", old: true, code: 1, msg: "in.csv:1: no header: line 1 holds only numbers"},
 		{name: "ragged row, too many", args: fitArgs(), data: "a,b\n1,2\n1,2,3\n", code: 1, msg: "in.csv:3:3: wrong number of fields: expected 2, got 3"},
 		{name: "ragged row, too few", args: fitArgs(), data: "a,b,c\n1,2,3\n1\n", old: true, code: 1, msg: "in.csv:3:2: wrong number of fields: expected 3, got 1"},
-		{name: "blank line between rows", args: fitArgs(), data: "a,b\n1,2\n\n3,4\n", code: 1, msg: "in.csv:3:1: wrong number of fields: expected 2, got 0"},
-		{name: "two final newlines", args: fitArgs(), data: "a,b\n1,2\n\n", code: 1, msg: "in.csv:3:1: wrong number of fields"},
+		{name: "blank line between rows", args: fitArgs(), data: "a,b\n1,2\n\n3,4\n", code: 1, msg: "in.csv:3: blank line (a row has 2 fields); delete it"},
+		{name: "two final newlines", args: fitArgs(), data: "a,b\n1,2\n\n", code: 1, msg: "in.csv:3: blank line"},
 		{name: "non-numeric cell", args: fitArgs(), data: "x1,x2,label\n1,2,a\n3,oops,b\n", old: true, code: 1, msg: `in.csv:3:2: not a number: "oops"`},
-		{name: "empty cell", args: fitArgs(), data: "a,b\n1,\n", code: 1, msg: `in.csv:2:2: not a number: ""`},
+		{name: "empty cell", args: fitArgs(), data: "a,b\n1,\n", code: 1, msg: `in.csv:2:2: missing value ""; 1 row has missing values, in 1 column ("b") (-na drop skips those rows)`},
 		{name: "badly quoted number", args: fitArgs(), data: "a,b\n\"1\"2,2\n", code: 1, msg: "in.csv:2:1: bad quoting: text after the closing quote"},
-		{name: "NaN", args: fitArgs(), data: "a,b\n1,2\nNaN,3\n", old: true, code: 1, msg: `in.csv:3:1: not a finite number: "NaN"`},
+		{name: "NaN", args: fitArgs(), data: "a,b\n1,2\nNaN,3\n", old: true, code: 1, msg: `in.csv:3:1: missing value "NaN"; 1 row has missing values, in 1 column ("a") (-na drop skips those rows)`},
 		{name: "Inf", args: fitArgs(), data: "a,b\n1,Inf\n", code: 1, msg: `in.csv:2:2: not a finite number: "Inf"`},
 		{name: "-infinity", args: fitArgs(), data: "a,b\n1,-infinity\n", code: 1, msg: "in.csv:2:2: not a finite number"},
 		{name: "1e400", args: fitArgs(), data: "a,b\n1,2\n3,1e400\n", code: 1, msg: `in.csv:3:2: not a finite number: "1e400" is out of range`},
@@ -271,7 +275,7 @@ func TestRobust(t *testing.T) {
 		{name: "stdin empty", args: append(fitArgs()[:6:6], "-"), stdin: "", code: 1, msg: "<stdin>:1: no header line"},
 		{name: "stdin bad cell", args: append(fitArgs()[:6:6], "-"), stdin: "a,b\n1,2\nz,3\n", old: true, code: 1, msg: "<stdin>:3:1: not a number"},
 		{name: "predict bad cell", args: modelArgs("predict"), data: "x1,x2\n1,2\n1,?\n", old: true, code: 1, msg: `in.csv:3:2: not a number: "?"`},
-		{name: "score NaN", args: modelArgs("score"), data: "x1,x2\nNaN,2\n", code: 1, msg: "in.csv:2:1: not a finite number"},
+		{name: "score NaN", args: modelArgs("score"), data: "x1,x2\nNaN,2\n", code: 1, msg: `in.csv:2:1: missing value "NaN"`},
 		{name: "empty strip", args: fitArgs("-rule", "components", "-eps", "1e-300"), data: valid, old: true, code: 1, msg: "strip |f(x)| ≤ ε holds no point"},
 
 		// Legitimate data: success with the documented result.
@@ -335,7 +339,7 @@ func TestRobust(t *testing.T) {
 		// The paper's rule reads the clusters off the domain f ≥ 0, which
 		// C ≤ 1 leaves empty.
 		{name: "-C 0.5 warns and runs", args: fitArgs("-rule", "components", "-C", "0.5"), data: valid, old: true, code: 0,
-			msg: "svclust: warning: -C 0.5: the domain f ≥ 0 is empty for C ≤ 1: every point is an outlier", ok: oneCluster(100)},
+			msg: "svclust: warning: -C 0.5: the domain f ≥ 0 is empty for C ≤ 1: -rule components finds one cluster", ok: oneCluster(100)},
 		{name: "-C 1 warns", args: fitArgs("-rule", "components", "-C", "1"), data: valid, code: 0, msg: "warning: -C 1:", ok: oneCluster(100)},
 		// The level tree reads every level of f, which C only scales: no
 		// warning, and the three blobs of valid are found.
@@ -351,10 +355,14 @@ func TestRobust(t *testing.T) {
 			}},
 		{name: "-C 0.5 -outliers", args: fitArgs("-rule", "components", "-C", "0.5", "-outliers"), data: valid, code: 0, msg: "warning: -C 0.5",
 			ok: func(t *testing.T, r *robustRun) {
-				// f ≤ C − 1 < 0 everywhere: every point is an outlier.
-				for _, l := range r.labels(t) {
-					if l != -1 {
-						t.Fatalf("label %d, want -1", l)
+				// f ≤ C − 1 < 0 everywhere: one cluster, and −1 exactly
+				// where the outlier score reaches ½.
+				lines := strings.Split(strings.TrimSuffix(readFile(t, r.path("out.csv")), "\n"), "\n")[1:]
+				for i, l := range r.labels(t) {
+					_, o, _ := strings.Cut(lines[i], ",")
+					s, _ := strconv.ParseFloat(o, 64)
+					if l != 0 && l != -1 || (l == -1) != (s >= 0.5) {
+						t.Fatalf("row %d: label %d, outlier score %v", i, l, s)
 					}
 				}
 			}},
@@ -394,6 +402,8 @@ func TestRobust(t *testing.T) {
 		{name: "-k with merge", args: fitArgs("-k", "3"), data: valid, code: 2, msg: "-k applies only to -maintain project-knn and project-random, not merge"},
 		{name: "-m 1", args: fitArgs("-m", "1"), data: valid, old: true, code: 2, msg: "-m must be ≥ 2"},
 		{name: "-m 0", args: fitArgs("-m", "0"), data: valid, code: 2, msg: "-m must be ≥ 2"},
+		{name: "-outlier-threshold 1", args: fitArgs("-outliers", "-outlier-threshold", "1"), data: valid, old: true, code: 2, msg: "-outlier-threshold must be in (0, 1), not 1"},
+		{name: "-outlier-threshold x", args: fitArgs("-outlier-threshold", "x"), data: valid, code: 2, msg: "invalid value \"x\" for flag -outlier-threshold"},
 		{name: "-m NaN", args: fitArgs("-m", "NaN"), data: valid, code: 2, msg: "flag -m"},
 		{name: "-eps -1", args: fitArgs("-rule", "components", "-eps", "-1"), data: valid, old: true, code: 2, msg: `-eps must be > 0 or "auto"`},
 		{name: "-eps NaN", args: fitArgs("-rule", "components", "-eps", "NaN"), data: valid, code: 2, msg: "-eps"},
@@ -795,11 +805,12 @@ func TestSavedModelScoresExactly(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := m.Score(nil, dt.ds.X, 1)
-	if len(out) != len(want)+1 || out[0] != "score" {
+	if len(out) != len(want)+1 || out[0] != "score,outlier" {
 		t.Fatalf("%d lines for %d rows", len(out), len(want))
 	}
 	for i, w := range want {
-		got, err := strconv.ParseFloat(out[i+1], 64)
+		f, _, _ := strings.Cut(out[i+1], ",")
+		got, err := strconv.ParseFloat(f, 64)
 		if err != nil || math.Float64bits(got) != math.Float64bits(w) {
 			t.Fatalf("row %d: score %s, in memory %v", i, out[i+1], w)
 		}

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -43,6 +41,11 @@ type streamInfo struct {
 	// c = −1 (outliers), 0, 1, …: the sizes of the clusters of the file,
 	// not of the sample.
 	counts []int
+	// dropped is the number of rows -na drop skipped.
+	dropped int
+	// outliers is the number of rows whose outlier score reaches the
+	// threshold, of every row of the file.
+	outliers int
 }
 
 // runStream fits and clusters the file path by the -stream design above
@@ -57,9 +60,8 @@ func runStream(ctx context.Context, e *env, o *fitFlags, path string, prog *prog
 	if err != nil {
 		return nil, nil, err
 	}
-	// Pass 1 hashes the bytes of the file for the model's run record; the
-	// reading passes count bytes, the labelling pass rows.
-	h := sha256.New()
+	// The reading passes count bytes, the labelling pass rows; pass 1
+	// hashes the file for the model's run record (stream.Sample.SHA256).
 	open := func(pass stream.Pass) (io.ReadCloser, error) {
 		r, size, err := openData(path)
 		if err != nil {
@@ -68,7 +70,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, path string, prog *prog
 		switch pass {
 		case stream.PassSample:
 			prog.begin("read", "bytes", size)
-			return readCloser{&countingReader{r: r, p: prog, h: h}, r}, nil
+			return readCloser{&countingReader{r: r, p: prog}, r}, nil
 		case stream.PassScale:
 			prog.begin("scale", "bytes", size)
 			return readCloser{&countingReader{r: r, p: prog}, r}, nil
@@ -102,6 +104,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, path string, prog *prog
 	if err != nil {
 		return nil, nil, streamError(err)
 	}
+	warnLabelLike(e, o.quiet, sm.Names)
 	n, m := sm.Rows, 0
 	if sm.X != nil {
 		m, _ = sm.X.Dims()
@@ -112,7 +115,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, path string, prog *prog
 		n:      n,
 		d:      len(sm.Names),
 		path:   path,
-		sha256: hex.EncodeToString(h.Sum(nil)),
+		sha256: sm.SHA256,
 	}
 
 	// Training and clustering of the sample, as fit does them (validate
@@ -134,6 +137,19 @@ func runStream(ctx context.Context, e *env, o *fitFlags, path string, prog *prog
 	fitted := &modelfile.File{Scale: sc, Scaler: sm.Scaler, Features: sm.Names, Label: st.Label, Model: model, Partition: cl.Partition}
 	_, err = stream.LabelStream(ctx, open, fitted, &stream.LabelConfig{
 		Read: opt, Rows: n, Workers: st.Workers,
+		Skipped: func(k int) error {
+			r.stream.dropped += k
+			return labels.writeEmpty(k)
+		},
+		Outlier: func(s []float64) error {
+			labels.scores = s
+			for _, v := range s {
+				if v >= cl.OutlierThreshold {
+					r.stream.outliers++
+				}
+			}
+			return nil
+		},
 		Progress: func(p stream.Progress) {
 			switch {
 			case p.Done:
@@ -163,7 +179,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, path string, prog *prog
 		return nil, nil, streamError(err)
 	}
 	r.stream.assign = time.Since(start)
-	r.scores = table.Scores()
+	r.validity = table.Validity()
 
 	prog.begin("write", "", 0)
 	if err := labels.commit(e, o, modelFileOf(st, dt, r)); err != nil {
@@ -194,6 +210,9 @@ type labelWriter struct {
 	// buf holds the lines of one write: the header waits in it for the
 	// first labels, so that a run failing before them writes nothing.
 	buf []byte
+	// scores holds the outlier scores of the labels write writes next,
+	// set by LabelStream's Outlier just before.
+	scores []float64
 }
 
 func newLabelWriter(e *env, path string) (*labelWriter, error) {
@@ -210,7 +229,7 @@ func newLabelWriter(e *env, path string) (*labelWriter, error) {
 		}
 		lw.file, lw.w = f, f
 	}
-	lw.buf = append(lw.buf, "cluster\n"...)
+	lw.buf = append(lw.buf, "cluster,outlier\n"...)
 	return lw, nil
 }
 
@@ -219,9 +238,23 @@ func (lw *labelWriter) write(labels []int) error {
 	if lw.w == nil {
 		return nil
 	}
-	lw.buf = appendInts(lw.buf, labels)
+	lw.buf = appendColumns(lw.buf, labels, lw.scores)
 	if len(lw.buf) == 0 {
 		return nil
+	}
+	_, err := lw.w.Write(lw.buf)
+	lw.buf = lw.buf[:0]
+	return lw.error(err)
+}
+
+// writeEmpty writes k lines of empty fields, the labels and outlier
+// scores of rows -na drop skipped.
+func (lw *labelWriter) writeEmpty(k int) error {
+	if lw.w == nil {
+		return nil
+	}
+	for range k {
+		lw.buf = append(lw.buf, ",\n"...)
 	}
 	_, err := lw.w.Write(lw.buf)
 	lw.buf = lw.buf[:0]

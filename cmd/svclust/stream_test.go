@@ -45,6 +45,7 @@ func fitMetrics(t *testing.T, out string) map[string]any {
 // -all). The external indices come from a contingency table that numbers
 // labels as Evaluate does, so they agree bit for bit too.
 func TestStreamMatchesFitAll(t *testing.T) {
+	t.Parallel()
 	moons := genFile(t, "moons", 500)
 	gauss := genFile(t, "gauss3", 400)
 	for _, tc := range []struct {
@@ -95,10 +96,11 @@ func TestStreamMatchesFitAll(t *testing.T) {
 // equals fit's), predict with the model gives the same labels, and the run
 // does not depend on -workers.
 func TestStreamSample(t *testing.T) {
+	t.Parallel()
 	data := genFile(t, "gauss3", 1500)
 	_, fitModel, _ := fitFiles(t, data, "-rule", "components", "-all")
 	labels, model, out := fitFiles(t, data, "-stream", "-sample", "400", "-json", "-workers", "1")
-	if n := strings.Count(labels, "\n"); n != 1501 || !strings.HasPrefix(labels, "cluster\n") {
+	if n := strings.Count(labels, "\n"); n != 1501 || !strings.HasPrefix(labels, "cluster,outlier\n") {
 		t.Fatalf("labels file has %d lines", n)
 	}
 	var v struct{ N, Sample, Clusters int }

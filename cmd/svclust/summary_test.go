@@ -21,10 +21,10 @@ func TestSummaryText(t *testing.T) {
 		args []string
 		why  string
 	}{
-		// Outliers of cluster.Levels: below the birth level; of
-		// cluster.Components: f < 0.
-		{nil, "f below its cluster's birth level"},
-		{[]string{"-rule", "components"}, "f < 0"},
+		// Outliers of either rule: outlier score at or above the
+		// threshold.
+		{nil, "outlier score ≥ 0.5"},
+		{[]string{"-rule", "components", "-outlier-threshold", "0.25"}, "outlier score ≥ 0.25"},
 	} {
 		dir := t.TempDir()
 		lab := filepath.Join(dir, "l.csv")

@@ -92,10 +92,11 @@ type gridPoint struct {
 	Gamma     float64 `json:"gamma"`
 	C         float64 `json:"C"`
 	Clusters  int     `json:"clusters"`
-	// DBCV is the criterion without labels; Score the -metric against
-	// the labels, when the data have them.
+	// DBCV is the criterion without labels; Index the -metric against
+	// the labels, when the data have them, under the key "score" that
+	// tune -json has always written.
 	DBCV  *float64 `json:"dbcv,omitempty"`
-	Score *float64 `json:"score,omitempty"`
+	Index *float64 `json:"score,omitempty"`
 	// Stability is the mean seed-to-seed ARI of -runs ≥ 2 runs.
 	Stability *float64 `json:"stability,omitempty"`
 	Error     string   `json:"error,omitempty"`
@@ -177,7 +178,7 @@ settings: -maintain project-knn -budget 50 -rule components
 }
 
 func runTune(ctx context.Context, e *env, o *fitFlags, metric string, runs int, gammas, cs []tune.Value, args []string) error {
-	score, ok := metricOf[metric]
+	index, ok := metricOf[metric]
 	if !ok {
 		return usagef("-metric must be nmi, ari, purity or rand, not %q", metric)
 	}
@@ -195,6 +196,8 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, runs int, 
 		return err
 	}
 	defer stop()
+	warnLabelLike(e, false, dt.ds.Names)
+	noteDropped(e, false, args[0], dt.ds.Dropped)
 
 	st := &o.run
 	cfg, err := st.Config()
@@ -205,12 +208,12 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, runs int, 
 	if err != nil {
 		return configError(err)
 	}
-	search := &tune.Search{Train: cfg, Cluster: method, Gammas: gammas, Cs: cs, Metric: score, Runs: runs, Workers: st.Workers}
+	search := &tune.Search{Train: cfg, Cluster: method, Gammas: gammas, Cs: cs, Metric: index, Runs: runs, Workers: st.Workers}
 	criterion := "dbcv"
 	if dt.labelled() {
 		search.Truth = make([]int, dt.n)
 		for i := range search.Truth {
-			search.Truth[i] = dt.class(i)
+			search.Truth[i] = dt.truth.Class(i)
 		}
 		criterion = metric
 	}
@@ -235,7 +238,7 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, runs int, 
 		if !best.CValue.IsAuto() {
 			bs.C, bs.TunedC = settings.Float{Value: best.C}, true
 		}
-		r, err := fitCluster(dt, &bs, indices{}, nil) // only its outputs are used
+		r, err := fitCluster(dt, &bs, metrics.Indices{}, nil) // only its outputs are used
 		if err != nil {
 			return err
 		}
@@ -271,9 +274,9 @@ func gridPointOf(p tune.Point) *gridPoint {
 	g.Clusters = p.Clusters
 	dbcv := p.DBCV
 	g.DBCV = &dbcv
-	if !math.IsNaN(p.Score) {
-		score := p.Score
-		g.Score = &score
+	if !math.IsNaN(p.Index) {
+		index := p.Index
+		g.Index = &index
 	}
 	if !math.IsNaN(p.Stability) {
 		st := p.Stability
@@ -310,7 +313,7 @@ func printGrid(w io.Writer, res *tune.Result, criterion string, labelled, stabil
 		}
 		fmt.Fprintf(tw, "%s%d\t%s\t", head, p.Clusters, f(p.DBCV))
 		if labelled {
-			fmt.Fprintf(tw, "%s\t", f(p.Score))
+			fmt.Fprintf(tw, "%s\t", f(p.Index))
 		}
 		if stability {
 			fmt.Fprintf(tw, "%s\t", f(p.Stability))
@@ -372,6 +375,9 @@ func (o *fitFlags) fitArgs(p tune.Point, path string) []string {
 	}
 	if st.Outliers {
 		a = append(a, "-outliers")
+	}
+	if st.OutlierThreshold != cluster.DefaultOutlierThreshold {
+		a = append(a, "-outlier-threshold", num(st.OutlierThreshold))
 	}
 	{
 		d := o.data

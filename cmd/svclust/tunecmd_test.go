@@ -10,7 +10,7 @@ import (
 // TestTuneFitCommand: the fit command line tune prints for its best
 // setting reproduces tune's outputs exactly (labels and model file), with
 // and without labels, through flags that shape the model (-k, -seed, -m,
-// -scale) and the reading of the data (-sep, -drop).
+// -scale, -outliers, -outlier-threshold) and the reading of the data (-sep, -drop).
 func TestTuneFitCommand(t *testing.T) {
 	dir := t.TempDir()
 	plain := readFile(t, genFile(t, "moons", 300))
@@ -30,7 +30,7 @@ func TestTuneFitCommand(t *testing.T) {
 		}
 		data := writeFile(t, "it's data.csv", b.String()) // a quote to quote
 		tuneLabels, tuneModel := filepath.Join(dir, "t.csv"), filepath.Join(dir, "t.json")
-		args := []string{"tune", "-json", "-gamma-grid", "0.5x,8", "-C-grid", "auto,32", "-maintain", "project-knn", "-k", "4", "-seed", "3", "-m", "10", "-scale", "minmax", "-sep", ";", "-drop", "id", "-o", tuneLabels, "-model", tuneModel}
+		args := []string{"tune", "-json", "-gamma-grid", "0.5x,8", "-C-grid", "auto,32", "-maintain", "project-knn", "-k", "4", "-seed", "3", "-m", "10", "-scale", "minmax", "-outliers", "-outlier-threshold", "0.3", "-sep", ";", "-drop", "id", "-o", tuneLabels, "-model", tuneModel}
 		var res tuneJSON
 		if err := json.Unmarshal([]byte(mustCLI(t, append(args, data)...)), &res); err != nil {
 			t.Fatal(err)

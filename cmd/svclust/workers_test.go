@@ -11,6 +11,7 @@ import (
 // from its timings for any -workers, and predict and score write the same
 // output; the library promises results independent of Config.Workers.
 func TestWorkersDeterministic(t *testing.T) {
+	t.Parallel()
 	data := genFile(t, "moons", 600)
 	for _, flags := range [][]string{
 		nil,

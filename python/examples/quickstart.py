@@ -6,7 +6,7 @@ Run with Debian's interpreter after installing the package (README.md):
 
 It makes two interleaved half-moons and a little noise, fits SVClust with
 the svclust command's defaults, prints what was chosen from the data and the
-rows with the lowest f(x), and plots the clusters with matplotlib if it is
+rows with the highest outlier score, and plots the clusters with matplotlib if it is
 installed (to out.png, default quickstart.png).
 """
 
@@ -34,10 +34,10 @@ def moons(n=600, noise=0.08, seed=1):
     return np.vstack([pts, junk])
 
 
-def outlier_rows(est, X, k=10):
-    """The k rows most outside the domain: today the lowest f(x) (see
-    SVClust.outlier_scores, the hook for the ranked outlier score)."""
-    s = est.outlier_scores(X)
+def outlier_rows(est, k=10):
+    """The k training rows of highest outlier score (outlier_scores_, in
+    [0, 1]; those at or above est.outlier_threshold are outliers)."""
+    s = est.outlier_scores_
     return np.argsort(-s, kind="stable")[:k], s
 
 
@@ -52,10 +52,11 @@ def main(out="quickstart.png"):
           f"{est.support_vectors_.shape[0]} support vectors")
     print("chosen from the data:", {k: v for k, v in est.choice_.items() if k in ("rho", "cover", "width")})
 
-    rows, score = outlier_rows(est, X)
-    print("outliers (lowest f(x)):")
+    rows, score = outlier_rows(est)
+    n_out = int((score >= est.outlier_threshold).sum())
+    print(f"{n_out} rows with an outlier score ≥ {est.outlier_threshold}; the highest:")
     for i in rows:
-        print(f"  row {i:4d}  x = {xy[i, 0]:7.3f}  y = {xy[i, 1]:7.3f}  f = {-score[i]:8.4f}")
+        print(f"  row {i:4d}  x = {xy[i, 0]:7.3f}  y = {xy[i, 1]:7.3f}  outlier score {score[i]:.3f}")
 
     try:
         import matplotlib

@@ -19,10 +19,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -43,15 +43,6 @@ func (e *errValue) Error() string { return e.msg }
 func valuef(format string, args ...any) error {
 	return &errValue{fmt.Sprintf(format, args...)}
 }
-
-// The bounds of the size parameters, as the svclust command's limits.go
-// has them for its flags.
-const (
-	maxBudget  = 20_000
-	maxM       = 1000
-	maxIter    = 1_000_000_000
-	maxWorkers = 1024
-)
 
 // autoValue is a parameter that is a number or the string "auto", as the
 // fit flags -gamma, -C, -budget, -min-size and -eps.
@@ -118,6 +109,8 @@ type params struct {
 	Workers  int       `json:"workers"`
 	Outliers bool      `json:"outliers"`
 	All      bool      `json:"all"`
+	// OutlierThreshold is -outlier-threshold; absent (0) is an error.
+	OutlierThreshold number `json:"outlier_threshold"`
 
 	// Features names the columns (nil for a plain array), and Data names
 	// the data in the model file's run record. SourceDateEpoch is the
@@ -128,48 +121,54 @@ type params struct {
 	SourceDateEpoch string   `json:"source_date_epoch"`
 }
 
-// paramOf maps the Field of a *svclust.ConfigError to the parameter.
+// paramOf maps the flags of the svclust command to the parameters of the
+// estimator, which spell them as Python names.
 var paramOf = map[string]string{
-	"Gamma": "gamma", "C": "C", "Budget": "budget", "Width": "width",
-	"Maintainer.K": "k", "Tol": "tol", "MaxIter": "max_iter", "Eps": "eps",
-	"M": "m", "Workers": "workers", "Rule": "rule", "MinSize": "min_size",
+	"-gamma": "gamma", "-C": "C", "-budget": "budget", "-width": "width",
+	"-rule": "rule", "-min-size": "min_size", "-maintain": "maintain",
+	"-k": "k", "-eps": "eps", "-all": "all", "-tol": "tol",
+	"-max-iter": "max_iter", "-min-iter": "min_iter", "-m": "m",
+	"-scale": "scale", "-seed": "seed", "-workers": "workers",
+	"-outliers": "outliers", "-outlier-threshold": "outlier_threshold",
 }
 
-// configError turns a *svclust.ConfigError into a ValueError naming the
-// parameter, as the svclust command names its flag.
+// flagWord matches a flag in a message of package settings: a dash after a
+// space, an opening parenthesis or the start, then a name.
+var flagWord = regexp.MustCompile(`(^|[ (])-[A-Za-z][A-Za-z-]*`)
+
+// configError turns the errors of the settings (a *settings.Error) and of
+// the library (a *svclust.ConfigError) into a ValueError with the svclust
+// command's message, each flag named as its parameter ("-min-size must be
+// ≥ 1" is "min_size must be ≥ 1"). Other errors are returned as they are.
 func configError(err error) error {
-	var ce *svclust.ConfigError
-	if !errors.As(err, &ce) {
+	err = settings.FlagError(err)
+	var se *settings.Error
+	if !errors.As(err, &se) {
 		return err
 	}
-	if name, ok := paramOf[ce.Field]; ok {
-		return valuef("%s %v: %s", name, ce.Value, ce.Reason)
-	}
-	return &errValue{err.Error()}
+	msg := flagWord.ReplaceAllStringFunc(se.Error(), func(w string) string {
+		lead, flag := "", w
+		if w[0] != '-' {
+			lead, flag = w[:1], w[1:]
+		}
+		if name, ok := paramOf[flag]; ok {
+			return lead + name
+		}
+		return w
+	})
+	return &errValue{msg}
 }
 
-// setup is a validated fit configuration.
+// setup is a validated fit configuration: the settings of the svclust
+// command that the parameters give.
 type setup struct {
-	p     params
-	train svclust.Config
-	// rule selects levels or components, each with its settings.
-	rule       cluster.Rule
-	levels     cluster.Levels
-	components cluster.Components
-	scale      dataset.Scale
-	k          int // the k of a projection, given or DefaultK
+	p  params
+	st *settings.Settings
 }
 
-// method returns the clustering rule of s with its settings.
-func (s *setup) method() cluster.Method {
-	if s.rule == cluster.RuleComponents {
-		return &s.components
-	}
-	return &s.levels
-}
-
-// validate checks the parameters as the svclust command checks its fit
-// flags, with the same messages naming the parameter instead of the flag.
+// validate reads the parameters and checks them as the svclust command
+// checks its fit flags (settings.Settings.Validate), with the same
+// messages naming the parameter instead of the flag.
 func validate(js []byte) (*setup, error) {
 	s := &setup{}
 	p := &s.p
@@ -178,135 +177,38 @@ func validate(js []byte) (*setup, error) {
 	if err := dec.Decode(p); err != nil {
 		return nil, valuef("parameters: %v", err)
 	}
-	finitePos := func(a autoValue) bool { return a.v > 0 && !math.IsInf(a.v, 0) }
-	if !p.Gamma.auto {
-		if !finitePos(p.Gamma) {
-			return nil, valuef(`gamma must be > 0 or "auto"`)
-		}
-		s.train.Gamma = p.Gamma.v
-	}
-	if !p.C.auto {
-		if !finitePos(p.C) {
-			return nil, valuef(`C must be > 0 or "auto"`)
-		}
-		s.train.C = p.C.v
-	}
-	if !p.Budget.auto {
-		b, err := p.Budget.integer("budget")
-		switch {
-		case err != nil:
-			return nil, err
-		case b < 0:
-			return nil, valuef(`budget must be ≥ 0 (0 means no budget) or "auto"`)
-		case b == 0:
-			s.train.Budget = svclust.NoBudget
-		case b > maxBudget:
-			return nil, valuef("budget %d: must be ≤ %d", b, maxBudget)
-		default:
-			s.train.Budget = b
+	st := settings.Default()
+	st.Gamma = settings.Float{Auto: p.Gamma.auto, Value: p.Gamma.v}
+	st.C = settings.Float{Auto: p.C.auto, Value: p.C.v}
+	st.Eps = settings.Float{Auto: p.Eps.auto, Value: p.Eps.v}
+	for _, a := range []struct {
+		name string
+		v    autoValue
+		dst  *settings.Int
+	}{{"budget", p.Budget, &st.Budget}, {"min_size", p.MinSize, &st.MinSize}} {
+		*a.dst = settings.Int{Auto: true}
+		if !a.v.auto {
+			n, err := a.v.integer(a.name)
+			if err != nil {
+				return nil, err
+			}
+			*a.dst = settings.Int{Value: n}
 		}
 	}
-	width, err := svclust.ParseWidth(p.Width)
-	if err != nil {
-		return nil, valuef("width must be adaptive or global, not %q", p.Width)
-	}
-	s.train.Width = width
-	rule, err := cluster.ParseRule(p.Rule)
-	if err != nil {
-		return nil, valuef("rule must be levels or components, not %q", p.Rule)
-	}
-	s.rule = rule
-	if !p.MinSize.auto {
-		ms, err := p.MinSize.integer("min_size")
-		if err != nil {
-			return nil, err
-		}
-		if ms < 1 {
-			return nil, valuef(`min_size must be ≥ 1 or "auto"`)
-		}
-		if rule != cluster.RuleLevels {
-			return nil, valuef("min_size applies only to rule levels")
-		}
-		s.levels.MinSize = ms
-	}
-	if rule != cluster.RuleComponents && (p.All || !p.Eps.auto) {
-		return nil, valuef("all and eps apply only to rule components")
-	}
-	k := 0 // not given: the library's default, capped by the budget
-	s.k = svclust.DefaultK
+	st.Width, st.Rule, st.Maintain, st.Scale = p.Width, p.Rule, p.Maintain, p.Scale
 	if p.K != nil {
-		if *p.K < 1 {
-			return nil, valuef("k must be ≥ 1")
-		}
-		k, s.k = *p.K, *p.K
+		st.K, st.KGiven = *p.K, true
 	}
-	mt, perr := svclust.ParseMaintainer(p.Maintain, k)
-	if _, proj := mt.(svclust.Projection); p.K != nil && !proj && perr == nil {
-		return nil, valuef("k applies only to maintain project-knn and project-random, not %s", p.Maintain)
-	}
-	if perr != nil {
-		if p.K != nil && slicesContains(svclust.MaintainerNames(), p.Maintain) {
-			return nil, valuef("k applies only to maintain project-knn and project-random, not %s", p.Maintain)
-		}
-		return nil, valuef("maintain must be %s, not %q", strings.Join(svclust.MaintainerNames(), ", "), p.Maintain)
-	}
-	s.train.Maintainer = mt
-	if !p.Eps.auto {
-		if !finitePos(p.Eps) {
-			return nil, valuef(`eps must be > 0 or "auto"`)
-		}
-		s.components.Eps = p.Eps.v
-	}
-	switch tol := float64(p.Tol); {
-	case !(tol >= 0) || math.IsInf(tol, 0):
-		return nil, valuef("tol must be ≥ 0 and finite (0 runs max_iter steps)")
-	case tol == 0:
-		s.train.Tol = -1 // the library's "no stopping rule"
-	default:
-		s.train.Tol = tol
-	}
-	switch {
-	case p.MaxIter < 0:
-		return nil, valuef("max_iter must be ≥ 0 (0 means the default)")
-	case p.MaxIter > maxIter:
-		return nil, valuef("max_iter %d: must be ≤ %d", p.MaxIter, maxIter)
-	case p.MinIter < -1:
-		return nil, valuef("min_iter must be ≥ -1 (0 means the default, -1 the paper's rule)")
-	case p.MinIter > maxIter:
-		return nil, valuef("min_iter %d: must be ≤ %d", p.MinIter, maxIter)
-	case p.M < 2:
-		return nil, valuef("m must be ≥ 2")
-	case p.M > maxM:
-		return nil, valuef("m %d: must be ≤ %d", p.M, maxM)
-	case p.Workers < 0:
-		return nil, valuef("workers must be ≥ 0 (0 means all cores)")
-	case p.Workers > maxWorkers:
-		return nil, valuef("workers %d: must be ≤ %d", p.Workers, maxWorkers)
-	}
-	s.train.MaxIter, s.train.MinIter = p.MaxIter, p.MinIter
-	s.levels.M, s.components.M = p.M, p.M
-	if s.scale, err = dataset.ParseScale(p.Scale); err != nil {
-		return nil, valuef("scale must be none, zscore or minmax, not %q", p.Scale)
-	}
-	s.train.Seed, s.train.Workers = p.Seed, p.Workers
-	s.components.All, s.components.Outliers, s.components.Workers = p.All, p.Outliers, p.Workers
-	s.levels.Outliers, s.levels.Workers = p.Outliers, p.Workers
-	if err := s.train.Validate(); err != nil {
+	st.Tol = float64(p.Tol)
+	st.MaxIter, st.MinIter, st.M = p.MaxIter, p.MinIter, p.M
+	st.Seed, st.Workers = p.Seed, p.Workers
+	st.Outliers, st.All = p.Outliers, p.All
+	st.OutlierThreshold = float64(p.OutlierThreshold)
+	if err := st.Validate(); err != nil {
 		return nil, configError(err)
 	}
-	if err := s.method().Validate(); err != nil {
-		return nil, configError(err)
-	}
+	s.st = st
 	return s, nil
-}
-
-func slicesContains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // fitted is a fitted estimator: the model file and, after a fit, the labels
@@ -315,6 +217,9 @@ type fitted struct {
 	mf     *modelfile.File
 	labels []int  // nil for a model read from a file
 	report []byte // nil for a model read from a file
+	// outlier holds the outlier scores of the training rows; nil for a
+	// model read from a file.
+	outlier []float64
 }
 
 // notFinite returns the error of the first value of x (n×d, row-major) that
@@ -352,45 +257,41 @@ func fit(ctx context.Context, x []float64, n, d int, owned bool, js []byte) (*fi
 	if err := checkData(x, n, d); err != nil {
 		return nil, err
 	}
+	sc, _ := s.st.Scaling() // validated
 	raw := mat.NewDense(n, d, x)
-	scaler := dataset.FitScaler(raw, s.scale)
+	scaler := dataset.FitScaler(raw, sc)
 	for i := range n {
 		row := x[i*d : i*d+d]
 		if j, u := scaler.Overflow(row); j >= 0 {
 			e := modelfile.NewOverflowError(scaler, row, j, u)
 			e.Row = i
-			return nil, overflowError(e, s.scale, s.p.Features)
+			return nil, overflowError(e, sc, s.p.Features)
 		}
 	}
 	scaled := raw
-	if s.scale != dataset.ScaleNone {
+	if sc != dataset.ScaleNone {
 		if !owned {
 			scaled = mat.DenseCopyOf(raw)
 		}
 		scaler.Transform(scaled)
 	}
-	model, err := svclust.TrainContext(ctx, scaled, &s.train)
+	model, cl, err := s.st.Fit(ctx, scaled, nil)
 	if err != nil {
 		return nil, configError(err)
 	}
-	cl, err := cluster.Fit(model, scaled, s.method())
-	if err != nil {
-		return nil, configError(err)
+	if cl.OutlierScores == nil {
+		// Beyond 100,000 rows without outliers, cluster.Fit leaves the
+		// rows' scores to a pass of their own: outlier_scores_ needs it.
+		if cl.OutlierScores, err = cl.Partition.OutlierScores(nil, scaled, s.p.Workers); err != nil {
+			return nil, err
+		}
 	}
-	mf := &modelfile.File{
-		Scale:     s.scale,
-		Scaler:    scaler,
-		Features:  s.p.Features,
-		Label:     "label",
-		Run:       runOf(s, model, x, n),
-		Model:     model,
-		Partition: cl.Partition,
-	}
-	report, err := json.Marshal(reportOf(s, model, cl, n, d))
+	mf := s.st.ModelFile(scaler, s.p.Features, runOf(s, model, x, n), model, cl)
+	report, err := json.Marshal(s.st.Report(model, cl, n, d))
 	if err != nil {
 		return nil, err
 	}
-	return &fitted{mf: mf, labels: cl.Labels, report: report}, nil
+	return &fitted{mf: mf, labels: cl.Labels, report: report, outlier: cl.OutlierScores}, nil
 }
 
 // overflowError is the error of a finite value of X that the scaling sc
@@ -425,35 +326,10 @@ func runOf(s *setup, m *svclust.Model, x []float64, n int) *modelfile.Run {
 		binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
 		h.Write(b[:])
 	}
-	from := func(auto bool) string {
-		if auto {
-			return "auto"
-		}
-		return "given"
-	}
-	r := &modelfile.Run{
-		Tool:       tool(),
-		Created:    settings.CreationTimeAt(s.p.SourceDateEpoch).Format(time.RFC3339),
-		Seed:       s.p.Seed,
-		Strategy:   s.p.Maintain,
-		Budget:     m.Choice.Budget,
-		BudgetFrom: from(s.p.Budget.auto),
-		Rule:       s.p.Rule,
-		Gamma:      m.Gamma,
-		GammaFrom:  from(s.p.Gamma.auto),
-		C:          m.C,
-		CFrom:      from(s.p.C.auto),
-		Width:      m.Choice.WidthRule().String(),
-		Data:       s.p.Data,
-		Rows:       n,
-		DataSHA256: hex.EncodeToString(h.Sum(nil)),
-	}
-	if m.Choice.Budget == svclust.NoBudget {
-		r.Strategy = "none"
-	} else if strings.HasPrefix(s.p.Maintain, "project") {
-		r.K = s.k
-	}
-	return r
+	return s.st.Record(tool(), m, settings.Source{
+		Data: s.p.Data, Rows: n, SHA256: hex.EncodeToString(h.Sum(nil)),
+		Created: settings.CreationTimeAt(s.p.SourceDateEpoch),
+	})
 }
 
 // tool names the writer of a model file: the Python package, with the
@@ -464,14 +340,6 @@ func tool() string {
 		v = bi.Main.Version
 	}
 	return "svclust python " + v
-}
-
-// reportOf returns the report of fit -json without its metrics, which
-// need a ground truth.
-func reportOf(s *setup, m *svclust.Model, cl *cluster.Result, n, d int) *settings.Report {
-	r := settings.NewReport(m, cl, n, d)
-	r.Rule, r.Strategy, r.Scale, r.Seed = s.p.Rule, s.p.Maintain, s.p.Scale, s.p.Seed
-	return r
 }
 
 // checkRows checks the rows to label or score against the model, with
@@ -516,6 +384,48 @@ func (f *fitted) score(dst []float64, x []float64, n, d, workers int) error {
 	return f.modelError(err)
 }
 
+// outlierScores writes the outlier score of each raw row of x (n×d) to
+// dst, as svclust score does, and, unless strength is nil, its membership
+// strength to strength. A model file written before the scores gives a
+// ValueError naming the fix.
+func (f *fitted) outlierScores(dst, strength []float64, x []float64, n, d, workers int) error {
+	if err := f.checkRows(x, n, d); err != nil {
+		return err
+	}
+	_, err := f.mf.OutlierScores(dst, mat.NewDense(n, d, x), workers)
+	if errors.Is(err, cluster.ErrNoOutlierScores) {
+		return valuef("the model file was written before the outlier scores (version 5 or older): fit the data again to get them")
+	}
+	if err != nil {
+		return f.modelError(err)
+	}
+	f.strengths(strength, dst)
+	return nil
+}
+
+// strengths writes the membership strength of each outlier score of
+// scores to dst (nil: nothing).
+func (f *fitted) strengths(dst, scores []float64) {
+	if dst == nil {
+		return
+	}
+	t := f.mf.Partition.OutlierThreshold()
+	for i, s := range scores {
+		dst[i] = cluster.MembershipStrength(s, t)
+	}
+}
+
+// trainOutliers writes the outlier scores and membership strengths of the
+// training rows of a fit to scores and strength.
+func (f *fitted) trainOutliers(scores, strength []float64) error {
+	if f.outlier == nil {
+		return valuef("the outlier scores of the training rows are known after fit only")
+	}
+	copy(scores, f.outlier)
+	f.strengths(strength, f.outlier)
+	return nil
+}
+
 // modelFile returns the bytes of the model file, as svclust fit -model
 // writes it.
 func (f *fitted) modelFile() ([]byte, error) {
@@ -535,20 +445,23 @@ func load(b []byte) (*fitted, error) {
 
 // infoJSON describes a fitted model to the Python package.
 type infoJSON struct {
-	Features   []string        `json:"features"`
-	NFeatures  int             `json:"n_features"`
-	NSV        int             `json:"n_sv"`
-	Clusters   int             `json:"n_clusters"` // −1 without a partition
-	Clustered  bool            `json:"clustered"`
-	Rule       string          `json:"rule"`
-	Outliers   bool            `json:"outliers"`
-	Scale      string          `json:"scale"`
-	Gamma      float64         `json:"gamma"`
-	Gammas     []float64       `json:"gammas"`
-	C          float64         `json:"C"`
-	Run        *modelfile.Run  `json:"run"`
-	Report     json.RawMessage `json:"report"` // null for a model read from a file
-	Iterations int             `json:"iterations"`
+	Features  []string `json:"features"`
+	NFeatures int      `json:"n_features"`
+	NSV       int      `json:"n_sv"`
+	Clusters  int      `json:"n_clusters"` // −1 without a partition
+	Clustered bool     `json:"clustered"`
+	Rule      string   `json:"rule"`
+	Outliers  bool     `json:"outliers"`
+	// OutlierThreshold is the partition's threshold of the outlier
+	// score, 0 without outlier scores.
+	OutlierThreshold float64         `json:"outlier_threshold"`
+	Scale            string          `json:"scale"`
+	Gamma            float64         `json:"gamma"`
+	Gammas           []float64       `json:"gammas"`
+	C                float64         `json:"C"`
+	Run              *modelfile.Run  `json:"run"`
+	Report           json.RawMessage `json:"report"` // null for a model read from a file
+	Iterations       int             `json:"iterations"`
 }
 
 // info returns the description of f as JSON.
@@ -561,6 +474,7 @@ func (f *fitted) info() ([]byte, error) {
 	}
 	if p := f.mf.Partition; p != nil {
 		j.Clustered, j.Clusters, j.Rule, j.Outliers = true, p.Clusters(), p.Rule().String(), p.Outliers()
+		j.OutlierThreshold = p.OutlierThreshold()
 	}
 	if j.Report == nil {
 		j.Report = json.RawMessage("null")

@@ -160,6 +160,31 @@ func svclust_score(h C.uintptr_t, x *C.double, n, d C.int64_t, workers C.int, ou
 	return 1
 }
 
+//export svclust_outlier
+func svclust_outlier(h C.uintptr_t, x *C.double, n, d C.int64_t, workers C.int, scores, strength *C.double, kind *C.int, msg **C.char) (ok C.int) {
+	defer guard(kind, msg)
+	f := cgo.Handle(h).Value().(*fitted)
+	var st []float64
+	if strength != nil {
+		st = floats(strength, int(n))
+	}
+	if err := f.outlierScores(floats(scores, int(n)), st, floats(x, int(n*d)), int(n), int(d), int(workers)); err != nil {
+		fail(err, kind, msg)
+		return 0
+	}
+	return 1
+}
+
+//export svclust_train_outliers
+func svclust_train_outliers(h C.uintptr_t, n C.int64_t, scores, strength *C.double, kind *C.int, msg **C.char) (ok C.int) {
+	defer guard(kind, msg)
+	if err := cgo.Handle(h).Value().(*fitted).trainOutliers(floats(scores, int(n)), floats(strength, int(n))); err != nil {
+		fail(err, kind, msg)
+		return 0
+	}
+	return 1
+}
+
 // bytesOut returns b to C as a malloc'd buffer and its length.
 func bytesOut(b []byte, out **C.char, outLen *C.int64_t) {
 	*out = (*C.char)(C.CBytes(b))

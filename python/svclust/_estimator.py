@@ -15,7 +15,7 @@ from . import _native
 # -budget, -min-size and -eps; the second value says a whole number.
 _AUTO = {"gamma": False, "C": False, "budget": True, "min_size": True, "eps": False}
 _INTS = ("max_iter", "min_iter", "m", "seed", "workers")
-_STRS = ("width", "rule", "maintain", "scale")
+_STRS = ("width", "rule", "maintain", "scale", "na")
 _BOOLS = ("outliers", "all")
 
 
@@ -37,9 +37,9 @@ def _param(name, v):
         if isinstance(v, bool) or not isinstance(v, numbers.Integral):
             raise TypeError(f"k must be a whole number or None, not {v!r}")
         return int(v)
-    if name == "tol":
+    if name in ("tol", "outlier_threshold"):
         if isinstance(v, bool) or not isinstance(v, numbers.Real):
-            raise TypeError(f"tol must be a number, not {v!r}")
+            raise TypeError(f"{name} must be a number, not {v!r}")
         return _float(v)
     if name in _INTS:
         if isinstance(v, bool) or not isinstance(v, numbers.Integral):
@@ -131,17 +131,44 @@ class SVClust(ClusterMixin, BaseEstimator):
     workers : int
         Number of goroutines; 0 means all cores. Results do not depend on it.
     outliers : bool
-        Label as -1 the points below the level at which their cluster is
-        born (rule "levels"), or with f < 0 (rule "components").
+        Label as -1 the points whose outlier score is at least
+        outlier_threshold.
+    outlier_threshold : float
+        Outlier score in (0, 1) at and above which a point is an outlier
+        (`svclust fit -outlier-threshold`): 0.5, where a point's depth
+        below its cluster's peak reaches the fence Q3 + 3 IQR of the
+        training rows' depths and its membership strength reaches 0.
     all : bool
         Run a trajectory from every point instead of the strip only (rule
         "components").
+    na : {"error", "drop"}
+        What a row with a missing value (NaN) is, as the command's -na:
+        "error" (the default) raises ValueError naming the first and
+        counting the rows and columns that have one; "drop" leaves those
+        rows out of training and gives them the label -1 in labels_ and
+        predict (as an outlier's: a scikit-learn label array holds no NaN;
+        na_rows_ tells them apart) and NaN in score_samples and
+        decision_function.
 
     Attributes
     ----------
     labels_ : ndarray of int64, shape (n_samples,)
-        Cluster of each training row, -1 for outliers. Not stored in model
-        files: absent after `load`.
+        Cluster of each training row, -1 for outliers and, with na="drop",
+        for the rows with a missing value. Not stored in model files:
+        absent after `load`.
+    na_rows_ : ndarray of int64
+        With na="drop", the indices of the training rows left out for a
+        missing value (empty if none); absent otherwise.
+    outlier_scores_ : ndarray of float64, shape (n_samples,)
+        Outlier score of each training row, in [0, 1]: 0 at a cluster's
+        peak, towards 1 far from every cluster (the column "outlier" of
+        `svclust fit -o`; docs/outliers.md); NaN for the rows na="drop"
+        left out. Absent after `load`.
+    probabilities_ : ndarray of float64, shape (n_samples,)
+        Membership strength of each training row in its cluster, in
+        [0, 1] (hdbscan's name): 1 at a cluster's peak, 0 exactly for the
+        rows whose outlier score reaches outlier_threshold; NaN for the
+        rows na="drop" left out. Absent after `load`.
     n_clusters_ : int
     support_vectors_ : ndarray, shape (n_sv, n_features)
         Support vectors in the units of X (the model file stores them
@@ -162,7 +189,8 @@ class SVClust(ClusterMixin, BaseEstimator):
 
     def __init__(self, gamma="auto", C="auto", budget="auto", width="adaptive", rule="levels",
                  min_size="auto", maintain="merge", k=None, eps="auto", tol=0.01, max_iter=0,
-                 min_iter=0, m=20, scale="zscore", seed=1, workers=0, outliers=False, all=False):
+                 min_iter=0, m=20, scale="zscore", seed=1, workers=0, outliers=False, all=False,
+                 outlier_threshold=0.5, na="error"):
         self.gamma = gamma
         self.C = C
         self.budget = budget
@@ -181,6 +209,8 @@ class SVClust(ClusterMixin, BaseEstimator):
         self.workers = workers
         self.outliers = outliers
         self.all = all
+        self.na = na
+        self.outlier_threshold = outlier_threshold
 
     # -- fitting -----------------------------------------------------------
 
@@ -191,6 +221,14 @@ class SVClust(ClusterMixin, BaseEstimator):
         once otherwise. Ctrl-C stops training (KeyboardInterrupt)."""
         x, owned, names = _as_rows(X)
         params = {name: _param(name, v) for name, v in self.get_params().items()}
+        na = _na(params.pop("na"))
+        missing = _missing(x)
+        if missing is not None and na == "error":
+            raise ValueError(_missing_error(x, missing))
+        if missing is not None:
+            if missing.all():
+                raise ValueError(f"X: every row has a missing value (NaN), {missing.shape[0]} rows")
+            x, owned = x[~missing], True  # a copy without those rows
         params["features"] = names
         params["data"] = "<DataFrame>" if names is not None else "<array>"
         params["source_date_epoch"] = os.environ.get("SOURCE_DATE_EPOCH", "")
@@ -201,14 +239,26 @@ class SVClust(ClusterMixin, BaseEstimator):
             # for its collector (1M 2-D rows, 15 MiB: peak RSS +52 MiB, not +68).
             x, owned = x.copy(order="C"), True
         handle, labels = _native.run_fit(x, owned, params)
-        self._set_fitted(handle, labels)
+        outlier = handle.train_outliers(len(labels))
+        if na == "drop":
+            rows = np.flatnonzero(missing) if missing is not None else np.zeros(0, dtype=np.int64)
+            if missing is not None:
+                full = np.full(missing.shape[0], -1, dtype=labels.dtype)
+                full[~missing] = labels
+                labels = full
+                outlier = tuple(_expand(v, missing) for v in outlier)
+        self._set_fitted(handle, labels, outlier)
+        if na == "drop":
+            self.na_rows_ = rows.astype(np.int64)
+            if self.report_ is not None and len(rows):
+                self.report_["dropped"] = int(len(rows))
         return self
 
     def fit_predict(self, X, y=None):
         """Fits X and returns labels_."""
         return self.fit(X).labels_
 
-    def _set_fitted(self, handle, labels):
+    def _set_fitted(self, handle, labels, outlier=None):
         for a in list(vars(self)):
             if a.endswith("_") and not a.startswith("_"):
                 delattr(self, a)  # a refit or a load leaves nothing of before
@@ -221,6 +271,8 @@ class SVClust(ClusterMixin, BaseEstimator):
             self.feature_names_in_ = np.asarray(info["features"], dtype=object)
         if labels is not None:
             self.labels_ = labels
+        if outlier is not None:
+            self.outlier_scores_, self.probabilities_ = outlier
         self.n_clusters_ = info["n_clusters"] if info["clustered"] else 0
         self.support_vectors_, alpha = handle.support_vectors(info["n_sv"], d)
         self.dual_coef_ = alpha.reshape(1, -1)
@@ -253,15 +305,39 @@ class SVClust(ClusterMixin, BaseEstimator):
 
     def predict(self, X):
         """Cluster of each row of X (raw, unscaled), -1 for an outlier, as
-        `svclust predict` gives it; on the training rows, labels_."""
+        `svclust predict` gives it; on the training rows, labels_. With
+        na="drop" a row with a missing value gets -1."""
         h, x = self._rows(X)
-        return h.predict(x, _param("workers", self.workers))
+        workers = _param("workers", self.workers)
+        missing = self._drop(x)
+        if missing is None:
+            return h.predict(x, workers)
+        out = np.full(x.shape[0], -1, dtype=np.int64)
+        if not missing.all():
+            out[~missing] = h.predict(x[~missing], workers)
+        return out
 
     def score_samples(self, X):
         """f(x) = Σᵢ αᵢ k(svᵢ, x) − 1 of each row of X, as `svclust score`
-        gives it: lower is more abnormal, < 0 outside the domain."""
+        gives it: lower is more abnormal, < 0 outside the domain. With
+        na="drop" a row with a missing value gets NaN."""
         h, x = self._rows(X)
-        return h.score(x, _param("workers", self.workers))
+        workers = _param("workers", self.workers)
+        missing = self._drop(x)
+        if missing is None:
+            return h.score(x, workers)
+        out = np.full(x.shape[0], np.nan)
+        if not missing.all():
+            out[~missing] = h.score(x[~missing], workers)
+        return out
+
+    def _drop(self, x):
+        """The rows of x with a missing value when na is "drop" (None when
+        there are none or na is "error", which leaves them to the library's
+        error)."""
+        if _na(_param("na", self.na)) != "drop":
+            return None
+        return _missing(x)
 
     def decision_function(self, X):
         """score_samples(X) − offset_ (offset_ is 0): ≥ 0 inside the domain
@@ -311,6 +387,8 @@ class SVClust(ClusterMixin, BaseEstimator):
         if getattr(self, "_handle", None) is not None:
             state["_model_file"] = self._handle.model_file()
             state["_labels"] = getattr(self, "labels_", None)
+            if hasattr(self, "outlier_scores_"):
+                state["_outlier"] = (self.outlier_scores_, self.probabilities_)
             state["_report"] = self.report_
         return state
 
@@ -318,24 +396,82 @@ class SVClust(ClusterMixin, BaseEstimator):
         state = dict(state)
         data = state.pop("_model_file", None)
         labels = state.pop("_labels", None)
+        outlier = state.pop("_outlier", None)
         report = state.pop("_report", None)
         self.__dict__.update(state)
         if data is not None:
-            self._set_fitted(_native.load(data), labels)
+            self._set_fitted(_native.load(data), labels, outlier)
             self._info["report"] = report
             self.report_ = report
             self.choice_ = report["choice"] if report else None
 
     # -- outliers ----------------------------------------------------------
 
-    def outlier_scores(self, X):
-        """Hook for the ranked outlier score of the issue "Outliers you can
-        rank": today −f(x), so that a larger value is more of an outlier.
-        It will return the library's score once the library has one."""
-        return -self.score_samples(X)
+    def outlier_score(self, X):
+        """Outlier score of each row of X (raw, unscaled), in [0, 1], as
+        `svclust score` gives it in its column "outlier": 0 at a cluster's
+        peak, outlier_threshold (0.5 by default) where -outliers starts,
+        towards 1 far from every cluster; a point further from every
+        support vector never scores lower. On the training rows,
+        outlier_scores_. A model file written before the scores gives a
+        ValueError."""
+        return self._outlier(X)[0]
+
+    def membership_strength(self, X):
+        """Membership strength of each row of X in its cluster, in [0, 1]:
+        1 − D/Dₜ, D the row's depth below its cluster's peak and Dₜ the
+        depth at the threshold; 0 exactly where outlier_score(X) ≥
+        outlier_threshold. On the training rows, probabilities_."""
+        return self._outlier(X)[1]
+
+    def _outlier(self, X):
+        """The outlier scores and membership strengths of the rows of X;
+        NaN for a row with a missing value when na is "drop"."""
+        h, x = self._rows(X)
+        workers = _param("workers", self.workers)
+        missing = self._drop(x)
+        if missing is None:
+            return h.outlier(x, workers)
+        if missing.all():
+            return np.full(x.shape[0], np.nan), np.full(x.shape[0], np.nan)
+        return tuple(_expand(v, missing) for v in h.outlier(x[~missing], workers))
 
     def _more_tags(self):
-        return {"allow_nan": False, "requires_y": False}
+        return {"allow_nan": self.na == "drop", "requires_y": False}
+
+
+def _na(v):
+    if v not in ("error", "drop"):
+        raise ValueError(f"na must be error or drop, not {v!r}")
+    return v
+
+
+def _expand(v, missing):
+    """v, the values of the rows without a missing value, at their places
+    among all rows, NaN at the rows of missing."""
+    out = np.full(missing.shape[0], np.nan)
+    out[~missing] = v
+    return out
+
+
+def _missing(x):
+    """The boolean mask of the rows of x with a NaN, or None if none has."""
+    if x.size == 0:
+        return None
+    m = np.isnan(x).any(axis=1)
+    return m if m.any() else None
+
+
+def _missing_error(x, missing):
+    """The error of X with missing values (na="error"), in the words of the
+    svclust command: the first, and how many rows and columns have one."""
+    i = int(np.flatnonzero(missing)[0])
+    j = int(np.flatnonzero(np.isnan(x[i]))[0])
+    rows = int(missing.sum())
+    cols = int(np.isnan(x).any(axis=0).sum())
+    r = "1 row has" if rows == 1 else f"{rows} rows have"
+    c = "1 column" if cols == 1 else f"{cols} columns"
+    return f"X[{i}, {j}]: not a finite number: NaN (a missing value); {r} missing values, in {c} (na='drop' skips those rows)"
 
 
 def _params_of(info):
@@ -345,6 +481,8 @@ def _params_of(info):
     if info["clustered"]:
         p["rule"] = info["rule"]
         p["outliers"] = info["outliers"]
+        if info.get("outlier_threshold"):
+            p["outlier_threshold"] = info["outlier_threshold"]
     if not run:
         return p
     p["seed"] = run["seed"]

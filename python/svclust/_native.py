@@ -88,6 +88,8 @@ _model_file = _sig("svclust_model_file", _int, _h, ctypes.POINTER(_p), ctypes.PO
 _load_model = _sig("svclust_load", _h, ctypes.c_char_p, _i64, *_err)
 _info = _sig("svclust_info", _int, _h, ctypes.POINTER(_p), ctypes.POINTER(_i64), *_err)
 _support = _sig("svclust_support_vectors", _int, _h, _dp, _dp, _i64, _i64, *_err)
+_outlier = _sig("svclust_outlier", _int, _h, _dp, _i64, _i64, _int, _dp, _dp, *_err)
+_train_outliers = _sig("svclust_train_outliers", _int, _h, _i64, _dp, _dp, *_err)
 
 # The error kinds of python/export/export.go.
 _KIND_VALUE, _KIND_CANCELED = 1, 2
@@ -156,6 +158,21 @@ class Handle:
         out = np.empty(x.shape[0], dtype=np.float64)
         _call(_score, self.h, _dptr(x), x.shape[0], x.shape[1], workers, _dptr(out))
         return out
+
+    def outlier(self, x, workers):
+        """The outlier scores and membership strengths of the rows x."""
+        scores = np.empty(x.shape[0], dtype=np.float64)
+        strength = np.empty(x.shape[0], dtype=np.float64)
+        _call(_outlier, self.h, _dptr(x), x.shape[0], x.shape[1], workers, _dptr(scores), _dptr(strength))
+        return scores, strength
+
+    def train_outliers(self, n):
+        """The outlier scores and membership strengths of the n training
+        rows of a fit."""
+        scores = np.empty(n, dtype=np.float64)
+        strength = np.empty(n, dtype=np.float64)
+        _call(_train_outliers, self.h, n, _dptr(scores), _dptr(strength))
+        return scores, strength
 
     def model_file(self):
         return _bytes_out(_model_file, self.h)

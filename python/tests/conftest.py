@@ -54,9 +54,9 @@ def read_csv(path, label="label"):
     return x, [header[j] for j in keep]
 
 
-def column(text):
-    """The values of a one-column CSV (after its header) as strings."""
-    return text.splitlines()[1:]
+def column(text, j=0):
+    """The values of column j of a CSV (after its header) as strings."""
+    return [line.split(",")[j] for line in text.splitlines()[1:]]
 
 
 def same_floats(a, b):

@@ -32,6 +32,7 @@ def check_parity(cli, path, tmp_path, seed=1, args=(), **params):
     model_cli = str(tmp_path / "cli.json")
     out = run(cli, "fit", "-seed", str(seed), "-json", "-model", model_cli, "-o", "-", *args, path)
     labels_cli = np.array(column(out), dtype=np.int64)
+    outlier_cli = [float(s) for s in column(out, 1)]
 
     os.environ["SOURCE_DATE_EPOCH"] = "0"
     try:
@@ -40,10 +41,13 @@ def check_parity(cli, path, tmp_path, seed=1, args=(), **params):
         del os.environ["SOURCE_DATE_EPOCH"]
     assert est.labels_.tolist() == labels_cli.tolist()
     assert est.n_clusters_ == len(set(labels_cli.tolist()) - {-1})
+    assert same_floats(est.outlier_scores_, outlier_cli)
 
     # Scores of the command's model, and of Python's, on the same rows.
-    score_cli = [float(s) for s in column(run(cli, "score", "-model", model_cli, path))]
+    scored = run(cli, "score", "-model", model_cli, path)
+    score_cli = [float(s) for s in column(scored)]
     assert same_floats(est.score_samples(x), score_cli)
+    assert same_floats(est.outlier_score(x), [float(s) for s in column(scored, 1)])
 
     # fit -json, but for times and metrics.
     report = json.loads(run(cli, "fit", "-seed", str(seed), "-json", *args, path))
@@ -74,6 +78,7 @@ def check_parity(cli, path, tmp_path, seed=1, args=(), **params):
     loaded = svclust.SVClust.load(model_cli)
     assert loaded.predict(x).tolist() == labels_cli.tolist()
     assert same_floats(loaded.score_samples(x), score_cli)
+    assert same_floats(loaded.outlier_score(x), outlier_cli)
     return est
 
 
@@ -90,9 +95,9 @@ def test_settings(cli, tmp_path):
     run(cli, "gen", "-kind", "moons", "-n", "500", "-seed", "2", "-o", path)
     check_parity(cli, path, tmp_path, seed=5,
                  args=("-gamma", "8", "-C", "20", "-budget", "40", "-maintain", "project-knn", "-k", "4",
-                       "-rule", "components", "-outliers", "-scale", "minmax"),
+                       "-rule", "components", "-outliers", "-outlier-threshold", "0.3", "-scale", "minmax"),
                  gamma=8, C=20, budget=40, maintain="project-knn", k=4, rule="components",
-                 outliers=True, scale="minmax")
+                 outliers=True, outlier_threshold=0.3, scale="minmax")
 
 
 @pytest.mark.parametrize("name", SHARED)

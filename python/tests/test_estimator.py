@@ -38,7 +38,8 @@ def test_defaults_are_the_cli_flags():
     p = svclust.SVClust().get_params()
     assert p == dict(gamma="auto", C="auto", budget="auto", width="adaptive", rule="levels",
                      min_size="auto", maintain="merge", k=None, eps="auto", tol=0.01, max_iter=0,
-                     min_iter=0, m=20, scale="zscore", seed=1, workers=0, outliers=False, all=False)
+                     min_iter=0, m=20, scale="zscore", seed=1, workers=0, outliers=False, all=False,
+                     outlier_threshold=0.5, na="error")
 
 
 def test_get_set_params_clone(X):
@@ -89,6 +90,8 @@ def test_pickle(fitted, X):
     assert back.labels_.tolist() == fitted.labels_.tolist()
     assert back.model_file() == fitted.model_file()
     assert back.report_ == fitted.report_
+    assert same_floats(back.outlier_scores_, fitted.outlier_scores_)
+    assert same_floats(back.probabilities_, fitted.probabilities_)
     assert back.predict(X).tolist() == fitted.labels_.tolist()
     assert same_floats(back.score_samples(X), fitted.score_samples(X))
     # An unfitted estimator pickles too.
@@ -101,7 +104,9 @@ def test_save_load(fitted, X, tmp_path):
     back = svclust.SVClust.load(path)
     assert back.model_file() == fitted.model_file()
     assert back.predict(X).tolist() == fitted.labels_.tolist()
-    assert not hasattr(back, "labels_")
+    assert not hasattr(back, "labels_") and not hasattr(back, "outlier_scores_")
+    assert same_floats(back.outlier_score(X), fitted.outlier_scores_)
+    assert back.outlier_threshold == 0.5
     assert back.seed == 7 and back.gamma == "auto" and back.rule == "levels"
     assert back.n_clusters_ == fitted.n_clusters_
 
@@ -169,7 +174,7 @@ def test_bad_data_at_predict(fitted):
     (dict(gamma=float("nan")), ValueError, 'gamma must be > 0 or "auto"'),
     (dict(C=0), ValueError, 'C must be > 0 or "auto"'),
     (dict(budget=-2), ValueError, "budget must be ≥ 0"),
-    (dict(budget=20001), ValueError, "budget 20001: must be ≤ 20000"),
+    (dict(budget=20001), ValueError, "budget 20001: must be ≤ 20,000"),
     (dict(rule="tree"), ValueError, "rule must be levels or components"),
     (dict(width="wide"), ValueError, "width must be adaptive or global"),
     (dict(maintain="drop"), ValueError, "maintain must be"),
@@ -185,6 +190,10 @@ def test_bad_data_at_predict(fitted):
     (dict(budget=2.5), TypeError, "budget must be a whole number"),
     (dict(rule=1), TypeError, "rule must be a string"),
     (dict(outliers="yes"), TypeError, "outliers must be True or False"),
+    (dict(outlier_threshold=1), ValueError, r"outlier_threshold must be in \(0, 1\), not 1"),
+    (dict(outlier_threshold=0), ValueError, r"outlier_threshold must be in \(0, 1\)"),
+    (dict(outlier_threshold=float("nan")), ValueError, r"outlier_threshold must be in \(0, 1\)"),
+    (dict(outlier_threshold="half"), TypeError, "outlier_threshold must be a number"),
 ])
 def test_bad_params(X, params, exc, match):
     with pytest.raises(exc, match=match):
@@ -245,3 +254,82 @@ def test_keyboard_interrupt():
     assert not hasattr(est, "labels_")
     # The package still works afterwards.
     assert svclust.SVClust(seed=1).fit(x[:300]).n_clusters_ >= 1
+
+
+def test_na_drop(X):
+    """na="drop": the rows with a NaN are left out of training and labelled
+    -1 in place; the other rows get the labels of a fit without them, and
+    predict and score_samples give -1 and NaN for a NaN row."""
+    Xn = X.copy()
+    rows = [1, 7, 30]
+    Xn[1, 0] = np.nan
+    Xn[7, 1] = np.nan
+    Xn[30, :] = np.nan
+    keep = np.setdiff1d(np.arange(len(X)), rows)
+    est = svclust.SVClust(seed=3, na="drop").fit(Xn)
+    ref = svclust.SVClust(seed=3).fit(X[keep])
+    assert est.na_rows_.tolist() == rows
+    assert est.labels_[rows].tolist() == [-1, -1, -1]
+    assert est.labels_[keep].tolist() == ref.labels_.tolist()
+    assert est.report_["dropped"] == 3 and est.report_["n"] == len(keep)
+    assert est.predict(Xn).tolist() == est.labels_.tolist()
+    s = est.score_samples(Xn)
+    assert np.isnan(s[rows]).all()
+    assert same_floats(s[keep], ref.score_samples(X[keep]))
+    assert np.isnan(est.outlier_scores_[rows]).all() and np.isnan(est.probabilities_[rows]).all()
+    assert same_floats(est.outlier_scores_[keep], ref.outlier_scores_)
+    assert np.isnan(est.outlier_score(Xn)[rows]).all()
+    assert same_floats(est.outlier_score(Xn)[keep], ref.outlier_scores_)
+    assert svclust.SVClust(seed=3, na="drop").fit(X).na_rows_.tolist() == []
+
+
+def test_na_error(X):
+    Xn = X.copy()
+    Xn[4, 1] = np.nan
+    Xn[9, 1] = np.nan
+    with pytest.raises(ValueError, match=r"X\[4, 1\]: not a finite number: NaN \(a missing value\); 2 rows have missing values, in 1 column \(na='drop' skips those rows\)"):
+        svclust.SVClust().fit(Xn)
+    with pytest.raises(ValueError, match="na must be error or drop, not 'skip'"):
+        svclust.SVClust(na="skip").fit(X)
+    with pytest.raises(ValueError, match="every row has a missing value"):
+        svclust.SVClust(na="drop").fit(np.full((3, 2), np.nan))
+def test_outlier_scores(fitted, X):
+    """outlier_scores_ and probabilities_ of the training rows: in [0, 1],
+    the strength 0 exactly where the score reaches the threshold, and the
+    same from outlier_score and membership_strength on the same rows; a
+    point far from every blob scores near 1, further still higher."""
+    s, p = fitted.outlier_scores_, fitted.probabilities_
+    assert s.shape == p.shape == (X.shape[0],)
+    assert ((s >= 0) & (s <= 1)).all() and ((p >= 0) & (p <= 1)).all()
+    assert ((p == 0) == (s >= 0.5)).all()
+    assert s.min() < 0.2 and p.max() > 0.5
+    assert same_floats(fitted.outlier_score(X), s)
+    assert same_floats(fitted.membership_strength(X), p)
+    far = fitted.outlier_score(np.array([[60.0, 60.0], [120.0, 120.0], [1e4, 1e4]]))
+    assert 0.5 < far[0] < far[1] < far[2] < 1
+    assert (fitted.membership_strength(np.array([[60.0, 60.0]])) == 0).all()
+
+
+@pytest.mark.parametrize("rule", ["levels", "components"])
+def test_outliers_threshold(X, rule):
+    """outliers=True labels -1 exactly the rows whose outlier score reaches
+    outlier_threshold."""
+    rng = np.random.default_rng(1)
+    Xn = np.vstack([X, rng.uniform(-10, 22, size=(40, 2))])  # noise over the blobs
+    est = svclust.SVClust(seed=7, rule=rule, outliers=True, outlier_threshold=0.3).fit(Xn)
+    flagged = est.outlier_scores_ >= 0.3
+    assert flagged.any()
+    assert ((est.labels_ == -1) == flagged).all()
+    assert ((est.probabilities_ == 0) == flagged).all()
+    assert est.predict(Xn).tolist() == est.labels_.tolist()
+
+
+def test_old_model_file():
+    """A model file written before the outlier scores (version 5) predicts,
+    but its outlier scores are a ValueError naming the fix."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    est = svclust.SVClust.load(os.path.join(root, "modelfile", "testdata", "old", "v5-levels.json"))
+    x = np.array([[2.0, 2.0]])
+    assert est.predict(x).shape == (1,)
+    with pytest.raises(ValueError, match="fit the data again"):
+        est.outlier_score(x)

@@ -10,10 +10,11 @@
 // The files named by -input (plain or gzip, all with the same columns) are
 // read in parallel, one worker per file. Each input file becomes one output
 // shard PREFIX-SSSSS-of-NNNNN.csv, in the sorted order of the input paths:
-// the input's header and rows, each as it is in the input, with a final
-// column "cluster" (−1 for an outlier with -outliers). -model receives the
-// model file, the format `svclust predict -model FILE` reads: on the same
-// rows, predict gives exactly the pipeline's labels.
+// the input's header and rows, each as it is in the input, with two final
+// columns "cluster" (−1 for an outlier with -outliers) and "outlier" (the
+// outlier score in [0, 1], as svclust fit -o writes it). -model receives
+// the model file, the format `svclust predict -model FILE` reads: on the
+// same rows, predict gives exactly the pipeline's labels and scores.
 //
 // Flags (defaults in brackets):
 //
@@ -32,8 +33,10 @@
 //	-rule             levels|components [levels]
 //	-min-size         rows or auto [auto; levels only]
 //	-eps              number or auto [auto; components only]
-//	-outliers         label outliers −1 (the count printed at the end comes from
-//	                  the runner's counter, which Prism can return short)
+//	-outliers         label −1 the rows whose outlier score reaches
+//	                  -outlier-threshold (the count printed at the end comes
+//	                  from the runner's counter, which Prism can return short)
+//	-outlier-threshold  outlier score in (0, 1) that makes an outlier [0.5]
 //	-tol, -max-iter, -min-iter, -m   as for svclust fit (-m ≥ 2 [20])
 //	-all              as for svclust fit; implied by -rule components, since
 //	                  every row is labelled by the partition

@@ -7,13 +7,14 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Scores holds every index of one clustering, as returned by [Evaluate].
+// Validity holds every validity index of one clustering, as returned by
+// [Evaluate]. (Score means f(x) elsewhere in this project.)
 // An index that is undefined or was not computed is NaN.
 //
-// encoding/json cannot encode NaN or ±Inf, so Scores has its own
-// [Scores.MarshalJSON] and [Scores.UnmarshalJSON], which write such a
+// encoding/json cannot encode NaN or ±Inf, so Validity has its own
+// [Validity.MarshalJSON] and [Validity.UnmarshalJSON], which write such a
 // value as null and read null back as NaN.
-type Scores struct {
+type Validity struct {
 	Purity      float64 `json:"purity"`      // see Purity; larger is better
 	Rand        float64 `json:"rand"`        // see Rand; larger is better
 	ARI         float64 `json:"ari"`         // see AdjustedRand; larger is better
@@ -31,9 +32,9 @@ type Scores struct {
 // and Compactness are NaN. Evaluate panics if truth is not nil and its
 // length differs from len(pred), and if x is not nil and does not have
 // len(pred) rows.
-func Evaluate(x mat.Matrix, truth, pred []int) Scores {
+func Evaluate(x mat.Matrix, truth, pred []int) Validity {
 	nan := math.NaN()
-	s := Scores{
+	s := Validity{
 		Purity: nan, Rand: nan, ARI: nan, NMI: nan, DB: nan, Compactness: nan,
 		Clusters: NumClusters(pred),
 	}
@@ -51,8 +52,8 @@ func Evaluate(x mat.Matrix, truth, pred []int) Scores {
 	return s
 }
 
-// scoresJSON is the JSON form of Scores, in which nil stands for null.
-type scoresJSON struct {
+// validityJSON is the JSON form of Validity, in which nil stands for null.
+type validityJSON struct {
 	Purity      *float64 `json:"purity"`
 	Rand        *float64 `json:"rand"`
 	ARI         *float64 `json:"ari"`
@@ -72,8 +73,8 @@ func finite(v float64) *float64 {
 
 // MarshalJSON implements [json.Marshaler]. It writes each NaN or ±Inf
 // field as null. Inf therefore reads back as NaN.
-func (s Scores) MarshalJSON() ([]byte, error) {
-	return json.Marshal(scoresJSON{
+func (s Validity) MarshalJSON() ([]byte, error) {
+	return json.Marshal(validityJSON{
 		Purity:      finite(s.Purity),
 		Rand:        finite(s.Rand),
 		ARI:         finite(s.ARI),
@@ -86,11 +87,11 @@ func (s Scores) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements [json.Unmarshaler]. It reads null as NaN. As
 // with encoding/json in general, a field missing from data keeps its value.
-func (s *Scores) UnmarshalJSON(data []byte) error {
+func (s *Validity) UnmarshalJSON(data []byte) error {
 	// The pointers start at the fields of s, so numbers are decoded into s
 	// directly, a missing field leaves its pointer (and s) alone, and null
 	// sets its pointer to nil.
-	aux := scoresJSON{
+	aux := validityJSON{
 		Purity:      &s.Purity,
 		Rand:        &s.Rand,
 		ARI:         &s.ARI,

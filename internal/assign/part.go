@@ -1,0 +1,174 @@
+package assign
+
+import (
+	"math"
+	"sync"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust/internal/kernel"
+	"github.com/svclust/svclust/internal/parallel"
+	"github.com/svclust/svclust/internal/rowmajor"
+)
+
+// EachPart is EachOwner that also splits f(x) + 1 into the parts of k
+// groups of support vectors, group[j] in [0, k) being the group of
+// support vector j: do gets part[c] = Σ_{j: group[j] = c} αⱼk(x, svⱼ)
+// beside f(xᵢ) and the owner, and the row xᵢ itself. The parts cost k
+// floats of scratch per goroutine and one addition per term; EachOwner,
+// which Score and Predict use, is left as it is. With terms only the
+// terms kept by Terms.Owner are added (see Terms.OwnerParts), so a group
+// whose every term is below e⁻⁴⁰ of the largest has part 0. part and xi
+// are the goroutine's scratch, valid during the call only.
+func (f *Field) EachPart(x mat.Matrix, terms *Terms, group []int, k int, w int, report func(int), do func(i int, xi []float64, fx float64, owner int32, part []float64)) {
+	n, d := x.Dims()
+	rows := rowmajor.Source(x)
+	var scratch sync.Pool
+	if terms != nil {
+		scratch.New = func() any { return terms.NewScratch() }
+	}
+	parallel.For(n, ScoreChunk, w, func(_, lo, hi int) {
+		buf := rowmajor.Buffer(x, d)
+		part := make([]float64, k)
+		if terms != nil {
+			s := scratch.Get().(*TermsScratch)
+			defer scratch.Put(s)
+			for i := lo; i < hi; i++ {
+				xi := rows(i, buf)
+				sum, o := terms.OwnerParts(xi, s, group, part)
+				do(i, xi, sum-1, int32(o), part)
+			}
+		} else {
+			row := make([]float64, len(f.Alpha))
+			for i := lo; i < hi; i++ {
+				xi := rows(i, buf)
+				fx, o := f.ownerParts(row, xi, group, part)
+				do(i, xi, fx, o, part)
+			}
+		}
+		if report != nil {
+			report(hi - lo)
+		}
+	})
+}
+
+// ownerParts is owner that also sets part[c] to group c's part of
+// f(x) + 1, from the same terms in the same order, so that f(x) and the
+// owner are owner's to the bit.
+func (f *Field) ownerParts(row, x []float64, group []int, part []float64) (float64, int32) {
+	f.kernelRow(row, x)
+	clear(part)
+	var s float64
+	best, bi := math.Inf(-1), 0
+	for j, k := range row {
+		t := f.Alpha[j] * k
+		s += t
+		part[group[j]] += t
+		if t > best {
+			best, bi = t, j
+		}
+	}
+	if best <= 0 {
+		_, o := f.owner(row, x) // the owner in logs, as owner finds it
+		return s - 1, o
+	}
+	return s - 1, int32(bi)
+}
+
+// kernelRow sets row[j] to k(x, svⱼ).
+func (f *Field) kernelRow(row, x []float64) {
+	if f.Gammas != nil {
+		kernel.RowEachTo(row, x, f.SV, f.Gammas)
+	} else {
+		kernel.RowTo(row, x, f.SV, f.Gamma)
+	}
+}
+
+// Parts sets part[c] to group c's part of f(x) + 1 (see EachPart) from a
+// full pass over the terms and returns part; row is scratch of length B.
+func (f *Field) Parts(part, row, x []float64, group []int) []float64 {
+	f.kernelRow(row, x)
+	clear(part)
+	for j, kv := range row {
+		part[group[j]] += f.Alpha[j] * kv
+	}
+	return part
+}
+
+// LogParts sets logPart[c] to the logarithm of group c's part of f(x) + 1
+// (see EachPart), computed in logs from the terms with a positive
+// coefficient, log αⱼ − γⱼ‖x − svⱼ‖², so that it stays finite where
+// every term underflows to 0; −Inf for a group without such a term. It
+// returns logPart; row is scratch of length B and top of length
+// len(logPart).
+func (f *Field) LogParts(logPart, row, top, x []float64, group []int) []float64 {
+	kernel.SqDistRowTo(row, x, f.SV)
+	for c := range top {
+		top[c] = math.Inf(-1)
+	}
+	for j, d2 := range row {
+		if a := f.Alpha[j]; a > 0 {
+			g := f.Gamma
+			if f.Gammas != nil {
+				g = f.Gammas[j]
+			}
+			row[j] = math.Log(a) - g*d2
+			top[group[j]] = max(top[group[j]], row[j])
+		} else {
+			row[j] = math.Inf(-1)
+		}
+	}
+	// log Σ exp(tⱼ) = top + log Σ exp(tⱼ − top), per group.
+	clear(logPart)
+	for j, t := range row {
+		if c := group[j]; !math.IsInf(top[c], -1) {
+			logPart[c] += math.Exp(t - top[c])
+		}
+	}
+	for c, s := range logPart {
+		if math.IsInf(top[c], -1) {
+			logPart[c] = math.Inf(-1)
+			continue
+		}
+		logPart[c] = top[c] + math.Log(s)
+	}
+	return logPart
+}
+
+// OwnerParts is Owner that also sets part[c] to the sum of the kept terms
+// of the support vectors j with group[j] = c (indices of the model, not
+// of the tree); it returns Owner's sum and owner.
+func (t *Terms) OwnerParts(x []float64, s *TermsScratch, group []int, part []float64) (sum float64, owner int) {
+	clear(part)
+	s.cand, s.u = s.cand[:0], s.u[:0]
+	s.umin = math.Inf(1)
+	s.evaluated = 0
+	clear(s.off)
+	t.visit(0, 0, x, s)
+	if len(s.cand) == 0 {
+		return math.NaN(), 0
+	}
+	best, bi := math.Inf(-1), math.MaxInt
+	lim := s.umin + kernel.CutOff
+	for k, c := range s.cand {
+		if !(s.u[k] <= lim) {
+			continue
+		}
+		v := t.alpha[c] * kernel.OfSqDist(kernel.SqDist(x, t.sv[int(c)*t.d:int(c)*t.d+t.d]), t.width(c))
+		sum += v
+		o := int(t.orig[c])
+		part[group[o]] += v
+		if v > best || v == best && o < bi {
+			best, bi = v, o
+		}
+	}
+	if best <= 0 {
+		bi = math.MaxInt
+		for k, c := range s.cand {
+			if o := int(t.orig[c]); s.u[k] == s.umin && o < bi {
+				bi = o
+			}
+		}
+	}
+	return sum, bi
+}
