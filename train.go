@@ -115,9 +115,12 @@ func TrainContext(ctx context.Context, x mat.Matrix, cfg *Config) (*Model, error
 	if ch.CAuto {
 		m.rescale(smp, d, c.Workers)
 	}
-	od := data
-	if n > objectiveRows {
-		od = sample.Rows(data, n, d, objectiveRows, rand.New(rand.NewPCG(c.Seed, c.Seed^0x6a09e667f3bcc909)))
+	od, rows := data, objectiveRows
+	if c.objectiveRows > 0 {
+		rows = c.objectiveRows
+	}
+	if n > rows {
+		od = sample.Rows(data, n, d, rows, rand.New(rand.NewPCG(c.Seed, c.Seed^0x6a09e667f3bcc909)))
 	}
 	m.Stats.Objective = m.objective(od, d, c.Workers)
 	m.Stats.ObjectiveRows = len(od) / d
@@ -144,9 +147,6 @@ type trainer struct {
 	// diff2 is ‖w_{t+1} − wₜ‖² of the last step, for the tests.
 	diff2 float64
 }
-
-// testHook, when set by a test, is called after every step of every trainer.
-var testHook func(*trainer)
 
 func newTrainer(data []float64, n, d int, c *Config) *trainer {
 	tr := &trainer{data: data, n: n, d: d, cfg: c, pos: make([]int32, n)}
@@ -227,8 +227,8 @@ func (tr *trainer) run(ctx context.Context) error {
 		}
 		tr.uu += 2*vu + vv
 		tr.diff2 = diff2
-		if testHook != nil {
-			testHook(tr)
+		if c.stepHook != nil {
+			c.stepHook(tr)
 		}
 		if c.Tol >= 0 && t >= c.MinIter && diff2 <= tol2 {
 			tr.status = Converged
@@ -336,9 +336,8 @@ func (m *Model) objective(data []float64, d, workers int) float64 {
 }
 
 // objectiveRows is the largest number of rows on which Train computes the
-// objective's hinge loss exactly (see Stats.Objective); a variable so that
-// tests can lower it.
-var objectiveRows = 10_000
+// objective's hinge loss exactly (see Stats.Objective).
+const objectiveRows = 10_000
 
 // chunkSum returns Σ_{i<n} term(i), computed on workers goroutines in fixed
 // chunks whose partial sums are added in chunk order, so that the result

@@ -69,7 +69,7 @@ func TestStepInvariants(t *testing.T) {
 		t.Run(st.name, func(t *testing.T) {
 			var prev snapshot
 			steps, checked, created := 0, 0, 0
-			testHook = func(tr *trainer) {
+			hook := func(tr *trainer) {
 				steps++
 				if slices.Contains(tr.s.id, -1) {
 					created++ // a strategy added a vector (SupportSet.Add)
@@ -90,8 +90,7 @@ func TestStepInvariants(t *testing.T) {
 				}
 				prev = cur
 			}
-			defer func() { testHook = nil }()
-			m, err := Train(ds.X, &Config{Gamma: 2, C: 8, Budget: budget, Maintainer: st.m, Tol: -1, MaxIter: 3000, Seed: 3})
+			m, err := Train(ds.X, &Config{Gamma: 2, C: 8, Budget: budget, Maintainer: st.m, Tol: -1, MaxIter: 3000, Seed: 3, stepHook: hook})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -365,10 +364,8 @@ func TestAutoBudgetChecksK(t *testing.T) {
 // being C·σ/√500·√(1 − 500/3000) for the population standard deviation σ
 // of the hinge losses (sampling without replacement).
 func TestObjectiveSampled(t *testing.T) {
-	defer func(v int) { objectiveRows = v }(objectiveRows)
-	objectiveRows = 500
 	ds := generated(t, dataset.Gauss3, 3000)
-	m, err := Train(ds.X, &Config{Seed: 2})
+	m, err := Train(ds.X, &Config{Seed: 2, objectiveRows: 500})
 	if err != nil {
 		t.Fatal(err)
 	}

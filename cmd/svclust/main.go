@@ -183,6 +183,11 @@ func main() {
 // the exit status: 0 on success, 1 on an error, 2 on a usage error. A panic
 // is reported as an internal error with status 1, never as a stack trace.
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) (code int) {
+	return runCommands(ctx, stdout, stderr, args, commands())
+}
+
+// runCommands is run with the commands cmds.
+func runCommands(ctx context.Context, stdout, stderr io.Writer, args []string, cmds []*Command) (code int) {
 	// A summary printed with fmt.Fprintf, whose error nobody checks, must
 	// still fail the run when standard output cannot take it (a full
 	// disk): out keeps the first error of every write.
@@ -208,7 +213,6 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) (code int
 			code = 1
 		}
 	}()
-	cmds := commands()
 	if len(args) == 0 {
 		printCommands(stderr, cmds)
 		return 2

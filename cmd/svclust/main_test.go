@@ -541,15 +541,11 @@ func TestDoc(t *testing.T) {
 
 // TestInternalError checks that a panic is reported, not shown as a trace.
 func TestInternalError(t *testing.T) {
-	saved := commands
-	defer func() { commands = saved }()
-	commands = func() []*Command {
-		c := &Command{UsageLine: "boom", Flag: flag.NewFlagSet("boom", flag.ContinueOnError)}
-		c.Run = func(context.Context, *env, []string) error { panic("kaboom") }
-		return append(saved(), c)
-	}
-	code, _, errs := cli(t, "boom")
-	if code != 1 || errs != "svclust: internal error: kaboom\n" {
+	c := &Command{UsageLine: "boom", Flag: flag.NewFlagSet("boom", flag.ContinueOnError)}
+	c.Run = func(context.Context, *env, []string) error { panic("kaboom") }
+	var out, errb bytes.Buffer
+	code := runCommands(context.Background(), &out, &errb, []string{"boom"}, append(commands(), c))
+	if errs := errb.String(); code != 1 || errs != "svclust: internal error: kaboom\n" {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 }

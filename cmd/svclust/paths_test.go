@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -177,13 +179,29 @@ func TestModelNotRegular(t *testing.T) {
 }
 
 // TestReproduceFromBounded: reproduce -from reads at most maxReportBytes,
-// so that a huge or endless file fails rather than filling memory.
+// so that a huge or endless file fails rather than filling memory: checked
+// on readReport with a limit of 1 MiB, and through the command on a file
+// one byte over the limit the command sets.
 func TestReproduceFromBounded(t *testing.T) {
-	defer func(v int64) { maxReportBytes = v }(maxReportBytes)
-	maxReportBytes = 1 << 20
 	big := writeFile(t, "r.json", `{"records":[`+strings.Repeat(" ", 2<<20)+`]}`)
-	code, _, stderr := cli(t, "reproduce", "-from", big, "-out", t.TempDir())
-	if code != 1 || !strings.Contains(stderr, "r.json: larger than 1 MiB") {
+	if _, err := readReport(big, 1<<20); err == nil || !strings.Contains(err.Error(), "r.json: larger than 1 MiB") {
+		t.Errorf("readReport of 2 MiB with a limit of 1 MiB: %v", err)
+	}
+	over := filepath.Join(t.TempDir(), "over.json")
+	f, err := os.Create(over)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"records":[`)
+	spaces := bytes.Repeat([]byte(" "), 1<<20)
+	for range maxReportBytes >> 20 {
+		f.Write(spaces)
+	}
+	if _, err := f.WriteString(`]}`); err != nil || f.Close() != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := cli(t, "reproduce", "-from", over, "-out", t.TempDir())
+	if code != 1 || !strings.Contains(stderr, fmt.Sprintf("over.json: larger than %d MiB", maxReportBytes>>20)) {
 		t.Errorf("exit %d\n%s", code, stderr)
 	}
 }

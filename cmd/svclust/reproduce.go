@@ -148,9 +148,8 @@ the report gives the date of each part.`,
 }
 
 // maxReportBytes bounds the file read by -from: a reproduction.json of
-// the paper's 15 data sets and 7 methods takes about 100 KB. A variable so
-// that a test can lower it.
-var maxReportBytes int64 = 64 << 20
+// the paper's 15 data sets and 7 methods takes about 100 KB.
+const maxReportBytes = 64 << 20
 
 func runReproduce(ctx context.Context, e *env, o *reproFlags, args []string) error {
 	if len(args) > 0 {
@@ -186,11 +185,11 @@ func runReproduce(ctx context.Context, e *env, o *reproFlags, args []string) err
 	var rep *reproduce.Report
 	switch {
 	case o.from != "":
-		if rep, err = readReport(o.from); err != nil {
+		if rep, err = readReport(o.from, maxReportBytes); err != nil {
 			return err
 		}
 	case o.paperFrom != "":
-		if rep, err = readReport(o.paperFrom); err != nil {
+		if rep, err = readReport(o.paperFrom, maxReportBytes); err != nil {
 			return err
 		}
 		// Only the extended part runs, on the paper part's protocol;
@@ -267,17 +266,17 @@ func runReproduce(ctx context.Context, e *env, o *reproFlags, args []string) err
 	return nil
 }
 
-// readReport reads the reproduction.json at path, at most maxReportBytes.
-func readReport(path string) (*reproduce.Report, error) {
+// readReport reads the reproduction.json at path, at most limit bytes.
+func readReport(path string, limit int64) (*reproduce.Report, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	lr := &io.LimitedReader{R: f, N: maxReportBytes + 1}
+	lr := &io.LimitedReader{R: f, N: limit + 1}
 	rep, err := reproduce.ReadReport(lr)
 	if lr.N == 0 {
-		return nil, fmt.Errorf("%s: larger than %d MiB: not a reproduction.json", path, maxReportBytes>>20)
+		return nil, fmt.Errorf("%s: larger than %d MiB: not a reproduction.json", path, limit>>20)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
