@@ -70,8 +70,22 @@ func TestReclusterProjected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := m.Score(nil, ds.X, 2); !slices.Equal(score, want) {
+	want := m.Score(nil, ds.X, 2)
+	if !slices.Equal(score, want) {
 		t.Error("the loaded file scores differently from the model")
+	}
+	// Outlier scores: the scorer works in the subspace too, and gives f
+	// as Score does.
+	fx, out := make([]float64, 600), make([]float64, 600)
+	if err := cluster.ScoreOutliers(loaded.Partition, fx, out, ds.X, 2); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(fx, want) {
+		t.Error("ScoreOutliers gives another f than Score")
+	}
+	fx2, out2 := make([]float64, 600), make([]float64, 600)
+	if err := cluster.ScoreOutliers(cl.Partition, fx2, out2, ds.X, 1); err != nil || !slices.Equal(out, out2) {
+		t.Errorf("the loaded partition's outlier scores differ from fit's (%v)", err)
 	}
 	if _, err := Read(strings.NewReader(strings.Replace(text, `"version":6`, `"version":5`, 1)), 0); err == nil || !strings.Contains(err.Error(), "version 5 has no subspace") {
 		t.Errorf("version 5 with a subspace: error %v", err)
@@ -86,24 +100,5 @@ func TestReclusterProjected(t *testing.T) {
 	}
 	if _, err := Read(&b, 0); err == nil || !strings.Contains(err.Error(), "for a model of dimension") {
 		t.Errorf("model without its subspace: error %v", err)
-	}
-}
-
-// TestReadVersion5: a file of version 5, before the subspace, still reads
-// and labels as it did.
-func TestReadVersion5(t *testing.T) {
-	f, raw := fitted(t, 200)
-	var b bytes.Buffer
-	if err := f.Write(&b); err != nil {
-		t.Fatal(err)
-	}
-	old, err := Read(strings.NewReader(strings.Replace(b.String(), `"version":6`, `"version":5`, 1)), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, _ := f.Predict(nil, raw.X, 1)
-	got, err := old.Predict(nil, raw.X, 1)
-	if err != nil || !slices.Equal(got, want) {
-		t.Errorf("version 5 file predicts differently (%v)", err)
 	}
 }
