@@ -110,6 +110,45 @@ func (p *Subspace) Apply(dst, x []float64) []float64 {
 	return dst
 }
 
+// Lift returns the point Mean + Basisᵀ·y of the data's space, the point
+// of the subspace's plane through Mean that Apply maps to y: how a
+// support vector of a projected model is shown among the data. dst, of
+// length d, is allocated when nil. It panics if y does not have length q.
+func (p *Subspace) Lift(dst, y []float64) []float64 {
+	d, q := p.Dims()
+	if len(y) != q {
+		panic(badDim)
+	}
+	if dst == nil {
+		dst = make([]float64, d)
+	}
+	if len(dst) != d {
+		panic(badDim)
+	}
+	copy(dst, p.Mean)
+	for k, v := range y {
+		for j, b := range p.Basis.RawRowView(k) {
+			dst[j] += v * b
+		}
+	}
+	return dst
+}
+
+// SupportVectors returns the support vectors of m in the data's space: SV
+// itself for a model without a Subspace, else each lifted by
+// Subspace.Lift (a new matrix).
+func (m *Model) SupportVectors() *mat.Dense {
+	if m.Subspace == nil {
+		return m.SV
+	}
+	b := len(m.Alpha)
+	out := mat.NewDense(b, m.Dim(), nil)
+	for i := range b {
+		m.Subspace.Lift(out.RawRowView(i), m.SV.RawRowView(i))
+	}
+	return out
+}
+
 // ApplyRows returns the n rows of the row-major data, each of d values,
 // projected: n×q values, row-major, computed on workers goroutines (0
 // means GOMAXPROCS) with the same result for any number.

@@ -74,6 +74,20 @@ func TestSpaceProjects(t *testing.T) {
 	if !mat.EqualApprox(&g, eye(ch.Q), 1e-12) {
 		t.Errorf("basis not orthonormal: %v", mat.Formatted(&g))
 	}
+	// A support vector lifted to the data's space projects back onto
+	// itself.
+	svs := m.SupportVectors()
+	if r, c := svs.Dims(); r != len(m.Alpha) || c != 32 {
+		t.Fatalf("SupportVectors: %d×%d", r, c)
+	}
+	for i := range len(m.Alpha) {
+		back := m.Subspace.Apply(nil, svs.RawRowView(i))
+		for k, v := range m.SV.RawRowView(i) {
+			if math.Abs(back[k]-v) > 1e-12*(1+math.Abs(v)) {
+				t.Fatalf("support vector %d: lifted and projected %v, want %v", i, back, m.SV.RawRowView(i))
+			}
+		}
+	}
 	score := m.Score(nil, ds.X, 2)
 	for i := range 600 {
 		if f := m.Decision(ds.X.RawRowView(i)); math.Abs(f-score[i]) > 1e-12*(1+math.Abs(f)) {

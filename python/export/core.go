@@ -486,24 +486,13 @@ func (f *fitted) info() ([]byte, error) {
 // the data by the inverse of the model's scaler, to sv (row-major, n_sv×d)
 // and their coefficients to alpha. A model with a subspace has its
 // support vectors in it: each is written as the point of the data's space
-// it stands for, Mean + Basisᵀ·sv, the point of the subspace's plane
-// that projects onto it.
+// it stands for (svclust.Model.SupportVectors).
 func (f *fitted) supportVectors(sv, alpha []float64) {
 	m := f.mf.Model
 	d := m.Dim()
-	z := make([]float64, d)
+	svs := m.SupportVectors()
 	for i := range alpha {
-		row := m.SV.RawRowView(i)
-		if p := m.Subspace; p != nil {
-			copy(z, p.Mean)
-			for k, y := range row {
-				for j, b := range p.Basis.RawRowView(k) {
-					z[j] += y * b
-				}
-			}
-			row = z
-		}
-		for j, v := range row {
+		for j, v := range svs.RawRowView(i) {
 			sv[i*d+j] = v/f.mf.Scaler.Mul[j] + f.mf.Scaler.Shift[j]
 		}
 	}
