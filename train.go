@@ -54,11 +54,21 @@ func TrainContext(ctx context.Context, x mat.Matrix, cfg *Config) (*Model, error
 	if err != nil {
 		return nil, err
 	}
-	ch, smp := choose(data, n, d, c)
+	ch, smp, sub := choose(data, n, d, c)
 	if err := ch.check(); err != nil {
 		return nil, err
 	}
+	if sub != nil {
+		// Everything below, the objective included, is in the subspace.
+		data = sub.ApplyRows(data, n, c.Workers)
+		_, d = sub.Dims()
+	}
 	c.Gamma, c.C, c.Budget = ch.Gamma, ch.C, ch.Budget
+	if cfg.MinIter == 0 && ch.GammaAuto && ch.CAuto {
+		if s := autoMinIter(n); s != c.MinIter {
+			c.MinIter, ch.MinIter = s, s
+		}
+	}
 	// Validate could not check the Maintainer against a budget it had
 	// not chosen yet.
 	if v, ok := c.Maintainer.(budgetChecker); ok && ch.BudgetAuto {
@@ -74,12 +84,13 @@ func TrainContext(ctx context.Context, x mat.Matrix, cfg *Config) (*Model, error
 
 	// The support set is never empty: w₁ = 0, so the first step updates.
 	m := &Model{
-		Gamma:  c.Gamma,
-		C:      c.C,
-		SV:     mat.NewDense(tr.s.Len(), d, nil),
-		Alpha:  make([]float64, tr.s.Len()),
-		Status: tr.status,
-		Choice: ch,
+		Gamma:    c.Gamma,
+		C:        c.C,
+		SV:       mat.NewDense(tr.s.Len(), d, nil),
+		Alpha:    make([]float64, tr.s.Len()),
+		Status:   tr.status,
+		Choice:   ch,
+		Subspace: sub,
 	}
 	// Order the support vectors by data index so that the model does not
 	// depend on the history of slot reuse; vectors a strategy created (index
@@ -366,4 +377,10 @@ func chunkSum(n, workers int, term func(i int) float64) float64 {
 		sum += v
 	}
 	return sum
+}
+
+// autoMinIter is the MinIter of Train for n rows when γ and C are both
+// automatic (see Config.MinIter).
+func autoMinIter(n int) int {
+	return min(MaxAutoMinIter, max(DefaultMinIter, AutoStepsPerRow*n))
 }

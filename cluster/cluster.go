@@ -207,6 +207,11 @@ func Fit(m *svclust.Model, x mat.Matrix, method Method) (*Result, error) {
 	if d != m.Dim() {
 		return nil, svclust.DimensionError(d, m.Dim())
 	}
+	if m.Subspace != nil {
+		// The rules work in the space of the kernel.
+		data = m.Subspace.ApplyRows(data, n, 0)
+		d = m.KernelDim()
+	}
 	r, err := method.fit(m, data, n, d)
 	if err != nil {
 		return nil, err
@@ -278,6 +283,14 @@ func checkPredict(m *svclust.Model, dst []int, x mat.Matrix) []int {
 		panic(badDim)
 	}
 	return dst
+}
+
+// kernelRows returns the rows of x, of m's input dimension, in the space
+// of m's kernel, where its support vectors, partitions and outlier scorer
+// work: x itself for a model without a Subspace (see
+// svclust.Model.Project).
+func kernelRows(m *svclust.Model, x mat.Matrix, workers int) mat.Matrix {
+	return m.Project(x, workers)
 }
 
 // validateCommon checks the settings both rules share.
