@@ -254,7 +254,7 @@ func (ch *Choice) check() error {
 	if ch.GammaAuto && !(ch.Gamma > 0 && !math.IsInf(ch.Gamma, 0)) {
 		return &ConfigError{"Gamma", ch.Gamma, why}
 	}
-	if ch.CAuto && !(ch.C > 0 && !math.IsInf(ch.C, 0)) {
+	if ch.CAuto && !(ch.C > 0 && ch.C <= MaxC) {
 		return &ConfigError{"C", ch.C, why}
 	}
 	return nil

@@ -34,6 +34,16 @@ const (
 	// DefaultK is the number of support vectors a Projection projects onto
 	// when its K is 0: the paper's k = 5.
 	DefaultK = 5
+	// MaxC is the largest C that Config accepts. The coefficients of a
+	// model sum to at most C (each step adds C/t and decays the others by
+	// (t−1)/t, and k ≤ 1), so ‖w‖² ≤ C² and the objective J, about C²/2 at
+	// most, stays finite below C ≈ 1.3·10¹⁵⁴; beyond it Train returned a
+	// model whose objective was +Inf and that no model file could hold.
+	// 10¹⁵⁰ leaves a factor 10⁸ of headroom for the hinge term and the
+	// rescaling of an automatic C, and matches dataset.MaxScaled, the
+	// bound of a scaled value. It is a bound of float64, not a setting
+	// any data needs: C ≤ 1 already leaves the domain empty.
+	MaxC = 1e150
 )
 
 // Config holds the settings of [Train]. The zero value is usable: every zero
@@ -44,7 +54,7 @@ type Config struct {
 	Gamma float64
 
 	// C is the trade-off parameter of the objective J. It must be > 0 and
-	// finite; 0 selects it from the data (see [Choose]). With C ≤ 1 the
+	// at most MaxC; 0 selects it from the data (see [Choose]). With C ≤ 1 the
 	// domain f ≥ 0 is empty and every point is an outlier.
 	C float64
 
@@ -137,6 +147,9 @@ func (c *Config) Validate() error {
 	}
 	if err := positiveOrZero("C", c.C); err != nil {
 		return err
+	}
+	if c.C > MaxC {
+		return &ConfigError{"C", c.C, "must be ≤ MaxC = 1e150: the objective, about C²/2, overflows float64 beyond 1.3e154"}
 	}
 	if c.Budget < NoBudget {
 		return &ConfigError{"Budget", c.Budget, "must be ≥ 0, or NoBudget = −1 (0 selects it from the data)"}

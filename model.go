@@ -1,6 +1,9 @@
 package svclust
 
 import (
+	"fmt"
+	"math"
+
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust/internal/assign"
@@ -46,8 +49,12 @@ type Model struct {
 }
 
 // Dim returns the dimension of the input space: the number of features
-// of the rows the model scores.
+// of the rows the model scores; 0 for a nil Model or one without support
+// vectors.
 func (m *Model) Dim() int {
+	if m == nil {
+		return 0
+	}
 	if m.Subspace != nil {
 		d, _ := m.Subspace.Dims()
 		return d
@@ -56,10 +63,75 @@ func (m *Model) Dim() int {
 }
 
 // KernelDim returns the dimension of the space of the kernel: that of the
-// support vectors, which is Dim unless the model has a Subspace.
+// support vectors, which is Dim unless the model has a Subspace; 0 for a
+// nil Model or one without support vectors.
 func (m *Model) KernelDim() int {
+	if m == nil || m.SV == nil {
+		return 0
+	}
 	_, d := m.SV.Dims()
 	return d
+}
+
+// Validate returns nil if m can be used: at least one support vector, as
+// many coefficients as support vectors, a compact SV (stride = columns),
+// Gamma > 0 and every value finite, and Gammas nil or one positive finite
+// width per support vector. Otherwise it returns an error wrapping
+// ErrNotTrained that names the field, such as for a nil Model or its zero
+// value. A Model that Train returns is valid; the functions of package
+// cluster, modelfile and figure that take a Model call Validate first, so
+// that a Model built by hand gives an error there rather than a panic.
+// It costs one pass over the support vectors.
+func (m *Model) Validate() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: "+format, append([]any{ErrNotTrained}, args...)...)
+	}
+	if m == nil {
+		return bad("nil *Model")
+	}
+	if m.SV == nil {
+		return bad("SV is nil")
+	}
+	raw := m.SV.RawMatrix()
+	if raw.Rows == 0 || raw.Cols == 0 {
+		return bad("SV is empty")
+	}
+	if raw.Stride != raw.Cols {
+		return bad("SV must be a compact matrix (stride = columns), not a view")
+	}
+	if len(m.Alpha) != raw.Rows {
+		return bad("%d coefficients (Alpha) for %d support vectors", len(m.Alpha), raw.Rows)
+	}
+	if !(m.Gamma > 0) || math.IsInf(m.Gamma, 0) {
+		return bad("Gamma = %v: must be > 0 and finite", m.Gamma)
+	}
+	if m.Gammas != nil && len(m.Gammas) != raw.Rows {
+		return bad("%d widths (Gammas) for %d support vectors", len(m.Gammas), raw.Rows)
+	}
+	for i, g := range m.Gammas {
+		if !(g > 0) || math.IsInf(g, 0) {
+			return bad("Gammas[%d] = %v: must be > 0 and finite", i, g)
+		}
+	}
+	for i, a := range m.Alpha {
+		if math.IsNaN(a) || math.IsInf(a, 0) {
+			return bad("Alpha[%d] = %v: not finite", i, a)
+		}
+	}
+	for k, v := range raw.Data[:raw.Rows*raw.Cols] {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return bad("SV row %d, column %d: %v is not finite", k/raw.Cols+1, k%raw.Cols+1, v)
+		}
+	}
+	if m.Subspace != nil {
+		if m.Subspace.Basis == nil {
+			return bad("Subspace without a Basis")
+		}
+		if d, q := m.Subspace.Dims(); d < 1 || q != raw.Cols {
+			return bad("Subspace maps %d features to %d, but the support vectors have %d", d, q, raw.Cols)
+		}
+	}
+	return nil
 }
 
 // Project returns the rows of x in the space of the kernel: x itself for a

@@ -3,6 +3,8 @@ package svclust
 import (
 	"cmp"
 	"context"
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -124,6 +126,11 @@ func TrainContext(ctx context.Context, x mat.Matrix, cfg *Config) (*Model, error
 	}
 	m.Stats.Objective = m.objective(od, d, c.Workers)
 	m.Stats.ObjectiveRows = len(od) / d
+	// A model that cannot be written is no result: with C ≤ MaxC this does
+	// not happen, but an automatic C is rescaled after training.
+	if err := m.finite(); err != nil {
+		return nil, &ConfigError{"C", m.C, err.Error()}
+	}
 	m.Stats.Runtime = time.Since(start)
 	return m, nil
 }
@@ -333,6 +340,20 @@ func (m *Model) objective(data []float64, d, workers int) float64 {
 		return m.Alpha[i] * kernel.Sum(sv[i*d:i*d+d], sv, m.Alpha, m.Gamma)
 	})
 	return 0.5*ww + m.C/float64(n)*hinge
+}
+
+// finite returns an error unless C, the objective and every coefficient of
+// m are finite.
+func (m *Model) finite() error {
+	if math.IsInf(m.C, 0) || math.IsNaN(m.C) || math.IsInf(m.Stats.Objective, 0) || math.IsNaN(m.Stats.Objective) {
+		return fmt.Errorf("the model's objective (%v) overflows float64: lower C", m.Stats.Objective)
+	}
+	for i, a := range m.Alpha {
+		if math.IsInf(a, 0) || math.IsNaN(a) {
+			return fmt.Errorf("coefficient %d of the model (%v) overflows float64: lower C", i, a)
+		}
+	}
+	return nil
 }
 
 // objectiveRows is the largest number of rows on which Train computes the

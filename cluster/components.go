@@ -156,6 +156,9 @@ type GraphData struct {
 // takes g's slices and matrices over, which must not be modified
 // afterwards.
 func NewGraph(m *svclust.Model, g GraphData) (*Graph, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
 	if err := g.check(m.KernelDim()); err != nil {
 		return nil, err
 	}

@@ -159,6 +159,9 @@ type LevelTreeData struct {
 // (0, 1)). The LevelTree takes t's slices over, which must not be
 // modified afterwards.
 func NewLevelTree(m *svclust.Model, t LevelTreeData) (*LevelTree, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
 	if err := t.check(len(m.Alpha)); err != nil {
 		return nil, err
 	}

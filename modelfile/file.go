@@ -168,6 +168,9 @@ type head struct {
 // of another Model, an unknown Scale, or a model Read would reject (no
 // support vectors, NaN or Inf values), wrapping ErrFormat for the last.
 func (f *File) Write(w io.Writer) error {
+	if f == nil || w == nil {
+		return errors.New("modelfile: File.Write: nil *File or nil io.Writer")
+	}
 	if f.Model == nil || f.Scaler == nil {
 		return errors.New("modelfile: File.Write: no model or no scaler")
 	}

@@ -261,6 +261,9 @@ func (j *modelJSON) check(version int) error {
 	if st.Iterations < 0 || st.Updates < 0 || st.Maintenance < 0 || st.ObjectiveRows < 0 {
 		return bad("negative count in stats")
 	}
+	if st.Updates > st.Iterations || st.Maintenance > st.Iterations {
+		return bad("stats: %d updates and %d maintenance calls in %d iterations", st.Updates, st.Maintenance, st.Iterations)
+	}
 	if !finite(st.Objective) {
 		return bad("objective = %v: not finite", st.Objective)
 	}
@@ -282,6 +285,18 @@ func (j *modelJSON) check(version int) error {
 		}
 		if ch.Budget < -1 || ch.Sample < 0 || ch.Cover < 0 || ch.Narrowed < 0 || ch.Q < 0 || ch.MinIter < 0 {
 			return bad("negative count in choice")
+		}
+		switch {
+		case ch.Gamma != 0 && ch.Gamma != j.Gamma:
+			return bad("choice: gamma = %v, but the model's gamma is %v", ch.Gamma, j.Gamma)
+		case ch.C != 0 && ch.C != j.C:
+			return bad("choice: c = %v, but the model's c is %v", ch.C, j.C)
+		case ch.Adaptive && j.Gammas == nil:
+			return bad("choice: adaptive, but the model has no widths of its own")
+		case ch.Narrowed > len(j.Alpha):
+			return bad("choice: narrowed = %d, more than the %d support vectors", ch.Narrowed, len(j.Alpha))
+		case ch.Budget > 0 && len(j.Alpha) > ch.Budget:
+			return bad("choice: budget = %d, but the model has %d support vectors", ch.Budget, len(j.Alpha))
 		}
 		if version < subspaceVersion && (ch.ConcentrationMax != 0 || ch.Projected || ch.Q != 0 || ch.Silverman != 0 || ch.MinIter != 0) {
 			return bad("version %d has no subspace rule or min_iter in its choice", version)

@@ -462,11 +462,19 @@ Usage:
 
 Predict applies the scaling and the clustering of a model file to the rows
 of DATA.csv and writes the cluster and the outlier score of each row as CSV
-with the header "cluster,outlier" (see fit -outlier-threshold). The data
-must have the model's number of features; the model's label column is
-ignored if present. On the training data it reproduces fit -o exactly. A
+with the header "cluster,outlier" (see fit -outlier-threshold). The model's
+label column is ignored if present. On the training data it reproduces fit -o exactly. A
 model file written before the outlier scores (version 5 or older) gives the
 column "cluster" alone, with a note on standard error.
+
+Columns are matched to the model's features by name whenever the model
+knows their names (fit records the header), so their order does not matter;
+a feature of the model that names no column, or a column that names no
+feature (drop it with -drop), is an error that names it. -features
+MODEL=COLUMN,… maps features to columns of other names (the features it does
+not name keep their own: -features x1=a,x2=b), and -features COLUMN,… lists
+the columns of the model's features in its order (with a warning for a name
+that differs). A model without feature names takes the columns in order.
 
 	-model file
 		The model file written by fit -model or tune -model (required).
@@ -501,7 +509,8 @@ estimate whose level 0 marks nothing in particular. The outlier score is
 the one to rank and flag outliers by: in [0, 1], 0.5 at the default
 threshold. A model without a partition, or written before the outlier
 scores, gives the column "score" alone, with a note on standard error
-(none with -quiet). Its flags -model, -o, -workers, -quiet and
+(none with -quiet). Columns are matched to the model's features as for
+predict. Its flags -model, -o, -workers, -quiet and
 -max-model-mb are those of predict.
 
 # Tune
