@@ -106,6 +106,33 @@ type Choice struct {
 	Adaptive              bool
 	Narrowed              int
 	WidthMin, WidthMedian float64
+
+	// The subspace rule, measured when γ and C are both automatic,
+	// Config.Space is AutoSpace and the data have at least four features
+	// (all zero otherwise). Concentration is ρ_med/ρ, the median distance
+	// between two sampled rows over Rho measured on the features;
+	// ConcentrationMax the threshold (6) below which the model is
+	// Projected onto Q directions (Model.Subspace): those whose
+	// spatial-sign covariance eigenvalue, on a scale where they sum to d,
+	// exceeds the noise Edge (1 + √(d/s))²; EigenKept is the smallest
+	// eigenvalue kept and EigenNext the next one (0 when Q = d). When no
+	// eigenvalue exceeds the edge, Q is 1. IntrinsicDim is ln 2 / ln(ρ₁₀/ρ₅), an estimate of the
+	// dimension of the data from their 5th and 10th neighbour distances,
+	// reported only. When Projected, Rho, Cover, KappaMax and RhoWidth
+	// are measured in the projected space, and ℓ = max(1.5ρ, √2·Silverman)
+	// with Silverman the rule-of-thumb bandwidth of the projected sample.
+	Concentration, ConcentrationMax float64
+	IntrinsicDim                    float64
+	Projected                       bool
+	Q                               int
+	Edge                            float64
+	EigenKept, EigenNext            float64
+	Silverman                       float64
+
+	// MinIter is the number of SGD steps before the stopping rule was
+	// first checked when Train chose it from the number of rows (see
+	// Config.MinIter) and it differs from DefaultMinIter; 0 otherwise.
+	MinIter int
 }
 
 // WidthRule returns the kernel-width rule of the model c was made for:
@@ -158,31 +185,49 @@ func Choose(x mat.Matrix, cfg *Config) (Choice, error) {
 	if err != nil {
 		return Choice{}, err
 	}
-	ch, _ := choose(data, n, d, cfg.withDefaults())
+	ch, _, _ := choose(data, n, d, cfg.withDefaults())
 	return ch, ch.check()
 }
 
-// choose is Choose for a validated c and row-major data.
-// It also returns the sample, nil when every setting was given.
-func choose(data []float64, n, d int, c Config) (Choice, []float64) {
+// choose is Choose for a validated c and row-major data. It also returns
+// the sample, nil when every setting was given, and the Subspace the
+// model is trained in, nil for the features themselves; the sample is
+// then projected.
+func choose(data []float64, n, d int, c Config) (Choice, []float64, *Subspace) {
 	ch := Choice{Gamma: c.Gamma, C: c.C, Budget: c.Budget,
 		GammaAuto: c.Gamma == 0, CAuto: c.C == 0, BudgetAuto: c.Budget == 0}
 	if !ch.GammaAuto && !ch.CAuto && !ch.BudgetAuto {
-		return ch, nil
+		return ch, nil, nil
 	}
 	rng := rand.New(rand.NewPCG(c.Seed, c.Seed^0x9e3779b97f4a7c15))
 	s := min(n, autoSample)
 	smp := sample.Rows(data, n, d, s, rng)
 	ch.Sample = s
+	var sub *Subspace
+	var rho5, rho10 float64 // measured on the features by chooseSpace
+	if ch.GammaAuto && ch.CAuto && c.Space == AutoSpace && d >= subspaceMinDim {
+		sub, rho5, rho10 = chooseSpace(&ch, smp, s, d, c.Workers)
+		if sub != nil {
+			_, d = sub.Dims()
+			smp = sub.ApplyRows(smp, s, c.Workers)
+		}
+	}
 	if ch.GammaAuto {
-		if ch.CAuto && c.Width == AdaptiveWidth {
+		switch {
+		case ch.ConcentrationMax > 0 && sub == nil && c.Width == AdaptiveWidth:
+			ch.Rho, ch.RhoWidth = rho5, rho10 // the same pass as below
+		case ch.CAuto && c.Width == AdaptiveWidth:
 			ch.Rho, ch.RhoWidth = kthNeighbours(smp, s, d, autoK, widthK, c.Workers)
-		} else {
+		default:
 			ch.Rho = kthNeighbour(smp, s, d, autoK, c.Workers)
 		}
 		switch {
 		case ch.Rho > 0:
 			l := autoWidth * ch.Rho
+			if sub != nil {
+				ch.Silverman = silverman(smp, s, d)
+				l = max(l, math.Sqrt2*ch.Silverman)
+			}
 			ch.Gamma = 1 / (l * l)
 		case allEqual(smp, d):
 			ch.Gamma = 1 // every sampled row is the same point
@@ -198,7 +243,7 @@ func choose(data []float64, n, d int, c Config) (Choice, []float64) {
 		ch.KappaMax = maxDensity(smp, s, d, ch.Gamma, c.Workers)
 		ch.C = autoCLevel / ch.KappaMax
 	}
-	return ch, smp
+	return ch, smp, sub
 }
 
 // check reports automatic settings that are not finite and positive, as
@@ -209,7 +254,7 @@ func (ch *Choice) check() error {
 	if ch.GammaAuto && !(ch.Gamma > 0 && !math.IsInf(ch.Gamma, 0)) {
 		return &ConfigError{"Gamma", ch.Gamma, why}
 	}
-	if ch.CAuto && !(ch.C > 0 && !math.IsInf(ch.C, 0)) {
+	if ch.CAuto && !(ch.C > 0 && ch.C <= MaxC) {
 		return &ConfigError{"C", ch.C, why}
 	}
 	return nil
@@ -224,7 +269,7 @@ func (m *Model) rescale(smp []float64, d, w int) {
 	g := make([]float64, s)
 	parallel.For(s, 64, w, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
-			g[i] = m.Decision(smp[i*d:i*d+d]) + 1
+			g[i] = m.value(smp[i*d:i*d+d]) + 1
 		}
 	})
 	slices.Sort(g)

@@ -20,9 +20,30 @@ const (
 	// kernel evaluations whatever N is. Measured in docs/defaults.md,
 	// "DefaultMinIter".
 	DefaultMinIter = 10_000
+	// AutoStepsPerRow and MaxAutoMinIter set the steps before the stopping
+	// rule is first checked when Config.MinIter is 0 and γ and C are both
+	// automatic: min(MaxAutoMinIter, max(DefaultMinIter, AutoStepsPerRow·N)).
+	// f + 1 is then C times a kernel density estimate from the samples
+	// drawn, whose ripples along large thin clusters shrink as the samples
+	// grow (docs/defaults.md, "AutoStepsPerRow and MaxAutoMinIter"). Sets
+	// of at most 2,500 rows keep DefaultMinIter, and the cap bounds the
+	// cost of training at 12,000 steps of B kernel terms whatever N is, so
+	// that fit stays within 1.5 times score on a million rows.
+	AutoStepsPerRow = 4
+	MaxAutoMinIter  = 12_000
 	// DefaultK is the number of support vectors a Projection projects onto
 	// when its K is 0: the paper's k = 5.
 	DefaultK = 5
+	// MaxC is the largest C that Config accepts. The coefficients of a
+	// model sum to at most C (each step adds C/t and decays the others by
+	// (t−1)/t, and k ≤ 1), so ‖w‖² ≤ C² and the objective J, about C²/2 at
+	// most, stays finite below C ≈ 1.3·10¹⁵⁴; beyond it Train returned a
+	// model whose objective was +Inf and that no model file could hold.
+	// 10¹⁵⁰ leaves a factor 10⁸ of headroom for the hinge term and the
+	// rescaling of an automatic C, and matches dataset.MaxScaled, the
+	// bound of a scaled value. It is a bound of float64, not a setting
+	// any data needs: C ≤ 1 already leaves the domain empty.
+	MaxC = 1e150
 )
 
 // Config holds the settings of [Train]. The zero value is usable: every zero
@@ -33,7 +54,7 @@ type Config struct {
 	Gamma float64
 
 	// C is the trade-off parameter of the objective J. It must be > 0 and
-	// finite; 0 selects it from the data (see [Choose]). With C ≤ 1 the
+	// at most MaxC; 0 selects it from the data (see [Choose]). With C ≤ 1 the
 	// domain f ≥ 0 is empty and every point is an outlier.
 	C float64
 
@@ -67,7 +88,9 @@ type Config struct {
 	MaxIter int
 
 	// MinIter is the number of steps before the stopping rule is checked.
-	// 0 selects DefaultMinIter; a negative value checks it from the first
+	// 0 selects DefaultMinIter, or, when γ and C are both automatic,
+	// min(MaxAutoMinIter, max(DefaultMinIter, AutoStepsPerRow·N)) for N
+	// rows (Choice.MinIter); a negative value checks it from the first
 	// step, which is the paper's Algorithm 2 exactly.
 	MinIter int
 
@@ -86,6 +109,15 @@ type Config struct {
 	// AdaptiveWidth (the zero value) or GlobalWidth (see Choice.Adaptive).
 	// A given Gamma or C always means one width.
 	Width WidthRule
+
+	// Space says whether a model whose γ and C are both chosen from the
+	// data may train its kernel in a subspace of the features:
+	// AutoSpace (the zero value) projects data of at least four features
+	// whose distances concentrate (see Choice.Projected and
+	// Model.Subspace); InputSpace never does. A given Gamma or C always
+	// means the features themselves. The rule assumes features of
+	// comparable scale, as z-scoring gives.
+	Space SpaceRule
 
 	// Progress, if not nil, is called every 4,096 SGD steps with the steps
 	// done and MaxIter (training may stop before, when it converges). It
@@ -116,6 +148,9 @@ func (c *Config) Validate() error {
 	if err := positiveOrZero("C", c.C); err != nil {
 		return err
 	}
+	if c.C > MaxC {
+		return &ConfigError{"C", c.C, "must be ≤ MaxC = 1e150: the objective, about C²/2, overflows float64 beyond 1.3e154"}
+	}
 	if c.Budget < NoBudget {
 		return &ConfigError{"Budget", c.Budget, "must be ≥ 0, or NoBudget = −1 (0 selects it from the data)"}
 	}
@@ -130,6 +165,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Width != AdaptiveWidth && c.Width != GlobalWidth {
 		return &ConfigError{"Width", c.Width, "must be AdaptiveWidth or GlobalWidth"}
+	}
+	if c.Space != AutoSpace && c.Space != InputSpace {
+		return &ConfigError{"Space", c.Space, "must be AutoSpace or InputSpace"}
 	}
 	if v, ok := c.Maintainer.(budgetChecker); ok {
 		return v.checkBudget(c.Budget)

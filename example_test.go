@@ -97,3 +97,24 @@ func Example() {
 	// 2 clusters, ARI 1.00
 	// new points: ARI 1.00, first score > 0: true
 }
+
+// A model trained on data whose distances concentrate works in a subspace
+// (Config.Space): it takes rows of every feature and projects them itself.
+func ExampleSubspace() {
+	ds, _ := dataset.GenerateHigh("t32", 600, 1) // four Student-t clusters in 32 dimensions
+	dataset.FitScaler(ds.X, dataset.ScaleZScore).Transform(ds.X)
+
+	model, err := svclust.Train(ds.X, &svclust.Config{Seed: 1})
+	if err != nil {
+		panic(err)
+	}
+	ch := model.Choice
+	fmt.Printf("projected %v: %d features, kernel in %d dimensions\n", ch.Projected, model.Dim(), model.KernelDim())
+	fmt.Printf("concentration %.2f < %g\n", ch.Concentration, ch.ConcentrationMax)
+	cl, _ := cluster.Fit(model, ds.X, nil)
+	fmt.Printf("%d clusters, ARI %.2f\n", cl.Clusters, metrics.AdjustedRand(ds.Labels, cl.Labels))
+	// Output:
+	// projected true: 32 features, kernel in 3 dimensions
+	// concentration 1.65 < 6
+	// 4 clusters, ARI 0.64
+}

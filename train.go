@@ -3,6 +3,8 @@ package svclust
 import (
 	"cmp"
 	"context"
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -52,11 +54,21 @@ func TrainContext(ctx context.Context, x mat.Matrix, cfg *Config) (*Model, error
 	if err != nil {
 		return nil, err
 	}
-	ch, smp := choose(data, n, d, c)
+	ch, smp, sub := choose(data, n, d, c)
 	if err := ch.check(); err != nil {
 		return nil, err
 	}
+	if sub != nil {
+		// Everything below, the objective included, is in the subspace.
+		data = sub.ApplyRows(data, n, c.Workers)
+		_, d = sub.Dims()
+	}
 	c.Gamma, c.C, c.Budget = ch.Gamma, ch.C, ch.Budget
+	if cfg.MinIter == 0 && ch.GammaAuto && ch.CAuto {
+		if s := autoMinIter(n); s != c.MinIter {
+			c.MinIter, ch.MinIter = s, s
+		}
+	}
 	// Validate could not check the Maintainer against a budget it had
 	// not chosen yet.
 	if v, ok := c.Maintainer.(budgetChecker); ok && ch.BudgetAuto {
@@ -72,12 +84,13 @@ func TrainContext(ctx context.Context, x mat.Matrix, cfg *Config) (*Model, error
 
 	// The support set is never empty: w₁ = 0, so the first step updates.
 	m := &Model{
-		Gamma:  c.Gamma,
-		C:      c.C,
-		SV:     mat.NewDense(tr.s.Len(), d, nil),
-		Alpha:  make([]float64, tr.s.Len()),
-		Status: tr.status,
-		Choice: ch,
+		Gamma:    c.Gamma,
+		C:        c.C,
+		SV:       mat.NewDense(tr.s.Len(), d, nil),
+		Alpha:    make([]float64, tr.s.Len()),
+		Status:   tr.status,
+		Choice:   ch,
+		Subspace: sub,
 	}
 	// Order the support vectors by data index so that the model does not
 	// depend on the history of slot reuse; vectors a strategy created (index
@@ -113,6 +126,11 @@ func TrainContext(ctx context.Context, x mat.Matrix, cfg *Config) (*Model, error
 	}
 	m.Stats.Objective = m.objective(od, d, c.Workers)
 	m.Stats.ObjectiveRows = len(od) / d
+	// A model that cannot be written is no result: with C ≤ MaxC this does
+	// not happen, but an automatic C is rescaled after training.
+	if err := m.finite(); err != nil {
+		return nil, &ConfigError{"C", m.C, err.Error()}
+	}
 	m.Stats.Runtime = time.Since(start)
 	return m, nil
 }
@@ -324,6 +342,20 @@ func (m *Model) objective(data []float64, d, workers int) float64 {
 	return 0.5*ww + m.C/float64(n)*hinge
 }
 
+// finite returns an error unless C, the objective and every coefficient of
+// m are finite.
+func (m *Model) finite() error {
+	if math.IsInf(m.C, 0) || math.IsNaN(m.C) || math.IsInf(m.Stats.Objective, 0) || math.IsNaN(m.Stats.Objective) {
+		return fmt.Errorf("the model's objective (%v) overflows float64: lower C", m.Stats.Objective)
+	}
+	for i, a := range m.Alpha {
+		if math.IsInf(a, 0) || math.IsNaN(a) {
+			return fmt.Errorf("coefficient %d of the model (%v) overflows float64: lower C", i, a)
+		}
+	}
+	return nil
+}
+
 // objectiveRows is the largest number of rows on which Train computes the
 // objective's hinge loss exactly (see Stats.Objective).
 const objectiveRows = 10_000
@@ -345,4 +377,10 @@ func chunkSum(n, workers int, term func(i int) float64) float64 {
 		sum += v
 	}
 	return sum
+}
+
+// autoMinIter is the MinIter of Train for n rows when γ and C are both
+// automatic (see Config.MinIter).
+func autoMinIter(n int) int {
+	return min(MaxAutoMinIter, max(DefaultMinIter, AutoStepsPerRow*n))
 }

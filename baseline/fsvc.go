@@ -97,9 +97,16 @@ const (
 //
 // It returns a *svclust.ConfigError for an invalid cfg, svclust.ErrNoData
 // for empty x, svclust.ErrNotFinite for NaN or Inf in x and ErrExceeded
-// when cfg.Timeout runs out. It panics if x does not have s.D columns.
+// when cfg.Timeout runs out. It returns an error wrapping
+// svclust.ErrDimension if x does not have s.D columns, and one wrapping
+// svclust.ErrNotTrained for an SVDD that TrainSVDD did not return (such
+// as the zero SVDD).
 func (s *SVDD) LabelFSVC(x mat.Matrix, cfg *FSVCConfig) (*Labelling, error) {
-	return s.labelFSVC(labelRows(x, s.D), cfg)
+	data, err := s.labelRows(x)
+	if err != nil {
+		return nil, err
+	}
+	return s.labelFSVC(data, cfg)
 }
 
 // labelFSVC is LabelFSVC on the row-major rows of x.

@@ -106,9 +106,15 @@ func (s *SVDD) labelSetup(x []float64, m, workers int) (int, int, int, error) {
 // It returns a *svclust.ConfigError for an invalid cfg,
 // svclust.ErrNoData for empty x, svclust.ErrNotFinite for NaN or Inf in x
 // and ErrExceeded when cfg.Timeout runs out; the budget is never met by
-// testing fewer pairs. It panics if x does not have s.D columns.
+// testing fewer pairs. It returns an error wrapping svclust.ErrDimension
+// if x does not have s.D columns, and one wrapping svclust.ErrNotTrained
+// for an SVDD that TrainSVDD did not return (such as the zero SVDD).
 func (s *SVDD) LabelCompleteGraph(x mat.Matrix, cfg *GraphConfig) (*Labelling, error) {
-	return s.labelCompleteGraph(labelRows(x, s.D), cfg)
+	data, err := s.labelRows(x)
+	if err != nil {
+		return nil, err
+	}
+	return s.labelCompleteGraph(data, cfg)
 }
 
 // labelCompleteGraph is LabelCompleteGraph on the row-major rows of x.

@@ -226,24 +226,34 @@ const (
 // compact *mat.Dense, no copy) and their length, at least 1 so that
 // checkData reports no rows as svclust.ErrNoData: for a nil x, nil and 1.
 func rowsOf(x mat.Matrix) (data []float64, d int) {
-	if x == nil {
+	if rowmajor.Nil(x) {
 		return nil, 1
 	}
 	data, _, d = rowmajor.Of(x)
 	return data, max(d, 1)
 }
 
-// labelRows returns the rows of x as rowsOf does, and panics unless x has
-// d columns (or is nil).
-func labelRows(x mat.Matrix, d int) []float64 {
-	if x == nil {
-		return nil
+// labelRows returns the rows of x as rowsOf does, for labelling with s: an
+// error wrapping svclust.ErrNotTrained for an SVDD that is nil or whose
+// fields disagree (such as the zero SVDD), one wrapping
+// svclust.ErrDimension unless x has s.D columns, and nil rows for a nil x
+// (which labelSetup reports as svclust.ErrNoData).
+func (s *SVDD) labelRows(x mat.Matrix) ([]float64, error) {
+	switch {
+	case s == nil:
+		return nil, fmt.Errorf("%w: nil *SVDD", svclust.ErrNotTrained)
+	case s.D < 1 || len(s.Beta) == 0 || len(s.SV) != len(s.Beta)*s.D:
+		return nil, fmt.Errorf("%w: SVDD with D = %d, %d coefficients and %d support-vector values", svclust.ErrNotTrained, s.D, len(s.Beta), len(s.SV))
+	case !(s.Gamma > 0) || math.IsInf(s.Gamma, 0):
+		return nil, fmt.Errorf("%w: SVDD with Gamma = %v", svclust.ErrNotTrained, s.Gamma)
 	}
-	if _, c := x.Dims(); c != d {
-		panic(badDim)
+	if _, c := rowmajor.Dims(x); c == 0 {
+		return nil, nil
+	} else if c != s.D {
+		return nil, svclust.DimensionError(c, s.D)
 	}
 	data, _ := rowsOf(x)
-	return data
+	return data, nil
 }
 
 // checkData panics if d < 1 or len(x) is not a multiple of d, and returns

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
@@ -78,6 +79,92 @@ type Plan struct {
 	Files, Shards []string
 	// Names are the feature names.
 	Names []string
+	// Staged are the names the pipeline writes the shards to, and
+	// StagedModel the name of its model file: hidden files beside the
+	// outputs, which Run renames over Shards and Model only when the
+	// whole run has succeeded, so that an interrupted or failed run leaves
+	// the outputs of the run before intact, and the model and the shards
+	// always come from one run. Paths of other file systems (gs://) are
+	// written directly: their Staged names are the outputs.
+	Staged      []string
+	StagedModel string
+
+	model  string      // the model file
+	inputs []fileState // the local inputs as NewPlan found them
+}
+
+// fileState is what tells that a local input file changed during a run.
+type fileState struct {
+	path  string
+	size  int64
+	mtime time.Time
+}
+
+// ErrInterrupted is wrapped by the error of Run when its context is
+// cancelled (as by SIGTERM): the outputs are then those of before.
+var ErrInterrupted = errors.New("interrupted")
+
+// ChangedError is the error of Run for an input file that changed while
+// the pipeline read it (rows appended, or the file rewritten): the counts
+// and labels of such a run are not those of any one state of the data, so
+// its outputs are discarded.
+type ChangedError struct {
+	Path string
+}
+
+func (e *ChangedError) Error() string {
+	return fmt.Sprintf("%s changed while the pipeline read it (its size or modification time differs); the outputs are unchanged: run again on data that does not change", e.Path)
+}
+
+// staged returns the hidden name beside path that a run with the given
+// token writes path's content to, or path itself on another file system.
+func staged(path, token string) string {
+	if strings.Contains(path, "://") {
+		return path
+	}
+	dir, base := filepath.Split(path)
+	return filepath.Join(dir, "."+base+".svclust-beam-"+token)
+}
+
+// discard removes the staged outputs of p.
+func (p *Plan) discard() {
+	for _, f := range append(slices.Clone(p.Staged), p.StagedModel) {
+		if f != "" && !slices.Contains(p.Shards, f) && f != p.model {
+			os.Remove(f)
+		}
+	}
+}
+
+// changed returns a *ChangedError for the first local input whose size or
+// modification time is not what NewPlan found.
+func (p *Plan) changed() error {
+	for _, in := range p.inputs {
+		fi, err := os.Stat(in.path)
+		if err != nil || fi.Size() != in.size || !fi.ModTime().Equal(in.mtime) {
+			return &ChangedError{Path: in.path}
+		}
+	}
+	return nil
+}
+
+// commit renames the staged outputs over the outputs: the shards, then
+// the model.
+func (p *Plan) commit() error {
+	for i, f := range p.Staged {
+		if f != p.Shards[i] {
+			if err := os.Rename(f, p.Shards[i]); err != nil {
+				p.discard()
+				return err
+			}
+		}
+	}
+	if p.StagedModel != p.model {
+		if err := os.Rename(p.StagedModel, p.model); err != nil {
+			p.discard()
+			return err
+		}
+	}
+	return nil
 }
 
 // NewPlan lists the input files of o, reads their headers, checks that
@@ -127,8 +214,21 @@ func NewPlan(ctx context.Context, o *Options) (*Plan, error) {
 			return nil, fmt.Errorf("%s and %s have different columns: %q and %q", first, f, p.Names, names)
 		}
 	}
+	token := fmt.Sprintf("%d-%d.partial", os.Getpid(), time.Now().UnixNano())
 	for i := range files {
 		p.Shards = append(p.Shards, fmt.Sprintf("%s-%05d-of-%05d.csv", o.Output, i, len(files)))
+		p.Staged = append(p.Staged, staged(p.Shards[i], token))
+	}
+	p.model, p.StagedModel = o.Model, staged(o.Model, token)
+	for _, f := range files {
+		if strings.Contains(f, "://") {
+			continue
+		}
+		fi, err := os.Stat(f)
+		if err != nil {
+			return nil, err
+		}
+		p.inputs = append(p.inputs, fileState{f, fi.Size(), fi.ModTime()})
 	}
 	outs := append(slices.Clone(p.Shards), o.Model)
 	for _, out := range outs {
@@ -199,13 +299,20 @@ func Build(s sdk.Scope, o *Options, p *Plan) {
 	specs := make([]fileSpec, len(p.Files))
 	for i, f := range p.Files {
 		specs[i] = fileSpec{Path: f, Shard: p.Shards[i]}
+		if p.Staged != nil {
+			specs[i].Shard = p.Staged[i]
+		}
+	}
+	modelPath := o.Model
+	if p.StagedModel != "" {
+		modelPath = p.StagedModel
 	}
 	files := sdk.Create(s.Scope("files"), toAny(specs)...)
 	// Reshuffle lets the runner spread the files over its workers.
 	files = sdk.Reshuffle(s.Scope("spread"), files)
 	parts := sdk.ParDo(s.Scope("scan"), &scanFn{Read: ro, Scale: scale, Seed: st.Seed, Sample: sample, D: len(p.Names)}, files)
 	summary := sdk.Combine(s.Scope("summarise"), &mergeFn{D: len(p.Names), Sample: sample}, parts)
-	model := sdk.ParDo(s.Scope("train"), &trainFn{Names: p.Names, Model: o.Model, Settings: st, Tool: o.Tool, Data: o.Input}, summary)
+	model := sdk.ParDo(s.Scope("train"), &trainFn{Names: p.Names, Model: modelPath, Settings: st, Tool: o.Tool, Data: o.Input}, summary)
 	sdk.ParDo0(s.Scope("label"), &labelFn{Read: ro}, files, sdk.SideInput{Input: model})
 }
 
@@ -252,6 +359,13 @@ type Result struct {
 // those the Beam SDK registers; the runner's own settings are the SDK's
 // flags). An error of the data (file:line:col), of the settings or of an
 // output is returned as the user's error, without the runner's trace.
+//
+// The pipeline writes staged outputs (Plan.Staged), which Run renames over
+// the shards and the model file only when the whole run has succeeded. A
+// run whose ctx is cancelled (as by SIGTERM) returns an error wrapping
+// ErrInterrupted, one whose local input changed during the run (size or
+// modification time) a *ChangedError naming it; these and every other
+// error leave the outputs of before as they were.
 func Run(ctx context.Context, runner string, o *Options) (*Result, error) {
 	p, err := NewPlan(ctx, o)
 	if err != nil {
@@ -260,8 +374,19 @@ func Run(ctx context.Context, runner string, o *Options) (*Result, error) {
 	pipe, s := sdk.NewPipelineWithRoot()
 	Build(s, o, p)
 	pr, err := sdk.Run(ctx, runner, pipe)
-	if err != nil {
+	switch {
+	case ctx.Err() != nil:
+		// Whatever the runner reports (such as "failed to get metrics …
+		// context canceled"), the run was interrupted: its outputs go.
+		p.discard()
+		return nil, fmt.Errorf("%w (%v): the model and the shards of before are unchanged", ErrInterrupted, context.Cause(ctx))
+	case err != nil:
+		p.discard()
 		return nil, userError(err)
+	}
+	if err := p.changed(); err != nil {
+		p.discard()
+		return nil, err
 	}
 	res := &Result{Plan: p, Rows: -1, Outliers: -1}
 	if pr != nil {
@@ -279,8 +404,11 @@ func Run(ctx context.Context, runner string, o *Options) (*Result, error) {
 	// rather than from the counters, of which Prism can return a job
 	// before the last bundles' arrive (TestAcceptance saw 150,000 of
 	// 200,000 rows, about one run in four).
-	if rows, err := modelRows(ctx, o.Model); err == nil {
+	if rows, err := modelRows(ctx, p.StagedModel); err == nil {
 		res.Rows = rows
+	}
+	if err := p.commit(); err != nil {
+		return nil, err
 	}
 	return res, nil
 }

@@ -20,9 +20,18 @@ func (t *LevelTreeData) check(nsv int) error {
 	if len(t.SVCluster) != nsv {
 		return fmt.Errorf("cluster: %d support-vector clusters for %d support vectors", len(t.SVCluster), nsv)
 	}
+	used := make([]bool, k)
 	for _, c := range t.SVCluster {
 		if c < 0 || c >= k {
 			return fmt.Errorf("cluster: cluster %d outside [0, %d)", c, k)
+		}
+		used[c] = true
+	}
+	// Every cluster holds a support vector: one that holds none could
+	// never be predicted, and its count would be a lie.
+	for c, u := range used {
+		if !u {
+			return fmt.Errorf("cluster: cluster %d of %d holds no support vector", c, k)
 		}
 	}
 	for _, b := range t.Birth {
@@ -79,6 +88,15 @@ func (g *GraphData) check(d int) error {
 			if c < 0 || c >= g.Clusters {
 				return fmt.Errorf("cluster: cluster %d outside [0, %d)", c, g.Clusters)
 			}
+		}
+	}
+	used := make([]bool, g.Clusters)
+	for _, c := range g.EquilibriumCluster {
+		used[c] = true
+	}
+	for c, u := range used {
+		if !u {
+			return fmt.Errorf("cluster: cluster %d of %d holds no equilibrium", c, g.Clusters)
 		}
 	}
 	return nil

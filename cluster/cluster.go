@@ -177,14 +177,29 @@ type Result struct {
 // clustered several ways, concurrently. Fit returns a *svclust.ConfigError
 // for invalid settings, svclust.ErrNoData for an empty x,
 // svclust.ErrNotFinite for NaN or Inf in x, and ErrEmptyStrip when an
-// explicit ε selects no point. It panics if x does not have the model's
-// dimension.
+// explicit ε selects no point. It returns an error wrapping
+// svclust.ErrNotTrained for a Model that is not valid (see
+// svclust.Model.Validate), such as a nil one or its zero value, one
+// wrapping svclust.ErrDimension if x does not have the model's dimension,
+// and a *svclust.ConfigError for a nil *Levels or *Components.
 func Fit(m *svclust.Model, x mat.Matrix, method Method) (*Result, error) {
 	start := time.Now()
-	if method == nil {
+	switch c := method.(type) {
+	case nil:
 		method = &Levels{}
+	case *Levels:
+		if c == nil {
+			return nil, &svclust.ConfigError{Field: "method", Value: "(*Levels)(nil)", Reason: "must not be a nil pointer (a nil Method selects Levels)"}
+		}
+	case *Components:
+		if c == nil {
+			return nil, &svclust.ConfigError{Field: "method", Value: "(*Components)(nil)", Reason: "must not be a nil pointer (a nil Method selects Levels)"}
+		}
 	}
 	if err := method.Validate(); err != nil {
+		return nil, err
+	}
+	if err := m.Validate(); err != nil {
 		return nil, err
 	}
 	data, n, d, err := flatten(x)
@@ -192,7 +207,12 @@ func Fit(m *svclust.Model, x mat.Matrix, method Method) (*Result, error) {
 		return nil, err
 	}
 	if d != m.Dim() {
-		panic(badDim)
+		return nil, svclust.DimensionError(d, m.Dim())
+	}
+	if m.Subspace != nil {
+		// The rules work in the space of the kernel.
+		data = m.Subspace.ApplyRows(data, n, 0)
+		d = m.KernelDim()
 	}
 	r, err := method.fit(m, data, n, d)
 	if err != nil {
@@ -205,9 +225,6 @@ func Fit(m *svclust.Model, x mat.Matrix, method Method) (*Result, error) {
 // flatten returns the rows of x as one row-major slice, without copying
 // when x is a compact *mat.Dense, and checks that every value is finite.
 func flatten(x mat.Matrix) (data []float64, n, d int, err error) {
-	if x == nil {
-		return nil, 0, 0, svclust.ErrNoData
-	}
 	data, n, d = rowmajor.Of(x)
 	if n == 0 || d == 0 {
 		return nil, 0, 0, svclust.ErrNoData
@@ -270,6 +287,14 @@ func checkPredict(m *svclust.Model, dst []int, x mat.Matrix) []int {
 	return dst
 }
 
+// kernelRows returns the rows of x, of m's input dimension, in the space
+// of m's kernel, where its support vectors, partitions and outlier scorer
+// work: x itself for a model without a Subspace (see
+// svclust.Model.Project).
+func kernelRows(m *svclust.Model, x mat.Matrix, workers int) mat.Matrix {
+	return m.Project(x, workers)
+}
+
 // validateCommon checks the settings both rules share.
 func validateCommon(m, workers int, threshold float64) error {
 	if m != 0 && m < 2 {
@@ -292,15 +317,23 @@ func orDefault(v, def int) int {
 // WithWorkers returns a copy of method (nil for the default Levels) that
 // runs on workers goroutines, for callers that run several clusterings at
 // once, each on its own goroutine.
+//
+// A nil *Levels or *Components is returned as it is, for Fit to report.
 func WithWorkers(method Method, workers int) Method {
 	switch c := method.(type) {
 	case nil:
 		return &Levels{Workers: workers}
 	case *Levels:
+		if c == nil {
+			return c
+		}
 		cc := *c
 		cc.Workers = workers
 		return &cc
 	case *Components:
+		if c == nil {
+			return c
+		}
 		cc := *c
 		cc.Workers = workers
 		return &cc

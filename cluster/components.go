@@ -156,7 +156,10 @@ type GraphData struct {
 // takes g's slices and matrices over, which must not be modified
 // afterwards.
 func NewGraph(m *svclust.Model, g GraphData) (*Graph, error) {
-	if err := g.check(m.Dim()); err != nil {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	if err := g.check(m.KernelDim()); err != nil {
 		return nil, err
 	}
 	if (g.SVCluster == nil) != (g.Outlier == nil) {
@@ -195,6 +198,7 @@ func (p *Graph) OutlierScores(dst []float64, x mat.Matrix, workers int) ([]float
 	if p.scorer == nil {
 		return nil, ErrNoOutlierScores
 	}
+	x = kernelRows(p.model, x, workers)
 	p.scorer.scores(dst, x, numWorkers(workers), nil)
 	return dst, nil
 }
@@ -208,6 +212,7 @@ func (p *Graph) PredictScores(dst []int, scores []float64, x mat.Matrix, workers
 	if p.scorer == nil {
 		return nil, nil, ErrNoOutlierScores
 	}
+	x = kernelRows(p.model, x, workers)
 	w := numWorkers(workers)
 	p.predict(dst, x, w, false)
 	t := p.data.Outlier.Threshold
@@ -274,10 +279,11 @@ func (p *Graph) Predict(dst []int, x mat.Matrix, workers int) []int {
 		p.PredictScores(dst, nil, x, workers)
 		return dst
 	}
-	return p.predict(dst, x, w, p.data.Outliers)
+	return p.predict(dst, kernelRows(p.model, x, w), w, p.data.Outliers)
 }
 
-// predict is Predict with f(x) < 0 labelled −1 when fNeg is set.
+// predict is Predict with f(x) < 0 labelled −1 when fNeg is set, for
+// rows in the space of the kernel.
 func (p *Graph) predict(dst []int, x mat.Matrix, w int, fNeg bool) []int {
 	n, d := x.Dims()
 	f := field(p.model)
@@ -447,7 +453,7 @@ const (
 // strip scores the n×d row-major data and returns the flags of each point,
 // the number of points in the strip and the strip's half-width ε.
 func (c *Components) strip(m *svclust.Model, data []float64, n, d int, w int) (flags []uint8, ns int, eps float64) {
-	scores := m.Score(nil, mat.NewDense(n, d, data), w)
+	scores := m.ScoreKernel(nil, mat.NewDense(n, d, data), w)
 	eps = c.Eps
 	if eps == 0 {
 		eps = quantileAbs(scores, DefaultStripQuantile)

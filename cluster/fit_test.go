@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -94,6 +95,13 @@ func FuzzPipeline(f *testing.F) {
 			cfg.Maintainer = svclust.Merge{}
 		}
 		m, err := svclust.Train(x, cfg)
+		var ce *svclust.ConfigError
+		if cfg.Budget == 0 && errors.As(err, &ce) && ce.Field == "Maintainer.K" {
+			// The budget chosen from the data is below the projection's
+			// K: the documented error (found by CI's fuzzing, seed
+			// af7d1f06a17163f1).
+			return
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

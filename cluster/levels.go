@@ -23,6 +23,13 @@ const (
 	// is 0: higher values join real clusters of small data sets, lower
 	// ones keep more ripples of the density estimate.
 	DefaultRippleZ = 1.5
+	// DefaultProjectedRippleZ replaces DefaultRippleZ for a model whose
+	// kernel works in a subspace (svclust.Model.Subspace): there f is a
+	// density estimate in a few dimensions, from a width with Silverman's
+	// floor, whose valleys between real clusters of overlapping Gaussian or
+	// Student-t mixtures fall within 1.5 standard errors
+	// (docs/defaults.md, DefaultProjectedRippleZ).
+	DefaultProjectedRippleZ = 0.5
 	// DefaultLevelPower is the power p of f + 1 on which the excess of
 	// mass is measured when Levels.LevelPower is 0 and C is automatic
 	// (f + 1 is then a kernel density estimate). HDBSCAN measures it in
@@ -58,7 +65,8 @@ type Levels struct {
 	// RippleZ is the significance, in standard errors, a cluster needs to
 	// stay apart from the one it meets; it applies to models trained with
 	// an automatic C (Model.Choice.CAuto), whose f + 1 is a kernel density
-	// estimate. 0 selects DefaultRippleZ; a negative value keeps every
+	// estimate. 0 selects DefaultRippleZ, or DefaultProjectedRippleZ for
+	// a model with a Subspace; a negative value keeps every
 	// cluster of the excess-of-mass selection. It must be finite.
 	RippleZ float64
 	// LevelPower is the power p of f + 1 on which the excess of mass is
@@ -154,6 +162,9 @@ type LevelTreeData struct {
 // (0, 1)). The LevelTree takes t's slices over, which must not be
 // modified afterwards.
 func NewLevelTree(m *svclust.Model, t LevelTreeData) (*LevelTree, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
 	if err := t.check(len(m.Alpha)); err != nil {
 		return nil, err
 	}
@@ -181,6 +192,7 @@ func (p *LevelTree) OutlierScores(dst []float64, x mat.Matrix, workers int) ([]f
 	if p.scorer == nil {
 		return nil, ErrNoOutlierScores
 	}
+	x = kernelRows(p.model, x, workers)
 	p.scorer.scores(dst, x, numWorkers(workers), nil)
 	return dst, nil
 }
@@ -194,6 +206,7 @@ func (p *LevelTree) PredictScores(dst []int, scores []float64, x mat.Matrix, wor
 	if p.scorer == nil {
 		return nil, nil, ErrNoOutlierScores
 	}
+	x = kernelRows(p.model, x, workers)
 	t := p.data.Outlier.Threshold
 	p.scorer.scores(scores, x, numWorkers(workers), func(i int, _ float64, o int32, s float64) {
 		dst[i] = p.data.SVCluster[o]
@@ -238,6 +251,7 @@ func (p *LevelTree) Predict(dst []int, x mat.Matrix, workers int) []int {
 		p.PredictScores(dst, nil, x, workers)
 		return dst
 	}
+	x = kernelRows(p.model, x, workers)
 	field(p.model).EachOwner(x, p.terms, numWorkers(workers), nil, func(i int, f float64, o int32) {
 		dst[i] = p.label(f, o)
 	})
@@ -394,7 +408,10 @@ func (cfg *Levels) clusterLevels(m *svclust.Model, data []float64, n, d int, min
 	modeCluster, birth, stab := ct.selectClusters(dn, nm)
 	spread(modeCluster, edges, reps, d)
 	if z := cfg.RippleZ; z >= 0 && m.Choice.CAuto && len(birth) > 1 {
-		if z == 0 {
+		switch {
+		case z == 0 && m.Subspace != nil:
+			z = DefaultProjectedRippleZ
+		case z == 0:
 			z = DefaultRippleZ
 		}
 		if !onF {

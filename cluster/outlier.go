@@ -322,10 +322,10 @@ func ScoreOutliers(p Partition, fx, scores []float64, x mat.Matrix, workers int)
 	w := numWorkers(workers)
 	if s.terms == nil {
 		m.Score(fx, x, w)
-		s.scores(scores, x, w, nil)
+		s.scores(scores, kernelRows(m, x, w), w, nil)
 		return nil
 	}
-	s.scores(scores, x, w, func(i int, f float64, _ int32, _ float64) { fx[i] = f })
+	s.scores(scores, kernelRows(m, x, w), w, func(i int, f float64, _ int32, _ float64) { fx[i] = f })
 	return nil
 }
 

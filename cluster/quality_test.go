@@ -19,8 +19,9 @@ import (
 // fitDefaults scales x by z-scores and fits and clusters it with every
 // default of the library, as plain `svclust fit` does; with the
 // environment variable SVCLUST_WIDTH=global, with one kernel width
-// (Config.Width = GlobalWidth, `fit -width global`), so that the
-// benchmarks below also give the tables of that rule.
+// (Config.Width = GlobalWidth, `fit -width global`), and with
+// SVCLUST_SPACE=input on the features only (Config.Space = InputSpace), so
+// that the benchmarks below also give the tables of those rules.
 func fitDefaults(tb testing.TB, x *mat.Dense, seed uint64) *cluster.Result {
 	tb.Helper()
 	dataset.FitScaler(x, dataset.ScaleZScore).Transform(x)
@@ -31,6 +32,13 @@ func fitDefaults(tb testing.TB, x *mat.Dense, seed uint64) *cluster.Result {
 		cfg.Width = svclust.GlobalWidth
 	default:
 		tb.Fatalf("SVCLUST_WIDTH=%q: want adaptive or global", w)
+	}
+	if s := os.Getenv("SVCLUST_SPACE"); s != "" {
+		sp, err := svclust.ParseSpace(s)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		cfg.Space = sp
 	}
 	m, err := svclust.Train(x, cfg)
 	if err != nil {

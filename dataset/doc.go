@@ -28,7 +28,8 @@
 // otherwise) may hold any text; its distinct values are numbered 0..k-1 as
 // described at [Read]. Lines end in LF or CRLF, and a UTF-8 byte order mark
 // before the header is skipped; UTF-16 text (with its byte order mark) and
-// lines that end in CR alone are errors ([ErrEncoding]).
+// lines that end in CR alone, and header names that are not UTF-8, are
+// errors ([ErrEncoding]).
 //
 // Fields may be quoted as RFC 4180 says and as R's write.csv and Excel write
 // them: a field that starts with a double quote ends at the next lone one,

@@ -41,6 +41,7 @@ var (
 	// ErrColumnName means that a column that is read has no name, or the
 	// name of another column that is read.
 	ErrColumnName = errors.New("dataset: bad column name")
+
 	// ErrNoColumn means that a name of [ReadOptions.Drop] or
 	// [ReadOptions.Features] is not in the header, or is the label column.
 	ErrNoColumn = errors.New("dataset: no such column")
@@ -62,8 +63,10 @@ var (
 	// valid gzip, or holds gzip data again once decompressed.
 	ErrGzip = errors.New("dataset: bad gzip data")
 	// ErrEncoding means that the input is text in UTF-16, recognised by
-	// its byte order mark, rather than in UTF-8 or ASCII, or that its
-	// lines end in CR alone.
+	// its byte order mark, rather than in UTF-8 or ASCII, that its
+	// lines end in CR alone, or that a column name of the header is not
+	// UTF-8 (refused, naming the column and the byte, rather than stored
+	// with U+FFFD in its place).
 	ErrEncoding = errors.New("dataset: unsupported text encoding")
 )
 

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -29,6 +30,9 @@ const genBlock = 1 << 22
 // It returns the errors of Generate, an error for n ≥ 2³¹ and the first error
 // of w.
 func GenerateCSV(w io.Writer, kind Kind, n int, seed uint64) error {
+	if w == nil {
+		return errors.New("dataset: GenerateCSV: nil io.Writer")
+	}
 	return generateCSV(w, kind, n, seed, genBlock)
 }
 

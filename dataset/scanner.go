@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Scanner reads a data set in CSV form one row at a time, for data too
@@ -73,6 +74,9 @@ var gzipMagic = []byte{0x1f, 0x8b}
 // opt, as [Read] does. It reads the header line and returns its errors, such
 // as [ErrEmpty] or [ErrNoLabel], as a *[ParseError].
 func NewScanner(r io.Reader, opt ReadOptions) (*Scanner, error) {
+	if r == nil {
+		return nil, fmt.Errorf("dataset: %s: nil io.Reader", displayName(opt.Name))
+	}
 	s := &Scanner{
 		p: parser{
 			br:      bufio.NewReaderSize(r, bufSize),
@@ -167,6 +171,23 @@ func (s *Scanner) header(opt ReadOptions) error {
 	} else {
 		for f := range bytes.SplitSeq(head, []byte{s.sep}) {
 			cols = append(cols, string(trimSpace(f)))
+		}
+	}
+	// Names are text, compared with the model's and written into it: a
+	// byte that is not UTF-8 (Windows-1252's é is 0xe9) would be stored
+	// as U+FFFD and then match no name, so it is refused, naming the
+	// column, rather than changed.
+	for j, c := range cols {
+		if !utf8.ValidString(c) {
+			k := 0
+			for k < len(c) {
+				r, size := utf8.DecodeRuneInString(c[k:])
+				if r == utf8.RuneError && size == 1 {
+					break
+				}
+				k += size
+			}
+			return p.errorf(1, j+1, "%w: the name of column %d, %q, holds the byte 0x%02x at offset %d, which is not UTF-8 (a file in Windows-1252 or Latin-1?); save the file as UTF-8", ErrEncoding, j+1, c, c[k], k)
 		}
 	}
 	if allNumbers(cols, s.comma) {

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -17,9 +18,13 @@ import (
 //
 // WriteCSV returns an error if a name or class text contains a comma, a
 // quote or a line break, or starts or ends with a space or tab, since Read
-// could not read it back. It panics if
-// Names or Labels is not nil and its length does not match X.
+// could not read it back, and one (rather than a panic) for a nil
+// Dataset, X or w, and for Names or Labels not nil whose length does not
+// match X.
 func (d *Dataset) WriteCSV(w io.Writer) error {
+	if d == nil || d.X == nil || w == nil {
+		return errors.New("dataset: WriteCSV: nil Dataset, X or io.Writer")
+	}
 	r, c := d.X.Dims()
 	names := d.Names
 	if names == nil {
@@ -29,10 +34,10 @@ func (d *Dataset) WriteCSV(w io.Writer) error {
 		}
 	}
 	if len(names) != c {
-		panic("dataset: len(Names) != columns of X")
+		return fmt.Errorf("dataset: WriteCSV: %d names for %d columns of X", len(names), c)
 	}
 	if d.Labels != nil && len(d.Labels) != r {
-		panic("dataset: len(Labels) != rows of X")
+		return fmt.Errorf("dataset: WriteCSV: %d labels for %d rows of X", len(d.Labels), r)
 	}
 	for _, s := range names {
 		if err := checkText("column name", s); err != nil {

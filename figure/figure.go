@@ -14,6 +14,7 @@ import (
 
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/dataset"
+	"github.com/svclust/svclust/internal/rowmajor"
 )
 
 // ErrNot2D is wrapped by the error of Clusters and Domain for data or a
@@ -35,8 +36,6 @@ const DefaultGrid = 300
 // side of the plotted area, so that the boundary f = 0 around the outermost
 // points is visible.
 const margin = 0.1
-
-const badLength = "figure: len(labels) is not the number of rows of x"
 
 // Options holds the settings of Clusters and Domain. The zero value, or a nil
 // *Options, selects the defaults.
@@ -154,7 +153,7 @@ func (o *Options) radius(n int) vg.Length {
 type rows struct{ x mat.Matrix }
 
 func (r rows) Len() int {
-	if r.x == nil {
+	if rowmajor.Nil(r.x) {
 		return 0
 	}
 	n, _ := r.x.Dims()
@@ -167,7 +166,7 @@ var _ plotter.XYer = rows{}
 
 // check returns an error unless x (which may be nil) is 2-D and finite.
 func check(x mat.Matrix) error {
-	if x == nil {
+	if rowmajor.Nil(x) {
 		return nil
 	}
 	n, d := x.Dims()
@@ -209,8 +208,9 @@ func newPlot(o *Options) *plot.Plot {
 // margin of 10% of their larger extent on each side.
 //
 // It returns an error wrapping ErrNot2D if x does not have 2 columns and
-// ErrNotFinite if it holds NaN or Inf. It panics if labels is not nil and
-// its length is not the number of rows of x.
+// ErrNotFinite if it holds NaN or Inf, and an error if labels is not nil
+// and its length is not the number of rows of x. A nil x, or a nil
+// *mat.Dense, draws no point.
 func Clusters(x mat.Matrix, labels []int, opt *Options) (*plot.Plot, error) {
 	if opt == nil {
 		opt = &Options{}
@@ -240,15 +240,19 @@ func Clusters(x mat.Matrix, labels []int, opt *Options) (*plot.Plot, error) {
 // linearly along the grid lines.
 //
 // It returns an error wrapping ErrNot2D if m or x is not 2-D, and one
-// wrapping ErrNotFinite if x holds NaN or Inf. It panics if labels is not
-// nil and its length is not the number of rows of x, and if opt.Grid is
-// negative.
+// wrapping ErrNotFinite if x holds NaN or Inf, one wrapping
+// svclust.ErrNotTrained if m is not valid (svclust.Model.Validate: nil, or
+// the zero Model), and an error if labels is not nil and its length is not
+// the number of rows of x, or if opt.Grid is negative.
 func Domain(m *svclust.Model, x mat.Matrix, labels []int, opt *Options) (*plot.Plot, error) {
 	if opt == nil {
 		opt = &Options{}
 	}
 	if opt.Grid < 0 {
-		panic("figure: negative Options.Grid")
+		return nil, fmt.Errorf("figure: Options.Grid = %d: must not be negative", opt.Grid)
+	}
+	if err := m.Validate(); err != nil {
+		return nil, err
 	}
 	if d := m.Dim(); d != 2 {
 		return nil, fmt.Errorf("%w; got d=%d", ErrNot2D, d)
@@ -306,7 +310,7 @@ func unscaled(x *mat.Dense, s *dataset.Scaler) *mat.Dense {
 func addPoints(p *plot.Plot, x mat.Matrix, labels []int, opt *Options) error {
 	n := rows{x}.Len()
 	if labels != nil && len(labels) != n {
-		panic(badLength)
+		return fmt.Errorf("figure: %d labels for %d rows", len(labels), n)
 	}
 	if n == 0 {
 		return nil

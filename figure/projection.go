@@ -152,7 +152,7 @@ func Projection(m *svclust.Model, x mat.Matrix, labels []int, opt *Options) (*pl
 	}
 	ms := []mat.Matrix{px}
 	if o.SupportVectors {
-		psv := pca.Project(m.SV)
+		psv := pca.Project(m.SupportVectors())
 		sv, err := plotter.NewScatter(rows{psv})
 		if err != nil {
 			return nil, nil, fmt.Errorf("figure: support vectors: %w", err)

@@ -55,7 +55,8 @@ func Format(path string) (string, error) {
 // centre: the Gaussian kernel is isotropic, so the domain of novelty is only
 // seen undistorted that way. It changes the axis ranges of the plots.
 //
-// It panics if no plot is given or w or h is not positive.
+// It returns an error, before writing anything, if no plot is given, a
+// plot is nil, or w or h is not positive.
 func Save(path string, w, h vg.Length, plots ...*plot.Plot) error {
 	return save(path, "", w, h, plots)
 }
@@ -79,11 +80,11 @@ type Panel struct {
 // paper's visual experiments show its method beside C-means and fuzzy
 // C-means on the same data this way. All panels get the same axis ranges,
 // the union of their own, so that they compare at a glance. It returns an
-// error for a bad file name or a panel that Domain or Clusters rejects, and
-// panics if panels is empty.
+// error for a bad file name, a panel that Domain or Clusters rejects, and
+// an empty panels.
 func Panels(path, title string, panels []Panel) error {
 	if len(panels) == 0 {
-		panic("figure: no panels")
+		return errors.New("figure: no panels")
 	}
 	if _, err := Format(path); err != nil {
 		return err
@@ -141,10 +142,15 @@ func unionRange(plots []*plot.Plot) {
 // save is Save with a title over the row of plots.
 func save(path, title string, w, h vg.Length, plots []*plot.Plot) error {
 	if len(plots) == 0 {
-		panic("figure: no plots")
+		return errors.New("figure: no plots")
+	}
+	for i, p := range plots {
+		if p == nil {
+			return fmt.Errorf("figure: plot %d is nil", i+1)
+		}
 	}
 	if !(w > 0 && h > 0) {
-		panic("figure: the image size must be positive")
+		return fmt.Errorf("figure: the image size %v×%v must be positive", w, h)
 	}
 	format, err := Format(path)
 	if err != nil {

@@ -9,8 +9,9 @@
 //
 // Read reads every form written so far: the current one (format
 // "svclust-model", version 6, whose partitions hold what the outlier
-// scores need), version 5 (the same without it: its partitions give no
-// outlier scores and keep their -outliers rule), the command's "svclust-cli-model" files
+// scores need and whose model may hold a projection, svclust.Model.Subspace,
+// and its statistics), version 5 (the same without them: its partitions
+// give no outlier scores and keep their -outliers rule), the command's "svclust-cli-model" files
 // (versions 1 and 2, which nest the library's file) and the library's
 // bare "svclust-model" files (versions 1 to 4, without scaling).
 package modelfile

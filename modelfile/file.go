@@ -25,9 +25,12 @@ const (
 // record and model under "model"), and outlierVersion the first whose
 // partitions may hold outlier data (version 6 added the outlier scores'
 // peaks, fence and threshold, and the components rule's sv_cluster).
+// subspaceVersion is the first whose model may hold "subspace" and the
+// subspace rule's statistics in its "choice" (also version 6; optional).
 const (
-	wholeVersion   = 5
-	outlierVersion = 6
+	wholeVersion    = 5
+	outlierVersion  = 6
+	subspaceVersion = 6
 )
 
 // The forms written before version 5, which Read still reads.
@@ -151,10 +154,12 @@ type head struct {
 //	{"format":"svclust-model","version":6,"scale":…,"scaler":{…},
 //	 "features":[…],"label":…,"run":{…},
 //	 "model":{"gamma":γ,"c":C,"dim":d,"sv":[[…],…],"alpha":[…],
-//	   "gammas":[…],"status":…,"stats":{…},"choice":{…}},
+//	   "gammas":[…],"subspace":{"mean":[…],"basis":[[…],…]},
+//	   "status":…,"stats":{…},"choice":{…}},
 //	 "partition":{"rule":"levels",…} or null}
 //
-// with "gammas" only for a model with adaptive widths. Floats are written
+// with "gammas" only for a model with adaptive widths and "subspace" only
+// for a model with a Subspace ("dim" and "sv" are then in its space). Floats are written
 // in the shortest form that reads back to the same float64, so a file
 // read back gives bit-identical scores and labels; Stats.Runtime is not
 // stored. The matrices are streamed row by row through a small buffer, so
@@ -163,6 +168,9 @@ type head struct {
 // of another Model, an unknown Scale, or a model Read would reject (no
 // support vectors, NaN or Inf values), wrapping ErrFormat for the last.
 func (f *File) Write(w io.Writer) error {
+	if f == nil || w == nil {
+		return errors.New("modelfile: File.Write: nil *File or nil io.Writer")
+	}
 	if f.Model == nil || f.Scaler == nil {
 		return errors.New("modelfile: File.Write: no model or no scaler")
 	}

@@ -27,6 +27,7 @@ type modelJSON struct {
 	SV        matrixJSON     `json:"sv"`
 	Alpha     []float64      `json:"alpha"`
 	Gammas    []float64      `json:"gammas"`
+	Subspace  *subspaceJSON  `json:"subspace"`
 	Status    string         `json:"status"`
 	Stats     *statsJSON     `json:"stats"`
 	Choice    *choiceJSON    `json:"choice"`
@@ -60,6 +61,25 @@ type choiceJSON struct {
 	Narrowed    int     `json:"narrowed"`
 	WidthMin    float64 `json:"width_min"`
 	WidthMedian float64 `json:"width_median"`
+	// The subspace rule's statistics, from version 6; absent when it was
+	// not measured.
+	Concentration    float64 `json:"concentration,omitempty"`
+	ConcentrationMax float64 `json:"concentration_max,omitempty"`
+	IntrinsicDim     float64 `json:"intrinsic_dim,omitempty"`
+	Projected        bool    `json:"projected,omitempty"`
+	Q                int     `json:"q,omitempty"`
+	Edge             float64 `json:"edge,omitempty"`
+	EigenKept        float64 `json:"eigen_kept,omitempty"`
+	EigenNext        float64 `json:"eigen_next,omitempty"`
+	Silverman        float64 `json:"silverman,omitempty"`
+	MinIter          int     `json:"min_iter,omitempty"`
+}
+
+// subspaceJSON is svclust.Subspace (version 6): the mean and one row per
+// direction.
+type subspaceJSON struct {
+	Mean  []float64  `json:"mean"`
+	Basis matrixJSON `json:"basis"`
 }
 
 // partitionJSON is the "partition" of a model file, of either rule: the
@@ -141,7 +161,13 @@ func modelForm(m *svclust.Model) (*modelJSON, error) {
 			Sample: ch.Sample, Rho: ch.Rho, Cover: ch.Cover, KappaMax: ch.KappaMax, Scale: ch.Scale,
 			RhoWidth: ch.RhoWidth, Adaptive: ch.Adaptive, Narrowed: ch.Narrowed,
 			WidthMin: ch.WidthMin, WidthMedian: ch.WidthMedian,
+			Concentration: ch.Concentration, ConcentrationMax: ch.ConcentrationMax, IntrinsicDim: ch.IntrinsicDim,
+			Projected: ch.Projected, Q: ch.Q, Edge: ch.Edge, EigenKept: ch.EigenKept, EigenNext: ch.EigenNext,
+			Silverman: ch.Silverman, MinIter: ch.MinIter,
 		},
+	}
+	if p := m.Subspace; p != nil {
+		j.Subspace = &subspaceJSON{Mean: p.Mean, Basis: matrixJSON{m: p.Basis}}
 	}
 	if err := j.check(Version); err != nil {
 		return nil, err
@@ -235,6 +261,9 @@ func (j *modelJSON) check(version int) error {
 	if st.Iterations < 0 || st.Updates < 0 || st.Maintenance < 0 || st.ObjectiveRows < 0 {
 		return bad("negative count in stats")
 	}
+	if st.Updates > st.Iterations || st.Maintenance > st.Iterations {
+		return bad("stats: %d updates and %d maintenance calls in %d iterations", st.Updates, st.Maintenance, st.Iterations)
+	}
 	if !finite(st.Objective) {
 		return bad("objective = %v: not finite", st.Objective)
 	}
@@ -248,13 +277,56 @@ func (j *modelJSON) check(version int) error {
 		return bad("no choice")
 	}
 	if ch := j.Choice; ch != nil {
-		for _, v := range []float64{ch.Gamma, ch.C, ch.Rho, ch.KappaMax, ch.Scale, ch.RhoWidth, ch.WidthMin, ch.WidthMedian} {
+		for _, v := range []float64{ch.Gamma, ch.C, ch.Rho, ch.KappaMax, ch.Scale, ch.RhoWidth, ch.WidthMin, ch.WidthMedian,
+			ch.Concentration, ch.ConcentrationMax, ch.IntrinsicDim, ch.Edge, ch.EigenKept, ch.EigenNext, ch.Silverman} {
 			if !finite(v) {
 				return bad("choice: %v is not finite", v)
 			}
 		}
-		if ch.Budget < -1 || ch.Sample < 0 || ch.Cover < 0 || ch.Narrowed < 0 {
+		if ch.Budget < -1 || ch.Sample < 0 || ch.Cover < 0 || ch.Narrowed < 0 || ch.Q < 0 || ch.MinIter < 0 {
 			return bad("negative count in choice")
+		}
+		switch {
+		case ch.Gamma != 0 && ch.Gamma != j.Gamma:
+			return bad("choice: gamma = %v, but the model's gamma is %v", ch.Gamma, j.Gamma)
+		case ch.C != 0 && ch.C != j.C:
+			return bad("choice: c = %v, but the model's c is %v", ch.C, j.C)
+		case ch.Adaptive && j.Gammas == nil:
+			return bad("choice: adaptive, but the model has no widths of its own")
+		case ch.Narrowed > len(j.Alpha):
+			return bad("choice: narrowed = %d, more than the %d support vectors", ch.Narrowed, len(j.Alpha))
+		case ch.Budget > 0 && len(j.Alpha) > ch.Budget:
+			return bad("choice: budget = %d, but the model has %d support vectors", ch.Budget, len(j.Alpha))
+		}
+		if version < subspaceVersion && (ch.ConcentrationMax != 0 || ch.Projected || ch.Q != 0 || ch.Silverman != 0 || ch.MinIter != 0) {
+			return bad("version %d has no subspace rule or min_iter in its choice", version)
+		}
+	}
+	return j.checkSubspace(version, bad)
+}
+
+// checkSubspace checks the "subspace" of j (version 6): a mean and, for
+// each of the model's dim dimensions, a direction of the same length.
+func (j *modelJSON) checkSubspace(version int, bad func(string, ...any) error) error {
+	p := j.Subspace
+	if p == nil {
+		return nil
+	}
+	if version < subspaceVersion {
+		return bad("version %d has no subspace", version)
+	}
+	if len(p.Mean) < j.Dim {
+		return bad("subspace: mean of %d features for a model of dimension %d", len(p.Mean), j.Dim)
+	}
+	if p.Basis.len() != j.Dim {
+		return bad("subspace: %d directions for a model of dimension %d", p.Basis.len(), j.Dim)
+	}
+	if err := checkRows("subspace: basis", &p.Basis, len(p.Mean)); err != nil {
+		return err
+	}
+	for i, v := range p.Mean {
+		if !finite(v) {
+			return bad("subspace: mean[%d] = %v: not finite", i, v)
 		}
 	}
 	return nil
@@ -290,7 +362,13 @@ func (j *modelJSON) model() *svclust.Model {
 			Sample: ch.Sample, Rho: ch.Rho, Cover: ch.Cover, KappaMax: ch.KappaMax, Scale: ch.Scale,
 			RhoWidth: ch.RhoWidth, Adaptive: ch.Adaptive, Narrowed: ch.Narrowed,
 			WidthMin: ch.WidthMin, WidthMedian: ch.WidthMedian,
+			Concentration: ch.Concentration, ConcentrationMax: ch.ConcentrationMax, IntrinsicDim: ch.IntrinsicDim,
+			Projected: ch.Projected, Q: ch.Q, Edge: ch.Edge, EigenKept: ch.EigenKept, EigenNext: ch.EigenNext,
+			Silverman: ch.Silverman, MinIter: ch.MinIter,
 		}
+	}
+	if p := j.Subspace; p != nil {
+		m.Subspace = &svclust.Subspace{Mean: p.Mean, Basis: dense(&p.Basis, len(p.Mean))}
 	}
 	return m
 }
@@ -301,7 +379,7 @@ func (pj *partitionJSON) partition(m *svclust.Model, version int) (cluster.Parti
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: partition: "+format, append([]any{ErrFormat}, args...)...)
 	}
-	d := m.Dim()
+	d := m.KernelDim()
 	if err := checkRows("partition: equilibria", &pj.Equilibria, d); err != nil {
 		return nil, err
 	}
@@ -515,6 +593,13 @@ func (jw *jsonWriter) model(j *modelJSON) {
 	if j.Gammas != nil {
 		jw.raw(`,"gammas":`)
 		jw.floats(j.Gammas)
+	}
+	if j.Subspace != nil {
+		jw.raw(`,"subspace":{"mean":`)
+		jw.floats(j.Subspace.Mean)
+		jw.raw(`,"basis":`)
+		jw.matrix(j.Subspace.Basis.m)
+		jw.raw("}")
 	}
 	jw.raw(`,"status":`)
 	jw.value(j.Status)

@@ -5,8 +5,10 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
+	"github.com/svclust/svclust/internal/rowmajor"
 )
 
 // labelRows is the number of rows Predict and Score scale at a time, so that
@@ -24,6 +26,34 @@ type DimError struct {
 
 func (e *DimError) Error() string {
 	return fmt.Sprintf("modelfile: %d features, but the model was trained on %d", e.Got, e.Want)
+}
+
+// Unwrap returns svclust.ErrDimension.
+func (e *DimError) Unwrap() error { return svclust.ErrDimension }
+
+// Validate returns an error wrapping svclust.ErrNotTrained unless m has
+// what its methods need: a valid Model (svclust.Model.Validate), a Scaler
+// of its dimension and, if set, one feature name per dimension. A File
+// that Read returns is valid; one built by hand, or the zero File, may not
+// be, and its methods then return this error.
+func (m *File) Validate() error {
+	if m == nil {
+		return fmt.Errorf("%w: nil *File", svclust.ErrNotTrained)
+	}
+	if err := m.Model.Validate(); err != nil {
+		return err
+	}
+	d := m.Model.Dim()
+	if m.Scaler == nil {
+		return fmt.Errorf("%w: File.Scaler is nil", svclust.ErrNotTrained)
+	}
+	if len(m.Scaler.Shift) != d || len(m.Scaler.Mul) != d {
+		return fmt.Errorf("%w: File.Scaler has %d shifts and %d multipliers for %d features", svclust.ErrNotTrained, len(m.Scaler.Shift), len(m.Scaler.Mul), d)
+	}
+	if m.Features != nil && len(m.Features) != d {
+		return fmt.Errorf("%w: File.Features has %d names for %d features", svclust.ErrNotTrained, len(m.Features), d)
+	}
+	return nil
 }
 
 // OverflowError is the error of a finite value that overflows when scaled:
@@ -64,7 +94,13 @@ func (e *OverflowError) Error() string {
 // check returns an error unless every row of x has the model's dimension
 // and scales to finite values within ±dataset.MaxScaled.
 func (m *File) check(x mat.Matrix) error {
-	n, d := x.Dims()
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	n, d := rowmajor.Dims(x)
+	if d == 0 {
+		return svclust.ErrNoData
+	}
 	if want := m.Model.Dim(); d != want {
 		return &DimError{Got: d, Want: want}
 	}
@@ -86,8 +122,11 @@ func (m *File) check(x mat.Matrix) error {
 // ScaleRows scales the raw rows of x in place with the model's scaler. It
 // returns a [*DimError] if x has the wrong number of columns, and a
 // [*OverflowError] for the first value that overflows when scaled, before
-// it changes x.
+// it changes x. A nil x is [svclust.ErrNoData].
 func (m *File) ScaleRows(x *mat.Dense) error {
+	if x == nil {
+		return svclust.ErrNoData
+	}
 	if err := m.check(x); err != nil {
 		return err
 	}
@@ -102,8 +141,11 @@ func (m *File) ScaleRows(x *mat.Dense) error {
 // not modified. On the training data of a model written by svclust fit it
 // returns fit's labels. Predict returns a [*DimError] or [*OverflowError]
 // before labelling any row, and [ErrNotClustered] for a model
-// without a partition. It panics if dst is not nil and its length is not
-// the number of rows of x.
+// without a partition. It returns an error wrapping svclust.ErrNotTrained
+// for a File whose Model or Scaler is missing or invalid (such as the
+// zero File), svclust.ErrNoData for a nil x, and an error wrapping
+// svclust.ErrDimension if dst is not nil and its length is not the
+// number of rows of x.
 func (m *File) Predict(dst []int, x mat.Matrix, workers int) ([]int, error) {
 	if err := m.check(x); err != nil {
 		return nil, err
@@ -113,7 +155,7 @@ func (m *File) Predict(dst []int, x mat.Matrix, workers int) ([]int, error) {
 		dst = make([]int, n)
 	}
 	if len(dst) != n {
-		panic("modelfile: Predict: len(dst) is not the number of rows")
+		return nil, fmt.Errorf("%w: Predict: len(dst) = %d for %d rows", svclust.ErrDimension, len(dst), n)
 	}
 	if m.Partition == nil {
 		return nil, ErrNotClustered
@@ -131,7 +173,8 @@ func (m *File) Predict(dst []int, x mat.Matrix, workers int) ([]int, error) {
 // Score sets dst[i] to f(x) = Σᵢ αᵢ k(svᵢ, x) − 1 of the raw (unscaled)
 // row i of x, scaled with the model's scaler, and returns dst; a nil dst
 // is allocated: the model's novelty score, higher inside the data
-// ([File.OutlierScores] ranks outliers on a common scale). It returns errors and panics as [File.Predict] does.
+// ([File.OutlierScores] ranks outliers on a common scale). It returns the
+// errors of [File.Predict] but ErrNotClustered.
 func (m *File) Score(dst []float64, x mat.Matrix, workers int) ([]float64, error) {
 	if err := m.check(x); err != nil {
 		return nil, err
@@ -141,7 +184,7 @@ func (m *File) Score(dst []float64, x mat.Matrix, workers int) ([]float64, error
 		dst = make([]float64, n)
 	}
 	if len(dst) != n {
-		panic("modelfile: Score: len(dst) is not the number of rows")
+		return nil, fmt.Errorf("%w: Score: len(dst) = %d for %d rows", svclust.ErrDimension, len(dst), n)
 	}
 	err := m.chunks(x, func(lo, hi int, scaled *mat.Dense) error {
 		m.Model.Score(dst[lo:hi], scaled, workers)
@@ -170,7 +213,7 @@ func (m *File) OutlierScores(dst []float64, x mat.Matrix, workers int) ([]float6
 		dst = make([]float64, n)
 	}
 	if len(dst) != n {
-		panic("modelfile: OutlierScores: len(dst) is not the number of rows")
+		return nil, fmt.Errorf("%w: OutlierScores: len(dst) = %d for %d rows", svclust.ErrDimension, len(dst), n)
 	}
 	if m.Partition == nil {
 		return nil, ErrNotClustered
@@ -304,6 +347,9 @@ type Columns struct {
 // empty or occurs twice, or if the number of features is not the model's
 // dimension ([*DimError]).
 func (m *File) Columns(header []string) (*Columns, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
 	label := m.Label
 	if label == "" {
 		label = "label"
@@ -341,6 +387,9 @@ func (m *File) Columns(header []string) (*Columns, error) {
 // whose name differs from the model's, or −1 if every name matches or the
 // model has no names.
 func (m *File) Renamed(names []string) (int, error) {
+	if err := m.Validate(); err != nil {
+		return -1, err
+	}
 	if want := m.Model.Dim(); len(names) != want {
 		return -1, &DimError{Got: len(names), Want: want}
 	}
@@ -352,4 +401,65 @@ func (m *File) Renamed(names []string) (int, error) {
 		}
 	}
 	return -1, nil
+}
+
+// ColumnError is the error of [File.Order] for data whose feature columns
+// are not the model's features: Missing names a feature of the model that
+// no column has, Extra a column that is no feature of the model.
+type ColumnError struct {
+	Missing, Extra string
+}
+
+func (e *ColumnError) Error() string {
+	if e.Missing != "" {
+		return fmt.Sprintf("modelfile: the data have no column %q, a feature of the model", e.Missing)
+	}
+	return fmt.Sprintf("modelfile: the data's column %q is no feature of the model", e.Extra)
+}
+
+// Order matches the feature columns of a data file, named names in the
+// order of the file, to the model's features BY NAME: order[j] is the
+// position in names of the model's feature j, so that row x of the file
+// gives the model's row (x[order[0]], x[order[1]], …). A model without
+// feature names (Features nil) matches by position: order is the identity
+// when the numbers agree. It returns a [*DimError] when the numbers differ
+// and the model has no names, a [*ColumnError] for a feature of the model
+// that names no column or a column that names no feature, and an error
+// wrapping dataset.ErrColumnName for a name that occurs twice.
+func (m *File) Order(names []string) ([]int, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	d := m.Model.Dim()
+	order := make([]int, d)
+	if m.Features == nil {
+		if len(names) != d {
+			return nil, &DimError{Got: len(names), Want: d}
+		}
+		for j := range order {
+			order[j] = j
+		}
+		return order, nil
+	}
+	pos := make(map[string]int, len(names))
+	for k, name := range names {
+		if p, ok := pos[name]; ok {
+			return nil, fmt.Errorf("modelfile: %w: %q names columns %d and %d", dataset.ErrColumnName, name, p+1, k+1)
+		}
+		pos[name] = k
+	}
+	used := make([]bool, len(names))
+	for j, f := range m.Features {
+		k, ok := pos[f]
+		if !ok {
+			return nil, &ColumnError{Missing: f}
+		}
+		order[j], used[k] = k, true
+	}
+	for k, u := range used {
+		if !u {
+			return nil, &ColumnError{Extra: names[k]}
+		}
+	}
+	return order, nil
 }

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"time"
 
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/dataset"
@@ -32,6 +34,9 @@ const maxLeadingSpace = 4096
 // soon as more than limit bytes have been read. The keys are checked as a
 // stream, then the bytes read are decoded, so memory holds the file once.
 func Read(r io.Reader, limit int64) (*File, error) {
+	if r == nil {
+		return nil, fmt.Errorf("%w: nil io.Reader", ErrFormat)
+	}
 	return read(r, nil, limit)
 }
 
@@ -78,7 +83,7 @@ func read(r io.Reader, again io.Seeker, limit int64) (*File, error) {
 		if lr.N == 0 {
 			return nil, ErrTooLarge
 		}
-		return nil, fmt.Errorf("not a model file: %w", err)
+		return nil, notModel(err)
 	}
 	var kept bytes.Buffer
 	var src io.Reader = br
@@ -90,7 +95,7 @@ func read(r io.Reader, again io.Seeker, limit int64) (*File, error) {
 		return nil, ErrTooLarge
 	}
 	if err != nil {
-		return nil, fmt.Errorf("not a model file: %w", err)
+		return nil, notModel(err)
 	}
 	if again != nil {
 		if _, err := again.Seek(0, io.SeekStart); err != nil {
@@ -107,6 +112,16 @@ func read(r io.Reader, again io.Seeker, limit int64) (*File, error) {
 	}
 	return m, err
 }
+
+// notModelError is the error of bytes that are no model file at all: its
+// message is "not a model file: " and the cause, and it wraps both the
+// cause and ErrFormat.
+type notModelError struct{ err error }
+
+func (e *notModelError) Error() string   { return "not a model file: " + e.err.Error() }
+func (e *notModelError) Unwrap() []error { return []error{e.err, ErrFormat} }
+
+func notModel(err error) error { return &notModelError{err} }
 
 // startsObject skips the white space at the start of br, at most
 // maxLeadingSpace bytes, and checks that the next byte is '{', which it
@@ -171,10 +186,10 @@ func decode(r io.Reader) (*File, error) {
 	dec.DisallowUnknownFields()
 	var mf fileJSON
 	if err := dec.Decode(&mf); err != nil {
-		return nil, fmt.Errorf("not a model file: %w", err)
+		return nil, notModel(err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("not a model file: data after the model")
+		return nil, notModel(errors.New("data after the model"))
 	}
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: "+format, append([]any{ErrFormat}, args...)...)
@@ -296,7 +311,107 @@ func decode(r io.Reader) (*File, error) {
 		}
 		f.Partition = p
 	}
+	if mf.Run != nil {
+		rule := ""
+		if f.Partition != nil {
+			rule = f.Partition.Rule().String()
+		}
+		if err := checkRun(mf.Run, m, rule, mf.Format == Format && version == Version); err != nil {
+			return nil, err
+		}
+	}
 	return f, nil
+}
+
+// checkRun checks the run record r of a file against itself and the model
+// m (whose partition has the rule named rule, "" if none), field by field,
+// so that a file that contradicts itself is refused naming the field. current
+// is set for a file of the current Version, whose run record fit, tune,
+// Python and Beam write from the model itself: its γ, C and budget are
+// then the model's. Older files are checked for what they could hold.
+func checkRun(r *Run, m *svclust.Model, rule string, current bool) error {
+	bad := func(field, format string, args ...any) error {
+		return fmt.Errorf("%w: run: %s: "+format, append([]any{ErrFormat, field}, args...)...)
+	}
+	from := func(field, v string, allowed ...string) error {
+		if !slices.Contains(allowed, v) {
+			return bad(field, "%q, want one of %q", v, allowed)
+		}
+		return nil
+	}
+	switch {
+	case r.Rows < 0:
+		return bad("rows", "%d is negative", r.Rows)
+	case r.Sample < 0:
+		return bad("sample", "%d is negative", r.Sample)
+	case r.Rows > 0 && r.Sample > r.Rows:
+		return bad("sample", "%d rows sampled of %d", r.Sample, r.Rows)
+	case r.Budget < -1:
+		return bad("budget", "%d: must be ≥ 1, or −1 for none", r.Budget)
+	case r.K < 0:
+		return bad("k", "%d is negative", r.K)
+	case r.DataSHA256 != "" && !isHex(r.DataSHA256, 64):
+		return bad("data_sha256", "%q is not 64 hexadecimal digits", r.DataSHA256)
+	case r.Budget == -1 && r.Strategy != "" && r.Strategy != "none":
+		return bad("strategy", "%q without a budget, want \"none\"", r.Strategy)
+	}
+	if r.Created != "" {
+		if _, err := time.Parse(time.RFC3339, r.Created); err != nil {
+			return bad("created", "%q is not an RFC 3339 time", r.Created)
+		}
+	}
+	if err := from("budget_from", r.BudgetFrom, "", "auto", "given"); err != nil {
+		return err
+	}
+	if rule != "" && r.Rule != "" && r.Rule != rule {
+		return bad("rule", "%q, but the partition's rule is %q", r.Rule, rule)
+	}
+	switch r.Width {
+	case "adaptive", "global", "":
+	default:
+		return bad("width", "%q, want adaptive or global", r.Width)
+	}
+	if r.Width == "adaptive" && m.Gammas == nil || r.Width == "global" && m.Gammas != nil {
+		return bad("width", "%q, but the model has %d widths of its own", r.Width, len(m.Gammas))
+	}
+	if !current {
+		return nil
+	}
+	if err := from("gamma_from", r.GammaFrom, "", "auto", "given", "tune"); err != nil {
+		return err
+	}
+	if err := from("C_from", r.CFrom, "", "auto", "given", "tune"); err != nil {
+		return err
+	}
+	ch := m.Choice
+	switch {
+	case (r.Gamma != 0 || r.GammaFrom != "") && r.Gamma != m.Gamma: // 0 and "": not recorded
+		return bad("gamma", "%v (%s), but the model's gamma is %v", r.Gamma, r.GammaFrom, m.Gamma)
+	case (r.C != 0 || r.CFrom != "") && r.C != m.C:
+		return bad("C", "%v (%s), but the model's c is %v", r.C, r.CFrom, m.C)
+	case r.Budget != 0 && ch.Budget != 0 && r.Budget != ch.Budget:
+		return bad("budget", "%d, but the model's choice.budget is %d", r.Budget, ch.Budget)
+	case r.GammaFrom != "" && (r.GammaFrom == "auto") != ch.GammaAuto:
+		return bad("gamma_from", "%q, but the model's choice.gamma_auto is %v", r.GammaFrom, ch.GammaAuto)
+	case r.CFrom != "" && (r.CFrom == "auto") != ch.CAuto:
+		return bad("C_from", "%q, but the model's choice.c_auto is %v", r.CFrom, ch.CAuto)
+	case r.BudgetFrom != "" && (r.BudgetFrom == "auto") != ch.BudgetAuto:
+		return bad("budget_from", "%q, but the model's choice.budget_auto is %v", r.BudgetFrom, ch.BudgetAuto)
+	}
+	return nil
+}
+
+// isHex reports whether s is n hexadecimal digits.
+func isHex(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 // checkScaler checks a scaler read from a file for a model of dimension d.

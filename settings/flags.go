@@ -27,6 +27,9 @@ func (s *Settings) Register(fs *flag.FlagSet, omit ...string) {
 	if def("width") {
 		fs.StringVar(&s.Width, "width", s.Width, "kernel widths when γ and C are both auto: adaptive (narrower kernels where the data are denser than the median) or global (one γ)")
 	}
+	if def("space") {
+		fs.StringVar(&s.Space, "space", s.Space, "where the kernel works when γ and C are both auto: auto (on the principal directions above noise when 4+ features' distances concentrate) or input (the features)")
+	}
 	if def("rule") {
 		fs.StringVar(&s.Rule, "rule", s.Rule, "cluster assignment: levels (the tree of the levels of f) or components (the paper's Algorithm 3: components of f ≥ 0)")
 	}
@@ -49,7 +52,7 @@ func (s *Settings) Register(fs *flag.FlagSet, omit ...string) {
 		fs.IntVar(&s.MaxIter, "max-iter", s.MaxIter, "largest number of SGD steps; 0 means 1,000,000")
 	}
 	if def("min-iter") {
-		fs.IntVar(&s.MinIter, "min-iter", s.MinIter, "SGD steps before the stopping rule is checked; 0 means 10,000, -1 checks it from the first step as the paper does")
+		fs.IntVar(&s.MinIter, "min-iter", s.MinIter, "SGD steps before the stopping rule is checked; 0 means 10,000 (with γ and C auto, 4 per row within [10,000, 12,000]), -1 checks it from the first step as the paper does")
 	}
 	if def("m") {
 		fs.IntVar(&s.M, "m", s.M, "number of points of the segment test")

@@ -66,6 +66,49 @@ type Choice struct {
 	Narrowed    int     `json:"narrowed,omitempty"`
 	WidthMin    float64 `json:"width_min,omitempty"`
 	WidthMedian float64 `json:"width_median,omitempty"`
+	// Subspace is the subspace rule's decision, nil when it was not
+	// measured (fewer than four features, γ or C given).
+	Subspace *Subspace `json:"subspace,omitempty"`
+	// MinIter is svclust.Choice.MinIter: the SGD steps before the
+	// stopping rule, when chosen from the number of rows.
+	MinIter int `json:"min_iter,omitempty"`
+}
+
+// Subspace is what a Report says of the subspace rule of svclust.Choose:
+// whether the kernel works on a projection of the features, and why.
+type Subspace struct {
+	Projected bool   `json:"projected"`
+	Reason    string `json:"reason"`
+	// Concentration is ρ_med/ρ, projected when below Threshold.
+	Concentration float64 `json:"concentration"`
+	Threshold     float64 `json:"threshold"`
+	IntrinsicDim  float64 `json:"intrinsic_dim"`
+	// Q directions kept: those above the noise Edge; EigenKept the
+	// smallest kept, EigenNext the next. Silverman is the bandwidth that
+	// floors the width in the subspace.
+	Q         int     `json:"q,omitempty"`
+	Edge      float64 `json:"edge,omitempty"`
+	EigenKept float64 `json:"eigen_kept,omitempty"`
+	EigenNext float64 `json:"eigen_next,omitempty"`
+	Silverman float64 `json:"silverman,omitempty"`
+}
+
+// subspaceOf returns the Subspace report of c, nil when the rule was not
+// measured.
+func subspaceOf(c svclust.Choice) *Subspace {
+	if c.ConcentrationMax == 0 {
+		return nil
+	}
+	s := &Subspace{
+		Projected: c.Projected, Concentration: c.Concentration, Threshold: c.ConcentrationMax,
+		IntrinsicDim: c.IntrinsicDim, Q: c.Q, Edge: c.Edge, EigenKept: c.EigenKept, EigenNext: c.EigenNext,
+		Silverman: c.Silverman,
+		Reason:    "concentration at or above threshold: distances do not concentrate, the kernel resolves the features",
+	}
+	if c.Projected {
+		s.Reason = "concentration below threshold: distances concentrate, the kernel works on the q directions above the noise edge"
+	}
+	return s
 }
 
 // NewReport returns the report of the model m and its clustering cl of n
@@ -110,6 +153,7 @@ func NewReport(m *svclust.Model, cl *cluster.Result, n, d int) *Report {
 			Sample: c.Sample, Rho: c.Rho, Cover: c.Cover, KappaMax: c.KappaMax, Scale: c.Scale,
 			Width: c.WidthRule().String(), RhoWidth: c.RhoWidth, Narrowed: c.Narrowed,
 			WidthMin: c.WidthMin, WidthMedian: c.WidthMedian,
+			Subspace: subspaceOf(c), MinIter: c.MinIter,
 		},
 	}
 }

@@ -27,6 +27,10 @@ type Settings struct {
 	// Width is -width, the kernel widths when γ and C are both auto:
 	// adaptive or global.
 	Width string
+	// Space is -space, where the kernel works when γ and C are both auto:
+	// auto (a projection of data of at least four features whose
+	// distances concentrate) or input (the features).
+	Space string
 	// Rule is -rule, the cluster assignment: levels or components.
 	Rule string
 	// MinSize is -min-size, the smallest cluster of -rule levels in rows:
@@ -90,6 +94,7 @@ func Default() *Settings {
 		C:        Float{Auto: true},
 		Budget:   Int{Auto: true},
 		Width:    "adaptive",
+		Space:    "auto",
 		Rule:     "levels",
 		MinSize:  Int{Auto: true},
 		Maintain: "merge",

@@ -70,6 +70,11 @@ func (s *Settings) Config() (svclust.Config, error) {
 		return c, errorf("-width", "-width must be adaptive or global, not %q", s.Width)
 	}
 	c.Width = width
+	space, err := svclust.ParseSpace(s.Space)
+	if err != nil {
+		return c, errorf("-space", "-space must be auto or input, not %q", s.Space)
+	}
+	c.Space = space
 	if s.K < 1 {
 		return c, errorf("-k", "-k must be ≥ 1")
 	}
@@ -209,6 +214,7 @@ var flagOf = map[string]string{
 	"C":            "-C",
 	"Budget":       "-budget",
 	"Width":        "-width",
+	"Space":        "-space",
 	"Maintainer.K": "-k",
 	"Tol":          "-tol",
 	"MaxIter":      "-max-iter",

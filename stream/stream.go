@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -117,6 +118,19 @@ type Sample struct {
 	SHA256 string
 }
 
+// pass opens the data for pass p, with an error rather than a panic for
+// a nil Opener or a nil reader.
+func (open Opener) pass(p Pass) (io.ReadCloser, error) {
+	if open == nil {
+		return nil, errors.New("stream: nil Opener")
+	}
+	r, err := open(p)
+	if err == nil && r == nil {
+		err = errors.New("stream: the Opener returned a nil reader")
+	}
+	return r, err
+}
+
 // SampleScale reads the data that open opens, in one pass or more, and
 // returns a uniform sample of its rows, seeded, and the scaling fitted on
 // every row, as the package documentation describes. It returns
@@ -142,7 +156,7 @@ func SampleScale(ctx context.Context, open Opener, cfg *SampleConfig) (*Sample, 
 		}
 	}
 
-	r, err := open(PassSample)
+	r, err := open.pass(PassSample)
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +238,7 @@ func dataRow(i int, dropped []int) int {
 
 // scalePass feeds every row of the data to fitter once more.
 func scalePass(ctx context.Context, open Opener, cfg *SampleConfig, fitter *dataset.ScaleFitter, n int, report func(Progress)) error {
-	r, err := open(PassScale)
+	r, err := open.pass(PassScale)
 	if err != nil {
 		return err
 	}
@@ -294,15 +308,21 @@ func LabelStream(ctx context.Context, open Opener, m *modelfile.File, cfg *Label
 	if cfg == nil {
 		cfg = &LabelConfig{}
 	}
+	if err := m.Validate(); err != nil {
+		return 0, err
+	}
 	if m.Partition == nil {
 		return 0, modelfile.ErrNotClustered
+	}
+	if emit == nil {
+		return 0, errors.New("stream: LabelStream: nil emit")
 	}
 	report := func(p Progress) {
 		if cfg.Progress != nil {
 			cfg.Progress(p)
 		}
 	}
-	r, err := open(PassLabel)
+	r, err := open.pass(PassLabel)
 	if err != nil {
 		return 0, err
 	}

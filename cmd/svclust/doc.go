@@ -202,7 +202,10 @@ of the greedy covering; kappa_max, the largest kernel density; C_scale,
 the factor C was rescaled by; width, adaptive or global, and for adaptive
 widths rho_width, the median distance to the 10th nearest neighbour,
 narrowed, the support vectors whose kernel was narrowed, and width_min
-and width_median, the smallest and median ℓᵢ/ℓ), strategy, scale, seed,
+and width_median, the smallest and median ℓᵢ/ℓ; subspace, for data of at
+least 4 features with γ and C both auto: projected, reason, concentration
+and threshold, intrinsic_dim and, when projected, q, edge, eigen_kept,
+eigen_next and silverman, as below), strategy, scale, seed,
 sizes (the rows of each cluster 0, 1, …, outliers left out; with -stream
 of the whole file), with a ground-truth column metrics (NaN written as
 null), and with -na drop dropped. When -o or -model is -, standard output
@@ -228,7 +231,16 @@ most 2,000 rows drawn with -seed:
     ℓᵢ = ℓ·min(1, max(¼, rᵢ/ρ₁₀)), rᵢ the distance from svᵢ to its 10th
     nearest sampled row and ρ₁₀ the median of that distance over the
     sample, so kernels narrow where the data are denser than the median
-    (f + 1 is then a sample-point adaptive kernel density estimate).
+    (f + 1 is then a sample-point adaptive kernel density estimate);
+  - with γ and C both automatic, -space auto (the default) and at least 4
+    features, when the median distance between two sampled rows is less
+    than 6ρ (distances concentrate: a kernel of width 1.5ρ is nearly flat
+    across the data), the kernel works on a projection: the directions of
+    the spatial-sign covariance of the sample whose eigenvalues (summing
+    to d) exceed the noise edge (1 + √(d/s))², at least one; ρ, the
+    budget, C and the widths are then measured in that space, with
+    ℓ = max(1.5ρ, √2·h), h Silverman's bandwidth of the projected sample.
+    The model file stores the projection; predict and score apply it.
 
 The flags are:
 
@@ -246,6 +258,11 @@ The flags are:
 		narrows the kernels of the support vectors where the data are
 		denser than the median, as above; global keeps one γ for all, as
 		the paper's model has. A given -gamma or -C always means one γ.
+	-space auto|input
+		Where the kernel works when γ and C are both auto: auto (the
+		default) projects data of at least 4 features whose distances
+		concentrate, as above; input keeps the features, as the paper's
+		model does. A given -gamma or -C always means the features.
 	-budget n|auto
 		Largest number of support vectors (at most 20,000): auto (the
 		default) chooses it from the data as above; 0 means no budget
@@ -293,7 +310,8 @@ The flags are:
 		Largest number of SGD steps; 0 (the default) means 1,000,000.
 	-min-iter n
 		Number of SGD steps before the stopping rule is first checked;
-		0 (the default) means 10,000. -1 checks it from the first step,
+		0 (the default) means 10,000, or with γ and C both auto
+		4 per row within [10,000, 12,000]. -1 checks it from the first step,
 		which is the paper's Algorithm 2 exactly (it then stops after a
 		few hundred steps; see the README).
 	-m n
@@ -444,11 +462,19 @@ Usage:
 
 Predict applies the scaling and the clustering of a model file to the rows
 of DATA.csv and writes the cluster and the outlier score of each row as CSV
-with the header "cluster,outlier" (see fit -outlier-threshold). The data
-must have the model's number of features; the model's label column is
-ignored if present. On the training data it reproduces fit -o exactly. A
+with the header "cluster,outlier" (see fit -outlier-threshold). The model's
+label column is ignored if present. On the training data it reproduces fit -o exactly. A
 model file written before the outlier scores (version 5 or older) gives the
 column "cluster" alone, with a note on standard error.
+
+Columns are matched to the model's features by name whenever the model
+knows their names (fit records the header), so their order does not matter;
+a feature of the model that names no column, or a column that names no
+feature (drop it with -drop), is an error that names it. -features
+MODEL=COLUMN,… maps features to columns of other names (the features it does
+not name keep their own: -features x1=a,x2=b), and -features COLUMN,… lists
+the columns of the model's features in its order (with a warning for a name
+that differs). A model without feature names takes the columns in order.
 
 	-model file
 		The model file written by fit -model or tune -model (required).
@@ -483,7 +509,8 @@ estimate whose level 0 marks nothing in particular. The outlier score is
 the one to rank and flag outliers by: in [0, 1], 0.5 at the default
 threshold. A model without a partition, or written before the outlier
 scores, gives the column "score" alone, with a note on standard error
-(none with -quiet). Its flags -model, -o, -workers, -quiet and
+(none with -quiet). Columns are matched to the model's features as for
+predict. Its flags -model, -o, -workers, -quiet and
 -max-model-mb are those of predict.
 
 # Tune

@@ -171,15 +171,18 @@ func TestQuiet(t *testing.T) {
 	for _, args := range [][]string{
 		{"fit", "-quiet", "-o", "-", "-model", model, in},
 		{"fit", "-quiet", "-model", "-", in},
-		{"predict", "-quiet", "-model", model, other}, // renamed features: a warning without -quiet
-		{"score", "-quiet", "-model", model, other},
+		// Columns listed by -features under other names: a warning
+		// without -quiet (without -features they are matched by name, and
+		// the missing x1 is an error).
+		{"predict", "-quiet", "-features", "a,b", "-model", model, other},
+		{"score", "-quiet", "-features", "a,b", "-model", model, other},
 	} {
 		code, stdout, stderr := cli(t, args...)
 		if code != 0 || stderr != "" || stdout == "" {
 			t.Errorf("%v: exit %d, stdout %d bytes, stderr %q; want 0, output, nothing", args, code, len(stdout), stderr)
 		}
 	}
-	if _, _, stderr := cli(t, "predict", "-model", model, other); !strings.Contains(stderr, "warning") {
+	if _, _, stderr := cli(t, "predict", "-features", "a,b", "-model", model, other); !strings.Contains(stderr, "warning") {
 		t.Errorf("predict without -quiet: no warning for renamed features: %q", stderr)
 	}
 }

@@ -90,7 +90,9 @@ func TestPlotUnits(t *testing.T) {
 // with -sv the support vectors in the legend, and -labels as before.
 func TestPlotProjection(t *testing.T) {
 	t.Parallel()
-	data := genFile(t, "hd8", 200)
+	// 500 rows: at 200 the subspace rule projects hd8 onto 2 directions
+	// and finds 3 of its 5 blobs (docs/high-dim.md, where it fails).
+	data := genFile(t, "hd8", 500)
 	model, labels := fitModel(t, data)
 	svg := filepath.Join(t.TempDir(), "f.svg")
 	mustCLI(t, "plot", "-model", model, "-o", svg, "-legend", "-sv", data)

@@ -108,11 +108,19 @@ func newPredict() *Command {
 		Long: `
 Predict applies the scaling and the clustering stored in a model file to
 the rows of DATA.csv and writes the cluster and the outlier score of each
-row as CSV with the header "cluster,outlier" (see fit -outliers). The data
-must have the model's number of features; the model's label column is
-ignored if present. On the training data it reproduces fit -o exactly. A
-model file written before the outlier scores (version 5 or older) gives
-the column "cluster" alone, with a note on standard error.`,
+row as CSV with the header "cluster,outlier" (see fit -outliers). The
+model's label column is ignored if present. On the training data it
+reproduces fit -o exactly. A model file written before the outlier scores
+(version 5 or older) gives the column "cluster" alone, with a note on
+standard error.
+
+Columns are matched to the model's features by name whenever the model
+knows their names (fit records the header): their order does not matter,
+and a feature of the model that names no column, or a column that names
+no feature (drop it with -drop), is an error naming it. -features
+MODEL=COLUMN,... maps features to columns of other names (the features it
+does not name keep their own), and -features COLUMN,... lists the columns
+in the model's order. A model without names takes the columns in order.`,
 		Flag: flag.NewFlagSet("predict", flag.ContinueOnError),
 	}
 	o.register(c.Flag)
@@ -148,7 +156,8 @@ of its own per model; the outlier score is in [0, 1], 0 at a cluster's
 peak, ½ at the default threshold of -outliers, towards 1 far from every
 cluster. A model without a partition, or written before the outlier
 scores (version 5 or older), gives the column "score" alone, with a note
-on standard error.`,
+on standard error. Columns are matched to the model's features by name,
+as for predict (see svclust help predict).`,
 		Flag: flag.NewFlagSet("score", flag.ContinueOnError),
 	}
 	o.register(c.Flag)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // live holds the temporary files not yet renamed or removed, for
@@ -101,8 +102,13 @@ func Create(path string) (*File, error) {
 		}
 		return &File{f: f, bw: bufio.NewWriter(f), path: path, direct: true}, nil
 	}
-	// A symbolic link stays one: its target gets the new content.
-	path = resolve(path)
+	// A symbolic link stays one: its target gets the new content. A loop
+	// of links is an error (ELOOP, "too many levels of symbolic links")
+	// that leaves the links as they are.
+	path, err := resolve(path)
+	if err != nil {
+		return nil, err
+	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -154,27 +160,37 @@ func fdLink(path string) bool {
 
 // resolve returns the file that writing path writes: path with its
 // symbolic links resolved, also a last one whose target does not exist
-// yet, or path itself if it is not a link.
-func resolve(path string) string {
+// yet, or path itself if it is not a link; an error wrapping syscall.ELOOP
+// for a loop of links (or a chain longer than maxLinks).
+func resolve(path string) (string, error) {
 	fi, err := os.Lstat(path)
 	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		return path
+		return path, nil
 	}
 	if r, err := filepath.EvalSymlinks(path); err == nil {
-		return r
+		return r, nil
 	}
-	for range 40 { // a dangling chain: follow it to its end
+	start := path
+	for range maxLinks { // a dangling chain: follow it to its end
 		t, err := os.Readlink(path)
 		if err != nil {
-			return path
+			return path, nil
 		}
 		if !filepath.IsAbs(t) {
 			t = filepath.Join(filepath.Dir(path), t)
 		}
 		path = t
 	}
-	return path
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		// Renaming over path would replace a link of the loop.
+		return "", &os.PathError{Op: "write", Path: start, Err: syscall.ELOOP}
+	}
+	return path, nil
 }
+
+// maxLinks is the longest chain of symbolic links resolve follows, as
+// Linux's limit of 40 for a path.
+const maxLinks = 40
 
 // Write writes p to the temporary file, through a buffer. It implements
 // io.Writer. After an error, every later Write and Commit return it: the

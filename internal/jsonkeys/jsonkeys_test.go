@@ -65,3 +65,15 @@ func (c *countReader) Read(p []byte) (int, error) {
 	c.n += len(p)
 	return len(p), nil
 }
+
+// TestDepth: nesting to MaxDepth is accepted, one level more is ErrDepth.
+func TestDepth(t *testing.T) {
+	ok := strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth)
+	if err := Check(strings.NewReader(ok)); err != nil {
+		t.Errorf("depth %d: %v", MaxDepth, err)
+	}
+	deep := strings.Repeat(`{"a":`, MaxDepth+1) + "1" + strings.Repeat("}", MaxDepth+1)
+	if err := Check(strings.NewReader(deep)); !errors.Is(err, ErrDepth) {
+		t.Errorf("depth %d: %v, want ErrDepth", MaxDepth+1, err)
+	}
+}

@@ -4,13 +4,42 @@
 // for the *mat.Dense that package dataset builds.
 package rowmajor
 
-import "gonum.org/v1/gonum/mat"
+import (
+	"reflect"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Nil reports whether x is nil or an interface holding a nil pointer (a
+// typed nil such as a nil *mat.Dense), whose Dims method would panic.
+func Nil(x mat.Matrix) bool {
+	if x == nil {
+		return true
+	}
+	v := reflect.ValueOf(x)
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan:
+		return v.IsNil()
+	}
+	return false
+}
+
+// Dims returns the dimensions of x, 0×0 for a nil x (see Nil).
+func Dims(x mat.Matrix) (r, c int) {
+	if Nil(x) {
+		return 0, 0
+	}
+	return x.Dims()
+}
 
 // Of returns the r×c values of x, row after row, with its dimensions: the
 // backing slice of x itself (not a copy) when x is a *mat.Dense whose rows
 // are contiguous (stride c), and otherwise a copy. The caller must not
-// modify the result.
+// modify the result. A nil x (see Nil) has no values: 0×0.
 func Of(x mat.Matrix) (data []float64, r, c int) {
+	if Nil(x) {
+		return nil, 0, 0
+	}
 	r, c = x.Dims()
 	if dense, ok := x.(*mat.Dense); ok {
 		if raw := dense.RawMatrix(); raw.Stride == c {

@@ -484,13 +484,15 @@ func (f *fitted) info() ([]byte, error) {
 
 // supportVectors writes the support vectors, mapped back to the units of
 // the data by the inverse of the model's scaler, to sv (row-major, n_sv×d)
-// and their coefficients to alpha.
+// and their coefficients to alpha. A model with a subspace has its
+// support vectors in it: each is written as the point of the data's space
+// it stands for (svclust.Model.SupportVectors).
 func (f *fitted) supportVectors(sv, alpha []float64) {
 	m := f.mf.Model
 	d := m.Dim()
+	svs := m.SupportVectors()
 	for i := range alpha {
-		row := m.SV.RawRowView(i)
-		for j, v := range row {
+		for j, v := range svs.RawRowView(i) {
 			sv[i*d+j] = v/f.mf.Scaler.Mul[j] + f.mf.Scaler.Shift[j]
 		}
 	}

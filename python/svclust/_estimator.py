@@ -3,7 +3,6 @@
 import math
 import numbers
 import os
-import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin
@@ -291,14 +290,27 @@ class SVClust(ClusterMixin, BaseEstimator):
         return self._handle
 
     def _rows(self, X):
+        """The fitted handle and X as the model's rows: a DataFrame's columns
+        are taken by name when the model knows its feature names."""
         h = self._fitted()
         x, _, names = _as_rows(X)
         want = getattr(self, "feature_names_in_", None)
         if names is not None and want is not None and list(names) != list(want):
-            for j, (a, b) in enumerate(zip(names, want)):
-                if a != b:
-                    warnings.warn(f"feature {j + 1} of X is {a!r}, the model's is {b!r}", UserWarning, stacklevel=3)
-                    break
+            # Columns are matched by name, as `svclust predict` matches
+            # them: their order does not matter, a missing or extra one is
+            # an error naming it.
+            pos = {}
+            for k, a in enumerate(names):
+                if a in pos:
+                    raise ValueError(f"X: column {a!r} occurs twice")
+                pos[a] = k
+            for b in want:
+                if b not in pos:
+                    raise ValueError(f"X has no column {b!r}, a feature of the model (its columns: {', '.join(names)})")
+            extra = [a for a in names if a not in set(want)]
+            if extra:
+                raise ValueError(f"X: column {extra[0]!r} is no feature of the model (its features: {', '.join(want)})")
+            x = np.ascontiguousarray(x[:, [pos[b] for b in want]])
         return h, x
 
     # -- applying ----------------------------------------------------------

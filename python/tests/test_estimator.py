@@ -79,8 +79,15 @@ def test_dataframe_names(X):
     est = svclust.SVClust(seed=7).fit(df)
     assert est.feature_names_in_.tolist() == ["a", "b"]
     assert est.labels_.tolist() == svclust.SVClust(seed=7).fit(X).labels_.tolist()
-    with pytest.warns(UserWarning, match="feature 2 of X is 'c', the model's is 'b'"):
+    # Columns are matched by name: reordered, the same labels and scores;
+    # a missing or extra column is an error naming it.
+    swapped = pd.DataFrame({"b": X[:, 1], "a": X[:, 0]})
+    assert est.predict(swapped).tolist() == est.labels_.tolist()
+    assert same_floats(est.score_samples(swapped), est.score_samples(df))
+    with pytest.raises(ValueError, match="X has no column 'b', a feature of the model"):
         est.predict(pd.DataFrame(X, columns=["a", "c"]))
+    with pytest.raises(ValueError, match="column 'id' is no feature of the model"):
+        est.predict(pd.DataFrame({"id": X[:, 0], "a": X[:, 0], "b": X[:, 1]}))
 
 
 def test_pickle(fitted, X):

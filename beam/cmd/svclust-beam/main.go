@@ -60,6 +60,13 @@
 // Exit status: 0 success, 1 failure (bad data, unreadable or unwritable
 // files: data errors name the file, line and column), 2 usage (the
 // message names the flag).
+//
+// The shards and the model are written under hidden names beside them and
+// renamed into place only when the whole run has succeeded: a run that
+// fails, is interrupted (SIGINT or SIGTERM: "svclust-beam: interrupted",
+// exit 1), or whose input files change while it reads them (an error
+// naming the file, exit 1) leaves the outputs of the run before intact, so
+// the model and the shards always come from one run.
 package main
 
 import (

@@ -1,0 +1,344 @@
+package svclust
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust/internal/kernel"
+	"github.com/svclust/svclust/internal/parallel"
+)
+
+// SpaceRule says whether a model trained with the automatic γ and C may
+// place its kernel in a subspace of the features (see Config.Space).
+type SpaceRule int
+
+const (
+	// AutoSpace, the default, projects data of at least four features
+	// whose distances concentrate onto the principal directions of their
+	// spatial-sign covariance that stand above noise (see [Choose]). It
+	// applies only when both γ and C are chosen automatically.
+	AutoSpace SpaceRule = iota
+	// InputSpace keeps the kernel on the features themselves, as the
+	// paper's model has.
+	InputSpace
+)
+
+// String returns "auto" or "input".
+func (r SpaceRule) String() string {
+	switch r {
+	case AutoSpace:
+		return "auto"
+	case InputSpace:
+		return "input"
+	}
+	return "SpaceRule(" + strconv.Itoa(int(r)) + ")"
+}
+
+// ParseSpace returns the SpaceRule named by s, as String writes it.
+func ParseSpace(s string) (SpaceRule, error) {
+	switch s {
+	case "auto":
+		return AutoSpace, nil
+	case "input":
+		return InputSpace, nil
+	}
+	return 0, fmt.Errorf("svclust: unknown space rule %q (want auto or input)", s)
+}
+
+// Constants of the subspace rule of [Choose] (docs/defaults.md, under
+// each name).
+const (
+	// subspaceMinDim is the fewest features a projected model has: in one
+	// to three dimensions a kernel of width 1.5ρ resolves the data.
+	subspaceMinDim = 4
+	// subspaceFlat is the ratio ρ_med/ρ below which distances count as
+	// concentrated: the median distance between two rows is less than
+	// 6ρ = 4ℓ for ℓ = 1.5ρ, so most pairs of rows lie within a few kernel
+	// widths of each other and f is nearly flat across the data.
+	subspaceFlat = 6.0
+	// subspacePairs is the number of sampled rows whose pairwise
+	// distances give ρ_med: O(subspacePairs²·d) whatever N is.
+	subspacePairs = 500
+)
+
+// Subspace is the linear map x ↦ Basis·(x − Mean) from the d features of
+// the data to the q dimensions of a model's kernel: the rows of Basis are
+// orthonormal directions in feature space. A Model with a Subspace
+// applies it to every row it scores; its support vectors are in the
+// projected space.
+type Subspace struct {
+	// Mean is the centre of the sample the directions were learnt on, of
+	// length d.
+	Mean []float64
+	// Basis holds one direction per row: q × d.
+	Basis *mat.Dense
+}
+
+// Dims returns the dimension d of the data and q of the projection.
+func (p *Subspace) Dims() (d, q int) {
+	q, d = p.Basis.Dims()
+	return d, q
+}
+
+// Apply sets dst[k] = Basis[k]·(x − Mean) for each direction k and
+// returns dst; a nil dst is allocated. It panics if x does not have length
+// d or dst length q. Every projection of a model, in training, scoring
+// and clustering, is computed by Apply, so that they agree exactly.
+func (p *Subspace) Apply(dst, x []float64) []float64 {
+	d, q := p.Dims()
+	if len(x) != d {
+		panic(badDim)
+	}
+	if dst == nil {
+		dst = make([]float64, q)
+	}
+	if len(dst) != q {
+		panic(badDim)
+	}
+	raw := p.Basis.RawMatrix()
+	for k := range q {
+		b := raw.Data[k*raw.Stride : k*raw.Stride+d]
+		var s float64
+		for j, v := range x {
+			s += (v - p.Mean[j]) * b[j]
+		}
+		dst[k] = s
+	}
+	return dst
+}
+
+// Lift returns the point Mean + Basisᵀ·y of the data's space, the point
+// of the subspace's plane through Mean that Apply maps to y: how a
+// support vector of a projected model is shown among the data. dst, of
+// length d, is allocated when nil. It panics if y does not have length q.
+func (p *Subspace) Lift(dst, y []float64) []float64 {
+	d, q := p.Dims()
+	if len(y) != q {
+		panic(badDim)
+	}
+	if dst == nil {
+		dst = make([]float64, d)
+	}
+	if len(dst) != d {
+		panic(badDim)
+	}
+	copy(dst, p.Mean)
+	for k, v := range y {
+		for j, b := range p.Basis.RawRowView(k) {
+			dst[j] += v * b
+		}
+	}
+	return dst
+}
+
+// SupportVectors returns the support vectors of m in the data's space: SV
+// itself for a model without a Subspace, else each lifted by
+// Subspace.Lift (a new matrix).
+func (m *Model) SupportVectors() *mat.Dense {
+	if m.Subspace == nil {
+		return m.SV
+	}
+	b := len(m.Alpha)
+	out := mat.NewDense(b, m.Dim(), nil)
+	for i := range b {
+		m.Subspace.Lift(out.RawRowView(i), m.SV.RawRowView(i))
+	}
+	return out
+}
+
+// ApplyRows returns the n rows of the row-major data, each of d values,
+// projected: n×q values, row-major, computed on workers goroutines (0
+// means GOMAXPROCS) with the same result for any number.
+func (p *Subspace) ApplyRows(data []float64, n, workers int) []float64 {
+	d, q := p.Dims()
+	out := make([]float64, n*q)
+	parallel.For(n, 256, numWorkers(workers), func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			p.Apply(out[i*q:i*q+q], data[i*d:i*d+d])
+		}
+	})
+	return out
+}
+
+// Check returns an error if p is not a valid projection of d ≥ 1 features
+// onto q ≥ 1 directions with finite values.
+func (p *Subspace) Check() error {
+	if p.Basis == nil {
+		return fmt.Errorf("svclust: Subspace: no basis")
+	}
+	d, q := p.Dims()
+	if len(p.Mean) != d {
+		return fmt.Errorf("svclust: Subspace: mean of length %d for a basis of %d features", len(p.Mean), d)
+	}
+	if q > d {
+		return fmt.Errorf("svclust: Subspace: %d directions in %d features", q, d)
+	}
+	for _, v := range p.Mean {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("svclust: Subspace: mean %v is not finite", v)
+		}
+	}
+	for k := range q {
+		for _, v := range p.Basis.RawRowView(k) {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("svclust: Subspace: basis value %v is not finite", v)
+			}
+		}
+	}
+	return nil
+}
+
+// concentration returns ρ_med/ρ for the s rows of smp, ρ the median
+// distance to the autoK-th nearest neighbour (rho, measured by the
+// caller) and ρ_med the median distance between two of the first
+// subspacePairs rows (a seeded sample, so any of them): how many kernel
+// widths of the k-NN rule separate typical rows. In high dimension
+// distances concentrate and the ratio nears 1. It returns +Inf when rho is
+// not positive.
+func concentration(smp []float64, s, d int, rho float64) float64 {
+	m := min(s, subspacePairs)
+	if m < 2 || !(rho > 0) {
+		return math.Inf(1)
+	}
+	all := make([]float64, 0, m*(m-1)/2)
+	for i := range m {
+		for j := i + 1; j < m; j++ {
+			all = append(all, kernel.SqDist(smp[i*d:i*d+d], smp[j*d:j*d+d]))
+		}
+	}
+	return math.Sqrt(quickSelect(all, len(all)/2)) / rho
+}
+
+// intrinsicDim returns the estimate ln 2 / ln(ρ₁₀/ρ₅) of the data's
+// dimension from the median distances to the 5th and 10th nearest
+// neighbours (a k-NN distance grows as k^(1/d)); d when they do not grow.
+func intrinsicDim(rho5, rho10 float64, d int) float64 {
+	if !(rho5 > 0) || !(rho10 > rho5) || math.IsInf(rho10, 0) {
+		return float64(d)
+	}
+	return math.Ln2 / math.Log(rho10/rho5)
+}
+
+// learnSubspace returns the projection onto the principal directions of
+// the spatial-sign covariance of the s rows of smp (each row minus the
+// sample mean, divided by its norm, so that heavy tails do not dominate)
+// whose eigenvalues, rescaled to trace d (that of z-scored data), exceed
+// the Marchenko–Pastur edge (1 + √(d/s))² of unit-variance noise on s
+// rows; at least one. It also returns the rescaled eigenvalues, descending,
+// and the edge; a nil Subspace when the eigendecomposition fails. It costs
+// O(s·d² + d³), independent of N.
+//
+//	Marchenko, V. A. and Pastur, L. A. (1967). Distribution of eigenvalues
+//	for some sets of random matrices. Math. USSR-Sbornik 1(4), 457–483.
+//	Visuri, S., Koivunen, V. and Oja, H. (2000). Sign and rank covariance
+//	matrices. J. Statist. Plann. Inference 91(2), 557–575.
+func learnSubspace(smp []float64, s, d int) (*Subspace, []float64, float64) {
+	mean := make([]float64, d)
+	for i := range s {
+		for j, v := range smp[i*d : i*d+d] {
+			mean[j] += v
+		}
+	}
+	for j := range mean {
+		mean[j] /= float64(s)
+	}
+	cov := mat.NewSymDense(d, nil)
+	row := make([]float64, d)
+	for i := range s {
+		var nrm float64
+		for j, v := range smp[i*d : i*d+d] {
+			row[j] = v - mean[j]
+			nrm += row[j] * row[j]
+		}
+		if nrm == 0 {
+			continue
+		}
+		cov.SymRankOne(cov, (1/nrm)/float64(s), mat.NewVecDense(d, row))
+	}
+	var es mat.EigenSym
+	if !es.Factorize(cov, true) {
+		return nil, nil, 0
+	}
+	vals := es.Values(nil) // ascending
+	var vecs mat.Dense
+	es.VectorsTo(&vecs)
+	var tr float64
+	for _, v := range vals {
+		tr += v
+	}
+	eig := make([]float64, d)
+	for k := range d {
+		eig[k] = vals[d-1-k]
+		if tr > 0 {
+			eig[k] *= float64(d) / tr
+		}
+	}
+	edge := math.Pow(1+math.Sqrt(float64(d)/float64(s)), 2)
+	q := 0
+	for _, v := range eig {
+		if v > edge {
+			q++
+		}
+	}
+	q = max(q, 1)
+	basis := mat.NewDense(q, d, nil)
+	for k := range q {
+		for j := range d {
+			basis.Set(k, j, vecs.At(j, d-1-k))
+		}
+	}
+	return &Subspace{Mean: mean, Basis: basis}, eig, edge
+}
+
+// silverman returns Silverman's rule-of-thumb bandwidth for the s rows of
+// smp: σ̄·(4/((d+2)s))^(1/(d+4)), σ̄² the mean variance of a coordinate.
+//
+//	Silverman, B. W. (1986). Density Estimation for Statistics and Data
+//	Analysis. Chapman & Hall, eq. (4.14).
+func silverman(smp []float64, s, d int) float64 {
+	var v float64
+	for j := range d {
+		var m, m2 float64
+		for i := range s {
+			x := smp[i*d+j]
+			m += x
+			m2 += x * x
+		}
+		m /= float64(s)
+		v += m2/float64(s) - m*m
+	}
+	sd := math.Sqrt(max(v/float64(d), 0))
+	return sd * math.Pow(4/(float64(d+2)*float64(s)), 1/float64(d+4))
+}
+
+// chooseSpace measures, on the sample smp of s rows of d ≥ subspaceMinDim
+// features, the statistics of the subspace rule into ch and returns the
+// projection when distances concentrate (nil otherwise). It also returns
+// the median 5th and 10th neighbour distances of the sample, which the
+// caller reuses when it does not project.
+func chooseSpace(ch *Choice, smp []float64, s, d, w int) (*Subspace, float64, float64) {
+	rho5, rho10 := kthNeighbours(smp, s, d, autoK, widthK, w)
+	ch.IntrinsicDim = intrinsicDim(rho5, rho10, d)
+	r := concentration(smp, s, d, rho5)
+	if math.IsInf(r, 0) || math.IsNaN(r) {
+		return nil, rho5, rho10 // no positive distance: nothing to measure
+	}
+	ch.Concentration, ch.ConcentrationMax = r, subspaceFlat
+	if !(r < subspaceFlat) || s < 3 {
+		return nil, rho5, rho10
+	}
+	p, eig, edge := learnSubspace(smp, s, d)
+	if p == nil {
+		return nil, rho5, rho10
+	}
+	_, q := p.Dims()
+	ch.Projected, ch.Q, ch.Edge = true, q, edge
+	ch.EigenKept = eig[q-1]
+	if q < d {
+		ch.EigenNext = eig[q]
+	}
+	return p, rho5, rho10
+}
