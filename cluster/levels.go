@@ -52,7 +52,7 @@ const (
 // This goes beyond the paper, whose clusters are the components of the
 // single level f ≥ 0 set by C (that is [Components]). Its partition is a
 // [*LevelTree]. Of more than 200,000 rows the tree is built from every
-// ⌈N/100,000⌉-th row, MinSize scaled to them, and every row then takes
+// ⌈N/50,000⌉-th row, MinSize scaled to them, and every row then takes
 // the label and outlier score the partition predicts for it, in one pass
 // (docs/defaults.md, levelRows). The zero value selects the defaults.
 //

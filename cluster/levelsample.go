@@ -10,17 +10,17 @@ import (
 
 // Of more than levelRows rows, the level tree of [Levels] (modes, links,
 // excess of mass, ripples) is built from every ⌈N/levelSample⌉-th row in
-// the order of the data (no random choice; 66,667 to 100,000 rows), with
+// the order of the data (no random choice; 40,001 to 50,000 rows), with
 // the smallest cluster scaled to that sample, and every row then takes
 // its label and outlier score in one pass, as [LevelTree.PredictScores]
-// gives them: a fit costs a tenth of a pass plus one pass, not two
+// gives them: a fit costs a twentieth of a pass plus one pass, not two
 // passes. No data set of at most levelRows rows changes; levelRows is
-// the sample fit -stream clusters (stream.DefaultSampleSize), and
-// levelSample the rows the fence D₀ is read from (fenceRows)
+// the sample fit -stream clusters (stream.DefaultSampleSize). The sample
+// keeps about 300 rows or more of a cluster of the default smallest size
 // (docs/defaults.md, levelRows).
 const (
 	levelRows   = 200_000
-	levelSample = 100_000
+	levelSample = 50_000
 )
 
 // fitSampled is fit for data of more than levelRows rows: the level tree
