@@ -283,5 +283,12 @@ func TestOutlierScoresSaved(t *testing.T) {
 		if err != nil || !slices.Equal(l2, cl.Labels) || !slices.Equal(s2, cl.OutlierScores) {
 			t.Errorf("%v: PredictScores differs from fit: %v", method.Rule(), err)
 		}
+		// A destination of the wrong length is an error, not a panic.
+		if _, _, err := f.PredictScores(make([]int, 1), nil, raw, 1); !errors.Is(err, svclust.ErrDimension) {
+			t.Errorf("%v: PredictScores with len(dst) 1: %v, want ErrDimension", method.Rule(), err)
+		}
+		if _, _, err := f.ScoreOutliers(nil, make([]float64, 1), raw, 1); !errors.Is(err, svclust.ErrDimension) {
+			t.Errorf("%v: ScoreOutliers with len(scores) 1: %v, want ErrDimension", method.Rule(), err)
+		}
 	}
 }

@@ -236,33 +236,10 @@ func (m *File) OutlierScores(dst []float64, x mat.Matrix, workers int) ([]float6
 // cluster.Partition.PredictScores); nil slices are allocated. It returns
 // the errors of both.
 func (m *File) PredictScores(dst []int, scores []float64, x mat.Matrix, workers int) ([]int, []float64, error) {
-	if err := m.check(x); err != nil {
-		return nil, nil, err
-	}
-	n, _ := x.Dims()
-	if dst == nil {
-		dst = make([]int, n)
-	}
-	if scores == nil {
-		scores = make([]float64, n)
-	}
-	if len(dst) != n || len(scores) != n {
-		panic("modelfile: PredictScores: len(dst) or len(scores) is not the number of rows")
-	}
-	if m.Partition == nil {
-		return nil, nil, ErrNotClustered
-	}
-	if m.Partition.OutlierThreshold() == 0 {
-		return nil, nil, cluster.ErrNoOutlierScores
-	}
-	err := m.chunks(x, func(lo, hi int, scaled *mat.Dense) error {
-		_, _, err := m.Partition.PredictScores(dst[lo:hi], scores[lo:hi], scaled, workers)
+	return withScores(m, "PredictScores", dst, scores, x, func(dst []int, scores []float64, scaled *mat.Dense) error {
+		_, _, err := m.Partition.PredictScores(dst, scores, scaled, workers)
 		return err
-	}, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	return dst, scores, nil
+	})
 }
 
 // ScoreOutliers is [File.Score] and [File.OutlierScores] at once, in one
@@ -270,18 +247,27 @@ func (m *File) PredictScores(dst []int, scores []float64, x mat.Matrix, workers 
 // cluster.ScoreOutliers); nil slices are allocated. It returns the errors
 // of both.
 func (m *File) ScoreOutliers(fx, scores []float64, x mat.Matrix, workers int) ([]float64, []float64, error) {
+	return withScores(m, "ScoreOutliers", fx, scores, x, func(fx, scores []float64, scaled *mat.Dense) error {
+		return cluster.ScoreOutliers(m.Partition, fx, scores, scaled, workers)
+	})
+}
+
+// withScores checks x, dst and scores as PredictScores and ScoreOutliers
+// (name) do, allocates the nil ones and calls pass on each chunk of scaled
+// rows with the parts of dst and scores for them.
+func withScores[T int | float64](m *File, name string, dst []T, scores []float64, x mat.Matrix, pass func([]T, []float64, *mat.Dense) error) ([]T, []float64, error) {
 	if err := m.check(x); err != nil {
 		return nil, nil, err
 	}
 	n, _ := x.Dims()
-	if fx == nil {
-		fx = make([]float64, n)
+	if dst == nil {
+		dst = make([]T, n)
 	}
 	if scores == nil {
 		scores = make([]float64, n)
 	}
-	if len(fx) != n || len(scores) != n {
-		panic("modelfile: ScoreOutliers: len(fx) or len(scores) is not the number of rows")
+	if len(dst) != n || len(scores) != n {
+		return nil, nil, fmt.Errorf("%w: %s: len(dst) = %d and len(scores) = %d for %d rows", svclust.ErrDimension, name, len(dst), len(scores), n)
 	}
 	if m.Partition == nil {
 		return nil, nil, ErrNotClustered
@@ -290,12 +276,12 @@ func (m *File) ScoreOutliers(fx, scores []float64, x mat.Matrix, workers int) ([
 		return nil, nil, cluster.ErrNoOutlierScores
 	}
 	err := m.chunks(x, func(lo, hi int, scaled *mat.Dense) error {
-		return cluster.ScoreOutliers(m.Partition, fx[lo:hi], scores[lo:hi], scaled, workers)
+		return pass(dst[lo:hi], scores[lo:hi], scaled)
 	}, 0)
 	if err != nil {
 		return nil, nil, err
 	}
-	return fx, scores, nil
+	return dst, scores, nil
 }
 
 // chunks calls do with the scaled rows lo to hi of x, for consecutive
