@@ -156,7 +156,9 @@ type Result struct {
 	// 100,000 rows the fence is set by a stride sample of them, and
 	// without the Method's Outliers OutlierScores is then nil, sparing a
 	// pass over the rows: Partition.OutlierScores on the data gives the
-	// same scores.
+	// same scores. Levels of more than 200,000 rows builds its tree from
+	// a stride sample and labels every row in one pass that gives the
+	// scores too, so they are never nil there.
 	OutlierScores    []float64
 	OutlierFence     float64
 	OutlierThreshold float64

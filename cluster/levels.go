@@ -51,7 +51,10 @@ const (
 // most B kernel terms per point, as scoring does, plus O(B²) for the tree.
 // This goes beyond the paper, whose clusters are the components of the
 // single level f ≥ 0 set by C (that is [Components]). Its partition is a
-// [*LevelTree]. The zero value selects the defaults.
+// [*LevelTree]. Of more than 200,000 rows the tree is built from every
+// ⌈N/50,000⌉-th row, MinSize scaled to them, and every row then takes
+// the label and outlier score the partition predicts for it, in one pass
+// (docs/defaults.md, levelRows). The zero value selects the defaults.
 //
 //	R. J. G. B. Campello, D. Moulavi, J. Sander. Density-based clustering
 //	based on hierarchical density estimates. PAKDD 2013.
@@ -269,6 +272,9 @@ func (p *LevelTree) label(f float64, owner int32) int {
 
 // fit is Fit with the Levels rule.
 func (cfg *Levels) fit(m *svclust.Model, data []float64, n, d int) (*Result, error) {
+	if n > levelRows {
+		return cfg.fitSampled(m, data, n, d, levelSample), nil
+	}
 	minSize := cfg.MinSize
 	if minSize == 0 {
 		minSize = defaultMinSize(n)

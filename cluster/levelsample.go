@@ -1,0 +1,88 @@
+package cluster
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust"
+)
+
+// Of more than levelRows rows, the level tree of [Levels] (modes, links,
+// excess of mass, ripples) is built from every ⌈N/levelSample⌉-th row in
+// the order of the data (no random choice; 40,001 to 50,000 rows), with
+// the smallest cluster scaled to that sample, and every row then takes
+// its label and outlier score in one pass, as [LevelTree.PredictScores]
+// gives them: a fit costs a twentieth of a pass plus one pass, not two
+// passes. No data set of at most levelRows rows changes; levelRows is
+// the sample fit -stream clusters (stream.DefaultSampleSize). The sample
+// keeps about 300 rows or more of a cluster of the default smallest size
+// (docs/defaults.md, levelRows).
+const (
+	levelRows   = 200_000
+	levelSample = 50_000
+)
+
+// fitSampled is fit for data of more than levelRows rows: the level tree
+// of every stride-th row, stride = ⌈n/rows⌉, then one pass over all rows for
+// their labels, outlier depths and the fence (of every ⌈n/fenceRows⌉-th
+// row's depth, as fitOutliers takes it). Labels and scores are those
+// PredictScores gives with the partition returned.
+func (cfg *Levels) fitSampled(m *svclust.Model, data []float64, n, d, rows int) *Result {
+	w := numWorkers(cfg.Workers)
+	stride := (n + rows - 1) / rows
+	ns := (n + stride - 1) / stride
+	sample := make([]float64, 0, ns*d)
+	for i := 0; i < n; i += stride {
+		sample = append(sample, data[i*d:i*d+d]...)
+	}
+	// The smallest cluster, in rows of the data, and its share of the
+	// sample.
+	minSize := cfg.MinSize
+	if minSize == 0 {
+		minSize = defaultMinSize(n)
+	}
+	sampleMin := defaultMinSize(ns)
+	if cfg.MinSize != 0 {
+		sampleMin = max(1, int(math.Ceil(float64(cfg.MinSize)*float64(ns)/float64(n))))
+	}
+	mm := orDefault(cfg.M, DefaultM)
+	// Progress reports the pass over every row, not the sample's.
+	quiet := *cfg
+	quiet.Progress = nil
+	lt := quiet.clusterLevels(m, sample, ns, d, sampleMin, mm, w)
+	sample = nil
+
+	// One pass: each row's owner gives its cluster, its depth its score.
+	s := newScorer(field(m), lt.terms, lt.svCluster, lt.peak, 0)
+	labels := make([]int, n)
+	score := make([]float64, n)
+	s.each(mat.NewDense(n, d, data), w, progressOf(cfg.Progress, n), func(i int, _ float64, o int32, dd float64) {
+		labels[i], score[i] = lt.svCluster[o], dd
+	})
+	fs := (n + fenceRows - 1) / fenceRows
+	depths := make([]float64, 0, (n+fs-1)/fs)
+	for i := 0; i < n; i += fs {
+		depths = append(depths, score[i])
+	}
+	d0 := fence(depths)
+	t := threshold(cfg.OutlierThreshold)
+	for i, dd := range score {
+		score[i] = OutlierScore(dd, d0) // in place, as scorer.scores computes it
+		if cfg.Outliers && score[i] >= t {
+			labels[i] = -1
+		}
+	}
+	p := &LevelTree{
+		model: m, terms: lt.terms,
+		data: LevelTreeData{SVCluster: lt.svCluster, Birth: lt.birth, Outliers: cfg.Outliers, M: mm,
+			Outlier: &OutlierData{Peak: lt.peak, Fence: d0, Threshold: t}},
+	}
+	p.setScorer()
+	return &Result{
+		Partition: p,
+		Labels:    labels, Clusters: lt.clusters, Equilibria: lt.modes,
+		MinSize: minSize, Stability: lt.stability, Ripples: lt.ripples,
+		OutlierScores: score, OutlierFence: d0, OutlierThreshold: t,
+	}
+}
