@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -333,60 +334,47 @@ func TestSignalsMidWrite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs child processes")
 	}
+	const rows = "200000" // about 8 MB of CSV
+	want := map[string]string{"data.csv": mustCLI(t, "gen", "-n", rows, "-seed", "7")}
 	const old = "old content\n"
-	want := map[string]string{} // gen's output by row count
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT} {
-		name := map[syscall.Signal]string{syscall.SIGTERM: "SIGTERM", syscall.SIGHUP: "SIGHUP", syscall.SIGINT: "SIGINT"}[sig]
-		// On a loaded machine gen may finish between the sight of its
-		// temporary file and the signal: then the run is complete (exit 0,
-		// the whole output), which proves nothing of the signal, and the
-		// test tries again with a file twice as long.
-		interrupted := false
-		for _, rows := range []string{"200000", "400000", "800000"} { // about 8, 16, 32 MB of CSV
-			if _, ok := want[rows]; !ok {
-				want[rows] = mustCLI(t, "gen", "-n", rows, "-seed", "7")
-			}
-			dir := t.TempDir()
-			out := filepath.Join(dir, "data.csv")
-			if err := os.WriteFile(out, []byte(old), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			cmd := svclustCmd(t, "gen", "-n", rows, "-seed", "7", "-o", out)
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			done := make(chan struct{})
-			go func() { cmd.Wait(); close(done) }()
-			if !waitTemp(dir, cmd.Process.Pid, done, "data.csv") {
-				t.Fatalf("%v: gen ended before its temporary file was seen", sig)
-			}
-			cmd.Process.Signal(sig)
-			<-done
-			code := cmd.ProcessState.ExitCode()
-			got := readFile(t, out)
-			if code == 0 && stderr.Len() == 0 && got == want[rows] {
-				t.Logf("%v: gen of %s rows completed before the signal; again with more rows", sig, rows)
-				continue
-			}
-			interrupted = true
-			if code != 128+int(sig) || !strings.Contains(stderr.String(), "interrupted by "+name) {
-				t.Errorf("%v: exit %d, stderr %q; want %d and \"interrupted by %s\"", sig, code, stderr.String(), 128+int(sig), name)
-			}
-			ents, _ := os.ReadDir(dir)
-			for _, e := range ents {
-				if e.Name() != "data.csv" {
-					t.Errorf("%v: %s left", sig, e.Name())
-				}
-			}
-			if got != old && got != want[rows] {
-				t.Errorf("%v: the output holds %d bytes, neither old nor complete", sig, len(got))
-			}
-			break
+		if signal.Ignored(sig) {
+			// Under nohup the child inherits the ignored SIGHUP and keeps
+			// it ignored, as it should (TestNohup): nothing to test here.
+			t.Logf("%v is ignored by this process (nohup?): not sent", sig)
+			continue
 		}
-		if !interrupted {
-			t.Errorf("%v: gen completed before the signal at every size", sig)
+		dir := t.TempDir()
+		out := filepath.Join(dir, "data.csv")
+		if err := os.WriteFile(out, []byte(old), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := svclustCmd(t, "gen", "-n", rows, "-seed", "7", "-o", out)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		if !waitTemp(dir, cmd.Process.Pid, done, "data.csv") {
+			t.Fatalf("%v: gen ended before its temporary file was seen", sig)
+		}
+		cmd.Process.Signal(sig)
+		<-done
+		code := cmd.ProcessState.ExitCode()
+		name := map[syscall.Signal]string{syscall.SIGTERM: "SIGTERM", syscall.SIGHUP: "SIGHUP", syscall.SIGINT: "SIGINT"}[sig]
+		if code != 128+int(sig) || !strings.Contains(stderr.String(), "interrupted by "+name) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and \"interrupted by %s\"", sig, code, stderr.String(), 128+int(sig), name)
+		}
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			if e.Name() != "data.csv" {
+				t.Errorf("%v: %s left", sig, e.Name())
+			}
+		}
+		if got := readFile(t, out); got != old && got != want["data.csv"] {
+			t.Errorf("%v: the output holds %d bytes, neither old nor complete", sig, len(got))
 		}
 	}
 }
