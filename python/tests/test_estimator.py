@@ -247,6 +247,10 @@ def test_threads():
 def test_keyboard_interrupt():
     """Ctrl-C during a long fit raises KeyboardInterrupt promptly: training
     is cancelled through its context."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        # A shell without job control starts background commands with
+        # SIGINT ignored, and Python then takes no Ctrl-C at all.
+        pytest.skip("SIGINT is ignored in this process (started in the background by a shell)")
     x = blobs(3000, seed=3)
     est = svclust.SVClust(gamma=1, C=10, budget=100, tol=0, max_iter=200_000_000)
     timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
