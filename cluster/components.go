@@ -186,21 +186,13 @@ func NewGraph(m *svclust.Model, g GraphData) (*Graph, error) {
 
 // setScorer makes the scorer of p's outlier data, if it has any.
 func (p *Graph) setScorer() {
-	if o := p.data.Outlier; o != nil {
-		p.scorer = newScorer(field(p.model), p.terms, p.data.SVCluster, o.Peak, o.Fence)
-	}
+	p.scorer = scorerOf(p.model, p.terms, p.data.SVCluster, p.data.Outlier)
 }
 
 // OutlierScores sets dst[i] to the outlier score of row i of x (see
 // [Partition]): one pass of B kernel terms per row.
 func (p *Graph) OutlierScores(dst []float64, x mat.Matrix, workers int) ([]float64, error) {
-	dst = checkScores(p.model, dst, x)
-	if p.scorer == nil {
-		return nil, ErrNoOutlierScores
-	}
-	x = kernelRows(p.model, x, workers)
-	p.scorer.scores(dst, x, numWorkers(workers), nil)
-	return dst, nil
+	return outlierScores(p.model, p.scorer, dst, x, workers)
 }
 
 // PredictScores sets dst[i] and scores[i] to the cluster and the outlier

@@ -180,21 +180,13 @@ func NewLevelTree(m *svclust.Model, t LevelTreeData) (*LevelTree, error) {
 
 // setScorer makes the scorer of p's outlier data, if it has any.
 func (p *LevelTree) setScorer() {
-	if o := p.data.Outlier; o != nil {
-		p.scorer = newScorer(field(p.model), p.terms, p.data.SVCluster, o.Peak, o.Fence)
-	}
+	p.scorer = scorerOf(p.model, p.terms, p.data.SVCluster, p.data.Outlier)
 }
 
 // OutlierScores sets dst[i] to the outlier score of row i of x (see
 // [Partition]): one pass of B kernel terms per row, as Predict.
 func (p *LevelTree) OutlierScores(dst []float64, x mat.Matrix, workers int) ([]float64, error) {
-	dst = checkScores(p.model, dst, x)
-	if p.scorer == nil {
-		return nil, ErrNoOutlierScores
-	}
-	x = kernelRows(p.model, x, workers)
-	p.scorer.scores(dst, x, numWorkers(workers), nil)
-	return dst, nil
+	return outlierScores(p.model, p.scorer, dst, x, workers)
 }
 
 // PredictScores sets dst[i] and scores[i] to the cluster and the outlier

@@ -130,6 +130,27 @@ type scorer struct {
 
 type logScratch struct{ row, top, logPart []float64 }
 
+// scorerOf is the scorer of the stored outlier data o of a partition of m
+// whose support vectors have the clusters group; nil when o is nil (a
+// partition read from a model file of version 5 or older).
+func scorerOf(m *svclust.Model, terms *assign.Terms, group []int, o *OutlierData) *scorer {
+	if o == nil {
+		return nil
+	}
+	return newScorer(field(m), terms, group, o.Peak, o.Fence)
+}
+
+// outlierScores is Partition.OutlierScores of a partition of m with the
+// scorer s (nil without outlier data).
+func outlierScores(m *svclust.Model, s *scorer, dst []float64, x mat.Matrix, workers int) ([]float64, error) {
+	dst = checkScores(m, dst, x)
+	if s == nil {
+		return nil, ErrNoOutlierScores
+	}
+	s.scores(dst, kernelRows(m, x, workers), numWorkers(workers), nil)
+	return dst, nil
+}
+
 func newScorer(f *assign.Field, terms *assign.Terms, group []int, peak []float64, fence float64) *scorer {
 	s := &scorer{f: f, terms: terms, group: group, logPeak: make([]float64, len(peak)), fence: fence}
 	for c, p := range peak {

@@ -147,27 +147,10 @@ func (m *File) ScaleRows(x *mat.Dense) error {
 // svclust.ErrDimension if dst is not nil and its length is not the
 // number of rows of x.
 func (m *File) Predict(dst []int, x mat.Matrix, workers int) ([]int, error) {
-	if err := m.check(x); err != nil {
-		return nil, err
-	}
-	n, _ := x.Dims()
-	if dst == nil {
-		dst = make([]int, n)
-	}
-	if len(dst) != n {
-		return nil, fmt.Errorf("%w: Predict: len(dst) = %d for %d rows", svclust.ErrDimension, len(dst), n)
-	}
-	if m.Partition == nil {
-		return nil, ErrNotClustered
-	}
-	err := m.chunks(x, func(lo, hi int, scaled *mat.Dense) error {
-		m.Partition.Predict(dst[lo:hi], scaled, workers)
+	return withRows(m, "Predict", dst, x, m.clustered, func(dst []int, scaled *mat.Dense) error {
+		m.Partition.Predict(dst, scaled, workers)
 		return nil
-	}, 0)
-	if err != nil {
-		return nil, err
-	}
-	return dst, nil
+	})
 }
 
 // Score sets dst[i] to f(x) = Σᵢ αᵢ k(svᵢ, x) − 1 of the raw (unscaled)
@@ -176,24 +159,10 @@ func (m *File) Predict(dst []int, x mat.Matrix, workers int) ([]int, error) {
 // ([File.OutlierScores] ranks outliers on a common scale). It returns the
 // errors of [File.Predict] but ErrNotClustered.
 func (m *File) Score(dst []float64, x mat.Matrix, workers int) ([]float64, error) {
-	if err := m.check(x); err != nil {
-		return nil, err
-	}
-	n, _ := x.Dims()
-	if dst == nil {
-		dst = make([]float64, n)
-	}
-	if len(dst) != n {
-		return nil, fmt.Errorf("%w: Score: len(dst) = %d for %d rows", svclust.ErrDimension, len(dst), n)
-	}
-	err := m.chunks(x, func(lo, hi int, scaled *mat.Dense) error {
-		m.Model.Score(dst[lo:hi], scaled, workers)
+	return withRows(m, "Score", dst, x, nil, func(dst []float64, scaled *mat.Dense) error {
+		m.Model.Score(dst, scaled, workers)
 		return nil
-	}, 0)
-	if err != nil {
-		return nil, err
-	}
-	return dst, nil
+	})
 }
 
 // OutlierScores sets dst[i] to the outlier score in [0, 1] of the raw
@@ -205,25 +174,53 @@ func (m *File) Score(dst []float64, x mat.Matrix, workers int) ([]float64, error
 // partition has no outlier fence: fitting again gives one. Otherwise it
 // returns errors and panics as [File.Predict] does.
 func (m *File) OutlierScores(dst []float64, x mat.Matrix, workers int) ([]float64, error) {
+	return withRows(m, "OutlierScores", dst, x, m.scored, func(dst []float64, scaled *mat.Dense) error {
+		_, err := m.Partition.OutlierScores(dst, scaled, workers)
+		return err
+	})
+}
+
+// clustered returns ErrNotClustered for a model without a partition.
+func (m *File) clustered() error {
+	if m.Partition == nil {
+		return ErrNotClustered
+	}
+	return nil
+}
+
+// scored returns the error of a model without outlier scores: no
+// partition, or a partition without an outlier fence.
+func (m *File) scored() error {
+	if m.Partition == nil {
+		return ErrNotClustered
+	}
+	if m.Partition.OutlierThreshold() == 0 {
+		return cluster.ErrNoOutlierScores
+	}
+	return nil
+}
+
+// withRows checks x and dst as Predict, Score and OutlierScores (name) do,
+// allocates a nil dst, returns the error of ready (when not nil) and calls
+// pass on each chunk of scaled rows with the part of dst for them.
+func withRows[T int | float64](m *File, name string, dst []T, x mat.Matrix, ready func() error, pass func([]T, *mat.Dense) error) ([]T, error) {
 	if err := m.check(x); err != nil {
 		return nil, err
 	}
 	n, _ := x.Dims()
 	if dst == nil {
-		dst = make([]float64, n)
+		dst = make([]T, n)
 	}
 	if len(dst) != n {
-		return nil, fmt.Errorf("%w: OutlierScores: len(dst) = %d for %d rows", svclust.ErrDimension, len(dst), n)
+		return nil, fmt.Errorf("%w: %s: len(dst) = %d for %d rows", svclust.ErrDimension, name, len(dst), n)
 	}
-	if m.Partition == nil {
-		return nil, ErrNotClustered
-	}
-	if m.Partition.OutlierThreshold() == 0 {
-		return nil, cluster.ErrNoOutlierScores
+	if ready != nil {
+		if err := ready(); err != nil {
+			return nil, err
+		}
 	}
 	err := m.chunks(x, func(lo, hi int, scaled *mat.Dense) error {
-		_, err := m.Partition.OutlierScores(dst[lo:hi], scaled, workers)
-		return err
+		return pass(dst[lo:hi], scaled)
 	}, 0)
 	if err != nil {
 		return nil, err
@@ -269,11 +266,8 @@ func withScores[T int | float64](m *File, name string, dst []T, scores []float64
 	if len(dst) != n || len(scores) != n {
 		return nil, nil, fmt.Errorf("%w: %s: len(dst) = %d and len(scores) = %d for %d rows", svclust.ErrDimension, name, len(dst), len(scores), n)
 	}
-	if m.Partition == nil {
-		return nil, nil, ErrNotClustered
-	}
-	if m.Partition.OutlierThreshold() == 0 {
-		return nil, nil, cluster.ErrNoOutlierScores
+	if err := m.scored(); err != nil {
+		return nil, nil, err
 	}
 	err := m.chunks(x, func(lo, hi int, scaled *mat.Dense) error {
 		return pass(dst[lo:hi], scores[lo:hi], scaled)
