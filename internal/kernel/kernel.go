@@ -400,3 +400,113 @@ func shiftTerm(dst []float64, den float64, sv []float64, ak, e float64, k int, g
 	}
 	return den + w
 }
+
+// MeanShiftCutNear is meanShiftCut (MeanShiftCutTo with nil gammas,
+// MeanShiftEachCutTo otherwise) over the support vectors whose indices
+// list holds, in increasing order. When list holds every support vector
+// whose term meanShiftCut keeps at x (CutCandidates gives such a list for
+// every x within its radius), num and den are meanShiftCut's to the bit:
+// the smallest uᵢ is among them, the terms kept are the same, and they are
+// added in the same order. z[i] is set for the listed i only.
+func MeanShiftCutNear(dst, z, x, svs, a, lnW []float64, gamma float64, gammas []float64, list []int32) (num []float64, den float64) {
+	d := len(x)
+	if rows(svs, d) != len(a) || len(z) != len(a) || len(lnW) != len(a) || (gammas != nil && len(gammas) != len(a)) || len(dst) != d {
+		panic(badLength)
+	}
+	umin := math.Inf(1)
+	for _, k := range list {
+		sv := svs[int(k)*d : int(k)*d+d]
+		var s float64
+		if d == 2 {
+			t0, t1 := x[0]-sv[0], x[1]-sv[1]
+			s = t0 * t0
+			s += t1 * t1
+		} else {
+			s = SqDist(x, sv)
+		}
+		g := gamma
+		if gammas != nil {
+			g = gammas[k]
+		}
+		s *= g
+		z[k] = s
+		umin = min(umin, s-lnW[k])
+	}
+	clear(dst)
+	lim := umin + CutOff
+	var kept [4]int
+	m := 0
+	for _, k32 := range list {
+		i := int(k32)
+		if !(z[i]-lnW[i] <= lim) {
+			continue
+		}
+		kept[m] = i
+		if m++; m < 4 {
+			continue
+		}
+		m = 0
+		var e [4]float64
+		e[0], e[1], e[2], e[3] = expNeg4(z[kept[0]], z[kept[1]], z[kept[2]], z[kept[3]])
+		for l, k := range kept {
+			den = shiftTerm(dst, den, svs[k*d:k*d+d], a[k], e[l], k, gammas)
+		}
+	}
+	for _, k := range kept[:m] {
+		den = shiftTerm(dst, den, svs[k*d:k*d+d], a[k], ExpNeg(z[k]), k, gammas)
+	}
+	return dst, den
+}
+
+// CutCandidates returns in list (reusing its memory) the indices, in
+// increasing order, of the support vectors whose terms meanShiftCut may
+// keep at any point within distance rho of x0, given z as meanShiftCut
+// left it at x0 (z[i] = γᵢ‖x0 − svᵢ‖²) and its lnW. With Dᵢ = ‖x0 − svᵢ‖
+// and x within rho of x0, ‖x − svᵢ‖ lies in [Dᵢ − rho, Dᵢ + rho], so
+// uᵢ(x) = γᵢ‖x − svᵢ‖² − lnW[i] is at least Lᵢ = γᵢ max(0, Dᵢ − rho)² − lnW[i]
+// and the smallest uⱼ(x) at most U = minⱼ γⱼ(Dⱼ + rho)² − lnW[j]; a term
+// with Lᵢ > U + CutOff is below the cut everywhere in the ball. A margin
+// of 1e-6 of the magnitudes involved, far above the rounding of z and of
+// these bounds (a few 2⁻⁵³ relative), keeps the list a superset of the
+// terms kept as computed. ok is false (and the list must not be used)
+// when a value is not finite, where the bounds say nothing.
+func CutCandidates(list []int32, z, lnW []float64, gamma float64, gammas []float64, rho float64) (_ []int32, ok bool) {
+	list = list[:0]
+	if !(rho >= 0) || math.IsInf(rho, 0) {
+		return list, false
+	}
+	g := gamma
+	u := math.Inf(1)
+	for i, zi := range z {
+		if gammas != nil {
+			g = gammas[i]
+		}
+		if math.IsInf(lnW[i], -1) {
+			continue // a zero coefficient: never kept while the cut is finite
+		}
+		if !(zi >= 0) || math.IsInf(zi, 0) || !(g > 0) || math.IsInf(g, 0) || math.IsNaN(lnW[i]) || math.IsInf(lnW[i], 0) {
+			return list, false
+		}
+		di := math.Sqrt(zi/g) + rho
+		u = min(u, g*di*di-lnW[i])
+	}
+	if math.IsInf(u, 0) || math.IsNaN(u) {
+		return list, false
+	}
+	for i, zi := range z {
+		if math.IsInf(lnW[i], -1) {
+			continue
+		}
+		if gammas != nil {
+			g = gammas[i]
+		}
+		di := max(0, math.Sqrt(zi/g)-rho)
+		hi := g * (math.Sqrt(zi/g) + rho) * (math.Sqrt(zi/g) + rho)
+		li := g*di*di - lnW[i]
+		margin := 1e-6 * (1 + math.Abs(u) + CutOff + hi + 2*math.Abs(lnW[i]))
+		if li <= u+CutOff+margin {
+			list = append(list, int32(i))
+		}
+	}
+	return list, true
+}

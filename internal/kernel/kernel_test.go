@@ -507,3 +507,79 @@ func TestMeanShiftCutTermByTerm(t *testing.T) {
 		}
 	}
 }
+
+// TestMeanShiftCutNear: within rho of the point x0 at which CutCandidates
+// listed the terms, MeanShiftCutNear over the list gives meanShiftCut's
+// numerator and denominator to the bit, with one width and with a width
+// per support vector, zero coefficients included; and the lists leave
+// terms out (else the test would check nothing).
+func TestMeanShiftCutNear(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 6))
+	shorter := 0
+	for _, d := range []int{1, 2, 3} {
+		const n = 300
+		flat, _ := randomSet(rng, n, d)
+		for i := range flat {
+			flat[i] *= 5
+		}
+		a, gammas, lnA, lnW := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range a {
+			a[i] = math.Exp(2 * rng.NormFloat64())
+			if i%17 == 0 {
+				a[i] = 0
+			}
+			gammas[i] = 1 + 4*rng.Float64()
+			lnA[i] = math.Log(a[i])
+			lnW[i] = math.Log(a[i] * gammas[i])
+		}
+		for trial := range 200 {
+			each := trial%2 == 1
+			g, lw := []float64(nil), lnA
+			if each {
+				g, lw = gammas, lnW
+			}
+			const gamma = 3.0
+			rho := 0.05 + rng.Float64()
+			x0 := make([]float64, d)
+			for j := range x0 {
+				x0[j] = 4 * rng.NormFloat64()
+			}
+			z := make([]float64, n)
+			meanShiftCut(make([]float64, d), z, x0, flat, a, lw, gamma, g)
+			list, ok := CutCandidates(nil, z, lw, gamma, g, rho)
+			if !ok {
+				t.Fatalf("d=%d trial %d: no list", d, trial)
+			}
+			if len(list) < n-n/17-1 {
+				shorter++
+			}
+			for range 20 {
+				// A point within rho of x0, often near its edge.
+				x := make([]float64, d)
+				dir := make([]float64, d)
+				for j := range dir {
+					dir[j] = rng.NormFloat64()
+				}
+				r := rho * math.Sqrt(rng.Float64()) * 0.999999 / math.Sqrt(SqDist(dir, make([]float64, d)))
+				for j := range x {
+					x[j] = x0[j] + r*dir[j]
+				}
+				want, wantDen := meanShiftCut(make([]float64, d), make([]float64, n), x, flat, a, lw, gamma, g)
+				got, gotDen := MeanShiftCutNear(make([]float64, d), make([]float64, n), x, flat, a, lw, gamma, g, list)
+				if gotDen != wantDen || !slices.Equal(got, want) {
+					t.Fatalf("d=%d trial %d: (%v, %v), want (%v, %v)", d, trial, got, gotDen, want, wantDen)
+				}
+			}
+		}
+	}
+	if shorter == 0 {
+		t.Error("no list left a term out")
+	}
+	// Values where the bounds say nothing give no list.
+	if _, ok := CutCandidates(nil, []float64{math.NaN(), 1}, []float64{0, 0}, 1, nil, 0.5); ok {
+		t.Error("a NaN distance gave a list")
+	}
+	if _, ok := CutCandidates(nil, []float64{1, 2}, []float64{math.Inf(-1), math.Inf(-1)}, 1, nil, 0.5); ok {
+		t.Error("all coefficients zero gave a list")
+	}
+}
