@@ -313,10 +313,11 @@ func (tr *trainer) compact() {
 			}
 			if s.k != nil {
 				// The cache is symmetric: row last is column last, read
-				// in order.
-				for i, v := range s.k[last*s.cap : last*s.cap+last] {
+				// in order; row r is a copy of it.
+				rowLast := s.k[last*s.cap : last*s.cap+last]
+				copy(s.k[r*s.cap:r*s.cap+last], rowLast)
+				for i, v := range rowLast {
 					s.k[i*s.cap+r] = v
-					s.k[r*s.cap+i] = v
 				}
 				s.k[r*s.cap+r] = s.k[last*s.cap+last]
 			}
