@@ -3,9 +3,7 @@ package svclust
 import (
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strconv"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -228,14 +226,7 @@ func choose(data []float64, n, d int, c Config) (Choice, []float64, *Subspace) {
 			l := autoWidth * ch.Rho
 			if sub != nil {
 				ch.Silverman = silverman(smp, s, d)
-				fl := math.Sqrt2
-				if v, err := strconv.ParseFloat(os.Getenv("SVCLUST_PFLOOR"), 64); err == nil {
-					fl = v
-				}
-				if fl*ch.Silverman > l && os.Getenv("SVCLUST_PGLOBAL") != "" {
-					ch.RhoWidth = 0 // PROTOTYPE: global width where the floor binds
-				}
-				l = max(l, fl*ch.Silverman)
+				l = max(l, math.Sqrt2*ch.Silverman)
 			}
 			ch.Gamma = 1 / (l * l)
 		case allEqual(smp, d):
