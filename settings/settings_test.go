@@ -150,14 +150,15 @@ func TestConfigFields(t *testing.T) {
 	t.Parallel()
 	// Config: all but Progress and its two unexported fields for tests
 	// come from flags. cluster.Levels: all but
-	// Progress, RippleZ, LevelPower and Neighbors, the library's defaults;
+	// Progress, RippleZ, LevelPower, Neighbors and LevelLinks, the
+	// library's defaults;
 	// cluster.Components: all but Progress and Neighbors (and its two
 	// unexported fields for tests).
 	if n := reflect.TypeFor[svclust.Config]().NumField(); n != 14 {
 		t.Errorf("svclust.Config has %d fields, not 14: check Settings.Config", n)
 	}
-	if n := reflect.TypeFor[cluster.Levels]().NumField(); n != 9 {
-		t.Errorf("cluster.Levels has %d fields, not 9: check Settings.ClusterMethod", n)
+	if n := reflect.TypeFor[cluster.Levels]().NumField(); n != 10 {
+		t.Errorf("cluster.Levels has %d fields, not 10: check Settings.ClusterMethod", n)
 	}
 	if n := reflect.TypeFor[cluster.Components]().NumField(); n != 10 {
 		t.Errorf("cluster.Components has %d fields, not 10: check Settings.ClusterMethod", n)
@@ -261,5 +262,36 @@ func TestParseSep(t *testing.T) {
 	var e *Error
 	if _, err := ParseSep("|"); !errors.As(err, &e) || e.Flag != "-sep" || err.Error() != `-sep must be , ; or tab, not "|"` {
 		t.Errorf("ParseSep(|): %v", err)
+	}
+}
+
+// TestSubspaceReason: the report of the subspace rule says why the kernel
+// stays on the features when the concentration is below the threshold on
+// a small sample but not once scaled to 2,000 rows, and carries the
+// scaled value (the Choice of hd8 at 200 rows, data seed 2,
+// docs/high-dim.md); the other decisions keep their reasons.
+func TestSubspaceReason(t *testing.T) {
+	for _, tc := range []struct {
+		ch   svclust.Choice
+		want string // in the reason; "" for no report
+	}{
+		{svclust.Choice{}, ""},
+		{svclust.Choice{Concentration: 4.85, ConcentrationScaled: 6.47, ConcentrationMax: 6}, "not once scaled to 2,000 rows"},
+		{svclust.Choice{Concentration: 6.17, ConcentrationScaled: 7.82, ConcentrationMax: 6}, "at or above threshold"},
+		{svclust.Choice{Concentration: 4.21, ConcentrationScaled: 5.61, ConcentrationMax: 6, Projected: true, Q: 3}, "below threshold: distances concentrate"},
+		{svclust.Choice{Concentration: 1.42, ConcentrationMax: 6, Projected: true, Q: 3}, "below threshold: distances concentrate"},
+	} {
+		s := subspaceOf(tc.ch)
+		switch {
+		case tc.want == "" && s != nil:
+			t.Errorf("%+v: report %+v, want none", tc.ch, s)
+		case tc.want == "":
+		case s == nil || !strings.Contains(s.Reason, tc.want) || s.ConcentrationScaled != tc.ch.ConcentrationScaled || s.Projected != tc.ch.Projected:
+			t.Errorf("%+v: report %+v, want reason with %q and the scaled concentration", tc.ch, s, tc.want)
+		}
+	}
+	b, err := json.Marshal(subspaceOf(svclust.Choice{Concentration: 4.85, ConcentrationScaled: 6.47, ConcentrationMax: 6}))
+	if err != nil || !strings.Contains(string(b), `"concentration_scaled":6.47`) {
+		t.Errorf("json %s, %v: want concentration_scaled", b, err)
 	}
 }
