@@ -93,6 +93,17 @@ func (s *SupportSet) Rand() *rand.Rand { return s.rng }
 // SGD update adds the same amount, go to the support vector that entered
 // first, so that the support set keeps being renewed; the paper does not say.
 func (s *SupportSet) Smallest() int {
+	if len(s.removed) == 0 && len(s.a) > 0 {
+		// The same choice without the test for removal, as Merge calls
+		// it: before it removes anything.
+		best, bv := 0, math.Abs(s.a[0])
+		for i, ai := range s.a[1:] {
+			if v := math.Abs(ai); v < bv || (v == bv && s.stamp[i+1] < s.stamp[best]) {
+				best, bv = i+1, v
+			}
+		}
+		return best
+	}
 	best := -1
 	for i, ai := range s.a {
 		if s.isRemoved(i) {

@@ -192,7 +192,11 @@ func (tr *trainer) run(ctx context.Context) error {
 		// r = uᵀφ(xₙ), so wₜᵀφ(xₙ) = r/(t−1); w₁ = 0.
 		b := s.Len()
 		var r float64
-		if s.k != nil {
+		if slot := tr.pos[nt]; s.k != nil && slot >= 0 {
+			// The sample is a support vector: its kernel row is row slot
+			// of the cache, the same values to the bit (see SupportSet.k).
+			r = kernel.Dot(s.a, s.kernelRow(int(slot)))
+		} else if s.k != nil {
 			// The sample's kernel row, kept for the cache if the sample
 			// enters; r sums the same terms in the same order as Sum.
 			if cap(tr.krow) < b {
@@ -309,10 +313,11 @@ func (tr *trainer) compact() {
 			}
 			if s.k != nil {
 				// The cache is symmetric: row last is column last, read
-				// in order.
-				for i, v := range s.k[last*s.cap : last*s.cap+last] {
+				// in order; row r is a copy of it.
+				rowLast := s.k[last*s.cap : last*s.cap+last]
+				copy(s.k[r*s.cap:r*s.cap+last], rowLast)
+				for i, v := range rowLast {
 					s.k[i*s.cap+r] = v
-					s.k[r*s.cap+i] = v
 				}
 				s.k[r*s.cap+r] = s.k[last*s.cap+last]
 			}

@@ -92,7 +92,7 @@ func progressOf(progress func(done, total int), total int) func(int) {
 // equilibrium moves e along its trajectory to its end or, with anchors, to
 // the first anchor within anchorRadius·ℓ of it, and returns e. Fit and
 // Predict share it, so that Predict reproduces Fit's labels.
-func equilibrium(f *assign.Field, e, scratch []float64, anchors *assign.Tree) []float64 {
+func equilibrium(f *assign.Field, e []float64, scratch *assign.Scratch, anchors *assign.Tree) []float64 {
 	scale := f.Scale()
 	a := f.EquilibriumNear(e, scratch, trajectoryTol*scale, trajectoryMaxIter, anchors, anchorRadius*scale)
 	if a >= 0 {

@@ -361,3 +361,62 @@ func TestEquilibriumEach(t *testing.T) {
 		t.Errorf("f(0.5) = %v, want %v", v, want)
 	}
 }
+
+// TestEquilibriumNearFullPasses: trajectories that sum over the candidate
+// lists between full passes (kernel.MeanShiftCutNear) end where the
+// trajectories of full passes at every step end, to the bit, with one
+// width and with a width per support vector, on a field of many bumps.
+func TestEquilibriumNearFullPasses(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 8))
+	const n, d = 400, 2
+	sv := make([]float64, n*d)
+	for i := range sv {
+		sv[i] = 6 * rng.Float64()
+	}
+	alpha, gammas := make([]float64, n), make([]float64, n)
+	for i := range alpha {
+		alpha[i] = 0.05 + rng.Float64()
+		gammas[i] = 20 + 60*rng.Float64()
+	}
+	for _, each := range []bool{false, true} {
+		f := &Field{SV: sv, Alpha: alpha, Gamma: 40, D: d}
+		lnW := make([]float64, n)
+		for i := range lnW {
+			lnW[i] = math.Log(alpha[i])
+		}
+		if each {
+			f.Gammas = gammas
+			for i := range lnW {
+				lnW[i] += math.Log(gammas[i])
+			}
+		}
+		tol := StepTol * f.Scale()
+		s := f.Scratch()
+		for k := range 60 {
+			x := slices.Clone(sv[k*d : k*d+d])
+			want := slices.Clone(x)
+			f.EquilibriumNear(x, s, tol, MaxSteps, nil, 0)
+			num, z := make([]float64, d), make([]float64, n)
+			for range MaxSteps {
+				var den float64
+				if each {
+					num, den = kernel.MeanShiftEachCutTo(num, z, want, sv, alpha, gammas, lnW)
+				} else {
+					num, den = kernel.MeanShiftCutTo(num, z, want, sv, alpha, lnW, f.Gamma)
+				}
+				var step float64
+				for j, v := range num {
+					nx := v / den
+					step += (nx - want[j]) * (nx - want[j])
+					want[j] = nx
+				}
+				if step <= tol*tol {
+					break
+				}
+			}
+			if !slices.Equal(x, want) {
+				t.Fatalf("each=%v, trajectory %d: ends at %v, full passes at %v", each, k, x, want)
+			}
+		}
+	}
+}

@@ -40,9 +40,25 @@ type Field struct {
 	lnA  []float64 // ln|Alpha[i]| (+ ln Gammas[i]), for kernel.MeanShiftCutTo (MeanShiftEachCutTo)
 }
 
-// Scratch returns scratch space for EquilibriumNear, of length
-// D + len(Alpha).
-func (f *Field) Scratch() []float64 { return make([]float64, f.D+len(f.Alpha)) }
+// Scratch is scratch space for EquilibriumNear, from Field.Scratch.
+type Scratch struct {
+	num, z, x0 []float64
+	list       []int32 // the terms that may be kept within nearRadius of x0
+}
+
+// Scratch returns scratch space for EquilibriumNear.
+func (f *Field) Scratch() *Scratch {
+	return &Scratch{num: make([]float64, f.D), z: make([]float64, len(f.Alpha)), x0: make([]float64, f.D),
+		list: make([]int32, 0, len(f.Alpha))}
+}
+
+// nearRadius is the radius, in units of ℓ, of the ball about the point of
+// a trajectory's last full pass within which its steps sum over the
+// candidate terms of kernel.CutCandidates only; leaving it costs one full
+// pass more. Its value changes no result, only the time: 1 was the best
+// of 0.25, 0.5, 1, 2 and 4 on 1,000 2-D moons (instructions of the whole
+// fit under valgrind: 3.83, 3.74, 3.70, 3.72 and 3.83 G).
+const nearRadius = 1
 
 // Value returns f(x).
 func (f *Field) Value(x []float64) float64 {
@@ -76,7 +92,7 @@ func (f *Field) Scale() float64 { return 1 / math.Sqrt(f.Gamma) }
 // a point of anchors (equilibria found before), the trajectory stops there
 // and EquilibriumNear returns the index of the nearest such point as
 // anchor; otherwise anchor is −1. A nil anchors never stops early.
-func (f *Field) EquilibriumNear(x, scratch []float64, tol float64, maxIter int, anchors *Tree, r float64) (anchor int) {
+func (f *Field) EquilibriumNear(x []float64, scratch *Scratch, tol float64, maxIter int, anchors *Tree, r float64) (anchor int) {
 	f.once.Do(func() {
 		f.lnA = make([]float64, len(f.Alpha))
 		for i, a := range f.Alpha {
@@ -86,8 +102,14 @@ func (f *Field) EquilibriumNear(x, scratch []float64, tol float64, maxIter int, 
 			}
 		}
 	})
-	num, z := scratch[:f.D], scratch[f.D:f.D+len(f.Alpha)]
+	num, z, x0 := scratch.num, scratch.z, scratch.x0
 	tol2, r2 := tol*tol, r*r
+	// Each step sums over the terms kernel.CutCandidates listed at the
+	// last full pass while x stays within rho of its point x0 (the same
+	// sums to the bit, see kernel.MeanShiftCutNear); near is false until
+	// the first full pass and when a list could not be made.
+	rho := nearRadius * f.Scale()
+	near := false
 	for range maxIter {
 		if anchors != nil {
 			if a, dd := anchors.Nearest(x); a >= 0 && dd <= r2 {
@@ -95,10 +117,16 @@ func (f *Field) EquilibriumNear(x, scratch []float64, tol float64, maxIter int, 
 			}
 		}
 		var den float64
-		if f.Gammas != nil {
-			num, den = kernel.MeanShiftEachCutTo(num, z, x, f.SV, f.Alpha, f.Gammas, f.lnA)
+		if near && kernel.SqDist(x, x0) <= rho*rho*(1-1e-9) {
+			num, den = kernel.MeanShiftCutNear(num, z, x, f.SV, f.Alpha, f.lnA, f.Gamma, f.Gammas, scratch.list)
 		} else {
-			num, den = kernel.MeanShiftCutTo(num, z, x, f.SV, f.Alpha, f.lnA, f.Gamma)
+			if f.Gammas != nil {
+				num, den = kernel.MeanShiftEachCutTo(num, z, x, f.SV, f.Alpha, f.Gammas, f.lnA)
+			} else {
+				num, den = kernel.MeanShiftCutTo(num, z, x, f.SV, f.Alpha, f.lnA, f.Gamma)
+			}
+			copy(x0, x)
+			scratch.list, near = kernel.CutCandidates(scratch.list, z, f.lnA, f.Gamma, f.Gammas, rho)
 		}
 		if !(den > 0) || math.IsInf(den, 0) {
 			return -1

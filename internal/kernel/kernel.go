@@ -71,6 +71,18 @@ func sqDist4(x, y0, y1, y2, y3 []float64) (s0, s1, s2, s3 float64) {
 // svs, four rows at a time (see sqDist4). The caller checks the lengths.
 func sqDistRow(dst, x, svs []float64) {
 	d := len(x)
+	if d == 2 {
+		// SqDist's two additions for each row, from 0, without its loop.
+		x0, x1 := x[0], x[1]
+		svs = svs[:2*len(dst)]
+		for i := range dst {
+			t0, t1 := x0-svs[2*i], x1-svs[2*i+1]
+			s := t0 * t0
+			s += t1 * t1
+			dst[i] = s
+		}
+		return
+	}
 	i := 0
 	for ; i+4 <= len(dst); i += 4 {
 		r := svs[i*d : i*d+4*d]
@@ -100,12 +112,7 @@ func expNegRow(v []float64, gamma float64, gammas []float64) {
 			g := gammas[i : i+4]
 			g0, g1, g2, g3 = g[0], g[1], g[2], g[3]
 		}
-		u0, u1, u2, u3 := g0*u[0], g1*u[1], g2*u[2], g3*u[3]
-		if u0 > expZero || u1 > expZero || u2 > expZero || u3 > expZero {
-			u[0], u[1], u[2], u[3] = ExpNeg(u0), ExpNeg(u1), ExpNeg(u2), ExpNeg(u3)
-			continue
-		}
-		u[0], u[1], u[2], u[3] = expArch4(-u0, -u1, -u2, -u3)
+		u[0], u[1], u[2], u[3] = expNeg4(g0*u[0], g1*u[1], g2*u[2], g3*u[3])
 	}
 	for ; i < len(v); i++ {
 		g := gamma
@@ -114,6 +121,50 @@ func expNegRow(v []float64, gamma float64, gammas []float64) {
 		}
 		v[i] = ExpNeg(g * v[i])
 	}
+}
+
+// expNeg4Max is the largest u for which expArch4 computes exp(−u) side by
+// side: beyond it (the result subnormal or zero) expArch takes math.Exp's
+// own path.
+const expNeg4Max = 708
+
+// expNeg4 returns ExpNeg of four arguments, each to the bit. Where some
+// arguments lie beyond expNeg4Max (rows that mix near and far support
+// vectors, most of them in low dimension at a narrow width), the others
+// still go through expArch4 side by side, with 0 in the far lanes, whose
+// results are then replaced by ExpNeg's.
+func expNeg4(u0, u1, u2, u3 float64) (float64, float64, float64, float64) {
+	if u0 <= expNeg4Max && u1 <= expNeg4Max && u2 <= expNeg4Max && u3 <= expNeg4Max {
+		return expArch4(-u0, -u1, -u2, -u3)
+	}
+	far0, far1, far2, far3 := !(u0 <= expNeg4Max), !(u1 <= expNeg4Max), !(u2 <= expNeg4Max), !(u3 <= expNeg4Max)
+	c0, c1, c2, c3 := u0, u1, u2, u3
+	if far0 {
+		c0 = 0
+	}
+	if far1 {
+		c1 = 0
+	}
+	if far2 {
+		c2 = 0
+	}
+	if far3 {
+		c3 = 0
+	}
+	e0, e1, e2, e3 := expArch4(-c0, -c1, -c2, -c3)
+	if far0 {
+		e0 = ExpNeg(u0)
+	}
+	if far1 {
+		e1 = ExpNeg(u1)
+	}
+	if far2 {
+		e2 = ExpNeg(u2)
+	}
+	if far3 {
+		e3 = ExpNeg(u3)
+	}
+	return e0, e1, e2, e3
 }
 
 // RowEachTo sets dst[i] = exp(−gammas[i]‖x − sv_i‖²) for every row sv_i of
@@ -311,21 +362,151 @@ func meanShiftCut(dst, z, x, svs, a, lnW []float64, gamma float64, gammas []floa
 	}
 	clear(dst)
 	lim := umin + CutOff
-	for i, ai := range a {
+	// The kept terms' exponentials four at a time (expNeg4), added in the
+	// order of i all the same.
+	var kept [4]int
+	m := 0
+	for i := range a {
 		if !(z[i]-lnW[i] <= lim) {
 			continue
 		}
-		sv := svs[i*d : i*d+d]
-		var w float64
-		if gammas != nil {
-			w = ai * gammas[i] * expArch(-z[i])
-		} else {
-			w = ai * expArch(-z[i])
+		kept[m] = i
+		if m++; m < 4 {
+			continue
 		}
-		den += w
-		for j, v := range sv {
-			dst[j] += w * v
+		m = 0
+		var e [4]float64
+		e[0], e[1], e[2], e[3] = expNeg4(z[kept[0]], z[kept[1]], z[kept[2]], z[kept[3]])
+		for l, k := range kept {
+			den = shiftTerm(dst, den, svs[k*d:k*d+d], a[k], e[l], k, gammas)
 		}
 	}
+	for _, k := range kept[:m] {
+		den = shiftTerm(dst, den, svs[k*d:k*d+d], a[k], ExpNeg(z[k]), k, gammas)
+	}
 	return dst, den
+}
+
+// shiftTerm adds the term of support vector sv (index k, coefficient ak,
+// kernel value e) to the mean-shift numerator dst and returns den plus its
+// weight.
+func shiftTerm(dst []float64, den float64, sv []float64, ak, e float64, k int, gammas []float64) float64 {
+	w := ak * e
+	if gammas != nil {
+		w = ak * gammas[k] * e
+	}
+	for j, v := range sv {
+		dst[j] += w * v
+	}
+	return den + w
+}
+
+// MeanShiftCutNear is meanShiftCut (MeanShiftCutTo with nil gammas,
+// MeanShiftEachCutTo otherwise) over the support vectors whose indices
+// list holds, in increasing order. When list holds every support vector
+// whose term meanShiftCut keeps at x (CutCandidates gives such a list for
+// every x within its radius), num and den are meanShiftCut's to the bit:
+// the smallest uᵢ is among them, the terms kept are the same, and they are
+// added in the same order. z[i] is set for the listed i only.
+func MeanShiftCutNear(dst, z, x, svs, a, lnW []float64, gamma float64, gammas []float64, list []int32) (num []float64, den float64) {
+	d := len(x)
+	if rows(svs, d) != len(a) || len(z) != len(a) || len(lnW) != len(a) || (gammas != nil && len(gammas) != len(a)) || len(dst) != d {
+		panic(badLength)
+	}
+	umin := math.Inf(1)
+	for _, k := range list {
+		sv := svs[int(k)*d : int(k)*d+d]
+		var s float64
+		if d == 2 {
+			t0, t1 := x[0]-sv[0], x[1]-sv[1]
+			s = t0 * t0
+			s += t1 * t1
+		} else {
+			s = SqDist(x, sv)
+		}
+		g := gamma
+		if gammas != nil {
+			g = gammas[k]
+		}
+		s *= g
+		z[k] = s
+		umin = min(umin, s-lnW[k])
+	}
+	clear(dst)
+	lim := umin + CutOff
+	var kept [4]int
+	m := 0
+	for _, k32 := range list {
+		i := int(k32)
+		if !(z[i]-lnW[i] <= lim) {
+			continue
+		}
+		kept[m] = i
+		if m++; m < 4 {
+			continue
+		}
+		m = 0
+		var e [4]float64
+		e[0], e[1], e[2], e[3] = expNeg4(z[kept[0]], z[kept[1]], z[kept[2]], z[kept[3]])
+		for l, k := range kept {
+			den = shiftTerm(dst, den, svs[k*d:k*d+d], a[k], e[l], k, gammas)
+		}
+	}
+	for _, k := range kept[:m] {
+		den = shiftTerm(dst, den, svs[k*d:k*d+d], a[k], ExpNeg(z[k]), k, gammas)
+	}
+	return dst, den
+}
+
+// CutCandidates returns in list (reusing its memory) the indices, in
+// increasing order, of the support vectors whose terms meanShiftCut may
+// keep at any point within distance rho of x0, given z as meanShiftCut
+// left it at x0 (z[i] = γᵢ‖x0 − svᵢ‖²) and its lnW. With Dᵢ = ‖x0 − svᵢ‖
+// and x within rho of x0, ‖x − svᵢ‖ lies in [Dᵢ − rho, Dᵢ + rho], so
+// uᵢ(x) = γᵢ‖x − svᵢ‖² − lnW[i] is at least Lᵢ = γᵢ max(0, Dᵢ − rho)² − lnW[i]
+// and the smallest uⱼ(x) at most U = minⱼ γⱼ(Dⱼ + rho)² − lnW[j]; a term
+// with Lᵢ > U + CutOff is below the cut everywhere in the ball. A margin
+// of 1e-6 of the magnitudes involved, far above the rounding of z and of
+// these bounds (a few 2⁻⁵³ relative), keeps the list a superset of the
+// terms kept as computed. ok is false (and the list must not be used)
+// when a value is not finite, where the bounds say nothing.
+func CutCandidates(list []int32, z, lnW []float64, gamma float64, gammas []float64, rho float64) (_ []int32, ok bool) {
+	list = list[:0]
+	if !(rho >= 0) || math.IsInf(rho, 0) {
+		return list, false
+	}
+	g := gamma
+	u := math.Inf(1)
+	for i, zi := range z {
+		if gammas != nil {
+			g = gammas[i]
+		}
+		if math.IsInf(lnW[i], -1) {
+			continue // a zero coefficient: never kept while the cut is finite
+		}
+		if !(zi >= 0) || math.IsInf(zi, 0) || !(g > 0) || math.IsInf(g, 0) || math.IsNaN(lnW[i]) || math.IsInf(lnW[i], 0) {
+			return list, false
+		}
+		di := math.Sqrt(zi/g) + rho
+		u = min(u, g*di*di-lnW[i])
+	}
+	if math.IsInf(u, 0) || math.IsNaN(u) {
+		return list, false
+	}
+	for i, zi := range z {
+		if math.IsInf(lnW[i], -1) {
+			continue
+		}
+		if gammas != nil {
+			g = gammas[i]
+		}
+		di := max(0, math.Sqrt(zi/g)-rho)
+		hi := g * (math.Sqrt(zi/g) + rho) * (math.Sqrt(zi/g) + rho)
+		li := g*di*di - lnW[i]
+		margin := 1e-6 * (1 + math.Abs(u) + CutOff + hi + 2*math.Abs(lnW[i]))
+		if li <= u+CutOff+margin {
+			list = append(list, int32(i))
+		}
+	}
+	return list, true
 }

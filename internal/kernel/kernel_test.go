@@ -418,3 +418,168 @@ func BenchmarkRowTo(b *testing.B) {
 		})
 	}
 }
+
+// TestExpNeg4Lanes: expNeg4 gives ExpNeg's bits lane by lane whatever mix
+// of near arguments (expArch4's side-by-side path), subnormal results
+// (beyond expNeg4Max), zeros (beyond expZero), NaN and ±Inf the four lanes
+// hold.
+func TestExpNeg4Lanes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 4))
+	special := []float64{0, expNeg4Max, math.Nextafter(expNeg4Max, 1000), 720, expZero, 746.5, 1e6, math.Inf(1), math.NaN()}
+	for i := range 200_000 {
+		var u [4]float64
+		for l := range u {
+			switch rng.IntN(4) {
+			case 0:
+				u[l] = special[rng.IntN(len(special))]
+			case 1:
+				u[l] = 700 + 60*rng.Float64()
+			default:
+				u[l] = 40 * rng.Float64()
+			}
+		}
+		e0, e1, e2, e3 := expNeg4(u[0], u[1], u[2], u[3])
+		for l, e := range [4]float64{e0, e1, e2, e3} {
+			if want := ExpNeg(u[l]); math.Float64bits(e) != math.Float64bits(want) && !(math.IsNaN(e) && math.IsNaN(want)) {
+				t.Fatalf("case %d lane %d: expNeg4(%v) = %v, want ExpNeg's %v", i, l, u[l], e, want)
+			}
+		}
+	}
+}
+
+// TestMeanShiftCutTermByTerm: meanShiftCut, which takes the kept terms'
+// exponentials four at a time, gives to the bit what adding the kept terms
+// one at a time in index order gives (the definition of MeanShiftCutTo and
+// MeanShiftEachCutTo), for every remainder of the blocks of kept terms.
+func TestMeanShiftCutTermByTerm(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 5))
+	for _, d := range []int{1, 2, 3} {
+		for n := 0; n <= 40; n++ {
+			flat, _ := randomSet(rng, n, d)
+			for i := range flat {
+				flat[i] *= 4
+			}
+			a, gammas, lnA, lnW := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+			for i := range a {
+				a[i] = math.Exp(3 * rng.NormFloat64())
+				gammas[i] = 0.5 + 3*rng.Float64()
+				lnA[i] = math.Log(a[i])
+				lnW[i] = math.Log(a[i] * gammas[i])
+			}
+			x := make([]float64, d)
+			for j := range x {
+				x[j] = 2 * rng.NormFloat64()
+			}
+			for _, each := range []bool{false, true} {
+				const gamma = 2.5
+				z := make([]float64, n)
+				var got []float64
+				var gotDen float64
+				lw := lnA
+				if each {
+					got, gotDen = MeanShiftEachCutTo(nil, z, x, flat, a, gammas, lnW)
+					lw = lnW
+				} else {
+					got, gotDen = MeanShiftCutTo(nil, z, x, flat, a, lnA, gamma)
+				}
+				umin := math.Inf(1)
+				for i := range a {
+					umin = min(umin, z[i]-lw[i])
+				}
+				want, wantDen := make([]float64, d), 0.0
+				for i := range a {
+					if !(z[i]-lw[i] <= umin+CutOff) {
+						continue
+					}
+					w := a[i] * ExpNeg(z[i])
+					if each {
+						w = a[i] * gammas[i] * ExpNeg(z[i])
+					}
+					wantDen += w
+					for j := range want {
+						want[j] += w * flat[i*d+j]
+					}
+				}
+				if gotDen != wantDen || !slices.Equal(got, want) {
+					t.Fatalf("d=%d n=%d each=%v: (%v, %v), want (%v, %v)", d, n, each, got, gotDen, want, wantDen)
+				}
+			}
+		}
+	}
+}
+
+// TestMeanShiftCutNear: within rho of the point x0 at which CutCandidates
+// listed the terms, MeanShiftCutNear over the list gives meanShiftCut's
+// numerator and denominator to the bit, with one width and with a width
+// per support vector, zero coefficients included; and the lists leave
+// terms out (else the test would check nothing).
+func TestMeanShiftCutNear(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 6))
+	shorter := 0
+	for _, d := range []int{1, 2, 3} {
+		const n = 300
+		flat, _ := randomSet(rng, n, d)
+		for i := range flat {
+			flat[i] *= 5
+		}
+		a, gammas, lnA, lnW := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range a {
+			a[i] = math.Exp(2 * rng.NormFloat64())
+			if i%17 == 0 {
+				a[i] = 0
+			}
+			gammas[i] = 1 + 4*rng.Float64()
+			lnA[i] = math.Log(a[i])
+			lnW[i] = math.Log(a[i] * gammas[i])
+		}
+		for trial := range 200 {
+			each := trial%2 == 1
+			g, lw := []float64(nil), lnA
+			if each {
+				g, lw = gammas, lnW
+			}
+			const gamma = 3.0
+			rho := 0.05 + rng.Float64()
+			x0 := make([]float64, d)
+			for j := range x0 {
+				x0[j] = 4 * rng.NormFloat64()
+			}
+			z := make([]float64, n)
+			meanShiftCut(make([]float64, d), z, x0, flat, a, lw, gamma, g)
+			list, ok := CutCandidates(nil, z, lw, gamma, g, rho)
+			if !ok {
+				t.Fatalf("d=%d trial %d: no list", d, trial)
+			}
+			if len(list) < n-n/17-1 {
+				shorter++
+			}
+			for range 20 {
+				// A point within rho of x0, often near its edge.
+				x := make([]float64, d)
+				dir := make([]float64, d)
+				for j := range dir {
+					dir[j] = rng.NormFloat64()
+				}
+				r := rho * math.Sqrt(rng.Float64()) * 0.999999 / math.Sqrt(SqDist(dir, make([]float64, d)))
+				for j := range x {
+					x[j] = x0[j] + r*dir[j]
+				}
+				want, wantDen := meanShiftCut(make([]float64, d), make([]float64, n), x, flat, a, lw, gamma, g)
+				got, gotDen := MeanShiftCutNear(make([]float64, d), make([]float64, n), x, flat, a, lw, gamma, g, list)
+				if gotDen != wantDen || !slices.Equal(got, want) {
+					t.Fatalf("d=%d trial %d: (%v, %v), want (%v, %v)", d, trial, got, gotDen, want, wantDen)
+				}
+			}
+		}
+	}
+	if shorter == 0 {
+		t.Error("no list left a term out")
+	}
+	// Values where the bounds say nothing give no list.
+	if _, ok := CutCandidates(nil, []float64{math.NaN(), 1}, []float64{0, 0}, 1, nil, 0.5); ok {
+		t.Error("a NaN distance gave a list")
+	}
+	if _, ok := CutCandidates(nil, []float64{1, 2}, []float64{math.Inf(-1), math.Inf(-1)}, 1, nil, 0.5); ok {
+		t.Error("all coefficients zero gave a list")
+	}
+}
