@@ -129,6 +129,14 @@ type Choice struct {
 	EigenKept, EigenNext            float64
 	Silverman                       float64
 
+	// ConcentrationScaled is Concentration scaled to a sample of 2,000
+	// rows when the sample has fewer, Concentration·(2000/Sample)^(1/d),
+	// and then the value compared with ConcentrationMax (0 when the
+	// sample has 2,000 rows): k-NN distances grow as the sample shrinks,
+	// so that few rows of well-separated clusters would look concentrated
+	// (docs/high-dim.md).
+	ConcentrationScaled float64
+
 	// MinIter is the number of SGD steps before the stopping rule was
 	// first checked when Train chose it from the number of rows (see
 	// Config.MinIter) and it differs from DefaultMinIter; 0 otherwise.

@@ -212,6 +212,20 @@ func concentration(smp []float64, s, d int, rho float64) float64 {
 	return math.Sqrt(quickSelect(all, len(all)/2)) / rho
 }
 
+// atFullSample returns the concentration r = ρ_med/ρ measured on a sample
+// of s < autoSample rows of d features scaled to autoSample rows, the
+// sample of every larger data set, on which subspaceFlat separates the
+// data the kernel resolves from those it does not: r·(autoSample/s)^(1/d).
+// ρ_med does not depend on s, but k-NN distances shrink as s^(−1/m) for
+// data of local dimension m, so that few rows of well-separated clusters
+// look concentrated. Since m ≤ d, ρ on autoSample rows is at most
+// (s/autoSample)^(1/d)·ρ and the result is the least the ratio would be
+// there: the bound, rather than the estimate IntrinsicDim, which two
+// neighbour distances on a few hundred rows make noisy.
+func atFullSample(r float64, s, d int) float64 {
+	return r * math.Pow(float64(autoSample)/float64(s), 1/float64(d))
+}
+
 // intrinsicDim returns the estimate ln 2 / ln(ρ₁₀/ρ₅) of the data's
 // dimension from the median distances to the 5th and 10th nearest
 // neighbours (a k-NN distance grows as k^(1/d)); d when they do not grow.
@@ -327,6 +341,10 @@ func chooseSpace(ch *Choice, smp []float64, s, d, w int) (*Subspace, float64, fl
 		return nil, rho5, rho10 // no positive distance: nothing to measure
 	}
 	ch.Concentration, ch.ConcentrationMax = r, subspaceFlat
+	if s < autoSample {
+		r = atFullSample(r, s, d)
+		ch.ConcentrationScaled = r
+	}
 	if !(r < subspaceFlat) || s < 3 {
 		return nil, rho5, rho10
 	}

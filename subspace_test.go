@@ -65,6 +65,10 @@ func TestSpaceProjects(t *testing.T) {
 	if m.Subspace == nil || !ch.Projected || ch.Q < 1 || ch.Q > 8 || !(ch.Concentration < subspaceFlat) {
 		t.Fatalf("not projected: %+v", ch)
 	}
+	// 600 rows: the ratio compared is the one scaled to 2,000 rows.
+	if want := ch.Concentration * math.Pow(2000.0/600, 1.0/32); math.Abs(ch.ConcentrationScaled-want) > 1e-12*want || !(want < subspaceFlat) {
+		t.Errorf("scaled concentration %v, want %v below %v", ch.ConcentrationScaled, want, subspaceFlat)
+	}
 	if d, q := m.Subspace.Dims(); d != 32 || q != ch.Q || m.Dim() != 32 || m.KernelDim() != q {
 		t.Fatalf("dims: subspace %d→%d, model %d→%d, q %d", d, q, m.Dim(), m.KernelDim(), ch.Q)
 	}

@@ -10,7 +10,8 @@ package cluster_test
 // Calibration reads $SVCLUST_CALIB (default ../../shared/calibration) and
 // its anchors.tsv; $SVCLUST_MIND keeps the sets of at least that many
 // features. $SVCLUST_HIGHKINDS (comma-separated, such as g4,t6) replaces
-// the kinds of dataset.HighKinds; SVCLUST_HDBSCAN=0 leaves HDBSCAN out.
+// the kinds of dataset.HighKinds and $SVCLUST_HIGHN (default 1000) their
+// rows; SVCLUST_HDBSCAN=0 leaves HDBSCAN out.
 
 import (
 	"fmt"
@@ -138,6 +139,11 @@ func BenchmarkDefaultsCalibration(b *testing.B) {
 
 // spaceNote describes the subspace rule's choice.
 func spaceNote(ch svclust.Choice) string {
+	if ch.ConcentrationScaled > 0 {
+		return fmt.Sprintf("(%.2f at 2,000 rows) ", ch.ConcentrationScaled) + spaceNote(svclust.Choice{
+			Projected: ch.Projected, Concentration: ch.Concentration, ConcentrationMax: ch.ConcentrationMax, IntrinsicDim: ch.IntrinsicDim,
+			Q: ch.Q, EigenKept: ch.EigenKept, EigenNext: ch.EigenNext, Edge: ch.Edge, Silverman: ch.Silverman})
+	}
 	switch {
 	case ch.Projected:
 		return fmt.Sprintf("conc %.2f id %.1f q %d (eig %.2f/%.2f, edge %.2f) silverman %.3f", ch.Concentration, ch.IntrinsicDim, ch.Q, ch.EigenKept, ch.EigenNext, ch.Edge, ch.Silverman)
@@ -148,7 +154,7 @@ func spaceNote(ch svclust.Choice) string {
 }
 
 // BenchmarkDefaultsHighKinds prints, for every kind of dataset.HighKinds
-// (n = 1000, data seeds 1–5, z-scores), the mean and minimum ARI of the
+// (n = 1000 or $SVCLUST_HIGHN, data seeds 1–5, z-scores), the mean and minimum ARI of the
 // defaults (fitDefaults, training seed 1) and their clusters per seed,
 // beside exact HDBSCAN-5 (noise to the nearest clustered row), and reports
 // both means as metrics.
@@ -158,13 +164,17 @@ func BenchmarkDefaultsHighKinds(b *testing.B) {
 		fmt.Fprintf(&t, "\n%-6s %5s %8s %8s  %-16s %8s  %s\n", "kind", "true", "mean ARI", "min ARI", "clusters", "HDBSCAN5", "subspace (seed 1)")
 		var total, totalH float64
 		kinds := highKinds()
+		n := 1000
+		if v, err := strconv.Atoi(os.Getenv("SVCLUST_HIGHN")); err == nil && v > 0 {
+			n = v
+		}
 		for _, kind := range kinds {
 			var sum, sumH float64
 			lo := 1.0
 			var ks []string
 			note, classes := "", 0
 			for seed := uint64(1); seed <= 5; seed++ {
-				ds, err := dataset.GenerateHigh(kind, 1000, seed)
+				ds, err := dataset.GenerateHigh(kind, n, seed)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -192,6 +202,34 @@ func BenchmarkDefaultsHighKinds(b *testing.B) {
 		fmt.Print(t.String())
 		b.ReportMetric(total/k, "mean-ARI")
 		b.ReportMetric(totalH/k, "HDBSCAN5-ARI")
+	}
+}
+
+// BenchmarkDefaultsHD8Sizes prints, for the generated kind hd8 (five
+// well-separated Gaussians in 8 dimensions) at n = 200, 300, 500 and 1000
+// rows (data seeds 1–5, z-scores), the clusters and ARI of the defaults
+// (fitDefaults, training seed 1) and the subspace rule's statistics: with
+// few rows ρ grows and ρ_med/ρ falls, so the size of the sample must not
+// decide whether the blobs are projected (docs/high-dim.md).
+func BenchmarkDefaultsHD8Sizes(b *testing.B) {
+	for range b.N {
+		var t strings.Builder
+		fmt.Fprintf(&t, "\n%-5s %4s %5s %6s  %s\n", "n", "seed", "clus", "ARI", "subspace")
+		for _, n := range []int{200, 300, 500, 1000} {
+			var sum float64
+			for seed := uint64(1); seed <= 5; seed++ {
+				ds, err := dataset.Generate(dataset.HD8, n, seed)
+				if err != nil {
+					b.Fatal(err)
+				}
+				cl := fitDefaults(b, ds.X, 1)
+				ari := metrics.AdjustedRand(ds.Labels, cl.Labels)
+				sum += ari
+				fmt.Fprintf(&t, "%-5d %4d %5d %6.3f  %s\n", n, seed, cl.Clusters, ari, spaceNote(cl.Partition.Model().Choice))
+			}
+			fmt.Fprintf(&t, "%-5d mean ARI %.3f\n", n, sum/5)
+		}
+		fmt.Print(t.String())
 	}
 }
 
@@ -264,6 +302,38 @@ func TestProjectedHighDim(t *testing.T) {
 		case space == svclust.InputSpace && cl.Clusters != 1:
 			t.Errorf("on the features: %d clusters; the test assumes the kernel finds one there", cl.Clusters)
 		}
+	}
+}
+
+// TestFewRowsOfBlobs: 200 rows of the hd8 kind (five well-separated
+// Gaussians in 8 dimensions, data seed 2) have ρ_med/ρ 4.85 < 6 on their
+// sample, because the 5th-neighbour distance of 40 rows per blob is large,
+// but about 6.5 once scaled to 2,000 rows: the defaults keep the kernel on
+// the features and find the five blobs. Projected, as before the scaling,
+// the noise edge kept 2 of the 4 directions the centres span and gave 3
+// clusters, ARI 0.61 (docs/high-dim.md), so the test can fail.
+func TestFewRowsOfBlobs(t *testing.T) {
+	t.Parallel()
+	ds, err := dataset.Generate(dataset.HD8, 200, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dataset.FitScaler(ds.X, dataset.ScaleZScore).Transform(ds.X)
+	m, err := svclust.Train(ds.X, &svclust.Config{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := m.Choice
+	if ch.Projected || !(ch.Concentration < ch.ConcentrationMax) || !(ch.ConcentrationScaled >= ch.ConcentrationMax) {
+		t.Errorf("concentration %.2f, scaled %.2f, threshold %g, projected %v: want below the threshold on the sample, at or above it scaled, not projected",
+			ch.Concentration, ch.ConcentrationScaled, ch.ConcentrationMax, ch.Projected)
+	}
+	cl, err := cluster.Fit(m, ds.X, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ari := metrics.AdjustedRand(ds.Labels, cl.Labels); cl.Clusters != 5 || ari < 0.95 {
+		t.Errorf("%d clusters, ARI %.3f; want the 5 blobs, ARI ≥ 0.95", cl.Clusters, ari)
 	}
 }
 

@@ -73,6 +73,9 @@ type choiceJSON struct {
 	EigenNext        float64 `json:"eigen_next,omitempty"`
 	Silverman        float64 `json:"silverman,omitempty"`
 	MinIter          int     `json:"min_iter,omitempty"`
+	// ConcentrationScaled (version 6) is absent when the sample had
+	// 2,000 rows, and from files written before it was measured.
+	ConcentrationScaled float64 `json:"concentration_scaled,omitempty"`
 }
 
 // subspaceJSON is svclust.Subspace (version 6): the mean and one row per
@@ -163,7 +166,7 @@ func modelForm(m *svclust.Model) (*modelJSON, error) {
 			WidthMin: ch.WidthMin, WidthMedian: ch.WidthMedian,
 			Concentration: ch.Concentration, ConcentrationMax: ch.ConcentrationMax, IntrinsicDim: ch.IntrinsicDim,
 			Projected: ch.Projected, Q: ch.Q, Edge: ch.Edge, EigenKept: ch.EigenKept, EigenNext: ch.EigenNext,
-			Silverman: ch.Silverman, MinIter: ch.MinIter,
+			Silverman: ch.Silverman, MinIter: ch.MinIter, ConcentrationScaled: ch.ConcentrationScaled,
 		},
 	}
 	if p := m.Subspace; p != nil {
@@ -278,7 +281,7 @@ func (j *modelJSON) check(version int) error {
 	}
 	if ch := j.Choice; ch != nil {
 		for _, v := range []float64{ch.Gamma, ch.C, ch.Rho, ch.KappaMax, ch.Scale, ch.RhoWidth, ch.WidthMin, ch.WidthMedian,
-			ch.Concentration, ch.ConcentrationMax, ch.IntrinsicDim, ch.Edge, ch.EigenKept, ch.EigenNext, ch.Silverman} {
+			ch.Concentration, ch.ConcentrationMax, ch.IntrinsicDim, ch.Edge, ch.EigenKept, ch.EigenNext, ch.Silverman, ch.ConcentrationScaled} {
 			if !finite(v) {
 				return bad("choice: %v is not finite", v)
 			}
@@ -298,7 +301,7 @@ func (j *modelJSON) check(version int) error {
 		case ch.Budget > 0 && len(j.Alpha) > ch.Budget:
 			return bad("choice: budget = %d, but the model has %d support vectors", ch.Budget, len(j.Alpha))
 		}
-		if version < subspaceVersion && (ch.ConcentrationMax != 0 || ch.Projected || ch.Q != 0 || ch.Silverman != 0 || ch.MinIter != 0) {
+		if version < subspaceVersion && (ch.ConcentrationMax != 0 || ch.ConcentrationScaled != 0 || ch.Projected || ch.Q != 0 || ch.Silverman != 0 || ch.MinIter != 0) {
 			return bad("version %d has no subspace rule or min_iter in its choice", version)
 		}
 	}
@@ -364,7 +367,7 @@ func (j *modelJSON) model() *svclust.Model {
 			WidthMin: ch.WidthMin, WidthMedian: ch.WidthMedian,
 			Concentration: ch.Concentration, ConcentrationMax: ch.ConcentrationMax, IntrinsicDim: ch.IntrinsicDim,
 			Projected: ch.Projected, Q: ch.Q, Edge: ch.Edge, EigenKept: ch.EigenKept, EigenNext: ch.EigenNext,
-			Silverman: ch.Silverman, MinIter: ch.MinIter,
+			Silverman: ch.Silverman, MinIter: ch.MinIter, ConcentrationScaled: ch.ConcentrationScaled,
 		}
 	}
 	if p := j.Subspace; p != nil {

@@ -83,6 +83,10 @@ type Subspace struct {
 	Concentration float64 `json:"concentration"`
 	Threshold     float64 `json:"threshold"`
 	IntrinsicDim  float64 `json:"intrinsic_dim"`
+	// ConcentrationScaled is Concentration scaled to a sample of 2,000
+	// rows when fewer were sampled, and then the value compared with
+	// Threshold (svclust.Choice.ConcentrationScaled).
+	ConcentrationScaled float64 `json:"concentration_scaled,omitempty"`
 	// Q directions kept: those above the noise Edge; EigenKept the
 	// smallest kept, EigenNext the next. Silverman is the bandwidth that
 	// floors the width in the subspace.
@@ -102,10 +106,13 @@ func subspaceOf(c svclust.Choice) *Subspace {
 	s := &Subspace{
 		Projected: c.Projected, Concentration: c.Concentration, Threshold: c.ConcentrationMax,
 		IntrinsicDim: c.IntrinsicDim, Q: c.Q, Edge: c.Edge, EigenKept: c.EigenKept, EigenNext: c.EigenNext,
-		Silverman: c.Silverman,
-		Reason:    "concentration at or above threshold: distances do not concentrate, the kernel resolves the features",
+		Silverman: c.Silverman, ConcentrationScaled: c.ConcentrationScaled,
+		Reason: "concentration at or above threshold: distances do not concentrate, the kernel resolves the features",
 	}
-	if c.Projected {
+	switch {
+	case c.ConcentrationScaled > 0 && !c.Projected && c.Concentration < c.ConcentrationMax:
+		s.Reason = "concentration below threshold on this sample but not once scaled to 2,000 rows (neighbour distances grow as the sample shrinks): the kernel resolves the features"
+	case c.Projected:
 		s.Reason = "concentration below threshold: distances concentrate, the kernel works on the q directions above the noise edge"
 	}
 	return s

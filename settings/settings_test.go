@@ -263,3 +263,34 @@ func TestParseSep(t *testing.T) {
 		t.Errorf("ParseSep(|): %v", err)
 	}
 }
+
+// TestSubspaceReason: the report of the subspace rule says why the kernel
+// stays on the features when the concentration is below the threshold on
+// a small sample but not once scaled to 2,000 rows, and carries the
+// scaled value (the Choice of hd8 at 200 rows, data seed 2,
+// docs/high-dim.md); the other decisions keep their reasons.
+func TestSubspaceReason(t *testing.T) {
+	for _, tc := range []struct {
+		ch   svclust.Choice
+		want string // in the reason; "" for no report
+	}{
+		{svclust.Choice{}, ""},
+		{svclust.Choice{Concentration: 4.85, ConcentrationScaled: 6.47, ConcentrationMax: 6}, "not once scaled to 2,000 rows"},
+		{svclust.Choice{Concentration: 6.17, ConcentrationScaled: 7.82, ConcentrationMax: 6}, "at or above threshold"},
+		{svclust.Choice{Concentration: 4.21, ConcentrationScaled: 5.61, ConcentrationMax: 6, Projected: true, Q: 3}, "below threshold: distances concentrate"},
+		{svclust.Choice{Concentration: 1.42, ConcentrationMax: 6, Projected: true, Q: 3}, "below threshold: distances concentrate"},
+	} {
+		s := subspaceOf(tc.ch)
+		switch {
+		case tc.want == "" && s != nil:
+			t.Errorf("%+v: report %+v, want none", tc.ch, s)
+		case tc.want == "":
+		case s == nil || !strings.Contains(s.Reason, tc.want) || s.ConcentrationScaled != tc.ch.ConcentrationScaled || s.Projected != tc.ch.Projected:
+			t.Errorf("%+v: report %+v, want reason with %q and the scaled concentration", tc.ch, s, tc.want)
+		}
+	}
+	b, err := json.Marshal(subspaceOf(svclust.Choice{Concentration: 4.85, ConcentrationScaled: 6.47, ConcentrationMax: 6}))
+	if err != nil || !strings.Contains(string(b), `"concentration_scaled":6.47`) {
+		t.Errorf("json %s, %v: want concentration_scaled", b, err)
+	}
+}

@@ -481,7 +481,11 @@ func printSummary(w io.Writer, path string, st *settings.Settings, dt *data, r *
 		g = "set"
 	}
 	if ch := m.Choice; ch.Projected {
-		g += fmt.Sprintf("; in %d of the %d dimensions: distances concentrate, %.3g < %g", ch.Q, dt.d, ch.Concentration, ch.ConcentrationMax)
+		r := ch.Concentration
+		if ch.ConcentrationScaled > 0 {
+			r = ch.ConcentrationScaled // the value compared
+		}
+		g += fmt.Sprintf("; in %d of the %d dimensions: distances concentrate, %.3g < %g", ch.Q, dt.d, r, ch.ConcentrationMax)
 	}
 	if ch := m.Choice; ch.Adaptive {
 		g += fmt.Sprintf("; adaptive widths: %d of %d support vectors narrowed, ℓᵢ/ℓ from %.3g, median %.3g", ch.Narrowed, len(m.Alpha), ch.WidthMin, ch.WidthMedian)
