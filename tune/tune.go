@@ -246,19 +246,6 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix) (*Result, error) {
 			res.Points = append(res.Points, p)
 		}
 	}
-	// What does not depend on the grid point is measured once: the
-	// automatic choice of each point (its sample, and for the automatic
-	// point the neighbour distances and the subspace), shared read-only.
-	// A point whose choice fails records the error when it is fitted.
-	chosen := make([]*svclust.Chosen, len(res.Points))
-	for i := range res.Points {
-		cfg := s.config(&res.Points[i], 0, workers)
-		if cfg.Gamma == 0 && cfg.C == 0 {
-			chosen[i] = auto
-			continue
-		}
-		chosen[i], _ = svclust.NewChosen(x, &cfg)
-	}
 	size := s.Sample
 	if size <= 0 {
 		size = DefaultSample
@@ -272,28 +259,45 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix) (*Result, error) {
 	if metric == nil {
 		metric = metrics.NMI
 	}
-	// Each point is fitted by one call of eval and written to its own slot,
-	// so the result does not depend on the number of workers, nor on the
-	// order: the costliest points start first (see byCost), and the
-	// passes of each fit may use every worker, so that the last fits do
-	// not leave cores idle.
-	order := byCost(chosen, d)
 	var (
 		mu   sync.Mutex
 		kept = -1 // the best point so far whose fit is held in res
 	)
-	Each(ctx, len(order), workers, nil, func(k int) {
-		i := order[k]
-		model, cl := s.eval(x, sub, rows, metric, chosen[i], workers, &res.Points[i])
-		if !s.Keep || res.Points[i].Err != nil {
-			return
+	for lo := 0; lo < len(res.Points) && ctx.Err() == nil; lo += chosenBatch {
+		// What does not depend on the grid point is measured once: the
+		// automatic choice of each point (its sample, and for the
+		// automatic point the neighbour distances and the subspace),
+		// shared read-only. A point whose choice fails records the error
+		// when it is fitted.
+		chosen := make([]*svclust.Chosen, min(chosenBatch, len(res.Points)-lo))
+		for k := range chosen {
+			cfg := s.config(&res.Points[lo+k], 0, workers)
+			if cfg.Gamma == 0 && cfg.C == 0 {
+				chosen[k] = auto
+				continue
+			}
+			chosen[k], _ = svclust.NewChosen(x, &cfg)
 		}
-		mu.Lock()
-		defer mu.Unlock()
-		if kept < 0 || picked(res.Points, i, kept, s.Truth != nil) {
-			kept, res.Model, res.Fit = i, model, cl
-		}
-	})
+		// Each point is fitted by one call of eval and written to its own
+		// slot, so the result depends neither on the number of workers
+		// nor on the order: the costliest points start first (see
+		// byCost), and the passes of each fit may use every worker, so
+		// that the last fits do not leave cores idle.
+		order := byCost(chosen, d)
+		Each(ctx, len(order), workers, nil, func(j int) {
+			k := order[j]
+			p := &res.Points[lo+k]
+			model, cl := s.eval(x, sub, rows, metric, chosen[k], workers, p)
+			if !s.Keep || p.Err != nil {
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if kept < 0 || picked(res.Points, lo+k, kept, s.Truth != nil) {
+				kept, res.Model, res.Fit = lo+k, model, cl
+			}
+		})
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -430,6 +434,13 @@ func picked(points []Point, i, j int, labelled bool) bool {
 	lo, hi := min(i, j), max(i, j)
 	return (pick([]Point{points[lo], points[hi]}, labelled) == 0) == (i == lo)
 }
+
+// chosenBatch is the number of grid points whose automatic choices are
+// measured, held and fitted together: each choice holds its sample, up to
+// 2,000 rows (16 KB a feature), so a grid of thousands of points holds at
+// most this many at once. The default grid has 5 points, the paper's 36
+// (with γ, C and the budget given, a choice without a sample).
+const chosenBatch = 16
 
 // sampleStream is the second seed word of the sample's random source, so
 // that its numbers differ from those of training (rand.NewPCG(seed, seed)).

@@ -144,6 +144,36 @@ func TestSearchKeep(t *testing.T) {
 	}
 }
 
+// TestSearchBatches: a grid of more points than chosenBatch is fitted in
+// batches, with the same result for any number of workers, and the fit
+// kept is that of the best point wherever its batch.
+func TestSearchBatches(t *testing.T) {
+	t.Parallel()
+	x, _ := zscored(t, dataset.Moons, 150, 5)
+	var gammas []Value
+	for i := range chosenBatch + 3 {
+		gammas = append(gammas, Value{0.3 + 0.15*float64(i), true})
+	}
+	var first *Result
+	for _, w := range []int{1, 3} {
+		s := &Search{Train: svclust.Config{Seed: 1, MaxIter: 1000}, Gammas: gammas, Workers: w, Keep: true}
+		r, err := s.Run(context.Background(), x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Model == nil || r.Model.Gamma != r.Points[r.Best].Gamma || r.Fit.Clusters != r.Points[r.Best].Clusters {
+			t.Errorf("workers %d: the fit kept is not that of the best point %d", w, r.Best)
+		}
+		if first == nil {
+			first = r
+			continue
+		}
+		if fmt.Sprintf("%+v", r.Points) != fmt.Sprintf("%+v", first.Points) || r.Best != first.Best {
+			t.Errorf("workers %d: %+v, with 1 worker %+v", w, r.Points, first.Points)
+		}
+	}
+}
+
 // zscored returns the generated data set, z-scored as the command line
 // does by default.
 func zscored(t *testing.T, kind dataset.Kind, n int, seed uint64) (*mat.Dense, []int) {
