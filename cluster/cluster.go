@@ -167,6 +167,12 @@ type Result struct {
 	// see Levels.RippleZ): Clusters + Ripples is the number the selection
 	// chose.
 	Ripples int
+	// RankLinks reports that the modes of f were grouped into clusters by
+	// rank-based links instead of the level tree (Levels, a model with a
+	// Subspace of two or more dimensions; see Levels.LevelLinks); Ripples
+	// and Stability then come from those links: 0, and the sampled rows
+	// of each cluster.
+	RankLinks bool
 	// Runtime is the wall time of Fit.
 	Runtime time.Duration
 }

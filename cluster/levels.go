@@ -54,7 +54,10 @@ const (
 // [*LevelTree]. Of more than 200,000 rows the tree is built from every
 // ⌈N/50,000⌉-th row, MinSize scaled to them, and every row then takes
 // the label and outlier score the partition predicts for it, in one pass
-// (docs/defaults.md, levelRows). The zero value selects the defaults.
+// (docs/defaults.md, levelRows). For a model whose kernel works in a
+// subspace of two or more dimensions the modes are grouped by rank-based
+// links instead (see LevelLinks), at O(2,000²·q) more. The zero value
+// selects the defaults.
 //
 //	R. J. G. B. Campello, D. Moulavi, J. Sander. Density-based clustering
 //	based on hierarchical density estimates. PAKDD 2013.
@@ -74,6 +77,15 @@ type Levels struct {
 	// measures it on f itself. With a given C it is always measured on f.
 	// It must be in (0, 1] or 0.
 	LevelPower float64
+	// LevelLinks keeps the level tree's grouping of the modes of f for a
+	// model whose kernel works in a subspace of two or more dimensions
+	// (svclust.Model.Subspace) with an automatic C, where by default the
+	// modes are grouped by rank-based links: HDBSCAN's tree of the
+	// mutual reachability distance on a stride sample of at most 2,000
+	// rows, each mode taking the cluster most of its sampled rows have
+	// (docs/high-dim.md); when that tree has fewer than two clusters,
+	// the level tree's grouping stays.
+	LevelLinks bool
 	// Outliers labels as −1 the points whose outlier score is at least
 	// OutlierThreshold (see [LevelTree.OutlierScores]). By default every
 	// point gets a cluster.
@@ -294,7 +306,7 @@ func (cfg *Levels) fit(m *svclust.Model, data []float64, n, d int) (*Result, err
 	return &Result{
 		Partition: p,
 		Labels:    labels, Clusters: lt.clusters, Equilibria: lt.modes,
-		MinSize: minSize, Stability: lt.stability, Ripples: lt.ripples,
+		MinSize: minSize, Stability: lt.stability, Ripples: lt.ripples, RankLinks: lt.rankLinks,
 		OutlierScores: score, OutlierFence: d0, OutlierThreshold: t,
 	}, nil
 }
@@ -310,7 +322,8 @@ type levelTree struct {
 	birth     []float64 // the level of f at which each cluster appears
 	stability []float64 // each selected cluster's excess of mass
 	clusters  int
-	ripples   int // clusters of the selection joined as ripples
+	ripples   int  // clusters of the selection joined as ripples
+	rankLinks bool // the modes were grouped by rankClusters
 	modes     int
 	fx        []float64 // f at each row; nil once the levels hold it
 	peak      []float64 // each cluster's Fc (see OutlierData.Peak)
@@ -422,6 +435,12 @@ func (cfg *Levels) clusterLevels(m *svclust.Model, data []float64, n, d int, min
 		lt.ripples = k - len(birth)
 	}
 
+	if cfg.rankLinks(m, d) {
+		if mc, bi, st := rankClusters(data, n, d, lt.owner, svMode, nm, edges, reps, low, rankMinPts, w); mc != nil {
+			modeCluster, birth, stab = mc, bi, st
+			lt.ripples, lt.rankLinks = 0, true
+		}
+	}
 	lt.svCluster = make([]int, b)
 	for i := range b {
 		lt.svCluster[i] = modeCluster[svMode[i]]

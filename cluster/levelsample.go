@@ -82,7 +82,7 @@ func (cfg *Levels) fitSampled(m *svclust.Model, data []float64, n, d, rows int) 
 	return &Result{
 		Partition: p,
 		Labels:    labels, Clusters: lt.clusters, Equilibria: lt.modes,
-		MinSize: minSize, Stability: lt.stability, Ripples: lt.ripples,
+		MinSize: minSize, Stability: lt.stability, Ripples: lt.ripples, RankLinks: lt.rankLinks,
 		OutlierScores: score, OutlierFence: d0, OutlierThreshold: t,
 	}
 }

@@ -20,8 +20,10 @@ import (
 // default of the library, as plain `svclust fit` does; with the
 // environment variable SVCLUST_WIDTH=global, with one kernel width
 // (Config.Width = GlobalWidth, `fit -width global`), and with
-// SVCLUST_SPACE=input on the features only (Config.Space = InputSpace), so
-// that the benchmarks below also give the tables of those rules.
+// SVCLUST_SPACE=input on the features only (Config.Space = InputSpace), and
+// with SVCLUST_LEVELLINKS=1 the level tree for projected models too
+// (Levels.LevelLinks), so that the benchmarks below also give the tables
+// of those rules.
 func fitDefaults(tb testing.TB, x *mat.Dense, seed uint64) *cluster.Result {
 	tb.Helper()
 	dataset.FitScaler(x, dataset.ScaleZScore).Transform(x)
@@ -44,7 +46,11 @@ func fitDefaults(tb testing.TB, x *mat.Dense, seed uint64) *cluster.Result {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cl, err := cluster.Fit(m, x, nil)
+	var method cluster.Method // SVCLUST_LEVELLINKS=1: the level tree for projected models too
+	if os.Getenv("SVCLUST_LEVELLINKS") != "" {
+		method = &cluster.Levels{LevelLinks: true}
+	}
+	cl, err := cluster.Fit(m, x, method)
 	if err != nil {
 		tb.Fatal(err)
 	}

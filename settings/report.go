@@ -30,6 +30,9 @@ type Report struct {
 	MinSize        int       `json:"min_size,omitempty"`
 	Stability      []float64 `json:"stability,omitempty"`
 	RipplesJoined  int       `json:"ripples_joined"`
+	// RankLinks is cluster.Result.RankLinks: the modes were grouped by
+	// rank-based links (a projected model of two or more dimensions).
+	RankLinks bool `json:"rank_links,omitempty"`
 	// Outlier summarises the outlier scores of the rows.
 	Outlier  *Outlier `json:"outlier,omitempty"`
 	Choice   *Choice  `json:"choice,omitempty"`
@@ -154,6 +157,7 @@ func NewReport(m *svclust.Model, cl *cluster.Result, n, d int) *Report {
 		MinSize:        cl.MinSize,
 		Stability:      cl.Stability,
 		RipplesJoined:  cl.Ripples,
+		RankLinks:      cl.RankLinks,
 		Outlier:        out,
 		Choice: &Choice{
 			GammaAuto: c.GammaAuto, CAuto: c.CAuto, BudgetAuto: c.BudgetAuto,

@@ -192,7 +192,9 @@ levels over which the row is in it, measured on (f + 1)^0.9 with -C auto
 and on f otherwise), ripples_joined (0 unless -rule levels
 with an automatic C: the clusters of the excess-of-mass selection joined
 to a neighbour because the valley between them is within the noise of
-the density estimate), outlier (count: the rows whose outlier score
+the density estimate), rank_links (present and true when the modes were
+grouped by rank-based links, as for a model projected onto two or more
+directions: docs/high-dim.md), outlier (count: the rows whose outlier score
 reaches the threshold, those -outliers labels −1; threshold; fence: D₀,
 at which the score is 0.5), choice (how γ, C and the budget
 were chosen: gamma_auto, C_auto and budget_auto, and for the automatic
@@ -422,7 +424,9 @@ output are unaffected.
 
 The text summary gives the data, the model and its settings, training,
 clustering ("1 cluster"; with -rule levels "N clusters from the level tree
-of M modes (smallest cluster S rows)", with -rule components the
+of M modes (smallest cluster S rows)", or "from rank-based links of M
+modes" for a model projected onto two or more directions (see
+rank_links), with -rule components the
 equilibria and the strip), the size of each cluster in the order of their
 numbers (the first 12), with -outliers the number of outliers and the
 threshold of the outlier score that made them, and with a ground-truth column the external indices

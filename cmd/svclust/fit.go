@@ -504,8 +504,12 @@ func printSummary(w io.Writer, path string, st *settings.Settings, dt *data, r *
 	fmt.Fprintf(tw, "training\t%s after %d iterations (%d updates, %d maintenance calls), objective %.6g, %d support vectors, %s\n",
 		m.Status, m.Stats.Iterations, m.Stats.Updates, m.Stats.Maintenance, m.Stats.Objective, len(m.Alpha), ms(m.Stats.Runtime.Seconds()))
 	if st.Rule == "levels" {
-		fmt.Fprintf(tw, "clustering\t%s from the level tree of %s (smallest cluster %d rows; %s joined as ripples), %s\n",
-			plural(r.cl.Clusters, "cluster"), plural(r.cl.Equilibria, "mode"), r.cl.MinSize, plural(r.cl.Ripples, "cluster"), ms(r.cl.Runtime.Seconds()))
+		from := "the level tree"
+		if r.cl.RankLinks {
+			from = "rank-based links"
+		}
+		fmt.Fprintf(tw, "clustering\t%s from %s of %s (smallest cluster %d rows; %s joined as ripples), %s\n",
+			plural(r.cl.Clusters, "cluster"), from, plural(r.cl.Equilibria, "mode"), r.cl.MinSize, plural(r.cl.Ripples, "cluster"), ms(r.cl.Runtime.Seconds()))
 	} else {
 		fmt.Fprintf(tw, "clustering\t%s from %s, strip of %s (ε = %.4g), %s\n",
 			plural(r.cl.Clusters, "cluster"), plural(r.cl.Equilibria, "equilibrium"), plural(r.cl.StripSize, "point"), r.cl.Eps, ms(r.cl.Runtime.Seconds()))
