@@ -42,6 +42,12 @@ func Train(x mat.Matrix, cfg *Config) (*Model, error) {
 // returns ctx.Err() and no Model. A run that is not cancelled returns what
 // Train returns.
 func TrainContext(ctx context.Context, x mat.Matrix, cfg *Config) (*Model, error) {
+	return trainChosen(ctx, x, cfg, nil)
+}
+
+// trainChosen is TrainContext with the choice of pre, or with one measured
+// on x when pre is nil.
+func trainChosen(ctx context.Context, x mat.Matrix, cfg *Config, pre *Chosen) (*Model, error) {
 	start := time.Now()
 	if cfg == nil {
 		cfg = &Config{}
@@ -54,7 +60,7 @@ func TrainContext(ctx context.Context, x mat.Matrix, cfg *Config) (*Model, error
 	if err != nil {
 		return nil, err
 	}
-	ch, smp, sub := choose(data, n, d, c)
+	ch, smp, sub := pre.choose(data, n, d, c)
 	if err := ch.check(); err != nil {
 		return nil, err
 	}

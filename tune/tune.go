@@ -11,14 +11,17 @@
 package tune
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -120,7 +123,7 @@ type Search struct {
 	Train svclust.Config
 	// Cluster is the rule of every clustering, with its settings; nil
 	// selects cluster.Levels with its defaults. Its Workers is replaced
-	// by 1: the grid points run in parallel.
+	// by the Search's.
 	Cluster cluster.Method
 	// Gammas and Cs are the grids; nil selects DefaultGammas and
 	// DefaultCs. Multiples of the automatic C are not supported.
@@ -139,9 +142,15 @@ type Search struct {
 	// the mean adjusted Rand index between the partitions of every pair
 	// of seeds; the other outcomes are those of Train.Seed.
 	Runs int
-	// Workers is the number of grid points fitted at once, each on one
-	// goroutine; 0 selects GOMAXPROCS. The result does not depend on it.
+	// Workers is the number of grid points fitted at once, and of the
+	// goroutines of the passes over the data within each fit; 0 selects
+	// GOMAXPROCS. The result does not depend on it.
 	Workers int
+	// Keep keeps the model and the clustering of the best point, from its
+	// run with Train.Seed, in Result.Model and Result.Fit, so that a
+	// caller that writes them need not fit that point again. While the
+	// grid runs, only the best point so far is held.
+	Keep bool
 }
 
 // Point is the outcome of one grid point.
@@ -176,6 +185,10 @@ type Result struct {
 	Criterion string
 	// AutoGamma is the automatic γ the multiples refer to.
 	AutoGamma float64
+	// Model and Fit are the model and the clustering of Points[Best]
+	// when Search.Keep is set, else nil.
+	Model *svclust.Model
+	Fit   *cluster.Result
 }
 
 // ErrAllFailed is wrapped by the error of Search.Run when the fit of
@@ -208,12 +221,18 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix) (*Result, error) {
 	if s.Truth != nil && len(s.Truth) != n {
 		return nil, fmt.Errorf("tune: %d true classes for %d rows", len(s.Truth), n)
 	}
+	workers := s.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
 	base := s.Train
 	base.Gamma, base.C = 0, 0
-	choice, err := svclust.Choose(x, &base)
+	base.Workers = workers
+	auto, err := svclust.NewChosen(x, &base)
 	if err != nil {
 		return nil, err
 	}
+	choice := auto.Choice()
 	res := &Result{AutoGamma: choice.Gamma, Criterion: "dbcv"}
 	if s.Truth != nil {
 		res.Criterion = "metric"
@@ -240,15 +259,45 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix) (*Result, error) {
 	if metric == nil {
 		metric = metrics.NMI
 	}
-	workers := s.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	var (
+		mu   sync.Mutex
+		kept = -1 // the best point so far whose fit is held in res
+	)
+	for lo := 0; lo < len(res.Points) && ctx.Err() == nil; lo += chosenBatch {
+		// What does not depend on the grid point is measured once: the
+		// automatic choice of each point (its sample, and for the
+		// automatic point the neighbour distances and the subspace),
+		// shared read-only. A point whose choice fails records the error
+		// when it is fitted.
+		chosen := make([]*svclust.Chosen, min(chosenBatch, len(res.Points)-lo))
+		for k := range chosen {
+			cfg := s.config(&res.Points[lo+k], 0, workers)
+			if cfg.Gamma == 0 && cfg.C == 0 {
+				chosen[k] = auto
+				continue
+			}
+			chosen[k], _ = svclust.NewChosen(x, &cfg)
+		}
+		// Each point is fitted by one call of eval and written to its own
+		// slot, so the result depends neither on the number of workers
+		// nor on the order: the costliest points start first (see
+		// byCost), and the passes of each fit may use every worker, so
+		// that the last fits do not leave cores idle.
+		order := byCost(chosen, d)
+		Each(ctx, len(order), workers, nil, func(j int) {
+			k := order[j]
+			p := &res.Points[lo+k]
+			model, cl := s.eval(x, sub, rows, metric, chosen[k], workers, p)
+			if !s.Keep || p.Err != nil {
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if kept < 0 || picked(res.Points, lo+k, kept, s.Truth != nil) {
+				kept, res.Model, res.Fit = lo+k, model, cl
+			}
+		})
 	}
-	// Each point is fitted on one goroutine and written to its own slot,
-	// so the result does not depend on the number of workers.
-	Each(ctx, len(res.Points), workers, nil, func(i int) {
-		s.eval(x, sub, rows, metric, &res.Points[i])
-	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -259,35 +308,81 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix) (*Result, error) {
 	return res, nil
 }
 
-// eval fits and clusters x at the grid point p on one goroutine, once per
-// run, and records the outcome in p.
-func (s *Search) eval(x mat.Matrix, sub *mat.Dense, rows []int, metric func(truth, pred []int) float64, p *Point) {
+// config returns the training configuration of run r at the grid point p.
+func (s *Search) config(p *Point, r, workers int) svclust.Config {
+	cfg := s.Train
+	cfg.Workers = workers
+	cfg.Seed += uint64(r)
+	if !p.GammaValue.IsAuto() {
+		cfg.Gamma = p.Gamma
+	}
+	if !p.CValue.IsAuto() {
+		cfg.C = p.C
+	}
+	return cfg
+}
+
+// byCost returns the indices of the grid points, those whose fits cost
+// the most first: by their number of support vectors times the dimension
+// of their kernel, the factor of every kernel pass in training and
+// clustering, in grid order on a tie. A point without a choice comes
+// last.
+func byCost(chosen []*svclust.Chosen, d int) []int {
+	cost := make([]float64, len(chosen))
+	for i, p := range chosen {
+		if p == nil {
+			continue
+		}
+		ch := p.Choice()
+		b := float64(ch.Budget)
+		if ch.Budget <= 0 { // unbudgeted: as many as there are rows
+			b = math.Inf(1)
+		}
+		kd := d
+		if ch.Projected {
+			kd = ch.Q
+		}
+		cost[i] = b * float64(kd)
+	}
+	order := make([]int, len(chosen))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(cost[b], cost[a]) })
+	return order
+}
+
+// eval fits and clusters x at the grid point p, once per run, and records
+// the outcome in p. The first run uses the choice pre when it is not nil;
+// workers is the number of goroutines of the passes of each fit. It
+// returns the model and the clustering of the first run, or nils when a
+// fit failed.
+func (s *Search) eval(x mat.Matrix, sub *mat.Dense, rows []int, metric func(truth, pred []int) float64, pre *svclust.Chosen, workers int, p *Point) (first *svclust.Model, firstFit *cluster.Result) {
 	runs := max(s.Runs, 1)
 	var labels [][]int
 	for r := range runs {
-		cfg := s.Train
-		cfg.Workers = 1
-		cfg.Seed += uint64(r)
-		if !p.GammaValue.IsAuto() {
-			cfg.Gamma = p.Gamma
+		cfg := s.config(p, r, workers)
+		var model *svclust.Model
+		var err error
+		if r == 0 && pre != nil {
+			model, err = pre.Train(context.Background(), x, &cfg)
+		} else {
+			model, err = svclust.Train(x, &cfg)
 		}
-		if !p.CValue.IsAuto() {
-			cfg.C = p.C
-		}
-		model, err := svclust.Train(x, &cfg)
 		if err != nil {
 			p.Err = err
-			return
+			return nil, nil
 		}
-		cl, err := cluster.Fit(model, x, cluster.WithWorkers(s.Cluster, 1))
+		cl, err := cluster.Fit(model, x, cluster.WithWorkers(s.Cluster, workers))
 		if err != nil {
 			p.Err = err
-			return
+			return nil, nil
 		}
 		labels = append(labels, cl.Labels)
 		if r > 0 {
 			continue
 		}
+		first, firstFit = model, cl
 		p.Gamma, p.C = model.Gamma, model.C
 		p.Clusters = cl.Clusters
 		if s.Truth != nil {
@@ -308,6 +403,7 @@ func (s *Search) eval(x mat.Matrix, sub *mat.Dense, rows []int, metric func(trut
 		}
 		p.Stability = sum / float64(runs*(runs-1)/2)
 	}
+	return first, firstFit
 }
 
 // pick returns the index of the best point (see Search.Run), or −1 if
@@ -328,6 +424,23 @@ func pick(points []Point, labelled bool) int {
 		func(i int) bool { return points[i].Err == nil },
 		func(i int) bool { return points[i].GammaValue.IsAuto() && points[i].CValue.IsAuto() })
 }
+
+// picked reports whether pick prefers point i to point j of points, both
+// evaluated: pick's rule is a total order (the criterion, then the
+// automatic point, then on a tie of two automatic points the later one,
+// else the earlier), so the best of all points is the best of any
+// sequence of pairwise comparisons, in whatever order the points finish.
+func picked(points []Point, i, j int, labelled bool) bool {
+	lo, hi := min(i, j), max(i, j)
+	return (pick([]Point{points[lo], points[hi]}, labelled) == 0) == (i == lo)
+}
+
+// chosenBatch is the number of grid points whose automatic choices are
+// measured, held and fitted together: each choice holds its sample, up to
+// 2,000 rows (16 KB a feature), so a grid of thousands of points holds at
+// most this many at once. The default grid has 5 points, the paper's 36
+// (with γ, C and the budget given, a choice without a sample).
+const chosenBatch = 16
 
 // sampleStream is the second seed word of the sample's random source, so
 // that its numbers differ from those of training (rand.NewPCG(seed, seed)).

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -60,6 +62,114 @@ func TestPick(t *testing.T) {
 	} {
 		if got := pick(tc.points, tc.labelled); got != tc.want {
 			t.Errorf("%s: pick = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestPicked: the best point kept while the grid runs, by pairwise
+// comparisons in the order the points finish, is pick's, for random
+// criteria with ties, NaN, failed points and repeated automatic points,
+// in random orders.
+func TestPicked(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	vals := []Value{{1, true}, {2, true}, {0.5, true}, {3, false}}
+	for range 2000 {
+		labelled := rng.IntN(2) == 0
+		points := make([]Point, 1+rng.IntN(7))
+		for i := range points {
+			p := Point{GammaValue: vals[rng.IntN(len(vals))], CValue: Value{1, true}, DBCV: float64(rng.IntN(3)), Index: float64(rng.IntN(3))}
+			switch rng.IntN(6) {
+			case 0:
+				p.Err = context.Canceled
+			case 1:
+				p.DBCV, p.Index = math.NaN(), math.NaN()
+			}
+			points[i] = p
+		}
+		kept := -1
+		for _, i := range rng.Perm(len(points)) {
+			if points[i].Err == nil && (kept < 0 || picked(points, i, kept, labelled)) {
+				kept = i
+			}
+		}
+		if want := pick(points, labelled); kept != want {
+			t.Fatalf("%+v (labelled %v): kept %d, pick %d", points, labelled, kept, want)
+		}
+	}
+}
+
+// TestSearchKeep: with Keep, the Result holds the model and the labels
+// of the best point, those a plain fit at its setting gives, and the
+// points are those of a search without it.
+func TestSearchKeep(t *testing.T) {
+	t.Parallel()
+	x, truth := zscored(t, dataset.Moons, 300, 2)
+	for _, labelled := range []bool{false, true} {
+		s := &Search{Train: svclust.Config{Seed: 4}, Gammas: []Value{{0.5, true}, {1, true}, {40, false}}, Workers: 2}
+		if labelled {
+			s.Truth = truth
+		}
+		plain, err := s.Run(context.Background(), x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Keep = true
+		kept, err := s.Run(context.Background(), x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprintf("%+v", kept.Points) != fmt.Sprintf("%+v", plain.Points) || kept.Best != plain.Best {
+			t.Errorf("labelled %v: Keep changed the points: %+v, without %+v", labelled, kept.Points, plain.Points)
+		}
+		best := kept.Points[kept.Best]
+		cfg := svclust.Config{Seed: 4}
+		if !best.GammaValue.IsAuto() {
+			cfg.Gamma = best.Gamma
+		}
+		m, err := svclust.Train(x, &cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cl, err := cluster.Fit(m, x, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kept.Model == nil || kept.Fit == nil || !mat.Equal(kept.Model.SV, m.SV) || !slices.Equal(kept.Model.Alpha, m.Alpha) ||
+			kept.Model.Gamma != best.Gamma || !slices.Equal(kept.Fit.Labels, cl.Labels) {
+			t.Errorf("labelled %v: the kept fit is not that of the best point %d", labelled, kept.Best)
+		}
+		if plain.Model != nil || plain.Fit != nil {
+			t.Errorf("labelled %v: a fit was kept without Keep", labelled)
+		}
+	}
+}
+
+// TestSearchBatches: a grid of more points than chosenBatch is fitted in
+// batches, with the same result for any number of workers, and the fit
+// kept is that of the best point wherever its batch.
+func TestSearchBatches(t *testing.T) {
+	t.Parallel()
+	x, _ := zscored(t, dataset.Moons, 150, 5)
+	var gammas []Value
+	for i := range chosenBatch + 3 {
+		gammas = append(gammas, Value{0.3 + 0.15*float64(i), true})
+	}
+	var first *Result
+	for _, w := range []int{1, 3} {
+		s := &Search{Train: svclust.Config{Seed: 1, MaxIter: 1000}, Gammas: gammas, Workers: w, Keep: true}
+		r, err := s.Run(context.Background(), x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Model == nil || r.Model.Gamma != r.Points[r.Best].Gamma || r.Fit.Clusters != r.Points[r.Best].Clusters {
+			t.Errorf("workers %d: the fit kept is not that of the best point %d", w, r.Best)
+		}
+		if first == nil {
+			first = r
+			continue
+		}
+		if fmt.Sprintf("%+v", r.Points) != fmt.Sprintf("%+v", first.Points) || r.Best != first.Best {
+			t.Errorf("workers %d: %+v, with 1 worker %+v", w, r.Points, first.Points)
 		}
 	}
 }

@@ -524,8 +524,12 @@ Usage:
 	svclust tune [fit flags] [-metric nmi|ari|purity|rand] [-gamma-grid LIST] [-C-grid LIST] [-json] DATA.csv
 
 Tune fits and clusters the data for every pair (γ, C) of the grids, in
-parallel over the grid points: -workers fits at a time, each on one
-goroutine, so the result does not depend on -workers. It takes every flag
+parallel over the grid points: -workers fits at a time, the costliest
+first, the passes within each fit on up to -workers goroutines; the result
+does not depend on -workers. What does not depend on the grid point (the
+data, each point's automatic choice, the DBCV sample) is computed once, and
+-o and -model write the best point's fit instead of fitting it again
+(docs/tuning.md). It takes every flag
 of fit except -gamma and -C, which the grids replace, and -stream, -sample,
 -progress and -quiet, with fit's defaults; with -budget auto (the default)
 the budget is chosen at each grid point, since it depends on γ. The grids

@@ -129,9 +129,12 @@ func newTune() *Command {
 		Short:     "choose γ and C by a grid search",
 		Long: `
 Tune fits and clusters DATA.csv for every pair (γ, C) of the grids, in
-parallel over the grid points (-workers of them at a time, each fit on
-one goroutine), and reports the best. The result does not depend on
--workers.
+parallel over the grid points (-workers of them at a time, the costliest
+first, the passes within each fit on up to -workers goroutines), and
+reports the best. The result does not depend on -workers. What does not
+depend on the grid point (the data, the automatic choice of each point,
+the DBCV sample) is computed once, and with -o or -model the best point's
+fit is written, not fitted again.
 
 The grids are lists of values separated by commas: numbers, "auto" for
 fit's automatic choice, and in -gamma-grid "Fx" for F times the
@@ -208,7 +211,10 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, runs int, 
 	if err != nil {
 		return configError(err)
 	}
-	search := &tune.Search{Train: cfg, Cluster: method, Gammas: gammas, Cs: cs, Metric: index, Runs: runs, Workers: st.Workers}
+	// With -o or -model the search keeps the best point's fit, which is
+	// what plain fit gives at that setting, to write it.
+	search := &tune.Search{Train: cfg, Cluster: method, Gammas: gammas, Cs: cs, Metric: index, Runs: runs, Workers: st.Workers,
+		Keep: o.out != "" || o.model != ""}
 	criterion := "dbcv"
 	if dt.labelled() {
 		search.Truth = make([]int, dt.n)
@@ -238,10 +244,7 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, runs int, 
 		if !best.CValue.IsAuto() {
 			bs.C, bs.TunedC = settings.Float{Value: best.C}, true
 		}
-		r, err := fitCluster(dt, &bs, metrics.Indices{}, nil) // only its outputs are used
-		if err != nil {
-			return err
-		}
+		r := &result{model: res.Model, cl: res.Fit}
 		if err := writeResults(e, o, &bs, dt, r); err != nil {
 			return err
 		}
