@@ -96,7 +96,9 @@ func TestChosenWithin(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			name := func() string { return "γ " + strconv.FormatFloat(f, 'g', -1, 64) + "x, C " + strconv.FormatFloat(c, 'g', -1, 64) }
+			name := func() string {
+				return "γ " + strconv.FormatFloat(f, 'g', -1, 64) + "x, C " + strconv.FormatFloat(c, 'g', -1, 64)
+			}
 			if m.Subspace != auto.sub || !m.Choice.Projected || m.Choice.Q != a.Q || m.Choice.Concentration != a.Concentration {
 				t.Errorf("%s: the model is not in the automatic choice's subspace (Q %d, want %d)", name(), m.Choice.Q, a.Q)
 			}
