@@ -360,31 +360,7 @@ func meanShiftCut(dst, z, x, svs, a, lnW []float64, gamma float64, gammas []floa
 		z[i] *= g
 		umin = min(umin, z[i]-lnW[i])
 	}
-	clear(dst)
-	lim := umin + CutOff
-	// The kept terms' exponentials four at a time (expNeg4), added in the
-	// order of i all the same.
-	var kept [4]int
-	m := 0
-	for i := range a {
-		if !(z[i]-lnW[i] <= lim) {
-			continue
-		}
-		kept[m] = i
-		if m++; m < 4 {
-			continue
-		}
-		m = 0
-		var e [4]float64
-		e[0], e[1], e[2], e[3] = expNeg4(z[kept[0]], z[kept[1]], z[kept[2]], z[kept[3]])
-		for l, k := range kept {
-			den = shiftTerm(dst, den, svs[k*d:k*d+d], a[k], e[l], k, gammas)
-		}
-	}
-	for _, k := range kept[:m] {
-		den = shiftTerm(dst, den, svs[k*d:k*d+d], a[k], ExpNeg(z[k]), k, gammas)
-	}
-	return dst, den
+	return dst, shiftKept(dst, z, lnW, umin+CutOff, svs, a, gammas, nil)
 }
 
 // shiftTerm adds the term of support vector sv (index k, coefficient ak,
@@ -432,12 +408,28 @@ func MeanShiftCutNear(dst, z, x, svs, a, lnW []float64, gamma float64, gammas []
 		z[k] = s
 		umin = min(umin, s-lnW[k])
 	}
+	return dst, shiftKept(dst, z, lnW, umin+CutOff, svs, a, gammas, list)
+}
+
+// shiftKept adds into dst, cleared first, the mean-shift terms of the
+// support vectors i (every one when list is nil, else those list holds,
+// in its order) whose zᵢ − lnWᵢ is at most lim, and returns the sum of
+// their weights. The exponentials are taken four at a time (expNeg4) and
+// the terms added in the order of i all the same.
+func shiftKept(dst, z, lnW []float64, lim float64, svs, a, gammas []float64, list []int32) (den float64) {
+	d := len(dst)
 	clear(dst)
-	lim := umin + CutOff
+	n := len(a)
+	if list != nil {
+		n = len(list)
+	}
 	var kept [4]int
 	m := 0
-	for _, k32 := range list {
-		i := int(k32)
+	for t := range n {
+		i := t
+		if list != nil {
+			i = int(list[t])
+		}
 		if !(z[i]-lnW[i] <= lim) {
 			continue
 		}
@@ -455,7 +447,7 @@ func MeanShiftCutNear(dst, z, x, svs, a, lnW []float64, gamma float64, gammas []
 	for _, k := range kept[:m] {
 		den = shiftTerm(dst, den, svs[k*d:k*d+d], a[k], ExpNeg(z[k]), k, gammas)
 	}
-	return dst, den
+	return den
 }
 
 // CutCandidates returns in list (reusing its memory) the indices, in
