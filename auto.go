@@ -109,7 +109,8 @@ type Choice struct {
 
 	// The subspace rule, measured when γ and C are both automatic,
 	// Config.Space is AutoSpace and the data have at least four features
-	// (all zero otherwise). Concentration is ρ_med/ρ, the median distance
+	// (all zero otherwise; a choice made by Chosen.Within reports the
+	// rule of the automatic choice whose subspace it trains in). Concentration is ρ_med/ρ, the median distance
 	// between two sampled rows over Rho measured on the features;
 	// ConcentrationMax the threshold (6) below which the model is
 	// Projected onto Q directions (Model.Subspace): those whose

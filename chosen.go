@@ -2,6 +2,7 @@ package svclust
 
 import (
 	"context"
+	"math"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -85,4 +86,61 @@ func (p *Chosen) choose(data []float64, n, d int, c Config) (Choice, []float64, 
 		return choose(data, n, d, c)
 	}
 	return p.choice, p.smp, p.sub
+}
+
+// Within returns the choice for cfg made in the subspace of p, so that
+// settings given as multiples of p's automatic γ are used on the scale that
+// γ was measured on. When p has no Subspace (γ or C given, three features
+// or fewer, or data not concentrated) it returns NewChosen(x, cfg), and
+// when cfg's Gamma and C are both zero it returns the automatic choice
+// NewChosen makes. Otherwise the settings cfg leaves zero are chosen as
+// [Choose] chooses them, on p's projected sample: γ zero is p's γ, the
+// budget from a covering of that sample, C from its largest kernel
+// density (and rescaled after training); the Choice reports p's subspace
+// rule (Projected, Q, …), and [Chosen.Train] trains in p's Subspace, so
+// the Model predicts, scores and re-clusters there. [Train] with the same
+// cfg chooses in the features instead (the paper's path for a given γ).
+// x must hold the rows p was made from, and cfg must agree with p's Config
+// in Seed and Space; otherwise Within returns a *ConfigError for the field
+// "Chosen". It returns the errors of Choose for an invalid cfg.
+func (p *Chosen) Within(x mat.Matrix, cfg *Config) (*Chosen, error) {
+	if cfg == nil {
+		cfg = &Config{}
+	}
+	if p.sub == nil || cfg.Gamma == 0 && cfg.C == 0 {
+		return NewChosen(x, cfg)
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if n, d := x.Dims(); n != p.n || d != p.d {
+		return nil, &ConfigError{"Chosen", p.key, "made for other data"}
+	}
+	if cfg.Seed != p.key.seed || cfg.Space != p.key.space {
+		return nil, &ConfigError{"Chosen", p.key, "made for other settings"}
+	}
+	c := cfg.withDefaults()
+	a := p.choice
+	ch := Choice{Gamma: c.Gamma, C: c.C, Budget: c.Budget,
+		GammaAuto: c.Gamma == 0, CAuto: c.C == 0, BudgetAuto: c.Budget == 0,
+		Sample: a.Sample, IntrinsicDim: a.IntrinsicDim,
+		Concentration: a.Concentration, ConcentrationMax: a.ConcentrationMax, ConcentrationScaled: a.ConcentrationScaled,
+		Projected: a.Projected, Q: a.Q, Edge: a.Edge, EigenKept: a.EigenKept, EigenNext: a.EigenNext}
+	if ch.GammaAuto {
+		ch.Gamma, ch.Rho, ch.Silverman = a.Gamma, a.Rho, a.Silverman
+	}
+	s := a.Sample
+	_, q := p.sub.Dims()
+	if ch.BudgetAuto {
+		ch.Cover = cover(p.smp, s, q, 1/math.Sqrt(ch.Gamma))
+		ch.Budget = min(p.n, max(MinAutoBudget, min(MaxAutoBudget, int(math.Ceil(autoCover*float64(ch.Cover))))))
+	}
+	if ch.CAuto {
+		ch.KappaMax = maxDensity(p.smp, s, q, ch.Gamma, c.Workers)
+		ch.C = autoCLevel / ch.KappaMax
+	}
+	if err := ch.check(); err != nil {
+		return nil, err
+	}
+	return &Chosen{choice: ch, smp: p.smp, sub: p.sub, n: p.n, d: p.d, key: keyOf(cfg)}, nil
 }

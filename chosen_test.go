@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -64,5 +65,76 @@ func TestChosenTrain(t *testing.T) {
 		if _, err := p.Train(context.Background(), tc.x.Slice(0, 200, 0, 2), &cfg); !errors.As(err, &ce) || ce.Field != "Chosen" {
 			t.Errorf("%s: other data: got %v, want a ConfigError for Chosen", tc.name, err)
 		}
+	}
+}
+
+// TestChosenWithin: on the t32 kind, whose automatic choice is projected,
+// a choice Within it for a multiple of the automatic γ trains in the same
+// Subspace with that γ, reports the projection, and chooses C and the
+// budget in the subspace (the automatic C is rescaled, as the automatic
+// point's is); Train with the same γ given keeps the paper's path, in the
+// features. On moons (two features, never projected) Within is NewChosen.
+// A Config with another seed is refused.
+func TestChosenWithin(t *testing.T) {
+	high := highDim(t, 300).X
+	auto, err := NewChosen(high, &Config{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := auto.Choice()
+	if !a.Projected || auto.sub == nil {
+		t.Fatal("t32: the automatic choice is not projected; the test no longer covers the subspace")
+	}
+	for _, f := range []float64{0.25, 2} {
+		for _, c := range []float64{0, 7} {
+			cfg := Config{Seed: 3, Gamma: f * a.Gamma, C: c}
+			w, err := auto.Within(high, &cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := w.Train(context.Background(), high, &cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := func() string {
+				return "γ " + strconv.FormatFloat(f, 'g', -1, 64) + "x, C " + strconv.FormatFloat(c, 'g', -1, 64)
+			}
+			if m.Subspace != auto.sub || !m.Choice.Projected || m.Choice.Q != a.Q || m.Choice.Concentration != a.Concentration {
+				t.Errorf("%s: the model is not in the automatic choice's subspace (Q %d, want %d)", name(), m.Choice.Q, a.Q)
+			}
+			if _, q := auto.sub.Dims(); m.SV.RawMatrix().Cols != q {
+				t.Errorf("%s: support vectors of %d features, want the subspace's %d", name(), m.SV.RawMatrix().Cols, q)
+			}
+			if m.Gamma != f*a.Gamma || m.Choice.GammaAuto {
+				t.Errorf("%s: γ %v (auto %v), want %v given", name(), m.Gamma, m.Choice.GammaAuto, f*a.Gamma)
+			}
+			if c == 0 && (!m.Choice.CAuto || !(m.Choice.Scale > 0) || m.Choice.KappaMax <= 0) {
+				t.Errorf("%s: C not chosen automatically in the subspace: %+v", name(), m.Choice)
+			}
+			if c != 0 && (m.C != c || m.Choice.CAuto) {
+				t.Errorf("%s: C %v, want %v given", name(), m.C, c)
+			}
+			// The paper's path for a given γ is unchanged: the features.
+			if full, err := Train(high, &cfg); err != nil || full.Subspace != nil || full.Choice.Projected {
+				t.Errorf("%s: Train with γ given: %v, projected %v; want the features", name(), err, full != nil && full.Choice.Projected)
+			}
+		}
+	}
+	var ce *ConfigError
+	if _, err := auto.Within(high, &Config{Seed: 4, Gamma: a.Gamma}); !errors.As(err, &ce) || ce.Field != "Chosen" {
+		t.Errorf("another seed: got %v, want a ConfigError for Chosen", err)
+	}
+	moons := generated(t, dataset.Moons, 300).X
+	ma, err := NewChosen(moons, &Config{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Seed: 3, Gamma: 2 * ma.Choice().Gamma}
+	w, err := ma.Within(moons, &cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := Choose(moons, &cfg); w.Choice() != want || w.sub != nil {
+		t.Errorf("moons: Within chose %+v, want Choose's %+v", w.Choice(), want)
 	}
 }

@@ -1,6 +1,7 @@
 package svclust_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/svclust/svclust"
@@ -117,4 +118,35 @@ func ExampleSubspace() {
 	// projected true: 32 features, kernel in 3 dimensions
 	// concentration 1.65 < 6
 	// 4 clusters, ARI 0.66
+}
+
+// A grid point at twice the automatic γ of projected data trains in the
+// automatic choice's subspace, where that γ was measured (as svclust tune
+// does); Train with the same γ given works in all the features.
+func ExampleChosen_Within() {
+	ds, _ := dataset.GenerateHigh("t32", 600, 1)
+	dataset.FitScaler(ds.X, dataset.ScaleZScore).Transform(ds.X)
+
+	auto, err := svclust.NewChosen(ds.X, &svclust.Config{Seed: 1})
+	if err != nil {
+		panic(err)
+	}
+	cfg := svclust.Config{Seed: 1, Gamma: 2 * auto.Choice().Gamma}
+	within, err := auto.Within(ds.X, &cfg)
+	if err != nil {
+		panic(err)
+	}
+	model, err := within.Train(context.Background(), ds.X, &cfg)
+	if err != nil {
+		panic(err)
+	}
+	full, err := svclust.Train(ds.X, &cfg)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("within: kernel in %d dimensions, γ/γauto = %g\n", model.KernelDim(), model.Gamma/auto.Choice().Gamma)
+	fmt.Printf("Train: kernel in %d dimensions\n", full.KernelDim())
+	// Output:
+	// within: kernel in 3 dimensions, γ/γauto = 2
+	// Train: kernel in 32 dimensions
 }

@@ -8,6 +8,13 @@
 // point 1×γ with the automatic C is exactly what a plain svclust.Train
 // does, so a search never does worse by its own criterion than the
 // defaults, and a tie keeps the defaults.
+//
+// When the automatic choice projects the data onto a subspace
+// (svclust.Model.Subspace, at four features or more), every other point
+// whose γ is a multiple of the automatic one trains in that subspace
+// (svclust.Chosen.Within), where the automatic γ was measured, so that the
+// grid scales one kernel; a γ given as a number trains in the features, as
+// svclust.Train does with a given γ.
 package tune
 
 import (
@@ -173,6 +180,11 @@ type Point struct {
 	// Err is the error of the fit, if it failed; the point is then
 	// skipped.
 	Err error
+	// Projected reports that the point's model works in the subspace of
+	// the automatic choice (svclust.Choice.Projected): the automatic
+	// point's own, or a multiple of its γ (see the package doc), which
+	// svclust.Train with that γ given would not reproduce.
+	Projected bool
 }
 
 // Result is the outcome of a Search.
@@ -276,6 +288,13 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix) (*Result, error) {
 				chosen[k] = auto
 				continue
 			}
+			if res.Points[lo+k].GammaValue.Auto {
+				// A multiple of the automatic γ is on the scale of the
+				// space it was measured in: the automatic point's
+				// subspace when it has one.
+				chosen[k], _ = auto.Within(x, &cfg)
+				continue
+			}
 			chosen[k], _ = svclust.NewChosen(x, &cfg)
 		}
 		// Each point is fitted by one call of eval and written to its own
@@ -364,9 +383,15 @@ func (s *Search) eval(x mat.Matrix, sub *mat.Dense, rows []int, metric func(trut
 		cfg := s.config(p, r, workers)
 		var model *svclust.Model
 		var err error
-		if r == 0 && pre != nil {
+		switch {
+		case r == 0 && pre != nil:
 			model, err = pre.Train(context.Background(), x, &cfg)
-		} else {
+		case p.GammaValue.Auto && !(p.GammaValue.IsAuto() && p.CValue.IsAuto()) && pre != nil && pre.Choice().Projected:
+			// The other seeds of a multiple train in the subspace of
+			// the automatic choice of their own seed, as that point's
+			// runs do.
+			model, err = s.trainWithin(x, cfg)
+		default:
 			model, err = svclust.Train(x, &cfg)
 		}
 		if err != nil {
@@ -384,6 +409,7 @@ func (s *Search) eval(x mat.Matrix, sub *mat.Dense, rows []int, metric func(trut
 		}
 		first, firstFit = model, cl
 		p.Gamma, p.C = model.Gamma, model.C
+		p.Projected = model.Choice.Projected
 		p.Clusters = cl.Clusters
 		if s.Truth != nil {
 			p.Index = metric(s.Truth, cl.Labels)
@@ -404,6 +430,22 @@ func (s *Search) eval(x mat.Matrix, sub *mat.Dense, rows []int, metric func(trut
 		p.Stability = sum / float64(runs*(runs-1)/2)
 	}
 	return first, firstFit
+}
+
+// trainWithin trains x with cfg in the subspace of the automatic choice
+// for cfg's seed (see svclust.Chosen.Within).
+func (s *Search) trainWithin(x mat.Matrix, cfg svclust.Config) (*svclust.Model, error) {
+	base := cfg
+	base.Gamma, base.C = 0, 0
+	auto, err := svclust.NewChosen(x, &base)
+	if err != nil {
+		return nil, err
+	}
+	pre, err := auto.Within(x, &cfg)
+	if err != nil {
+		return nil, err
+	}
+	return pre.Train(context.Background(), x, &cfg)
 }
 
 // pick returns the index of the best point (see Search.Run), or −1 if

@@ -284,3 +284,56 @@ func TestSearchErrors(t *testing.T) {
 		t.Error("a multiple of the automatic C gave no error")
 	}
 }
+
+// TestSearchSubspace: on the t32 kind, whose automatic choice is
+// projected, every multiple of the automatic γ, with the automatic C or a
+// given one, trains in the automatic point's subspace at F times its γ,
+// as do the other seeds of -runs; a γ given as a number trains in the
+// features. The model kept for the best point is in that subspace.
+func TestSearchSubspace(t *testing.T) {
+	t.Parallel()
+	ds, err := dataset.GenerateHigh("t32", 300, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dataset.FitScaler(ds.X, dataset.ScaleZScore).Transform(ds.X)
+	x := ds.X
+	auto, err := svclust.Train(x, &svclust.Config{Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if auto.Subspace == nil {
+		t.Fatal("t32: the automatic model is not projected; the test no longer covers the subspace")
+	}
+	s := &Search{Train: svclust.Config{Seed: 2}, Gammas: []Value{{0.5, true}, {1, true}, {2, true}, {3, false}},
+		Cs: []Value{{1, true}, {7, false}}, Truth: ds.Labels, Runs: 2, Workers: 2}
+	res, err := s.Run(context.Background(), x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.AutoGamma != auto.Gamma {
+		t.Errorf("AutoGamma %v, want the automatic model's %v", res.AutoGamma, auto.Gamma)
+	}
+	for _, p := range res.Points {
+		if p.Err != nil {
+			t.Fatalf("%v, %v: %v", p.GammaValue, p.CValue, p.Err)
+		}
+		want := p.GammaValue.Auto
+		if p.Projected != want || want && p.Gamma != p.GammaValue.V*auto.Gamma {
+			t.Errorf("%v, %v: projected %v, γ %v; want projected %v at %v·%v", p.GammaValue, p.CValue, p.Projected, p.Gamma, want, p.GammaValue.V, auto.Gamma)
+		}
+		if math.IsNaN(p.Stability) {
+			t.Errorf("%v, %v: no stability from the second seed", p.GammaValue, p.CValue)
+		}
+	}
+	s.Gammas, s.Cs, s.Runs, s.Keep = []Value{{0.5, true}, {2, true}}, nil, 1, true
+	res, err = s.Run(context.Background(), x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := res.Model
+	if m == nil || m.Subspace == nil || !slices.Equal(m.Subspace.Mean, auto.Subspace.Mean) || !mat.Equal(m.Subspace.Basis, auto.Subspace.Basis) ||
+		m.Gamma != res.Points[res.Best].GammaValue.V*auto.Gamma {
+		t.Errorf("the best point's model is not in the automatic model's subspace at its multiple of γ")
+	}
+}

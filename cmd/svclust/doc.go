@@ -569,7 +569,11 @@ that shapes the model, the partition or the reading of DATA, with -gamma and
 	 "grid":[{…,"score":…,"error":"…"},…],
 	 "fit_command":"svclust fit -gamma … … -- DATA.csv"}
 
-where "score" is the -metric of labelled data. For the paper's protocol give
+where "score" is the -metric of labelled data. When the automatic choice
+projects the data onto a subspace (4 features or more), the multiples of its
+γ train in that subspace, where that γ was measured; fit -gamma trains in the
+features, so for such a best point tune prints no command line
+("fit_command" is empty) and -model writes its model. For the paper's protocol give
 its settings: -maintain project-knn -budget 50 -rule components -gamma-grid
 0.03125,0.125,0.5,2,8,32 -C-grid 0.03125,0.125,0.5,2,8,32.
 

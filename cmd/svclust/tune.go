@@ -112,7 +112,10 @@ type tuneJSON struct {
 	Best      *gridPoint   `json:"best"`
 	Grid      []*gridPoint `json:"grid"`
 	// FitCommand is the svclust fit command line that reproduces the
-	// best setting exactly: the same model and labels.
+	// best setting exactly: the same model and labels. It is empty when
+	// the best point is a multiple of a projected automatic γ, which fit
+	// -gamma does not reproduce (it trains in the features); -model
+	// writes that point's model.
 	FitCommand string `json:"fit_command"`
 }
 
@@ -163,7 +166,11 @@ other columns, the choice and the outputs are those of -seed.
 Tune takes the flags of fit except -gamma and -C, which the grids
 replace; -o and -model write the labels and the model of the best
 setting. Tune prints the strategy and the svclust fit command line that
-reproduces its best setting exactly. For the paper's protocol, give its
+reproduces its best setting exactly. When the automatic choice projects
+the data onto a subspace (at 4 features or more), the multiples of its γ
+train in that subspace, where that γ was measured; fit -gamma trains in
+the features, so for such a best point tune prints no command line and
+-model writes its model instead. For the paper's protocol, give its
 settings: -maintain project-knn -budget 50 -rule components
 -gamma-grid 0.03125,0.125,0.5,2,8,32 -C-grid 0.03125,0.125,0.5,2,8,32.`,
 		Flag: flag.NewFlagSet("tune", flag.ContinueOnError),
@@ -254,6 +261,10 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, runs int, 
 		out = e.stderr
 	}
 	command := shellJoin(append([]string{"svclust"}, o.fitArgs(best, args[0])...))
+	inSubspace := best.Projected && !(best.GammaValue.IsAuto() && best.CValue.IsAuto())
+	if inSubspace {
+		command = ""
+	}
 	grid := make([]*gridPoint, len(res.Points))
 	for i, p := range res.Points {
 		grid[i] = gridPointOf(p)
@@ -263,6 +274,10 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, runs int, 
 			Best: grid[res.Best], Grid: grid, FitCommand: command})
 	}
 	printGrid(out, res, criterion, dt.labelled(), runs > 1)
+	if inSubspace {
+		fmt.Fprintf(out, "strategy: %s; the best setting trains in the automatic choice's subspace, which fit -gamma does not: -model writes its model\n", strategy(st))
+		return nil
+	}
 	fmt.Fprintf(out, "strategy: %s; the best setting is reproduced by\n  %s\n", strategy(st), command)
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/svclust/svclust/dataset"
 )
 
 // TestTuneFitCommand: the fit command line tune prints for its best
@@ -93,4 +95,33 @@ func shellSplit(t *testing.T, s string) []string {
 		words = append(words, w.String())
 	}
 	return words
+}
+
+// TestTuneSubspaceModel: on the t32 kind, whose automatic choice is
+// projected, the best multiple of the automatic γ trains in the automatic
+// point's subspace, which fit -gamma does not reproduce: tune prints no
+// fit command, and the model -model writes predicts the labels -o wrote
+// (the model file keeps the subspace).
+func TestTuneSubspaceModel(t *testing.T) {
+	ds, err := dataset.GenerateHigh("t32", 300, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := writeFile(t, "t32.csv", csvOf(t, ds))
+	dir := t.TempDir()
+	labels, model := filepath.Join(dir, "t.csv"), filepath.Join(dir, "t.json")
+	var res tuneJSON
+	out := mustCLI(t, "tune", "-json", "-gamma-grid", "0.5x,2x", "-o", labels, "-model", model, data)
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.FitCommand != "" {
+		t.Errorf("fit command %q for a point in the subspace", res.FitCommand)
+	}
+	if !strings.Contains(readFile(t, model), `"subspace":{`) {
+		t.Error("the model file has no subspace")
+	}
+	if got := mustCLI(t, "predict", "-model", model, data); got != readFile(t, labels) {
+		t.Error("predict with tune's model differs from tune's labels")
+	}
 }
