@@ -133,7 +133,7 @@ type Choice struct {
 	// ConcentrationScaled is Concentration scaled to a sample of 2,000
 	// rows when the sample has fewer, Concentration·(2000/Sample)^(1/d),
 	// and then the value compared with ConcentrationMax (0 when the
-	// sample has 2,000 rows): k-NN distances grow as the sample shrinks,
+	// sample has 2,000 rows or the subspace rule was not measured): k-NN distances grow as the sample shrinks,
 	// so that few rows of well-separated clusters would look concentrated
 	// (docs/high-dim.md).
 	ConcentrationScaled float64

@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust/internal/rowmajor"
 )
 
 // Chosen is what [Train] measures on the data before its SGD steps, kept
@@ -62,8 +64,9 @@ func NewChosen(x mat.Matrix, cfg *Config) (*Chosen, error) {
 func (p *Chosen) Choice() Choice { return p.choice }
 
 // Train is [TrainContext] with the choice of p in place of measuring x
-// again; the Model is the one TrainContext returns (its Stats.Runtime
-// leaves out the choice). x must hold the rows p was made from, and cfg
+// again; for a Chosen made by NewChosen the Model is the one TrainContext
+// returns (its Stats.Runtime leaves out the choice), for one made by
+// [Chosen.Within] it is trained in p's subspace. x must hold the rows p was made from, and cfg
 // must agree with the Config p was made with in Gamma, C, Budget, Seed,
 // Width and Space (the other fields may differ); otherwise Train returns
 // a *ConfigError for the field "Chosen".
@@ -71,13 +74,28 @@ func (p *Chosen) Train(ctx context.Context, x mat.Matrix, cfg *Config) (*Model, 
 	if cfg == nil {
 		cfg = &Config{}
 	}
-	if n, d := x.Dims(); n != p.n || d != p.d {
-		return nil, &ConfigError{"Chosen", p.key, "made for other data"}
+	if err := p.sameData(x); err != nil {
+		return nil, err
 	}
 	if keyOf(cfg) != p.key {
 		return nil, &ConfigError{"Chosen", p.key, "made for other settings"}
 	}
 	return trainChosen(ctx, x, cfg, p)
+}
+
+// sameData returns ErrNoData when x is nil or empty (a typed nil
+// included) and a *ConfigError when its dimensions are not those of the
+// rows p was made from.
+func (p *Chosen) sameData(x mat.Matrix) error {
+	if rowmajor.Nil(x) {
+		return ErrNoData
+	}
+	if n, d := x.Dims(); n == 0 || d == 0 {
+		return ErrNoData
+	} else if n != p.n || d != p.d {
+		return &ConfigError{"Chosen", p.key, "made for other data"}
+	}
+	return nil
 }
 
 // choose returns p's choice, or measures it on data when p is nil.
@@ -100,9 +118,10 @@ func (p *Chosen) choose(data []float64, n, d int, c Config) (Choice, []float64, 
 // rule (Projected, Q, …), and [Chosen.Train] trains in p's Subspace, so
 // the Model predicts, scores and re-clusters there. [Train] with the same
 // cfg chooses in the features instead (the paper's path for a given γ).
-// x must hold the rows p was made from, and cfg must agree with p's Config
-// in Seed and Space; otherwise Within returns a *ConfigError for the field
-// "Chosen". It returns the errors of Choose for an invalid cfg.
+// When it chooses in p's subspace, x must hold the rows p was made from,
+// and cfg must agree with p's Config in Seed and Space; otherwise Within
+// returns a *ConfigError for the field "Chosen" (ErrNoData for no rows).
+// It returns the errors of Choose for an invalid cfg.
 func (p *Chosen) Within(x mat.Matrix, cfg *Config) (*Chosen, error) {
 	if cfg == nil {
 		cfg = &Config{}
@@ -113,8 +132,8 @@ func (p *Chosen) Within(x mat.Matrix, cfg *Config) (*Chosen, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if n, d := x.Dims(); n != p.n || d != p.d {
-		return nil, &ConfigError{"Chosen", p.key, "made for other data"}
+	if err := p.sameData(x); err != nil {
+		return nil, err
 	}
 	if cfg.Seed != p.key.seed || cfg.Space != p.key.space {
 		return nil, &ConfigError{"Chosen", p.key, "made for other settings"}

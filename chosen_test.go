@@ -99,8 +99,11 @@ func TestChosenWithin(t *testing.T) {
 			name := func() string {
 				return "γ " + strconv.FormatFloat(f, 'g', -1, 64) + "x, C " + strconv.FormatFloat(c, 'g', -1, 64)
 			}
-			if m.Subspace != auto.sub || !m.Choice.Projected || m.Choice.Q != a.Q || m.Choice.Concentration != a.Concentration {
+			if m.Subspace == nil || !slices.Equal(m.Subspace.Mean, auto.sub.Mean) || !mat.Equal(m.Subspace.Basis, auto.sub.Basis) || !m.Choice.Projected || m.Choice.Q != a.Q || m.Choice.Concentration != a.Concentration {
 				t.Errorf("%s: the model is not in the automatic choice's subspace (Q %d, want %d)", name(), m.Choice.Q, a.Q)
+			}
+			if m.Subspace == auto.sub || m.Subspace != nil && &m.Subspace.Mean[0] == &auto.sub.Mean[0] {
+				t.Errorf("%s: the model shares the Chosen's Subspace; each Model owns its own", name())
 			}
 			if _, q := auto.sub.Dims(); m.SV.RawMatrix().Cols != q {
 				t.Errorf("%s: support vectors of %d features, want the subspace's %d", name(), m.SV.RawMatrix().Cols, q)
@@ -136,5 +139,26 @@ func TestChosenWithin(t *testing.T) {
 	}
 	if want, _ := Choose(moons, &cfg); w.Choice() != want || w.sub != nil {
 		t.Errorf("moons: Within chose %+v, want Choose's %+v", w.Choice(), want)
+	}
+}
+
+// TestChosenNoData: no rows give ErrNoData from Train and Within, as from
+// TrainContext, not a panic (a nil matrix, a typed nil).
+func TestChosenNoData(t *testing.T) {
+	t.Parallel()
+	p, err := NewChosen(highDim(t, 300).X, &Config{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.sub == nil {
+		t.Fatal("t32 not projected: Within's own checks are not reached")
+	}
+	for _, bad := range []mat.Matrix{nil, (*mat.Dense)(nil)} {
+		if _, err := p.Train(context.Background(), bad, &Config{Seed: 3}); !errors.Is(err, ErrNoData) {
+			t.Errorf("Train(%T): %v, want ErrNoData", bad, err)
+		}
+		if _, err := p.Within(bad, &Config{Seed: 3, Gamma: 1}); !errors.Is(err, ErrNoData) {
+			t.Errorf("Within(%T): %v, want ErrNoData", bad, err)
+		}
 	}
 }

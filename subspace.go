@@ -3,6 +3,7 @@ package svclust
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"gonum.org/v1/gonum/mat"
@@ -75,6 +76,11 @@ type Subspace struct {
 	Mean []float64
 	// Basis holds one direction per row: q × d.
 	Basis *mat.Dense
+}
+
+// clone returns a copy of p that shares no memory with it.
+func (p *Subspace) clone() *Subspace {
+	return &Subspace{Mean: slices.Clone(p.Mean), Basis: mat.DenseCopyOf(p.Basis)}
 }
 
 // Dims returns the dimension d of the data and q of the projection.

@@ -64,6 +64,11 @@ func trainChosen(ctx context.Context, x mat.Matrix, cfg *Config, pre *Chosen) (*
 	if err := ch.check(); err != nil {
 		return nil, err
 	}
+	if pre != nil && sub != nil {
+		// Each Model owns its Subspace: the Chosen's is shared by every
+		// training made from it.
+		sub = sub.clone()
+	}
 	if sub != nil {
 		// Everything below, the objective included, is in the subspace.
 		data = sub.ApplyRows(data, n, c.Workers)

@@ -147,7 +147,11 @@ type Search struct {
 	// Runs is the number of training seeds per grid point, Train.Seed,
 	// Train.Seed+1, …; 0 selects 1. With 2 or more, Point.Stability is
 	// the mean adjusted Rand index between the partitions of every pair
-	// of seeds; the other outcomes are those of Train.Seed.
+	// of seeds; the other outcomes are those of Train.Seed. A multiple
+	// of a projected automatic γ keeps the value measured for Train.Seed
+	// and trains, at each other seed, in the subspace the automatic
+	// choice finds for that seed (in the features if it finds none), so
+	// that Stability then also measures how the projection varies.
 	Runs int
 	// Workers is the number of grid points fitted at once, and of the
 	// goroutines of the passes over the data within each fit; 0 selects
@@ -282,6 +286,7 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix) (*Result, error) {
 		// shared read-only. A point whose choice fails records the error
 		// when it is fitted.
 		chosen := make([]*svclust.Chosen, min(chosenBatch, len(res.Points)-lo))
+		chosenErr := make([]error, len(chosen))
 		for k := range chosen {
 			cfg := s.config(&res.Points[lo+k], 0, workers)
 			if cfg.Gamma == 0 && cfg.C == 0 {
@@ -292,10 +297,10 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix) (*Result, error) {
 				// A multiple of the automatic γ is on the scale of the
 				// space it was measured in: the automatic point's
 				// subspace when it has one.
-				chosen[k], _ = auto.Within(x, &cfg)
+				chosen[k], chosenErr[k] = auto.Within(x, &cfg)
 				continue
 			}
-			chosen[k], _ = svclust.NewChosen(x, &cfg)
+			chosen[k], chosenErr[k] = svclust.NewChosen(x, &cfg)
 		}
 		// Each point is fitted by one call of eval and written to its own
 		// slot, so the result depends neither on the number of workers
@@ -306,6 +311,12 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix) (*Result, error) {
 		Each(ctx, len(order), workers, nil, func(j int) {
 			k := order[j]
 			p := &res.Points[lo+k]
+			if chosenErr[k] != nil {
+				// Not trained another way: a multiple of a projected
+				// γ means nothing in the features.
+				p.Err = chosenErr[k]
+				return
+			}
 			model, cl := s.eval(x, sub, rows, metric, chosen[k], workers, p)
 			if !s.Keep || p.Err != nil {
 				return
