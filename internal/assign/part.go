@@ -140,35 +140,5 @@ func (f *Field) LogParts(logPart, row, top, x []float64, group []int) []float64 
 // of the tree); it returns Owner's sum and owner.
 func (t *Terms) OwnerParts(x []float64, s *TermsScratch, group []int, part []float64) (sum float64, owner int) {
 	clear(part)
-	s.cand, s.u = s.cand[:0], s.u[:0]
-	s.umin = math.Inf(1)
-	s.evaluated = 0
-	clear(s.off)
-	t.visit(0, 0, x, s)
-	if len(s.cand) == 0 {
-		return math.NaN(), 0
-	}
-	best, bi := math.Inf(-1), math.MaxInt
-	lim := s.umin + kernel.CutOff
-	for k, c := range s.cand {
-		if !(s.u[k] <= lim) {
-			continue
-		}
-		v := t.alpha[c] * kernel.OfSqDist(kernel.SqDist(x, t.sv[int(c)*t.d:int(c)*t.d+t.d]), t.width(c))
-		sum += v
-		o := int(t.orig[c])
-		part[group[o]] += v
-		if v > best || v == best && o < bi {
-			best, bi = v, o
-		}
-	}
-	if best <= 0 {
-		bi = math.MaxInt
-		for k, c := range s.cand {
-			if o := int(t.orig[c]); s.u[k] == s.umin && o < bi {
-				bi = o
-			}
-		}
-	}
-	return sum, bi
+	return t.owner(x, s, group, part)
 }

@@ -189,6 +189,12 @@ func (t *Terms) NewScratch() *TermsScratch {
 // which is always among those kept. The sum adds the kept terms in the
 // tree's order, so it may differ from the full pass in its last bits.
 func (t *Terms) Owner(x []float64, s *TermsScratch) (sum float64, owner int) {
+	return t.owner(x, s, nil, nil)
+}
+
+// owner is Owner, adding each kept term also to part[group[j]] when group
+// is not nil (OwnerParts).
+func (t *Terms) owner(x []float64, s *TermsScratch, group []int, part []float64) (sum float64, owner int) {
 	s.cand, s.u = s.cand[:0], s.u[:0]
 	s.umin = math.Inf(1)
 	s.evaluated = 0
@@ -208,7 +214,11 @@ func (t *Terms) Owner(x []float64, s *TermsScratch) (sum float64, owner int) {
 		}
 		v := t.alpha[c] * kernel.OfSqDist(kernel.SqDist(x, t.sv[int(c)*t.d:int(c)*t.d+t.d]), t.width(c))
 		sum += v
-		if o := int(t.orig[c]); v > best || v == best && o < bi {
+		o := int(t.orig[c])
+		if group != nil {
+			part[group[o]] += v
+		}
+		if v > best || v == best && o < bi {
 			best, bi = v, o
 		}
 	}
