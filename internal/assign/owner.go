@@ -2,13 +2,10 @@ package assign
 
 import (
 	"math"
-	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust/internal/kernel"
-	"github.com/svclust/svclust/internal/parallel"
-	"github.com/svclust/svclust/internal/rowmajor"
 )
 
 // ScoreChunk is the number of rows a worker of EachOwner, and of the
@@ -32,33 +29,8 @@ func NewTermsOf(f *Field) *Terms {
 // within rounding (see Terms). It reports the rows done to report (nil
 // reports nothing).
 func (f *Field) EachOwner(x mat.Matrix, terms *Terms, w int, report func(int), do func(i int, fx float64, owner int32)) {
-	n, d := x.Dims()
-	rows := rowmajor.Source(x)
-	// The scratch of the terms' queries, reused across chunks: its
-	// slices grow to the terms a row keeps.
-	var scratch sync.Pool
-	if terms != nil {
-		scratch.New = func() any { return terms.NewScratch() }
-	}
-	parallel.For(n, ScoreChunk, w, func(_, lo, hi int) {
-		buf := rowmajor.Buffer(x, d)
-		if terms != nil {
-			s := scratch.Get().(*TermsScratch)
-			defer scratch.Put(s)
-			for i := lo; i < hi; i++ {
-				sum, o := terms.Owner(rows(i, buf), s)
-				do(i, sum-1, int32(o))
-			}
-		} else {
-			row := make([]float64, len(f.Alpha))
-			for i := lo; i < hi; i++ {
-				fx, o := f.owner(row, rows(i, buf))
-				do(i, fx, o)
-			}
-		}
-		if report != nil {
-			report(hi - lo)
-		}
+	f.EachPart(x, terms, nil, 0, w, report, func(i int, _ []float64, fx float64, owner int32, _ []float64) {
+		do(i, fx, owner)
 	})
 }
 
@@ -67,35 +39,25 @@ func (f *Field) EachOwner(x mat.Matrix, terms *Terms, w int, report func(int), d
 // to 0; the owner is then the support vector with the largest
 // log αⱼ − γ‖x − svⱼ‖², the same argmax computed without underflow.
 func (f *Field) owner(row, x []float64) (float64, int32) {
-	svs := f.SV
-	if f.Gammas != nil {
-		kernel.RowEachTo(row, x, svs, f.Gammas)
-	} else {
-		kernel.RowTo(row, x, svs, f.Gamma)
-	}
-	var s float64
+	return f.ownerParts(row, x, nil, nil)
+}
+
+// logOwner returns the support vector with the largest
+// log αⱼ − γⱼ‖x − svⱼ‖² (of those with αⱼ > 0), lowest index first: the
+// owner of x where every term underflows. row is scratch of length B.
+func (f *Field) logOwner(row, x []float64) int {
+	kernel.SqDistRowTo(row, x, f.SV)
 	best, bi := math.Inf(-1), 0
-	for j, k := range row {
-		t := f.Alpha[j] * k
-		s += t
-		if t > best {
-			best, bi = t, j
-		}
-	}
-	if best <= 0 {
-		kernel.SqDistRowTo(row, x, svs)
-		best = math.Inf(-1)
-		for j, d2 := range row {
-			if a := f.Alpha[j]; a > 0 {
-				g := f.Gamma
-				if f.Gammas != nil {
-					g = f.Gammas[j]
-				}
-				if t := math.Log(a) - g*d2; t > best {
-					best, bi = t, j
-				}
+	for j, d2 := range row {
+		if a := f.Alpha[j]; a > 0 {
+			g := f.Gamma
+			if f.Gammas != nil {
+				g = f.Gammas[j]
+			}
+			if t := math.Log(a) - g*d2; t > best {
+				best, bi = t, j
 			}
 		}
 	}
-	return s - 1, int32(bi)
+	return bi
 }

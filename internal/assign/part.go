@@ -15,8 +15,8 @@ import (
 // groups of support vectors, group[j] in [0, k) being the group of
 // support vector j: do gets part[c] = Σ_{j: group[j] = c} αⱼk(x, svⱼ)
 // beside f(xᵢ) and the owner, and the row xᵢ itself. The parts cost k
-// floats of scratch per goroutine and one addition per term; EachOwner,
-// which Score and Predict use, is left as it is. With terms only the
+// floats of scratch per goroutine and one addition per term; EachOwner
+// is EachPart without groups (group nil, k 0). With terms only the
 // terms kept by Terms.Owner are added (see Terms.OwnerParts), so a group
 // whose every term is below e⁻⁴⁰ of the largest has part 0. part and xi
 // are the goroutine's scratch, valid during the call only.
@@ -53,8 +53,7 @@ func (f *Field) EachPart(x mat.Matrix, terms *Terms, group []int, k int, w int, 
 }
 
 // ownerParts is owner that also sets part[c] to group c's part of
-// f(x) + 1, from the same terms in the same order, so that f(x) and the
-// owner are owner's to the bit.
+// f(x) + 1 when group is not nil, from the same terms in the same order.
 func (f *Field) ownerParts(row, x []float64, group []int, part []float64) (float64, int32) {
 	f.kernelRow(row, x)
 	clear(part)
@@ -63,14 +62,15 @@ func (f *Field) ownerParts(row, x []float64, group []int, part []float64) (float
 	for j, k := range row {
 		t := f.Alpha[j] * k
 		s += t
-		part[group[j]] += t
+		if group != nil {
+			part[group[j]] += t
+		}
 		if t > best {
 			best, bi = t, j
 		}
 	}
 	if best <= 0 {
-		_, o := f.owner(row, x) // the owner in logs, as owner finds it
-		return s - 1, o
+		bi = f.logOwner(row, x)
 	}
 	return s - 1, int32(bi)
 }
