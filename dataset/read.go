@@ -707,3 +707,16 @@ func numberClasses(labels []int, texts []string) ([]int, []string) {
 	}
 	return labels, classes
 }
+
+// DataRow returns the data row (from 0; its line is DataRow + 2 below the
+// header) of the i-th row kept when the data rows of dropped (increasing,
+// as Dataset.Dropped) were skipped.
+func DataRow(i int, dropped []int) int {
+	for _, r := range dropped {
+		if r > i {
+			break
+		}
+		i++
+	}
+	return i
+}

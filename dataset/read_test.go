@@ -1307,3 +1307,18 @@ func TestParseErrorField(t *testing.T) {
 		}
 	}
 }
+
+// TestDataRow: rows kept after dropping data rows 1, 2 and 5 of 0..6 are
+// 0, 3, 4, 6 (worked out by hand).
+func TestDataRow(t *testing.T) {
+	t.Parallel()
+	dropped := []int{1, 2, 5}
+	for i, want := range []int{0, 3, 4, 6} {
+		if got := DataRow(i, dropped); got != want {
+			t.Errorf("DataRow(%d, %v) = %d, want %d", i, dropped, got, want)
+		}
+	}
+	if got := DataRow(4, nil); got != 4 {
+		t.Errorf("DataRow(4, nil) = %d, want 4", got)
+	}
+}

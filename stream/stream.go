@@ -211,7 +211,7 @@ func SampleScale(ctx context.Context, open Opener, cfg *SampleConfig) (*Sample, 
 			e.Row, e.Feature = i, sc.Names()[j]
 			if res.All() {
 				// The sample is in order when it holds every row kept.
-				e.Line = dataRow(i, sc.Dropped()) + 2
+				e.Line = dataset.DataRow(i, sc.Dropped()) + 2
 			}
 			return nil, e
 		}
@@ -222,18 +222,6 @@ func SampleScale(ctx context.Context, open Opener, cfg *SampleConfig) (*Sample, 
 		s.X = mat.NewDense(m, d, rows)
 	}
 	return s, nil
-}
-
-// dataRow returns the data row (line − 2) of the i-th row kept, the data
-// rows of dropped (increasing) having been skipped.
-func dataRow(i int, dropped []int) int {
-	for _, r := range dropped {
-		if r > i {
-			break
-		}
-		i++
-	}
-	return i
 }
 
 // scalePass feeds every row of the data to fitter once more.

@@ -238,7 +238,7 @@ func checkScaled(path string, ds *dataset.Dataset, scaler *dataset.Scaler, sc st
 	for i := range n {
 		row := ds.X.RawRowView(i)
 		if j, u := scaler.Overflow(row); j >= 0 {
-			return overflowError(path, fmt.Sprintf("%s:%d", displayPath(path), dataRow(i, ds.Dropped)+2), ds.Names[j], row[j], u, !finite(scaler.Shift[j]) || !finite(scaler.Mul[j]), sc)
+			return overflowError(path, fmt.Sprintf("%s:%d", displayPath(path), dataset.DataRow(i, ds.Dropped)+2), ds.Names[j], row[j], u, !finite(scaler.Shift[j]) || !finite(scaler.Mul[j]), sc)
 		}
 	}
 	return nil

@@ -187,7 +187,7 @@ func permute(x *mat.Dense, order []int) {
 func modelError(err error, mf *modelfile.File, path string, ds *dataset.Dataset) error {
 	var oe *modelfile.OverflowError
 	if errors.As(err, &oe) {
-		return overflowError(path, fmt.Sprintf("%s:%d", displayPath(path), dataRow(oe.Row, ds.Dropped)+2), ds.Names[oe.Col], oe.Value, oe.Scaled, oe.Column, mf.Scale.String())
+		return overflowError(path, fmt.Sprintf("%s:%d", displayPath(path), dataset.DataRow(oe.Row, ds.Dropped)+2), ds.Names[oe.Col], oe.Value, oe.Scaled, oe.Column, mf.Scale.String())
 	}
 	return err
 }

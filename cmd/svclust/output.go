@@ -155,18 +155,6 @@ func writeScores(w io.Writer, f, outlier []float64, dropped []int) error {
 	})
 }
 
-// dataRow returns the data row (line − 2) of row i of the rows read, which
-// skip the data rows of dropped (increasing).
-func dataRow(i int, dropped []int) int {
-	for _, r := range dropped {
-		if r > i {
-			break
-		}
-		i++
-	}
-	return i
-}
-
 // A namedPath is a file of the command line with the flag that names it
 // ("DATA" for the data argument).
 type namedPath struct{ flag, path string }

@@ -184,7 +184,7 @@ func readLabels(path string, n int, data string, dropped []int) ([]int, error) {
 		v := ds.X.At(i, col)
 		if v != math.Trunc(v) || math.Abs(v) > math.MaxInt32 {
 			// The header is line 1, and dataset rejects blank lines.
-			return nil, fmt.Errorf("%s:%d: cluster %v is not an integer", path, dataRow(i, ds.Dropped)+2, v)
+			return nil, fmt.Errorf("%s:%d: cluster %v is not an integer", path, dataset.DataRow(i, ds.Dropped)+2, v)
 		}
 		labels[i] = int(v)
 	}
