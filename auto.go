@@ -244,15 +244,23 @@ func choose(data []float64, n, d int, c Config) (Choice, []float64, *Subspace) {
 			ch.Gamma = math.NaN() // distinct rows whose distances underflow: check reports it
 		}
 	}
+	ch.budgetAndC(smp, s, d, n, c.Workers)
+	return ch, smp, sub
+}
+
+// budgetAndC sets the automatic budget and C of ch for its γ from the s
+// rows of smp in d dimensions (of n rows in all): the budget from a
+// covering of the sample at the kernel's width, C from the sample's
+// largest kernel density (Choose).
+func (ch *Choice) budgetAndC(smp []float64, s, d, n, w int) {
 	if ch.BudgetAuto {
 		ch.Cover = cover(smp, s, d, 1/math.Sqrt(ch.Gamma))
 		ch.Budget = min(n, max(MinAutoBudget, min(MaxAutoBudget, int(math.Ceil(autoCover*float64(ch.Cover))))))
 	}
 	if ch.CAuto {
-		ch.KappaMax = maxDensity(smp, s, d, ch.Gamma, c.Workers)
+		ch.KappaMax = maxDensity(smp, s, d, ch.Gamma, w)
 		ch.C = autoCLevel / ch.KappaMax
 	}
-	return ch, smp, sub
 }
 
 // check reports automatic settings that are not finite and positive, as

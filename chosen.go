@@ -2,7 +2,6 @@ package svclust
 
 import (
 	"context"
-	"math"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -148,16 +147,8 @@ func (p *Chosen) Within(x mat.Matrix, cfg *Config) (*Chosen, error) {
 	if ch.GammaAuto {
 		ch.Gamma, ch.Rho, ch.Silverman = a.Gamma, a.Rho, a.Silverman
 	}
-	s := a.Sample
 	_, q := p.sub.Dims()
-	if ch.BudgetAuto {
-		ch.Cover = cover(p.smp, s, q, 1/math.Sqrt(ch.Gamma))
-		ch.Budget = min(p.n, max(MinAutoBudget, min(MaxAutoBudget, int(math.Ceil(autoCover*float64(ch.Cover))))))
-	}
-	if ch.CAuto {
-		ch.KappaMax = maxDensity(p.smp, s, q, ch.Gamma, c.Workers)
-		ch.C = autoCLevel / ch.KappaMax
-	}
+	ch.budgetAndC(p.smp, a.Sample, q, p.n, c.Workers)
 	if err := ch.check(); err != nil {
 		return nil, err
 	}
