@@ -2,6 +2,7 @@ package svclust
 
 import (
 	"context"
+	"fmt"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -77,7 +78,7 @@ func (p *Chosen) Train(ctx context.Context, x mat.Matrix, cfg *Config) (*Model, 
 		return nil, err
 	}
 	if keyOf(cfg) != p.key {
-		return nil, &ConfigError{"Chosen", p.key, "made for other settings"}
+		return nil, &ConfigError{"Chosen", fmt.Sprintf("%+v", p.key), "made for other settings: Gamma, C, Budget, Seed, Width and Space must be those it was made with"}
 	}
 	return trainChosen(ctx, x, cfg, p)
 }
@@ -92,7 +93,7 @@ func (p *Chosen) sameData(x mat.Matrix) error {
 	if n, d := x.Dims(); n == 0 || d == 0 {
 		return ErrNoData
 	} else if n != p.n || d != p.d {
-		return &ConfigError{"Chosen", p.key, "made for other data"}
+		return &ConfigError{"Chosen", fmt.Sprintf("%d×%d", p.n, p.d), "made for other data: the rows it was made from"}
 	}
 	return nil
 }
@@ -135,7 +136,7 @@ func (p *Chosen) Within(x mat.Matrix, cfg *Config) (*Chosen, error) {
 		return nil, err
 	}
 	if cfg.Seed != p.key.seed || cfg.Space != p.key.space {
-		return nil, &ConfigError{"Chosen", p.key, "made for other settings"}
+		return nil, &ConfigError{"Chosen", fmt.Sprintf("%+v", p.key), "made for other settings: Seed and Space must be those it was made with"}
 	}
 	c := cfg.withDefaults()
 	a := p.choice
