@@ -276,8 +276,9 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix) (*Result, error) {
 		metric = metrics.NMI
 	}
 	var (
-		mu   sync.Mutex
-		kept = -1 // the best point so far whose fit is held in res
+		mu    sync.Mutex
+		kept  = -1        // the best point so far whose fit is held in res
+		autos autoChoices // the automatic choices of the other seeds (trainWithin)
 	)
 	for lo := 0; lo < len(res.Points) && ctx.Err() == nil; lo += chosenBatch {
 		// What does not depend on the grid point is measured once: the
@@ -317,7 +318,7 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix) (*Result, error) {
 				p.Err = chosenErr[k]
 				return
 			}
-			model, cl := s.eval(x, sub, rows, metric, chosen[k], workers, p)
+			model, cl := s.eval(x, sub, rows, metric, chosen[k], &autos, workers, p)
 			if !s.Keep || p.Err != nil {
 				return
 			}
@@ -387,7 +388,7 @@ func byCost(chosen []*svclust.Chosen, d int) []int {
 // workers is the number of goroutines of the passes of each fit. It
 // returns the model and the clustering of the first run, or nils when a
 // fit failed.
-func (s *Search) eval(x mat.Matrix, sub *mat.Dense, rows []int, metric func(truth, pred []int) float64, pre *svclust.Chosen, workers int, p *Point) (first *svclust.Model, firstFit *cluster.Result) {
+func (s *Search) eval(x mat.Matrix, sub *mat.Dense, rows []int, metric func(truth, pred []int) float64, pre *svclust.Chosen, autos *autoChoices, workers int, p *Point) (first *svclust.Model, firstFit *cluster.Result) {
 	runs := max(s.Runs, 1)
 	var labels [][]int
 	for r := range runs {
@@ -401,7 +402,7 @@ func (s *Search) eval(x mat.Matrix, sub *mat.Dense, rows []int, metric func(trut
 			// The other seeds of a multiple train in the subspace of
 			// the automatic choice of their own seed, as that point's
 			// runs do.
-			model, err = s.trainWithin(x, cfg)
+			model, err = trainWithin(x, cfg, autos)
 		default:
 			model, err = svclust.Train(x, &cfg)
 		}
@@ -443,12 +444,51 @@ func (s *Search) eval(x mat.Matrix, sub *mat.Dense, rows []int, metric func(trut
 	return first, firstFit
 }
 
+// autoChoices holds, for one search, the automatic choice of each
+// setting of Budget, Seed, Width and Space that trainWithin has needed:
+// it depends on those alone, and several multiples share it.
+type autoChoices struct {
+	mu sync.Mutex
+	m  map[autoKey]*autoChoice
+}
+
+type autoKey struct {
+	budget int
+	seed   uint64
+	width  svclust.WidthRule
+	space  svclust.SpaceRule
+}
+
+type autoChoice struct {
+	once sync.Once
+	p    *svclust.Chosen
+	err  error
+}
+
+// of returns the automatic choice for base (γ and C zero) on x, measured
+// by the first caller, shared with the others (read-only).
+func (a *autoChoices) of(x mat.Matrix, base svclust.Config) (*svclust.Chosen, error) {
+	k := autoKey{base.Budget, base.Seed, base.Width, base.Space}
+	a.mu.Lock()
+	if a.m == nil {
+		a.m = make(map[autoKey]*autoChoice)
+	}
+	e := a.m[k]
+	if e == nil {
+		e = &autoChoice{}
+		a.m[k] = e
+	}
+	a.mu.Unlock()
+	e.once.Do(func() { e.p, e.err = svclust.NewChosen(x, &base) })
+	return e.p, e.err
+}
+
 // trainWithin trains x with cfg in the subspace of the automatic choice
-// for cfg's seed (see svclust.Chosen.Within).
-func (s *Search) trainWithin(x mat.Matrix, cfg svclust.Config) (*svclust.Model, error) {
+// for cfg's seed (see svclust.Chosen.Within), taken from autos.
+func trainWithin(x mat.Matrix, cfg svclust.Config, autos *autoChoices) (*svclust.Model, error) {
 	base := cfg
 	base.Gamma, base.C = 0, 0
-	auto, err := svclust.NewChosen(x, &base)
+	auto, err := autos.of(x, base)
 	if err != nil {
 		return nil, err
 	}
