@@ -271,6 +271,12 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix) (*Result, error) {
 	for i, r := range rows {
 		sub.SetRow(i, mat.Row(nil, r, x))
 	}
+	// DBCV's distances depend on the sample alone: computed once for
+	// every point, when they fit in sharedDBCV rows.
+	dbcv := func(pred []int) float64 { return metrics.DBCV(sub, pred) }
+	if len(rows) <= sharedDBCV {
+		dbcv = metrics.NewDBCVRows(sub).DBCV
+	}
 	metric := s.Metric
 	if metric == nil {
 		metric = metrics.NMI
@@ -319,7 +325,7 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix) (*Result, error) {
 				p.Err = chosenErr[k]
 				return
 			}
-			model, cl, objective := s.eval(x, sub, rows, metric, chosen[k], &autos, workers, p)
+			model, cl, objective := s.eval(x, dbcv, rows, metric, chosen[k], &autos, workers, p)
 			if !s.Keep || p.Err != nil {
 				return
 			}
@@ -391,12 +397,13 @@ func byCost(chosen []*svclust.Chosen, d int) []int {
 
 // eval fits and clusters x at the grid point p, once per run, and records
 // the outcome in p. The first run uses the choice pre when it is not nil;
-// workers is the number of goroutines of the passes of each fit. It
+// workers is the number of goroutines of the passes of each fit; dbcv
+// scores the labels of the sampled rows. It
 // returns the model and the clustering of the first run, and the pass
 // that completes that model's Stats.Objective, or nil (see
 // svclust.Chosen.TrainDeferred: no other outcome reads the objective, so
 // only a model that is kept needs it); nils when a fit failed.
-func (s *Search) eval(x mat.Matrix, sub *mat.Dense, rows []int, metric func(truth, pred []int) float64, pre *svclust.Chosen, autos *autoChoices, workers int, p *Point) (first *svclust.Model, firstFit *cluster.Result, objective func()) {
+func (s *Search) eval(x mat.Matrix, dbcv func(pred []int) float64, rows []int, metric func(truth, pred []int) float64, pre *svclust.Chosen, autos *autoChoices, workers int, p *Point) (first *svclust.Model, firstFit *cluster.Result, objective func()) {
 	runs := max(s.Runs, 1)
 	var labels [][]int
 	for r := range runs {
@@ -444,7 +451,7 @@ func (s *Search) eval(x mat.Matrix, sub *mat.Dense, rows []int, metric func(trut
 		for i, r := range rows {
 			pred[i] = cl.Labels[r]
 		}
-		p.DBCV = metrics.DBCV(sub, pred)
+		p.DBCV = dbcv(pred)
 	}
 	if runs > 1 {
 		var sum float64
@@ -549,6 +556,12 @@ func picked(points []Point, i, j int, labelled bool) bool {
 // most this many at once. The default grid has 5 points, the paper's 36
 // (with γ, C and the budget given, a choice without a sample).
 const chosenBatch = 16
+
+// sharedDBCV is the largest DBCV sample whose pairwise distances a Search
+// computes once and shares between the points (metrics.DBCVRows, 16 bytes
+// a pair: 8 MB at DefaultSample, 32 MB at 2,000 rows); a larger sample is
+// scored by metrics.DBCV at each point, in O(sample) memory.
+const sharedDBCV = 2000
 
 // sampleStream is the second seed word of the sample's random source, so
 // that its numbers differ from those of training (rand.NewPCG(seed, seed)).
