@@ -363,8 +363,12 @@ func kthNeighbours(smp []float64, s, d, k, k2, w int) (float64, float64) {
 					l.nan = true
 					return
 				}
-				l.keep(i, v)
-				l.keep(lo+jj, v)
+				if !(v >= l.lim[i]) {
+					l.keep(i, v)
+				}
+				if !(v >= l.lim[lo+jj]) {
+					l.keep(lo+jj, v)
+				}
 			}
 		}
 	})
@@ -414,15 +418,20 @@ type knnLists struct {
 	near     []float64 // row i's at near[i*k : i*k+cnt[i]]
 	cnt      []int32
 	distinct []float64
-	dist     []float64 // scratch of knnBlock distances
-	nan      bool      // a distance was NaN
+	// lim[i] is the least distance at and above which keep changes
+	// nothing for row i: the larger of its k-th smallest and the smallest
+	// positive one, or NaN until k are kept, so that !(v >= lim[i]) holds
+	// for every v then, +Inf included.
+	lim  []float64
+	dist []float64 // scratch of knnBlock distances
+	nan  bool      // a distance was NaN
 }
 
 func newKnnLists(s, k int) *knnLists {
 	l := &knnLists{k: k, near: make([]float64, s*k), cnt: make([]int32, s),
-		distinct: make([]float64, s), dist: make([]float64, knnBlock)}
+		distinct: make([]float64, s), lim: make([]float64, s), dist: make([]float64, knnBlock)}
 	for i := range l.distinct {
-		l.distinct[i] = math.Inf(1)
+		l.distinct[i], l.lim[i] = math.Inf(1), math.NaN()
 	}
 	return l
 }
@@ -449,6 +458,9 @@ func (l *knnLists) keep(i int, v float64) {
 		j--
 	}
 	near[j] = v
+	if int(l.cnt[i]) == l.k {
+		l.lim[i] = max(near[l.k-1], l.distinct[i])
+	}
 }
 
 // kthNeighboursRows is kthNeighbours from each row's full distance row, a
