@@ -2,6 +2,7 @@ package svclust
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/svclust/svclust/dataset"
@@ -120,5 +121,63 @@ func TestChoiceWidthRule(t *testing.T) {
 	}
 	if r := (Choice{}).WidthRule(); r != GlobalWidth || r.String() != "global" {
 		t.Errorf("one width: %v", r)
+	}
+}
+
+// TestKthNeighboursPairs: the one pass over the pairs of blocks gives, for
+// any number of workers, what a selection in each row's full distance row
+// gives (kthNeighboursRows), on samples of several blocks and a partial
+// last one, with duplicate rows (distances 0, the fallback to the nearest
+// distinct row) and in dimensions with and without the blocks of four.
+func TestKthNeighboursPairs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, tc := range []struct{ s, d, k, k2 int }{
+		{2, 1, 1, 1}, {5, 3, 5, 10}, {knnBlock + 1, 2, 1, 2}, {300, 2, autoK, widthK},
+		{257, 7, autoK, widthK}, {200, 128, autoK, widthK}, {150, 5, 3, 3},
+	} {
+		smp := make([]float64, tc.s*tc.d)
+		for i := range smp {
+			smp[i] = math.Round(4 * rng.NormFloat64()) // ties and duplicates
+		}
+		if tc.s > 4 {
+			copy(smp[tc.d:2*tc.d], smp[:tc.d]) // a duplicate row
+		}
+		wa, wb := kthNeighboursRows(smp, tc.s, tc.d, min(tc.k, tc.s-1), min(tc.k2, tc.s-1), 1)
+		for _, w := range []int{1, 2, 3} {
+			a, b := kthNeighbours(smp, tc.s, tc.d, tc.k, tc.k2, w)
+			if a != wa || b != wb {
+				t.Errorf("s %d, d %d, k %d, %d, %d workers: kthNeighbours = %v, %v; kthNeighboursRows %v, %v",
+					tc.s, tc.d, tc.k, tc.k2, w, a, b, wa, wb)
+			}
+		}
+	}
+	// Every row a duplicate of another: the medians fall back.
+	dup := []float64{1, 1, 2, 2, 5, 5, 9, 9}
+	a, b := kthNeighbours(dup, 8, 1, 1, 2, 2)
+	wa, wb := kthNeighboursRows(dup, 8, 1, 1, 2, 1)
+	if a != wa || b != wb {
+		t.Errorf("duplicates: kthNeighbours = %v, %v; kthNeighboursRows %v, %v", a, b, wa, wb)
+	}
+	// Infinite coordinates make NaN distances: the selection decides.
+	inf := []float64{0, math.Inf(1), 1, math.Inf(1), 3, 4, 2, 7}
+	a, b = kthNeighbours(inf, 8, 1, 1, 2, 2)
+	wa, wb = kthNeighboursRows(inf, 8, 1, 1, 2, 1)
+	if math.Float64bits(a) != math.Float64bits(wa) || math.Float64bits(b) != math.Float64bits(wb) {
+		t.Errorf("NaN distances: kthNeighbours = %v, %v; kthNeighboursRows %v, %v", a, b, wa, wb)
+	}
+}
+
+// TestBlockPair: the chunks of kthNeighbours are the pairs of blocks
+// bi ≤ bj, each once.
+func TestBlockPair(t *testing.T) {
+	for blocks := 1; blocks <= 6; blocks++ {
+		seen := map[[2]int]bool{}
+		for c := range blocks * (blocks + 1) / 2 {
+			bi, bj := blockPair(c, blocks)
+			if bi > bj || bj >= blocks || seen[[2]int{bi, bj}] {
+				t.Fatalf("blocks %d: chunk %d is pair %d, %d", blocks, c, bi, bj)
+			}
+			seen[[2]int{bi, bj}] = true
+		}
 	}
 }

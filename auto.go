@@ -315,12 +315,157 @@ func kthNeighbour(smp []float64, s, d, k, w int) float64 {
 }
 
 // kthNeighbours returns kthNeighbour for k and for k2 ≥ k, from one pass
-// over the pairs of rows.
+// over the pairs of rows. Each pair's squared distance is computed once
+// and counts for both rows (SqDist(x, y) = SqDist(y, x) to the bit: the
+// differences only change sign), half the work of a distance row per row:
+// blocks of knnBlock rows are paired in fixed chunks, and each worker
+// keeps, per row, the k2 smallest distances it met and the smallest
+// positive one. Those are order statistics and a minimum, which do not
+// depend on the order in which the pairs are met, so the result does not
+// depend on the number of workers and equals that of a selection over each
+// row's full distance row (kthNeighboursRows). A NaN distance, which only
+// coordinates beyond the range of float64 give, leaves the result to
+// kthNeighboursRows, whose selection then defines it.
 func kthNeighbours(smp []float64, s, d, k, k2, w int) (float64, float64) {
 	if s < 2 {
 		return 0, 0
 	}
 	k, k2 = min(k, s-1), min(k2, s-1)
+	blocks := parallel.Chunks(s, knnBlock)
+	pairs := blocks * (blocks + 1) / 2
+	w = min(parallel.Workers(w), pairs)
+	free := make(chan *knnLists, w)
+	all := make([]*knnLists, w)
+	for i := range all {
+		all[i] = newKnnLists(s, k2)
+		free <- all[i]
+	}
+	parallel.For(pairs, 1, w, func(c, _, _ int) {
+		l := <-free
+		defer func() { free <- l }()
+		if l.nan {
+			return
+		}
+		bi, bj := blockPair(c, blocks)
+		ihi := min(s, (bi+1)*knnBlock)
+		jlo, jhi := bj*knnBlock, min(s, (bj+1)*knnBlock)
+		for i := bi * knnBlock; i < ihi; i++ {
+			lo := jlo
+			if bi == bj {
+				lo = i + 1 // each pair once, never a row with itself
+			}
+			if lo >= jhi {
+				continue
+			}
+			dist := kernel.SqDistRowTo(l.dist[:jhi-lo], smp[i*d:i*d+d], smp[lo*d:jhi*d])
+			for jj, v := range dist {
+				if v != v {
+					l.nan = true
+					return
+				}
+				if !(v >= l.lim[i]) {
+					l.keep(i, v)
+				}
+				if !(v >= l.lim[lo+jj]) {
+					l.keep(lo+jj, v)
+				}
+			}
+		}
+	})
+	for _, l := range all {
+		if l.nan {
+			return kthNeighboursRows(smp, s, d, k, k2, w)
+		}
+	}
+	// Row i's k2 smallest over all workers: the k2 smallest of the
+	// union of each worker's k2 smallest.
+	l := all[0]
+	for _, o := range all[1:] {
+		for i := range s {
+			for _, v := range o.near[i*k2 : i*k2+int(o.cnt[i])] {
+				l.keep(i, v)
+			}
+			l.distinct[i] = min(l.distinct[i], o.distinct[i])
+		}
+	}
+	kth := make([]float64, s)
+	kth2 := make([]float64, s)
+	for i := range s {
+		kth[i], kth2[i] = l.near[i*k2+k-1], l.near[i*k2+k2-1]
+	}
+	return medianDistance(kth, l.distinct), medianDistance(kth2, slices.Clone(l.distinct))
+}
+
+// knnBlock is the number of rows of a block of kthNeighbours: a block of
+// 64 rows of 128 features is 64 KiB, which stays in cache while the
+// distances from each row of the other block are computed.
+const knnBlock = 64
+
+// blockPair returns the c-th pair (bi ≤ bj) of blocks of kthNeighbours
+// among blocks blocks, row by row of the upper triangle.
+func blockPair(c, blocks int) (bi, bj int) {
+	for bi = 0; c >= blocks-bi; bi++ {
+		c -= blocks - bi
+	}
+	return bi, bi + c
+}
+
+// knnLists is one worker's part of kthNeighbours: for each of s rows,
+// the k smallest squared distances to the rows it paired it with,
+// ascending, and the smallest positive one (+Inf when none).
+type knnLists struct {
+	k        int
+	near     []float64 // row i's at near[i*k : i*k+cnt[i]]
+	cnt      []int32
+	distinct []float64
+	// lim[i] is the least distance at and above which keep changes
+	// nothing for row i: the larger of its k-th smallest and the smallest
+	// positive one, or NaN until k are kept, so that !(v >= lim[i]) holds
+	// for every v then, +Inf included.
+	lim  []float64
+	dist []float64 // scratch of knnBlock distances
+	nan  bool      // a distance was NaN
+}
+
+func newKnnLists(s, k int) *knnLists {
+	l := &knnLists{k: k, near: make([]float64, s*k), cnt: make([]int32, s),
+		distinct: make([]float64, s), lim: make([]float64, s), dist: make([]float64, knnBlock)}
+	for i := range l.distinct {
+		l.distinct[i], l.lim[i] = math.Inf(1), math.NaN()
+	}
+	return l
+}
+
+// keep counts the squared distance v, not NaN, for row i.
+func (l *knnLists) keep(i int, v float64) {
+	if v > 0 && v < l.distinct[i] {
+		l.distinct[i] = v
+	}
+	near := l.near[i*l.k : i*l.k+l.k]
+	n := int(l.cnt[i])
+	if n == l.k {
+		if v >= near[n-1] {
+			return
+		}
+		n-- // the largest drops out
+	} else {
+		l.cnt[i]++
+	}
+	// Insert v among the n kept, ascending.
+	j := n
+	for j > 0 && near[j-1] > v {
+		near[j] = near[j-1]
+		j--
+	}
+	near[j] = v
+	if int(l.cnt[i]) == l.k {
+		l.lim[i] = max(near[l.k-1], l.distinct[i])
+	}
+}
+
+// kthNeighboursRows is kthNeighbours from each row's full distance row, a
+// selection in each: every distance is computed twice.
+func kthNeighboursRows(smp []float64, s, d, k, k2, w int) (float64, float64) {
 	kth := make([]float64, s)
 	kth2 := make([]float64, s)
 	distinct := make([]float64, s) // squared distance to the nearest distinct row, or +Inf
@@ -431,8 +576,74 @@ func cover(smp []float64, s, d int, r float64) int {
 }
 
 // maxDensity returns the largest kernel density (1/s)Σⱼ k(x, xⱼ) over the s
-// rows x of smp.
+// rows x of smp, as kernel.Sum computes each row's sum.
+//
+// Each pair's kernel value is computed once and counts for both rows
+// (k(x, y) = k(y, x) to the bit), which gives every row's sum in another
+// order: a row's sum over its later rows, in fixed chunks of rows, plus,
+// per worker, the values of its earlier rows. Sums of s nonnegative terms
+// in any two orders differ by less than 2(s−1)·2⁻⁵³ of their value
+// (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., §4.2),
+// far below maxDensityTol for s ≤ autoSample, so the rows whose sum in
+// that order comes within maxDensityTol of the largest include every row
+// whose kernel.Sum is the largest; only those are summed again by
+// kernel.Sum. The result is therefore kernel.Sum's maximum, for any
+// number of workers. A NaN value (coordinates beyond the range of
+// float64) leaves it to maxDensityRows.
 func maxDensity(smp []float64, s, d int, gamma float64, w int) float64 {
+	const chunk = 64
+	w = min(parallel.Workers(w), parallel.Chunks(s, chunk))
+	free := make(chan []float64, w)
+	lower := make([][]float64, w) // per worker: the values of earlier rows, then scratch
+	for k := range lower {
+		lower[k] = make([]float64, 2*s)
+		free <- lower[k]
+	}
+	sum := make([]float64, s) // row i's sum over itself and its later rows
+	parallel.For(s, chunk, w, func(_, lo, hi int) {
+		l := <-free
+		defer func() { free <- l }()
+		for i := lo; i < hi; i++ {
+			row := kernel.RowTo(l[s:2*s-i-1], smp[i*d:i*d+d], smp[(i+1)*d:], gamma)
+			v := kernel.OfSqDist(0, gamma)
+			for j, k := range row {
+				v += k
+				l[i+1+j] += k
+			}
+			sum[i] = v
+		}
+	})
+	top := math.Inf(-1)
+	for i := range sum {
+		for _, l := range lower {
+			sum[i] += l[i]
+		}
+		if math.IsNaN(sum[i]) {
+			return maxDensityRows(smp, s, d, gamma, w)
+		}
+		top = max(top, sum[i])
+	}
+	ones := make([]float64, s)
+	for i := range ones {
+		ones[i] = 1
+	}
+	best := math.Inf(-1)
+	for i, v := range sum {
+		if v >= top*(1-maxDensityTol) {
+			best = max(best, kernel.Sum(smp[i*d:i*d+d], smp, ones, gamma)/float64(s))
+		}
+	}
+	return best
+}
+
+// maxDensityTol is the relative distance below the largest approximate
+// sum of maxDensity within which a row is summed again exactly: valid
+// while 2(s−1)·2⁻⁵³ ≪ maxDensityTol, that is for samples of up to about
+// 10⁵ rows (autoSample is 2,000).
+const maxDensityTol = 1e-9
+
+// maxDensityRows is maxDensity with every row summed by kernel.Sum.
+func maxDensityRows(smp []float64, s, d int, gamma float64, w int) float64 {
 	ones := make([]float64, s)
 	for i := range ones {
 		ones[i] = 1

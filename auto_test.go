@@ -74,3 +74,51 @@ func TestChooseDuplicates(t *testing.T) {
 		t.Errorf("ρ = %v, γ = %v; want 1 and 1/2.25", ch.Rho, ch.Gamma)
 	}
 }
+
+// TestMaxDensityPairs: the pass over pairs gives maxDensityRows' maximum
+// to the bit for any number of workers, also where several rows share the
+// largest density (a lattice whose inner rows are alike) and where
+// duplicates make it.
+func TestMaxDensityPairs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	lattice := func(m int) []float64 {
+		var x []float64
+		for i := range m {
+			for j := range m {
+				x = append(x, float64(i), float64(j))
+			}
+		}
+		return x
+	}
+	for _, tc := range []struct {
+		smp   []float64
+		d     int
+		gamma float64
+	}{
+		{lattice(9), 2, 0.3},
+		{lattice(30), 2, 2},
+		{append(lattice(5), 2, 2, 2, 2), 2, 1},
+		{[]float64{1}, 1, 1},
+	} {
+		s := len(tc.smp) / tc.d
+		want := maxDensityRows(tc.smp, s, tc.d, tc.gamma, 1)
+		for _, w := range []int{1, 2, 3} {
+			if got := maxDensity(tc.smp, s, tc.d, tc.gamma, w); got != want {
+				t.Errorf("s %d, γ %v, %d workers: maxDensity = %v, maxDensityRows %v", s, tc.gamma, w, got, want)
+			}
+		}
+	}
+	for _, d := range []int{2, 3, 17} {
+		s := 700
+		smp := make([]float64, s*d)
+		for i := range smp {
+			smp[i] = rng.NormFloat64()
+		}
+		want := maxDensityRows(smp, s, d, 0.5, 1)
+		for _, w := range []int{1, 2, 3} {
+			if got := maxDensity(smp, s, d, 0.5, w); got != want {
+				t.Errorf("d %d, %d workers: maxDensity = %v, maxDensityRows %v", d, w, got, want)
+			}
+		}
+	}
+}

@@ -91,17 +91,39 @@ func (Merge) Maintain(s *SupportSet) {
 			n, bestH, bestAz, bestLoss = near, h, az, loss
 		}
 	}
+	// The partners the first bound cannot skip against the best so far,
+	// and their powers for the finer bounds, computed in a pass of their
+	// own: the square roots and products of one partner form a chain of
+	// dependent operations, and those of different partners overlap in
+	// the processor when no branch separates them.
+	cand := s.idx[:0]
 	for j, kj := range km {
 		if j == m || j == near {
 			continue
 		}
-		aj := s.Coef(j)
-		if am > 0 && aj > 0 {
-			if mergeLossBound(am, aj, kj) > bestLoss {
-				continue // this partner cannot lose less than the best so far
+		if aj := s.Coef(j); am > 0 && aj > 0 && mergeLossBound(am, aj, kj) > bestLoss {
+			continue // this partner cannot lose less than the best so far
+		}
+		cand = append(cand, j)
+	}
+	s.idx = cand
+	if cap(s.powers) < len(cand) {
+		s.powers = make([][2*mergeBoundPieces + 2]float64, len(cand), cap(cand))
+	}
+	powers := s.powers[:len(cand)]
+	if am > 0 {
+		for c, j := range cand {
+			if s.Coef(j) > 0 {
+				powers[c] = mergeBoundPowers(km[j])
 			}
-			p := mergeBoundPowers(kj)
-			if mergeLossBoundFineFrom(am, aj, kj, &p) > bestLoss || mergeLossExceeds(am, aj, kj, bestLoss, &p) {
+		}
+	}
+	for c, j := range cand {
+		kj, aj := km[j], s.Coef(j)
+		if am > 0 && aj > 0 {
+			p := &powers[c]
+			if mergeLossBound(am, aj, kj) > bestLoss || mergeLossBoundFineFrom(am, aj, kj, p) > bestLoss ||
+				mergeLossExceeds(am, aj, kj, bestLoss, p) {
 				continue
 			}
 		}

@@ -205,9 +205,22 @@ func (p *Subspace) Check() error {
 // distances concentrate and the ratio nears 1. It returns +Inf when rho is
 // not positive.
 func concentration(smp []float64, s, d int, rho float64) float64 {
-	m := min(s, subspacePairs)
-	if m < 2 || !(rho > 0) {
+	return concentrationOf(pairMedian(smp, s, d), rho)
+}
+
+// concentrationOf is concentration from ρ_med, pairMedian's result.
+func concentrationOf(med, rho float64) float64 {
+	if math.IsNaN(med) || !(rho > 0) {
 		return math.Inf(1)
+	}
+	return med / rho
+}
+
+// pairMedian returns ρ_med of concentration, NaN when s < 2.
+func pairMedian(smp []float64, s, d int) float64 {
+	m := min(s, subspacePairs)
+	if m < 2 {
+		return math.NaN()
 	}
 	all := make([]float64, 0, m*(m-1)/2)
 	for i := range m {
@@ -215,7 +228,7 @@ func concentration(smp []float64, s, d int, rho float64) float64 {
 			all = append(all, kernel.SqDist(smp[i*d:i*d+d], smp[j*d:j*d+d]))
 		}
 	}
-	return math.Sqrt(quickSelect(all, len(all)/2)) / rho
+	return math.Sqrt(quickSelect(all, len(all)/2))
 }
 
 // atFullSample returns the concentration r = ρ_med/ρ measured on a sample
@@ -339,10 +352,38 @@ func silverman(smp []float64, s, d int) float64 {
 // projection when distances concentrate (nil otherwise). It also returns
 // the median 5th and 10th neighbour distances of the sample, which the
 // caller reuses when it does not project.
+//
+// With more than one worker, the median pair distance and the principal
+// directions, which do not depend on the k-NN distances, are computed on a
+// goroutine of their own while the workers measure those: they are the
+// serial part of the rule (O(subspacePairs²·d) and O(s·d² + d³)). The
+// directions are then computed whether or not the rule projects, which
+// it does for most data of many features; where it does not, d is small
+// and so is their cost.
 func chooseSpace(ch *Choice, smp []float64, s, d, w int) (*Subspace, float64, float64) {
+	var (
+		med  float64
+		p    *Subspace
+		eig  []float64
+		edge float64
+		done chan struct{}
+	)
+	if parallel.Workers(w) > 1 && s >= 3 {
+		done = make(chan struct{})
+		go func() {
+			defer close(done)
+			med = pairMedian(smp, s, d)
+			p, eig, edge = learnSubspace(smp, s, d)
+		}()
+	}
 	rho5, rho10 := kthNeighbours(smp, s, d, autoK, widthK, w)
+	if done != nil {
+		<-done
+	} else {
+		med = pairMedian(smp, s, d)
+	}
 	ch.IntrinsicDim = intrinsicDim(rho5, rho10, d)
-	r := concentration(smp, s, d, rho5)
+	r := concentrationOf(med, rho5)
 	if math.IsInf(r, 0) || math.IsNaN(r) {
 		return nil, rho5, rho10 // no positive distance: nothing to measure
 	}
@@ -354,7 +395,9 @@ func chooseSpace(ch *Choice, smp []float64, s, d, w int) (*Subspace, float64, fl
 	if !(r < subspaceFlat) || s < 3 {
 		return nil, rho5, rho10
 	}
-	p, eig, edge := learnSubspace(smp, s, d)
+	if done == nil {
+		p, eig, edge = learnSubspace(smp, s, d)
+	}
 	if p == nil {
 		return nil, rho5, rho10
 	}

@@ -41,8 +41,9 @@ type SupportSet struct {
 	removed []int
 
 	// Scratch space of the package's own strategies, reused across calls.
-	idx []int
-	buf []float64
+	idx    []int
+	buf    []float64
+	powers [][2*mergeBoundPieces + 2]float64 // Merge's bound powers
 }
 
 // scratch returns s.buf resized to n values, keeping its capacity.
