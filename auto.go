@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/svclust/svclust/internal/assign"
 	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/internal/parallel"
 	"github.com/svclust/svclust/sample"
@@ -431,16 +432,19 @@ func cover(smp []float64, s, d int, r float64) int {
 }
 
 // maxDensity returns the largest kernel density (1/s)Σⱼ k(x, xⱼ) over the s
-// rows x of smp.
+// rows x of smp, each sum over the rows within kernel.CutOff of its largest
+// term where an index of the rows pays (assign.NewTerms), as objective.
 func maxDensity(smp []float64, s, d int, gamma float64, w int) float64 {
 	ones := make([]float64, s)
 	for i := range ones {
 		ones[i] = 1
 	}
+	sum := expansion(assign.NewTerms(smp, d, ones, gamma), smp, ones, gamma)
 	dens := make([]float64, s)
 	parallel.For(s, 64, w, func(_, lo, hi int) {
+		kde := sum()
 		for i := lo; i < hi; i++ {
-			dens[i] = kernel.Sum(smp[i*d:i*d+d], smp, ones, gamma) / float64(s)
+			dens[i] = kde(smp[i*d:i*d+d]) / float64(s)
 		}
 	})
 	return slices.Max(dens)

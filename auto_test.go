@@ -2,11 +2,15 @@ package svclust
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust/internal/assign"
+	"github.com/svclust/svclust/internal/kernel"
 )
 
 // TestQuickSelect against sorting, on random slices with many ties.
@@ -72,5 +76,32 @@ func TestChooseDuplicates(t *testing.T) {
 	}
 	if ch.Rho != 1 || ch.Gamma != 1/(1.5*1.5) {
 		t.Errorf("ρ = %v, γ = %v; want 1 and 1/2.25", ch.Rho, ch.Gamma)
+	}
+}
+
+// TestMaxDensityTerms: the largest kernel density through the index of the
+// rows (assign.Terms) is the full sums' within the bound of the dropped
+// terms and the rounding of sums in another order, s·(e⁻⁴⁰ + 2⁻⁵²) of it.
+func TestMaxDensityTerms(t *testing.T) {
+	const s, d, gamma = 1500, 2, 80.0
+	rng := rand.New(rand.NewPCG(4, 4))
+	smp := make([]float64, s*d)
+	for i := range smp {
+		smp[i] = rng.NormFloat64()
+	}
+	ones := make([]float64, s)
+	for i := range ones {
+		ones[i] = 1
+	}
+	if assign.NewTerms(smp, d, ones, gamma) == nil {
+		t.Fatal("no index of the rows: the test would not exercise it")
+	}
+	var full float64
+	for i := range s {
+		full = max(full, kernel.Sum(smp[i*d:i*d+d], smp, ones, gamma)/s)
+	}
+	got := maxDensity(smp, s, d, gamma, 2)
+	if bound := s * (math.Exp(-kernel.CutOff) + 0x1p-52) * full; math.Abs(got-full) > bound {
+		t.Errorf("κmax %v through the index, %v by full sums (bound %v)", got, full, bound)
 	}
 }
