@@ -56,12 +56,19 @@ const (
 
 // expNeg returns exp(−u) for 0 ≤ u ≤ expNormal.
 func expNeg(u float64) float64 {
+	v, e := expNegParts(u)
+	return v * math.Float64frombits(uint64(e+1023)<<52)
+}
+
+// expNegParts returns v in [½, 2] and e with exp(−u) = v·2^e, for
+// 0 ≤ u ≤ expZero.
+func expNegParts(u float64) (v float64, e int64) {
 	k := math.RoundToEven(u * expInvLn2x64)
 	r := float64(float64(k*expLn2Hi64)-u) + float64(k*expLn2Lo64)
 	p := r + float64(r*float64(r*float64(0.5+float64(r*float64(1.0/6+float64(r*float64(1.0/24+float64(r*(1.0/120)))))))))
 	m := -int64(k)
 	t := exp2Table[m&63]
-	return float64(t+float64(t*p)) * math.Float64frombits(uint64(m>>6+1023)<<52)
+	return float64(t + float64(t*p)), m >> 6
 }
 
 // expNegAny returns exp(−u) for any u: expNeg where the result is normal,
@@ -75,13 +82,9 @@ func expNegAny(u float64) float64 {
 	case u > expZero:
 		return 0
 	case u > expNormal:
-		k := math.RoundToEven(u * expInvLn2x64)
-		r := float64(float64(k*expLn2Hi64)-u) + float64(k*expLn2Lo64)
-		p := r + float64(r*float64(r*float64(0.5+float64(r*float64(1.0/6+float64(r*float64(1.0/24+float64(r*(1.0/120)))))))))
-		m := -int64(k)
-		t := exp2Table[m&63]
-		// 2^{e} = 2^{e+64}·2^{−64}, both factors normal for e ≥ −1086.
-		return float64(float64(t+float64(t*p))*math.Float64frombits(uint64(m>>6+64+1023)<<52)) * 0x1p-64
+		// 2^e = 2^{e+64}·2^{−64}, both factors normal for e ≥ −1086.
+		v, e := expNegParts(u)
+		return float64(v*math.Float64frombits(uint64(e+64+1023)<<52)) * 0x1p-64
 	}
 	return math.Exp(-u)
 }
