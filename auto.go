@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/svclust/svclust/internal/assign"
 	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/internal/parallel"
 	"github.com/svclust/svclust/sample"
@@ -576,9 +577,13 @@ func cover(smp []float64, s, d int, r float64) int {
 }
 
 // maxDensity returns the largest kernel density (1/s)Σⱼ k(x, xⱼ) over the s
-// rows x of smp, as kernel.Sum computes each row's sum.
+// rows x of smp.
 //
-// Each pair's kernel value is computed once and counts for both rows
+// Where an index of the rows pays (assign.NewTerms: low dimension, a
+// kernel narrow next to the data's extent), each row's sum runs over the
+// rows within kernel.CutOff of its largest term, as objective's and Score's
+// sums do (maxDensityTerms). Elsewhere (maxDensityPairs) the result is
+// kernel.Sum's maximum: each pair's kernel value is computed once and counts for both rows
 // (k(x, y) = k(y, x) to the bit), which gives every row's sum in another
 // order: a row's sum over its later rows, in fixed chunks of rows, plus,
 // per worker, the values of its earlier rows. Sums of s nonnegative terms
@@ -591,6 +596,22 @@ func cover(smp []float64, s, d int, r float64) int {
 // number of workers. A NaN value (coordinates beyond the range of
 // float64) leaves it to maxDensityRows.
 func maxDensity(smp []float64, s, d int, gamma float64, w int) float64 {
+	ones := make([]float64, s)
+	for i := range ones {
+		ones[i] = 1
+	}
+	if t := assign.NewTerms(smp, d, ones, gamma); t != nil {
+		return maxDensityTerms(t, smp, s, d, w)
+	}
+	return maxDensityPairs(smp, s, d, gamma, w)
+}
+
+// maxDensityPairs is maxDensity by pairs: kernel.Sum's maximum.
+func maxDensityPairs(smp []float64, s, d int, gamma float64, w int) float64 {
+	ones := make([]float64, s)
+	for i := range ones {
+		ones[i] = 1
+	}
 	const chunk = 64
 	w = min(parallel.Workers(w), parallel.Chunks(s, chunk))
 	free := make(chan []float64, w)
@@ -623,10 +644,6 @@ func maxDensity(smp []float64, s, d int, gamma float64, w int) float64 {
 		}
 		top = max(top, sum[i])
 	}
-	ones := make([]float64, s)
-	for i := range ones {
-		ones[i] = 1
-	}
 	best := math.Inf(-1)
 	for i, v := range sum {
 		if v >= top*(1-maxDensityTol) {
@@ -652,6 +669,20 @@ func maxDensityRows(smp []float64, s, d int, gamma float64, w int) float64 {
 	parallel.For(s, 64, w, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			dens[i] = kernel.Sum(smp[i*d:i*d+d], smp, ones, gamma) / float64(s)
+		}
+	})
+	return slices.Max(dens)
+}
+
+// maxDensityTerms is maxDensity with each row's sum over the terms t keeps
+// (the index of the s rows of smp, with coefficients 1).
+func maxDensityTerms(t *assign.Terms, smp []float64, s, d, w int) float64 {
+	dens := make([]float64, s)
+	parallel.For(s, 64, w, func(_, lo, hi int) {
+		sc := t.NewScratch()
+		for i := lo; i < hi; i++ {
+			v, _ := t.Owner(smp[i*d:i*d+d], sc)
+			dens[i] = v / float64(s)
 		}
 	})
 	return slices.Max(dens)

@@ -2,11 +2,15 @@ package svclust
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust/internal/assign"
+	"github.com/svclust/svclust/internal/kernel"
 )
 
 // TestQuickSelect against sorting, on random slices with many ties.
@@ -75,7 +79,7 @@ func TestChooseDuplicates(t *testing.T) {
 	}
 }
 
-// TestMaxDensityPairs: the pass over pairs gives maxDensityRows' maximum
+// TestMaxDensityPairs: the pass over pairs (maxDensityPairs) gives maxDensityRows' maximum
 // to the bit for any number of workers, also where several rows share the
 // largest density (a lattice whose inner rows are alike) and where
 // duplicates make it.
@@ -103,8 +107,8 @@ func TestMaxDensityPairs(t *testing.T) {
 		s := len(tc.smp) / tc.d
 		want := maxDensityRows(tc.smp, s, tc.d, tc.gamma, 1)
 		for _, w := range []int{1, 2, 3} {
-			if got := maxDensity(tc.smp, s, tc.d, tc.gamma, w); got != want {
-				t.Errorf("s %d, γ %v, %d workers: maxDensity = %v, maxDensityRows %v", s, tc.gamma, w, got, want)
+			if got := maxDensityPairs(tc.smp, s, tc.d, tc.gamma, w); got != want {
+				t.Errorf("s %d, γ %v, %d workers: maxDensityPairs = %v, maxDensityRows %v", s, tc.gamma, w, got, want)
 			}
 		}
 	}
@@ -116,9 +120,33 @@ func TestMaxDensityPairs(t *testing.T) {
 		}
 		want := maxDensityRows(smp, s, d, 0.5, 1)
 		for _, w := range []int{1, 2, 3} {
-			if got := maxDensity(smp, s, d, 0.5, w); got != want {
-				t.Errorf("d %d, %d workers: maxDensity = %v, maxDensityRows %v", d, w, got, want)
+			if got := maxDensityPairs(smp, s, d, 0.5, w); got != want {
+				t.Errorf("d %d, %d workers: maxDensityPairs = %v, maxDensityRows %v", d, w, got, want)
 			}
 		}
+	}
+}
+
+// TestMaxDensityTerms: the largest kernel density through the index of the
+// rows (assign.Terms) is the full sums' within the bound of the dropped
+// terms and the rounding of sums in another order, s·(e⁻⁴⁰ + 2⁻⁵²) of it.
+func TestMaxDensityTerms(t *testing.T) {
+	const s, d, gamma = 1500, 2, 80.0
+	rng := rand.New(rand.NewPCG(4, 4))
+	smp := make([]float64, s*d)
+	for i := range smp {
+		smp[i] = rng.NormFloat64()
+	}
+	ones := make([]float64, s)
+	for i := range ones {
+		ones[i] = 1
+	}
+	if assign.NewTerms(smp, d, ones, gamma) == nil {
+		t.Fatal("no index of the rows: the test would not exercise it")
+	}
+	full := maxDensityRows(smp, s, d, gamma, 1)
+	got := maxDensity(smp, s, d, gamma, 2)
+	if bound := s * (math.Exp(-kernel.CutOff) + 0x1p-52) * full; math.Abs(got-full) > bound {
+		t.Errorf("κmax %v through the index, %v by full sums (bound %v)", got, full, bound)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust/dataset"
+	"github.com/svclust/svclust/internal/assign"
 	"github.com/svclust/svclust/internal/kernel"
 )
 
@@ -385,5 +386,40 @@ func TestObjectiveSampled(t *testing.T) {
 	se := m.C * sd / math.Sqrt(500) * math.Sqrt(1-500.0/3000)
 	if d := math.Abs(m.Stats.Objective - exact); !(d <= 4*se) || se == 0 {
 		t.Errorf("sampled J %v, exact %v: off by %v, more than 4 standard errors (%v)", m.Stats.Objective, exact, d, se)
+	}
+}
+
+// TestObjectiveTerms: J computed through the index of the support vectors
+// (assign.Terms, the terms within kernel.CutOff of the largest) is J of the
+// full sums within the bound of the dropped terms and of the rounding of
+// sums in another order: each expansion v moves by at most
+// B·(e⁻⁴⁰ + 2⁻⁵²)·v, so J by at most that factor times
+// ½Σᵢ αᵢvᵢ + (C/N)Σᵢ vᵢ.
+func TestObjectiveTerms(t *testing.T) {
+	ds := generated(t, dataset.Gauss3, 1000)
+	m, err := Train(ds.X, &Config{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, sv := ds.X.RawMatrix().Data, m.svData()
+	if assign.NewTerms(sv, 2, m.Alpha, m.Gamma) == nil {
+		t.Fatal("no index of the support vectors: the test would not exercise it")
+	}
+	b := float64(len(m.Alpha))
+	var hinge, ww, scale float64
+	for i := range 1000 {
+		v := kernel.Sum(data[2*i:2*i+2], sv, m.Alpha, m.Gamma)
+		hinge += max(0, 1-v)
+		scale += m.C / 1000 * v
+	}
+	for i, a := range m.Alpha {
+		v := kernel.Sum(sv[2*i:2*i+2], sv, m.Alpha, m.Gamma)
+		ww += a * v
+		scale += 0.5 * a * v
+	}
+	full := 0.5*ww + m.C/1000*hinge
+	bound := b * (math.Exp(-kernel.CutOff) + 0x1p-52) * scale
+	if got := m.objective(data, 2, 2); math.Abs(got-full) > bound {
+		t.Errorf("J = %v through the index, %v by full sums: off by %v, more than %v", got, full, math.Abs(got-full), bound)
 	}
 }

@@ -402,7 +402,7 @@ func (cfg *Levels) clusterLevels(m *svclust.Model, data []float64, n, d int, min
 	g, onF := levelPower(cfg, m.Choice.CAuto)
 	prefix := prefixSums(levels, g)
 	nb := orDefault(cfg.Neighbors, DefaultNeighbors)
-	edges := modeEdges(f, reps, nm, d, nb, mm, w)
+	edges := modeEdges(f, lt.terms, reps, nm, d, nb, mm, w)
 	// The lowest level: below every row and every link, so that the
 	// components left apart join beneath everything else.
 	if len(edges) > 0 {

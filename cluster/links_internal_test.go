@@ -2,7 +2,10 @@ package cluster
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
+
+	"github.com/svclust/svclust/internal/assign"
 )
 
 // TestRankClusters: two blobs of 100 rows in the plane, 10 apart, each
@@ -39,5 +42,49 @@ func TestRankClusters(t *testing.T) {
 	data, owner, svMode = rows(1)
 	if mc, _, _ := rankClusters(data, per, 2, owner, svMode, 2, edges[:1], reps[:4], 0, rankMinPts, 1); mc != nil {
 		t.Errorf("one blob: modes to clusters %v, want nil", mc)
+	}
+}
+
+// TestModeEdgesTerms: the segment tests through assign.Terms, which keeps
+// the terms within kernel.CutOff of the largest, give every edge the level
+// of the full pass within the bound of the dropped terms and the rounding
+// of the sums: with B positive terms, each dropped one below e⁻⁴⁰ of the
+// largest, itself at most f + 1, |Δf| ≤ B·(e⁻⁴⁰ + 2⁻⁵²)·(f + 1).
+func TestModeEdgesTerms(t *testing.T) {
+	const b, nm, d = 400, 40, 2
+	rng := rand.New(rand.NewPCG(5, 23))
+	sv := make([]float64, b*d)
+	alpha := make([]float64, b)
+	for i := range b {
+		c := float64(i % 4)
+		sv[i*d], sv[i*d+1] = c+0.3*rng.NormFloat64(), 0.3*rng.NormFloat64()
+		alpha[i] = 0.5 + rng.Float64()
+	}
+	f := &assign.Field{SV: sv, Alpha: alpha, Gamma: 60, D: d}
+	terms := assign.NewTermsOf(f)
+	if terms == nil {
+		t.Fatal("no index for 400 support vectors in the plane at γ = 60")
+	}
+	reps := make([]float64, nm*d)
+	for i := range reps {
+		reps[i] = sv[rng.IntN(b*d)]
+	}
+	full := modeEdges(f, nil, reps, nm, d, 5, 20, 2)
+	cut := modeEdges(f, terms, reps, nm, d, 5, 20, 2)
+	if len(full) != len(cut) {
+		t.Fatalf("%d edges with the index, %d without", len(cut), len(full))
+	}
+	level := map[[2]int]float64{}
+	for _, e := range full {
+		level[[2]int{e.i, e.j}] = e.h
+	}
+	for _, e := range cut {
+		want, ok := level[[2]int{e.i, e.j}]
+		if !ok {
+			t.Fatalf("edge %d–%d only with the index", e.i, e.j)
+		}
+		if bound := b * (math.Exp(-40) + 0x1p-52) * (want + 1); math.Abs(e.h-want) > bound {
+			t.Errorf("edge %d–%d: level %v with the index, %v without (bound %v)", e.i, e.j, e.h, want, bound)
+		}
 	}
 }

@@ -15,7 +15,10 @@ import (
 // modeEdges returns the edges between each mode and its nb nearest modes
 // (every pair when nb < 0 or nb ≥ nm−1), each at the smallest f of its
 // m-point segment, sorted from the highest level down (ties by i, then j).
-func modeEdges(f *assign.Field, reps []float64, nm, d, nb, mm, w int) []modeEdge {
+// With terms (NewTermsOf(f), nil for none) f is evaluated on the terms
+// within kernel.CutOff of the largest, as the assignment pass does: in low
+// dimension a point of a segment sees a few of the support vectors.
+func modeEdges(f *assign.Field, terms *assign.Terms, reps []float64, nm, d, nb, mm, w int) []modeEdge {
 	var pairs [][2]int
 	dist := make([]float64, nm)
 	idx := make([]int, nm)
@@ -48,9 +51,17 @@ func modeEdges(f *assign.Field, reps []float64, nm, d, nb, mm, w int) []modeEdge
 	edges := make([]modeEdge, len(pairs))
 	parallel.For(len(pairs), 16, w, func(_, lo, hi int) {
 		buf := make([]float64, d)
+		value := f.Value
+		if terms != nil {
+			s := terms.NewScratch()
+			value = func(x []float64) float64 {
+				sum, _ := terms.Owner(x, s)
+				return sum - 1
+			}
+		}
 		for k := lo; k < hi; k++ {
 			i, j := pairs[k][0], pairs[k][1]
-			edges[k] = modeEdge{f.SegmentMin(reps[i*d:i*d+d], reps[j*d:j*d+d], buf, mm), i, j}
+			edges[k] = modeEdge{assign.SegmentMin(value, reps[i*d:i*d+d], reps[j*d:j*d+d], buf, mm), i, j}
 		}
 	})
 	slices.SortStableFunc(edges, func(a, b modeEdge) int { return cmp.Compare(b.h, a.h) })

@@ -169,13 +169,18 @@ func (f *Field) Segment(a, b, buf []float64, m int) bool {
 // between the points can be missed, as in Segment). buf is scratch space
 // of length D.
 func (f *Field) SegmentMin(a, b, buf []float64, m int) float64 {
+	return SegmentMin(f.Value, a, b, buf, m)
+}
+
+// SegmentMin is Field.SegmentMin with f evaluated by value.
+func SegmentMin(value func(x []float64) float64, a, b, buf []float64, m int) float64 {
 	v := math.Inf(1)
 	for j := range m {
 		lam := float64(j) / float64(m-1)
 		for i := range buf {
 			buf[i] = a[i] + lam*(b[i]-a[i])
 		}
-		v = min(v, f.Value(buf))
+		v = min(v, value(buf))
 	}
 	return v
 }

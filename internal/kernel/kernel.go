@@ -102,7 +102,7 @@ func RowTo(dst, x, svs []float64, gamma float64) []float64 {
 }
 
 // expNegRow sets v[i] = ExpNeg(γᵢ·v[i]), with γᵢ = gammas[i], or gamma
-// when gammas is nil, four at a time where no value is zero (expArch4).
+// when gammas is nil, four at a time (expNeg4).
 func expNegRow(v []float64, gamma float64, gammas []float64) {
 	i := 0
 	for ; i+4 <= len(v); i += 4 {
@@ -123,50 +123,6 @@ func expNegRow(v []float64, gamma float64, gammas []float64) {
 	}
 }
 
-// expNeg4Max is the largest u for which expArch4 computes exp(−u) side by
-// side: beyond it (the result subnormal or zero) expArch takes math.Exp's
-// own path.
-const expNeg4Max = 708
-
-// expNeg4 returns ExpNeg of four arguments, each to the bit. Where some
-// arguments lie beyond expNeg4Max (rows that mix near and far support
-// vectors, most of them in low dimension at a narrow width), the others
-// still go through expArch4 side by side, with 0 in the far lanes, whose
-// results are then replaced by ExpNeg's.
-func expNeg4(u0, u1, u2, u3 float64) (float64, float64, float64, float64) {
-	if u0 <= expNeg4Max && u1 <= expNeg4Max && u2 <= expNeg4Max && u3 <= expNeg4Max {
-		return expArch4(-u0, -u1, -u2, -u3)
-	}
-	far0, far1, far2, far3 := !(u0 <= expNeg4Max), !(u1 <= expNeg4Max), !(u2 <= expNeg4Max), !(u3 <= expNeg4Max)
-	c0, c1, c2, c3 := u0, u1, u2, u3
-	if far0 {
-		c0 = 0
-	}
-	if far1 {
-		c1 = 0
-	}
-	if far2 {
-		c2 = 0
-	}
-	if far3 {
-		c3 = 0
-	}
-	e0, e1, e2, e3 := expArch4(-c0, -c1, -c2, -c3)
-	if far0 {
-		e0 = ExpNeg(u0)
-	}
-	if far1 {
-		e1 = ExpNeg(u1)
-	}
-	if far2 {
-		e2 = ExpNeg(u2)
-	}
-	if far3 {
-		e3 = ExpNeg(u3)
-	}
-	return e0, e1, e2, e3
-}
-
 // RowEachTo sets dst[i] = exp(−gammas[i]‖x − sv_i‖²) for every row sv_i of
 // svs: RowTo with a width of its own for each support vector. It panics if
 // len(svs) is not a multiple of len(x), or dst or gammas has the wrong
@@ -184,22 +140,15 @@ func RowEachTo(dst, x, svs, gammas []float64) []float64 {
 // distance d2, as every function of this package computes it.
 func OfSqDist(d2, gamma float64) float64 { return ExpNeg(gamma * d2) }
 
-// expZero is an exponent beyond which exp underflows to zero: math.Exp(−u)
-// is exactly 0 for every u > expZero (its pure-Go code returns 0 below
-// −745.13, its amd64 code once the exponent of the result is below
-// −1075, which holds from u ≈ 745.5), so skipping those exponentials
-// changes no result (TestExpZero).
+// expZero is an exponent beyond which exp underflows to zero: exp(−u) is
+// below half the smallest subnormal, 2⁻¹⁰⁷⁵, for every u > 745.14, so it
+// rounds to 0 and ExpNeg returns 0 without computing it (TestExpZero).
 const expZero = 746
 
-// ExpNeg returns math.Exp(−u), to the bit, without calling math.Exp where
-// the result is 0 (u beyond expZero). Every kernel value of this package
-// is computed by it, as ExpNeg(γ·d2); NaN gives NaN.
-func ExpNeg(u float64) float64 {
-	if u > expZero {
-		return 0
-	}
-	return expArch(-u)
-}
+// ExpNeg returns exp(−u), within 2 ulp (see exp.go), and 0 beyond expZero.
+// Every kernel value of this package is computed by it, as ExpNeg(γ·d2),
+// or by the same steps four at a time, to the same bits; NaN gives NaN.
+func ExpNeg(u float64) float64 { return expNegAny(u) }
 
 // Dot returns Σᵢ a[i]·k[i] over the entries of k, summed in order: with k
 // as RowTo writes it, the kernel expansion Sum computes, to the bit. It
@@ -264,7 +213,7 @@ func MeanShiftTo(dst, x, svs, a []float64, gamma float64) (num []float64, den fl
 	clear(dst)
 	for i, ai := range a {
 		sv := svs[i*d : i*d+d]
-		w := ai * math.Exp(-gamma*SqDist(x, sv))
+		w := ai * ExpNeg(gamma*SqDist(x, sv))
 		den += w
 		for j, v := range sv {
 			dst[j] += w * v
