@@ -74,13 +74,40 @@ func (p *Chosen) Train(ctx context.Context, x mat.Matrix, cfg *Config) (*Model, 
 	if cfg == nil {
 		cfg = &Config{}
 	}
-	if err := p.sameData(x); err != nil {
+	if err := p.fits(x, cfg); err != nil {
 		return nil, err
 	}
-	if keyOf(cfg) != p.key {
-		return nil, &ConfigError{"Chosen", fmt.Sprintf("%+v", p.key), "made for other settings: Gamma, C, Budget, Seed, Width and Space must be those it was made with"}
-	}
 	return trainChosen(ctx, x, cfg, p)
+}
+
+// fits returns the error of Train when x or cfg are not those p was
+// made for.
+func (p *Chosen) fits(x mat.Matrix, cfg *Config) error {
+	if err := p.sameData(x); err != nil {
+		return err
+	}
+	if keyOf(cfg) != p.key {
+		return &ConfigError{"Chosen", fmt.Sprintf("%+v", p.key), "made for other settings: Gamma, C, Budget, Seed, Width and Space must be those it was made with"}
+	}
+	return nil
+}
+
+// TrainDeferred is [Chosen.Train] without its last pass over the data,
+// the one that computes Stats.Objective (J of the model, which only the
+// model file stores): a grid search trains many models and writes one.
+// When the objective is certainly finite (so that Train would not fail
+// on it) the Model's Stats.Objective is NaN and ObjectiveRows 0, and
+// objective, called once, sets both to what Train sets; the Model is
+// otherwise Train's, and Stats.Runtime leaves the pass out. Otherwise the
+// pass has run, with Train's outcome, and objective is nil.
+func (p *Chosen) TrainDeferred(ctx context.Context, x mat.Matrix, cfg *Config) (m *Model, objective func(), err error) {
+	if cfg == nil {
+		cfg = &Config{}
+	}
+	if err := p.fits(x, cfg); err != nil {
+		return nil, nil, err
+	}
+	return trainObjective(ctx, x, cfg, p, true)
 }
 
 // sameData returns ErrNoData when x is nil or empty (a typed nil

@@ -3,6 +3,7 @@ package svclust
 import (
 	"context"
 	"errors"
+	"math"
 	"slices"
 	"strconv"
 	"testing"
@@ -65,6 +66,69 @@ func TestChosenTrain(t *testing.T) {
 		if _, err := p.Train(context.Background(), tc.x.Slice(0, 200, 0, 2), &cfg); !errors.As(err, &ce) || ce.Field != "Chosen" {
 			t.Errorf("%s: other data: got %v, want a ConfigError for Chosen", tc.name, err)
 		}
+	}
+}
+
+// TestChosenTrainDeferred: TrainDeferred gives Train's model with the
+// objective left NaN, and its objective pass sets Stats.Objective and
+// ObjectiveRows to Train's (on moons, in the features, and on t32, in the
+// subspace, with sampled objective rows when they are fewer than the
+// data's). A model whose objective bound is not finite (a C that would
+// overflow it) has its objective computed at once, and a Chosen made for
+// other settings is refused as Train refuses it.
+func TestChosenTrainDeferred(t *testing.T) {
+	moons := generated(t, dataset.Moons, 300).X
+	high := highDim(t, 300).X
+	for _, tc := range []struct {
+		name string
+		x    *mat.Dense
+		cfg  Config
+	}{
+		{"moons auto", moons, Config{Seed: 3}},
+		{"moons sampled", moons, Config{Seed: 3, Gamma: 20, objectiveRows: 100}},
+		{"t32 auto", high, Config{Seed: 3}},
+	} {
+		want, err := Train(tc.x, &tc.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := NewChosen(tc.x, &tc.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, objective, err := p.TrainDeferred(context.Background(), tc.x, &tc.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if objective == nil || !math.IsNaN(got.Stats.Objective) || got.Stats.ObjectiveRows != 0 {
+			t.Fatalf("%s: objective %v over %d rows, pass %v; want NaN, 0 and a pass", tc.name, got.Stats.Objective, got.Stats.ObjectiveRows, objective != nil)
+		}
+		if !slices.Equal(got.Alpha, want.Alpha) || got.C != want.C {
+			t.Errorf("%s: the deferred model differs from Train's", tc.name)
+		}
+		objective()
+		if got.Stats.Objective != want.Stats.Objective || got.Stats.ObjectiveRows != want.Stats.ObjectiveRows {
+			t.Errorf("%s: objective %v over %d rows, want Train's %v over %d", tc.name,
+				got.Stats.Objective, got.Stats.ObjectiveRows, want.Stats.Objective, want.Stats.ObjectiveRows)
+		}
+	}
+	big := &Model{C: 1e150, Alpha: []float64{1e160}}
+	if big.objectiveBounded() {
+		t.Errorf("α = 1e160: bound finite, want not (½S² overflows)")
+	}
+	if !(&Model{C: 1e3, Alpha: []float64{1, 2}}).objectiveBounded() {
+		t.Errorf("C = 1000, α = 1, 2: bound not finite")
+	}
+	if (&Model{C: math.NaN(), Alpha: []float64{1}}).objectiveBounded() {
+		t.Errorf("C NaN: bound finite")
+	}
+	p, err := NewChosen(moons, &Config{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ce *ConfigError
+	if _, _, err := p.TrainDeferred(context.Background(), moons, &Config{Seed: 4}); !errors.As(err, &ce) || ce.Field != "Chosen" {
+		t.Errorf("another seed: got %v, want a ConfigError for Chosen", err)
 	}
 }
 

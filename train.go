@@ -49,21 +49,30 @@ func TrainContext(ctx context.Context, x mat.Matrix, cfg *Config) (*Model, error
 // trainChosen is TrainContext with the choice of pre, or with one measured
 // on x when pre is nil.
 func trainChosen(ctx context.Context, x mat.Matrix, cfg *Config, pre *Chosen) (*Model, error) {
+	m, _, err := trainObjective(ctx, x, cfg, pre, false)
+	return m, err
+}
+
+// trainObjective is trainChosen that, when later is set and the model's
+// objective is certainly finite (see objectiveBounded), leaves
+// Stats.Objective NaN and returns the pass that computes it (and
+// Stats.ObjectiveRows) instead of running it; otherwise that pass is nil.
+func trainObjective(ctx context.Context, x mat.Matrix, cfg *Config, pre *Chosen, later bool) (*Model, func(), error) {
 	start := time.Now()
 	if cfg == nil {
 		cfg = &Config{}
 	}
 	if err := cfg.Validate(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	c := cfg.withDefaults()
 	data, n, d, err := flatten(x)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ch, smp, sub := pre.choose(data, n, d, c)
 	if err := ch.check(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if pre != nil && sub != nil {
 		// Each Model owns its Subspace: the Chosen's is shared by every
@@ -85,13 +94,13 @@ func trainChosen(ctx context.Context, x mat.Matrix, cfg *Config, pre *Chosen) (*
 	// not chosen yet.
 	if v, ok := c.Maintainer.(budgetChecker); ok && ch.BudgetAuto {
 		if err := v.checkBudget(ch.Budget); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 
 	tr := newTrainer(data, n, d, &c)
 	if err := tr.run(ctx); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 
 	// The support set is never empty: w₁ = 0, so the first step updates.
@@ -136,15 +145,39 @@ func trainChosen(ctx context.Context, x mat.Matrix, cfg *Config, pre *Chosen) (*
 	if n > rows {
 		od = sample.Rows(data, n, d, rows, rand.New(rand.NewPCG(c.Seed, c.Seed^0x6a09e667f3bcc909)))
 	}
-	m.Stats.Objective = m.objective(od, d, c.Workers)
-	m.Stats.ObjectiveRows = len(od) / d
+	objective := func() {
+		m.Stats.Objective = m.objective(od, d, c.Workers)
+		m.Stats.ObjectiveRows = len(od) / d
+	}
+	if later && m.objectiveBounded() {
+		// finite would pass: the bound implies a finite C, coefficients
+		// and objective.
+		m.Stats.Objective = math.NaN()
+		m.Stats.Runtime = time.Since(start)
+		return m, objective, nil
+	}
+	objective()
 	// A model that cannot be written is no result: with C ≤ MaxC this does
 	// not happen, but an automatic C is rescaled after training.
 	if err := m.finite(); err != nil {
-		return nil, &ConfigError{"C", m.C, err.Error()}
+		return nil, nil, &ConfigError{"C", m.C, err.Error()}
 	}
 	m.Stats.Runtime = time.Since(start)
-	return m, nil
+	return m, nil, nil
+}
+
+// objectiveBounded reports whether m's objective J is certainly finite
+// without computing it: every kernel value is in [0, 1], so with
+// S = Σ|αᵢ|, ½‖w‖² ≤ ½S² and the mean hinge loss is at most 1 + S, and
+// J ≤ ½S² + C(1 + S). A NaN or infinite C or coefficient makes the bound
+// NaN or infinite, so it is false then; the margin of 4 covers rounding.
+func (m *Model) objectiveBounded() bool {
+	var s float64
+	for _, a := range m.Alpha {
+		s += math.Abs(a)
+	}
+	b := 0.5*s*s + math.Abs(m.C)*(1+s)
+	return b < math.MaxFloat64/4
 }
 
 // trainer is the state of one run of Algorithm 2.

@@ -55,15 +55,85 @@ func DBCV(x mat.Matrix, pred []int) float64 {
 	for i := range rows {
 		rows[i] = mat.Row(nil, i, x)
 	}
-	dist := func(i, j int) float64 {
-		var s float64
-		for k, v := range rows[i] {
-			t := v - rows[j][k]
-			s += t * t
-		}
-		return math.Sqrt(s)
+	dist := func(i, j int) float64 { return rowDist(rows[i], rows[j]) }
+	pair := func(i, j int) (float64, float64) {
+		r := dist(i, j)
+		return r, math.Log(r)
 	}
+	return dbcv(n, d, pred, dist, pair)
+}
 
+// rowDist is the Euclidean distance of DBCV, summed in column order; it
+// is symmetric bit for bit, since a − b = −(b − a) exactly.
+func rowDist(a, b []float64) float64 {
+	var s float64
+	for k, v := range a {
+		t := v - b[k]
+		s += t * t
+	}
+	return math.Sqrt(s)
+}
+
+// DBCVRows holds what DBCV computes from the rows alone, whatever the
+// partition: the distance of every pair of rows and its logarithm (for the
+// core distances). Scoring several partitions of the same rows, as a grid
+// search does at each point, then reads them instead of computing them
+// again: O(n²) memory (16 bytes a pair), so only for a sample of a few
+// thousand rows. It is read-only once made, so it may be used by several
+// goroutines at once.
+type DBCVRows struct {
+	n, d int
+	dist []float64 // pair i < j at i·(2n−i−1)/2 + j−i−1
+	logs []float64 // math.Log of dist
+}
+
+// NewDBCVRows computes the pairwise distances of the rows of x for
+// DBCVRows.DBCV.
+func NewDBCVRows(x mat.Matrix) *DBCVRows {
+	n, d := x.Dims()
+	rows := make([][]float64, n)
+	for i := range rows {
+		rows[i] = mat.Row(nil, i, x)
+	}
+	r := &DBCVRows{n: n, d: d, dist: make([]float64, n*(n-1)/2), logs: make([]float64, n*(n-1)/2)}
+	k := 0
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			v := rowDist(rows[i], rows[j])
+			r.dist[k], r.logs[k] = v, math.Log(v)
+			k++
+		}
+	}
+	return r
+}
+
+// index returns the position of the pair i ≠ j in r.dist.
+func (r *DBCVRows) index(i, j int) int {
+	if i > j {
+		i, j = j, i
+	}
+	return i*(2*r.n-i-1)/2 + j - i - 1
+}
+
+// DBCV returns DBCV(x, pred) for the rows x that r was made from, bit for
+// bit, without computing their distances again. It panics if len(pred) is
+// not the number of rows.
+func (r *DBCVRows) DBCV(pred []int) float64 {
+	if len(pred) != r.n {
+		panic("metrics: DBCV: labels and rows differ in length")
+	}
+	dist := func(i, j int) float64 { return r.dist[r.index(i, j)] }
+	pair := func(i, j int) (float64, float64) {
+		k := r.index(i, j)
+		return r.dist[k], r.logs[k]
+	}
+	return dbcv(r.n, r.d, pred, dist, pair)
+}
+
+// dbcv is DBCV of the partition pred of n rows in d dimensions, with dist
+// the distance of two distinct rows and pair that distance and its
+// logarithm.
+func dbcv(n, d int, pred []int, dist func(i, j int) float64, pair func(i, j int) (float64, float64)) float64 {
 	// The members of each cluster, in label order.
 	index := map[int]int{}
 	var groups [][]int
@@ -94,7 +164,7 @@ func DBCV(x mat.Matrix, pred []int) float64 {
 	logs := make([]float64, 0, n)
 	for _, g := range groups {
 		for _, i := range g {
-			core[i] = coreDistance(i, g, d, dist, logs)
+			core[i] = coreDistance(i, g, d, pair, logs)
 		}
 	}
 	mreach := func(i, j int) float64 {
@@ -189,20 +259,20 @@ func DBCV(x mat.Matrix, pred []int) float64 {
 
 // coreDistance returns the all-points core distance of row i within the
 // cluster g of rows in d dimensions (see DBCV), computed in logarithms so
-// that the d-th powers neither overflow nor underflow. logs is scratch
-// space.
-func coreDistance(i int, g []int, d int, dist func(i, j int) float64, logs []float64) float64 {
+// that the d-th powers neither overflow nor underflow; pair returns the
+// distance of two rows and its logarithm. logs is scratch space.
+func coreDistance(i int, g []int, d int, pair func(i, j int) (float64, float64), logs []float64) float64 {
 	logs = logs[:0]
 	top := math.Inf(-1)
 	for _, j := range g {
 		if j == i {
 			continue
 		}
-		r := dist(i, j)
+		r, logR := pair(i, j)
 		if r == 0 {
 			return 0 // (1/r)^d is infinite: the mean is, and the core distance 0
 		}
-		v := -float64(d) * math.Log(r)
+		v := -float64(d) * logR
 		logs = append(logs, v)
 		top = math.Max(top, v)
 	}

@@ -91,3 +91,40 @@ func TestDBCVPrefersTrueSplit(t *testing.T) {
 		t.Errorf("relabelled: DBCV = %v, want %v", got, good)
 	}
 }
+
+// TestDBCVRows: DBCVRows.DBCV is DBCV bit for bit, for partitions of the
+// same rows into 2 to 5 clusters with outliers, singletons and duplicate
+// rows (core distance 0), in 1 to 4 dimensions, and the hand-computed
+// value of TestDBCVHand.
+func TestDBCVRows(t *testing.T) {
+	line := mat.NewDense(6, 1, []float64{0, 1, 2, 10, 11, 12})
+	if got, want := NewDBCVRows(line).DBCV([]int{0, 0, 0, 1, 1, 1}), 13.0/15; math.Abs(got-want) > 1e-12 {
+		t.Errorf("two clusters on a line: DBCVRows.DBCV = %v, want 13/15 = %v", got, want)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for d := 1; d <= 4; d++ {
+		n := 120
+		x := mat.NewDense(n, d, nil)
+		for i := range n {
+			for k := range d {
+				x.Set(i, k, rng.NormFloat64()+float64(3*(i%3)))
+			}
+		}
+		x.SetRow(7, mat.Row(nil, 4, x)) // a duplicate row
+		rows := NewDBCVRows(x)
+		for k := 2; k <= 5; k++ {
+			pred := make([]int, n)
+			for i := range pred {
+				pred[i] = (i + rng.IntN(2)) % k
+				if rng.IntN(15) == 0 {
+					pred[i] = -1
+				}
+			}
+			pred[n-1] = 9 // a cluster of one row
+			want := DBCV(x, pred)
+			if got := rows.DBCV(pred); math.Float64bits(got) != math.Float64bits(want) {
+				t.Errorf("d %d, %d clusters: DBCVRows.DBCV = %v, DBCV = %v", d, k, got, want)
+			}
+		}
+	}
+}

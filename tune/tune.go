@@ -271,6 +271,12 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix) (*Result, error) {
 	for i, r := range rows {
 		sub.SetRow(i, mat.Row(nil, r, x))
 	}
+	// DBCV's distances depend on the sample alone: computed once for
+	// every point, when they fit in sharedDBCV rows.
+	dbcv := func(pred []int) float64 { return metrics.DBCV(sub, pred) }
+	if len(rows) <= sharedDBCV {
+		dbcv = metrics.NewDBCVRows(sub).DBCV
+	}
 	metric := s.Metric
 	if metric == nil {
 		metric = metrics.NMI
@@ -278,6 +284,7 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix) (*Result, error) {
 	var (
 		mu    sync.Mutex
 		kept  = -1        // the best point so far whose fit is held in res
+		keptJ func()      // the pass that completes res.Model (TrainDeferred)
 		autos autoChoices // the automatic choices of the other seeds (trainWithin)
 	)
 	for lo := 0; lo < len(res.Points) && ctx.Err() == nil; lo += chosenBatch {
@@ -318,19 +325,24 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix) (*Result, error) {
 				p.Err = chosenErr[k]
 				return
 			}
-			model, cl := s.eval(x, sub, rows, metric, chosen[k], &autos, workers, p)
+			model, cl, objective := s.eval(x, dbcv, rows, metric, chosen[k], &autos, workers, p)
 			if !s.Keep || p.Err != nil {
 				return
 			}
 			mu.Lock()
 			defer mu.Unlock()
 			if kept < 0 || picked(res.Points, lo+k, kept, s.Truth != nil) {
-				kept, res.Model, res.Fit = lo+k, model, cl
+				kept, res.Model, res.Fit, keptJ = lo+k, model, cl, objective
 			}
 		})
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if keptJ != nil {
+		// Only the kept model's objective is computed, once the grid
+		// has run: the others are not written.
+		keptJ()
 	}
 	res.Best = pick(res.Points, s.Truth != nil)
 	if res.Best < 0 {
@@ -385,41 +397,50 @@ func byCost(chosen []*svclust.Chosen, d int) []int {
 
 // eval fits and clusters x at the grid point p, once per run, and records
 // the outcome in p. The first run uses the choice pre when it is not nil;
-// workers is the number of goroutines of the passes of each fit. It
-// returns the model and the clustering of the first run, or nils when a
-// fit failed.
-func (s *Search) eval(x mat.Matrix, sub *mat.Dense, rows []int, metric func(truth, pred []int) float64, pre *svclust.Chosen, autos *autoChoices, workers int, p *Point) (first *svclust.Model, firstFit *cluster.Result) {
+// workers is the number of goroutines of the passes of each fit; dbcv
+// scores the labels of the sampled rows. It
+// returns the model and the clustering of the first run, and the pass
+// that completes that model's Stats.Objective, or nil (see
+// svclust.Chosen.TrainDeferred: no other outcome reads the objective, so
+// only a model that is kept needs it); nils when a fit failed.
+func (s *Search) eval(x mat.Matrix, dbcv func(pred []int) float64, rows []int, metric func(truth, pred []int) float64, pre *svclust.Chosen, autos *autoChoices, workers int, p *Point) (first *svclust.Model, firstFit *cluster.Result, objective func()) {
 	runs := max(s.Runs, 1)
 	var labels [][]int
 	for r := range runs {
 		cfg := s.config(p, r, workers)
 		var model *svclust.Model
+		var later func()
 		var err error
 		switch {
 		case r == 0 && pre != nil:
-			model, err = pre.Train(context.Background(), x, &cfg)
+			model, later, err = pre.TrainDeferred(context.Background(), x, &cfg)
 		case p.GammaValue.Auto && !(p.GammaValue.IsAuto() && p.CValue.IsAuto()) && pre != nil && pre.Choice().Projected:
 			// The other seeds of a multiple train in the subspace of
 			// the automatic choice of their own seed, as that point's
 			// runs do.
 			model, err = trainWithin(x, cfg, autos)
 		default:
-			model, err = svclust.Train(x, &cfg)
+			// NewChosen and Chosen.TrainDeferred make the Model of
+			// Train, with its errors, but for the objective.
+			var own *svclust.Chosen
+			if own, err = svclust.NewChosen(x, &cfg); err == nil {
+				model, later, err = own.TrainDeferred(context.Background(), x, &cfg)
+			}
 		}
 		if err != nil {
 			p.Err = err
-			return nil, nil
+			return nil, nil, nil
 		}
 		cl, err := cluster.Fit(model, x, cluster.WithWorkers(s.Cluster, workers))
 		if err != nil {
 			p.Err = err
-			return nil, nil
+			return nil, nil, nil
 		}
 		labels = append(labels, cl.Labels)
 		if r > 0 {
 			continue
 		}
-		first, firstFit = model, cl
+		first, firstFit, objective = model, cl, later
 		p.Gamma, p.C = model.Gamma, model.C
 		p.Projected = model.Choice.Projected
 		p.Clusters = cl.Clusters
@@ -430,7 +451,7 @@ func (s *Search) eval(x mat.Matrix, sub *mat.Dense, rows []int, metric func(trut
 		for i, r := range rows {
 			pred[i] = cl.Labels[r]
 		}
-		p.DBCV = metrics.DBCV(sub, pred)
+		p.DBCV = dbcv(pred)
 	}
 	if runs > 1 {
 		var sum float64
@@ -441,7 +462,7 @@ func (s *Search) eval(x mat.Matrix, sub *mat.Dense, rows []int, metric func(trut
 		}
 		p.Stability = sum / float64(runs*(runs-1)/2)
 	}
-	return first, firstFit
+	return first, firstFit, objective
 }
 
 // autoChoices holds, for one search, the automatic choice of each
@@ -496,7 +517,8 @@ func trainWithin(x mat.Matrix, cfg svclust.Config, autos *autoChoices) (*svclust
 	if err != nil {
 		return nil, err
 	}
-	return pre.Train(context.Background(), x, &cfg)
+	m, _, err := pre.TrainDeferred(context.Background(), x, &cfg)
+	return m, err
 }
 
 // pick returns the index of the best point (see Search.Run), or −1 if
@@ -534,6 +556,12 @@ func picked(points []Point, i, j int, labelled bool) bool {
 // most this many at once. The default grid has 5 points, the paper's 36
 // (with γ, C and the budget given, a choice without a sample).
 const chosenBatch = 16
+
+// sharedDBCV is the largest DBCV sample whose pairwise distances a Search
+// computes once and shares between the points (metrics.DBCVRows, 16 bytes
+// a pair: 8 MB at DefaultSample, 32 MB at 2,000 rows); a larger sample is
+// scored by metrics.DBCV at each point, in O(sample) memory.
+const sharedDBCV = 2000
 
 // sampleStream is the second seed word of the sample's random source, so
 // that its numbers differ from those of training (rand.NewPCG(seed, seed)).

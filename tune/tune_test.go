@@ -99,8 +99,8 @@ func TestPicked(t *testing.T) {
 }
 
 // TestSearchKeep: with Keep, the Result holds the model and the labels
-// of the best point, those a plain fit at its setting gives, and the
-// points are those of a search without it.
+// of the best point, those a plain fit at its setting gives (its stored
+// objective included), and the points are those of a search without it.
 func TestSearchKeep(t *testing.T) {
 	t.Parallel()
 	x, truth := zscored(t, dataset.Moons, 300, 2)
@@ -137,6 +137,12 @@ func TestSearchKeep(t *testing.T) {
 		if kept.Model == nil || kept.Fit == nil || !mat.Equal(kept.Model.SV, m.SV) || !slices.Equal(kept.Model.Alpha, m.Alpha) ||
 			kept.Model.Gamma != best.Gamma || !slices.Equal(kept.Fit.Labels, cl.Labels) {
 			t.Errorf("labelled %v: the kept fit is not that of the best point %d", labelled, kept.Best)
+		}
+		// The objective is computed for the kept model alone, after the
+		// grid (Chosen.TrainDeferred), and is Train's.
+		if kept.Model != nil && (kept.Model.Stats.Objective != m.Stats.Objective || kept.Model.Stats.ObjectiveRows != m.Stats.ObjectiveRows) {
+			t.Errorf("labelled %v: the kept model's objective %v over %d rows, want Train's %v over %d", labelled,
+				kept.Model.Stats.Objective, kept.Model.Stats.ObjectiveRows, m.Stats.Objective, m.Stats.ObjectiveRows)
 		}
 		if plain.Model != nil || plain.Fit != nil {
 			t.Errorf("labelled %v: a fit was kept without Keep", labelled)
