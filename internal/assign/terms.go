@@ -171,6 +171,7 @@ type TermsScratch struct {
 	off       []float64 // offset of x from the current cell, per dimension
 	cand      []int32   // tree-order indices of the terms kept so far
 	u         []float64 // their u
+	e         []float64 // their γⱼ‖x − svⱼ‖², then the kept terms' kernel values
 	umin      float64
 	evaluated int // terms evaluated by the last query
 }
@@ -195,7 +196,7 @@ func (t *Terms) Owner(x []float64, s *TermsScratch) (sum float64, owner int) {
 // owner is Owner, adding each kept term also to part[group[j]] when group
 // is not nil (OwnerParts).
 func (t *Terms) owner(x []float64, s *TermsScratch, group []int, part []float64) (sum float64, owner int) {
-	s.cand, s.u = s.cand[:0], s.u[:0]
+	s.cand, s.u, s.e = s.cand[:0], s.u[:0], s.e[:0]
 	s.umin = math.Inf(1)
 	s.evaluated = 0
 	clear(s.off)
@@ -208,11 +209,20 @@ func (t *Terms) owner(x []float64, s *TermsScratch, group []int, part []float64)
 	}
 	best, bi := math.Inf(-1), math.MaxInt
 	lim := s.umin + kernel.CutOff
-	for k, c := range s.cand {
-		if !(s.u[k] <= lim) {
-			continue
+	// The kept terms' exponents, compacted in order, then their kernel
+	// values four at a time: kernel.OfSqDist(kernel.SqDist(x, svⱼ), γⱼ)
+	// to the bit, since e holds γⱼ·SqDist as OfSqDist forms it.
+	kept := 0
+	for k := range s.cand {
+		if s.u[k] <= lim {
+			s.cand[kept], s.u[kept], s.e[kept] = s.cand[k], s.u[k], s.e[k]
+			kept++
 		}
-		v := t.alpha[c] * kernel.OfSqDist(kernel.SqDist(x, t.sv[int(c)*t.d:int(c)*t.d+t.d]), t.width(c))
+	}
+	s.cand, s.u, s.e = s.cand[:kept], s.u[:kept], s.e[:kept]
+	kernel.ExpNegTo(s.e)
+	for k, c := range s.cand {
+		v := t.alpha[c] * s.e[k]
 		sum += v
 		o := int(t.orig[c])
 		if group != nil {
@@ -255,11 +265,13 @@ func (t *Terms) visit(id int32, rd float64, x []float64, s *TermsScratch) {
 	if nd.dim < 0 {
 		d := t.d
 		for k := nd.lo; k < nd.hi; k++ {
-			u := t.width(k)*kernel.SqDist(x, t.sv[int(k)*d:int(k)*d+d]) - t.lnA[k]
+			e := t.width(k) * kernel.SqDist(x, t.sv[int(k)*d:int(k)*d+d])
+			u := e - t.lnA[k]
 			s.evaluated++
 			if u <= s.umin+kernel.CutOff {
 				s.cand = append(s.cand, k)
 				s.u = append(s.u, u)
+				s.e = append(s.e, e)
 				s.umin = min(s.umin, u)
 			}
 		}

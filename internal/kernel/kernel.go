@@ -123,6 +123,10 @@ func expNegRow(v []float64, gamma float64, gammas []float64) {
 	}
 }
 
+// ExpNegTo sets v[i] = ExpNeg(v[i]) for every i, four at a time: the same
+// bits as one ExpNeg call each.
+func ExpNegTo(v []float64) { expNegRow(v, 1, nil) }
+
 // RowEachTo sets dst[i] = exp(−gammas[i]‖x − sv_i‖²) for every row sv_i of
 // svs: RowTo with a width of its own for each support vector. It panics if
 // len(svs) is not a multiple of len(x), or dst or gammas has the wrong
