@@ -55,23 +55,12 @@ func DBCV(x mat.Matrix, pred []int) float64 {
 	for i := range rows {
 		rows[i] = mat.Row(nil, i, x)
 	}
-	dist := func(i, j int) float64 { return rowDist(rows[i], rows[j]) }
+	between := func(i, j int) float64 { return dist(rows[i], rows[j]) }
 	pair := func(i, j int) (float64, float64) {
-		r := dist(i, j)
+		r := between(i, j)
 		return r, math.Log(r)
 	}
-	return dbcv(n, d, pred, dist, pair)
-}
-
-// rowDist is the Euclidean distance of DBCV, summed in column order; it
-// is symmetric bit for bit, since a − b = −(b − a) exactly.
-func rowDist(a, b []float64) float64 {
-	var s float64
-	for k, v := range a {
-		t := v - b[k]
-		s += t * t
-	}
-	return math.Sqrt(s)
+	return dbcv(n, d, pred, between, pair)
 }
 
 // DBCVRows holds what DBCV computes from the rows alone, whatever the
@@ -99,7 +88,7 @@ func NewDBCVRows(x mat.Matrix) *DBCVRows {
 	k := 0
 	for i := range n {
 		for j := i + 1; j < n; j++ {
-			v := rowDist(rows[i], rows[j])
+			v := dist(rows[i], rows[j])
 			r.dist[k], r.logs[k] = v, math.Log(v)
 			k++
 		}
