@@ -13,6 +13,21 @@ import (
 	"github.com/svclust/svclust/dataset"
 )
 
+// trainAndChoose returns Train's model of x and the Chosen NewChosen makes
+// for the same settings.
+func trainAndChoose(t *testing.T, x *mat.Dense, cfg *Config) (*Model, *Chosen) {
+	t.Helper()
+	m, err := Train(x, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewChosen(x, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, p
+}
+
 // TestChosenTrain: a model trained from a Chosen is the one Train gives,
 // for the automatic settings (adaptive widths, and on the t32 kind the
 // subspace), for a given γ with the automatic C and budget, and for
@@ -31,14 +46,7 @@ func TestChosenTrain(t *testing.T) {
 		{"moons given", moons, Config{Seed: 3, Gamma: 20, C: 50, Budget: 40}},
 		{"t32 auto", high, Config{Seed: 3}},
 	} {
-		want, err := Train(tc.x, &tc.cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := NewChosen(tc.x, &tc.cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		want, p := trainAndChoose(t, tc.x, &tc.cfg)
 		if p.Choice() != func() Choice { c, _ := Choose(tc.x, &tc.cfg); return c }() {
 			t.Errorf("%s: Choice differs from Choose", tc.name)
 		}
@@ -88,14 +96,7 @@ func TestChosenTrainDeferred(t *testing.T) {
 		{"moons sampled", moons, Config{Seed: 3, Gamma: 20, objectiveRows: 100}},
 		{"t32 auto", high, Config{Seed: 3}},
 	} {
-		want, err := Train(tc.x, &tc.cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := NewChosen(tc.x, &tc.cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		want, p := trainAndChoose(t, tc.x, &tc.cfg)
 		got, objective, err := p.TrainDeferred(context.Background(), tc.x, &tc.cfg)
 		if err != nil {
 			t.Fatal(err)

@@ -331,11 +331,7 @@ func TestJoinRipplesByHand(t *testing.T) {
 // DefaultLevelPower the selection on data seed 1 leaves no ripple to join.
 func TestRipplesOnLine3(t *testing.T) {
 	t.Parallel()
-	ds, err := dataset.Generate(dataset.Line3, 1000, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dataset.FitScaler(ds.X, dataset.ScaleZScore).Transform(ds.X)
+	ds := generated(t, dataset.Line3, 1000)
 	m, err := svclust.Train(ds.X, &svclust.Config{Seed: 1})
 	if err != nil {
 		t.Fatal(err)

@@ -122,18 +122,7 @@ func TestSearchKeep(t *testing.T) {
 			t.Errorf("labelled %v: Keep changed the points: %+v, without %+v", labelled, kept.Points, plain.Points)
 		}
 		best := kept.Points[kept.Best]
-		cfg := svclust.Config{Seed: 4}
-		if !best.GammaValue.IsAuto() {
-			cfg.Gamma = best.Gamma
-		}
-		m, err := svclust.Train(x, &cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cl, err := cluster.Fit(m, x, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m, cl := refit(t, x, best, 4)
 		if kept.Model == nil || kept.Fit == nil || !mat.Equal(kept.Model.SV, m.SV) || !slices.Equal(kept.Model.Alpha, m.Alpha) ||
 			kept.Model.Gamma != best.Gamma || !slices.Equal(kept.Fit.Labels, cl.Labels) {
 			t.Errorf("labelled %v: the kept fit is not that of the best point %d", labelled, kept.Best)
@@ -222,12 +211,12 @@ func TestSearchGeneratedKinds(t *testing.T) {
 	}
 }
 
-// refitARI trains and clusters x at the point p as a user reproducing it
-// would (svclust fit with -gamma given unless the point is automatic) and
-// returns the ARI of the labels.
-func refitARI(t *testing.T, x *mat.Dense, truth []int, p Point) float64 {
+// refit trains and clusters x at the point p with the given seed, as a
+// user reproducing it would (svclust fit with -gamma given unless the
+// point is automatic).
+func refit(t *testing.T, x *mat.Dense, p Point, seed uint64) (*svclust.Model, *cluster.Result) {
 	t.Helper()
-	cfg := svclust.Config{Seed: 1}
+	cfg := svclust.Config{Seed: seed}
 	if !p.GammaValue.IsAuto() {
 		cfg.Gamma = p.Gamma
 	}
@@ -239,6 +228,14 @@ func refitARI(t *testing.T, x *mat.Dense, truth []int, p Point) float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return m, cl
+}
+
+// refitARI refits x at the point p (seed 1) and returns the ARI of the
+// labels.
+func refitARI(t *testing.T, x *mat.Dense, truth []int, p Point) float64 {
+	t.Helper()
+	_, cl := refit(t, x, p, 1)
 	if cl.Clusters != p.Clusters {
 		t.Errorf("refit at γ = %v: %d clusters, the search reported %d", p.Gamma, cl.Clusters, p.Clusters)
 	}
