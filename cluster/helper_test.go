@@ -63,13 +63,7 @@ func reload(t testing.TB, p Partition) Partition {
 // generated returns n rows of kind (data seed 1), scaled by z-scores.
 func generated(t testing.TB, kind dataset.Kind, n int) *dataset.Dataset {
 	t.Helper()
-	return generatedSeed(t, kind, n, 1)
-}
-
-// generatedSeed is generated with data seed seed.
-func generatedSeed(t testing.TB, kind dataset.Kind, n int, seed uint64) *dataset.Dataset {
-	t.Helper()
-	ds, err := dataset.Generate(kind, n, seed)
+	ds, err := dataset.Generate(kind, n, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
