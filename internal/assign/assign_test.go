@@ -329,17 +329,18 @@ func TestSegmentIndex(t *testing.T) {
 
 // TestSegmentMin: f(x) = 2e^(−‖x‖²) − 1 on the segment from (−1, 0) to
 // (3, 0) with m = 5 points, at x₁ = −1, 0, 1, 2, 3: the smallest is at 3,
-// 2e⁻⁹ − 1; with m = 2 only the ends are tested, the same.
+// 2e⁻⁹ − 1; with m = 2 only the ends are tested, the same. The exponentials
+// are the kernel's (kernel.ExpNeg), which f sums.
 func TestSegmentMin(t *testing.T) {
 	f := &Field{SV: []float64{0, 0}, Alpha: []float64{2}, Gamma: 1, D: 2}
 	buf := make([]float64, 2)
 	for _, m := range []int{2, 5} {
-		if got, want := f.SegmentMin([]float64{-1, 0}, []float64{3, 0}, buf, m), 2*math.Exp(-9)-1; got != want {
+		if got, want := SegmentMin(f.Value, []float64{-1, 0}, []float64{3, 0}, buf, m), 2*kernel.ExpNeg(9)-1; got != want {
 			t.Errorf("m = %d: %v, want %v", m, got, want)
 		}
 	}
 	// From (−1, 0) to (1, 0) the ends are the lowest points, 2e⁻¹ − 1.
-	if got, want := f.SegmentMin([]float64{-1, 0}, []float64{1, 0}, buf, 3), 2*math.Exp(-1)-1; got != want {
+	if got, want := SegmentMin(f.Value, []float64{-1, 0}, []float64{1, 0}, buf, 3), 2*kernel.ExpNeg(1)-1; got != want {
 		t.Errorf("symmetric segment: %v, want %v", got, want)
 	}
 }

@@ -163,16 +163,11 @@ func (f *Field) Segment(a, b, buf []float64, m int) bool {
 	return true
 }
 
-// SegmentMin returns the smallest value of f at the m equally spaced
-// points a + λ(b − a), λ = j/(m−1), of the segment from a to b, ends
-// included: the level at which the m-point test connects a and b (a dip
-// between the points can be missed, as in Segment). buf is scratch space
-// of length D.
-func (f *Field) SegmentMin(a, b, buf []float64, m int) float64 {
-	return SegmentMin(f.Value, a, b, buf, m)
-}
-
-// SegmentMin is Field.SegmentMin with f evaluated by value.
+// SegmentMin returns the smallest value that value (f, or an evaluation of
+// it such as Terms') takes at the m equally spaced points a + λ(b − a),
+// λ = j/(m−1), of the segment from a to b, ends included: the level at
+// which the m-point test connects a and b (a dip between the points can be
+// missed, as in Field.Segment). buf is scratch space of length len(a).
 func SegmentMin(value func(x []float64) float64, a, b, buf []float64, m int) float64 {
 	v := math.Inf(1)
 	for j := range m {
