@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/modelfile"
 	"github.com/svclust/svclust/sample"
@@ -284,8 +285,10 @@ type LabelConfig struct {
 // each chunk with m's scaler, labels it with m's Partition.Predict and
 // calls emit with the labels of the chunk and, if the data have a label
 // column, the class of each row (else nil); emit must not keep the slices.
-// It returns the number of rows labelled. Memory holds one chunk (at most
-// 16,384 rows or 8 MiB of values). It stops at the first error of emit,
+// It returns the number of rows labelled. Memory holds two chunks (each at
+// most 16,384 rows or 8 MiB of values): one is read while the other is
+// labelled, and all of the callbacks are called from the caller's
+// goroutine, in the order of the rows. It stops at the first error of emit,
 // returns ctx.Err() when ctx is cancelled (checked after each chunk), a
 // *ChangedError for a wrong number of rows (see LabelConfig.Rows), a
 // *modelfile.OverflowError (with the Line of the value) for a value that
@@ -326,52 +329,78 @@ func LabelStream(ctx context.Context, open Opener, m *modelfile.File, cfg *Label
 		return 0, &modelfile.DimError{Got: d, Want: want}
 	}
 	rows := max(1, min(chunkRows, chunkBytes/(8*d)))
-	chunk := make([]float64, rows*d)
-	truth := make([]int, 0, rows)
-	pred := make([]int, rows)
-	var scores []float64
-	if cfg.Outlier != nil {
-		scores = make([]float64, rows)
-	}
-	k, done := 0, 0
-	flush := func() error {
-		if k == 0 {
+	// Two chunks: the rows of one are read and scaled while the other's are
+	// labelled, so that reading (one core) overlaps Predict. Every callback
+	// is called from this goroutine, in the order of the rows.
+	chunks := [2]*labelChunk{newLabelChunk(rows, d, cfg.Outlier != nil), newLabelChunk(rows, d, cfg.Outlier != nil)}
+	cur := chunks[0]
+	var pending *labelChunk // being labelled
+	done := 0
+	// finish waits for the labels of the pending chunk and emits them.
+	finish := func() error {
+		c := pending
+		if c == nil {
 			return nil
 		}
-		x := mat.NewDense(k, d, chunk[:k*d])
-		var got []int
-		if cfg.Outlier != nil {
-			// Labels and scores in one pass where the rule allows it.
-			var s []float64
-			var err error
-			got, s, err = m.Partition.PredictScores(pred[:k], scores[:k], x, cfg.Workers)
-			if err == nil {
-				err = cfg.Outlier(s)
-			}
-			if err != nil {
-				return err
-			}
-		} else {
-			got = m.Partition.Predict(pred[:k], x, cfg.Workers)
+		pending = nil
+		c.wait()
+		err := c.err
+		if err == nil && cfg.Outlier != nil {
+			err = cfg.Outlier(c.gotScores)
+		}
+		if err != nil {
+			return err
 		}
 		var classes []int
 		if sc.Labelled() {
-			classes = truth
+			classes = c.truth
 		}
-		if err := emit(got, classes); err != nil {
+		if err := emit(c.got, classes); err != nil {
 			return err
 		}
-		done += k
-		k, truth = 0, truth[:0]
+		done += c.k
 		report(Progress{Pass: PassLabel, Rows: done, Total: max(n, 0)})
 		return ctx.Err()
+	}
+	// flush emits the pending chunk and starts labelling the current one.
+	flush := func() error {
+		if err := finish(); err != nil {
+			return err
+		}
+		if cur.k == 0 {
+			return nil
+		}
+		cur.start(m.Partition, d, cfg.Workers)
+		pending = cur
+		if cur == chunks[0] {
+			cur = chunks[1]
+		} else {
+			cur = chunks[0]
+		}
+		cur.k, cur.truth = 0, cur.truth[:0]
+		return nil
+	}
+	// drain emits every row read.
+	drain := func() error {
+		if err := flush(); err != nil {
+			return err
+		}
+		return finish()
+	}
+	// fail returns err after emitting the chunk being labelled, whose
+	// rows come before err's, or that chunk's own error.
+	fail := func(err error) (int, error) {
+		if e := finish(); e != nil {
+			return done, e
+		}
+		return done, err
 	}
 	skipped := 0 // rows of sc.Dropped() reported
 	skip := func() error {
 		if len(sc.Dropped()) == skipped || cfg.Skipped == nil {
 			return nil
 		}
-		if err := flush(); err != nil {
+		if err := drain(); err != nil {
 			return err
 		}
 		k := len(sc.Dropped()) - skipped
@@ -380,34 +409,88 @@ func LabelStream(ctx context.Context, open Opener, m *modelfile.File, cfg *Label
 	}
 	for sc.Scan() {
 		if err := skip(); err != nil {
-			return done, err
+			return fail(err)
 		}
 		if j, u := m.Scaler.Overflow(sc.Row()); j >= 0 {
 			e := modelfile.NewOverflowError(m.Scaler, sc.Row(), j, u)
-			e.Row, e.Line, e.Feature = done+k, sc.Line(), sc.Names()[j]
-			return done, e
+			e.Row, e.Line, e.Feature = done+cur.k, sc.Line(), sc.Names()[j]
+			if pending != nil {
+				e.Row += pending.k
+			}
+			return fail(e)
 		}
-		m.Scaler.TransformRow(chunk[k*d:(k+1)*d], sc.Row())
-		truth = append(truth, sc.Label())
-		k++
-		if k == rows {
+		m.Scaler.TransformRow(cur.x[cur.k*d:(cur.k+1)*d], sc.Row())
+		cur.truth = append(cur.truth, sc.Label())
+		cur.k++
+		if cur.k == rows {
 			if err := flush(); err != nil {
-				return done, err
+				return fail(err)
 			}
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return done, err
+		return fail(err)
 	}
 	if err := skip(); err != nil { // rows skipped after the last row kept
-		return done, err
+		return fail(err)
 	}
-	if err := flush(); err != nil {
-		return done, err
+	if err := drain(); err != nil {
+		return fail(err)
 	}
 	if n > 0 && done != n {
 		return done, &ChangedError{Before: n, Now: done}
 	}
 	report(Progress{Pass: PassLabel, Rows: done, Total: done, Done: true})
 	return done, nil
+}
+
+// labelChunk holds the rows of one chunk of LabelStream and, once
+// labelled, their labels.
+type labelChunk struct {
+	x      []float64 // k rows of d scaled values
+	truth  []int     // the class of each row
+	pred   []int
+	scores []float64 // nil without outlier scores
+	k      int       // rows held
+
+	got       []int     // the labels, as Predict returned them
+	gotScores []float64 // the scores, as PredictScores returned them
+
+	done     chan struct{} // closed when the labels are in
+	err      error         // of PredictScores
+	panicked any           // a panic of Predict, raised again by wait
+}
+
+func newLabelChunk(rows, d int, scores bool) *labelChunk {
+	c := &labelChunk{x: make([]float64, rows*d), truth: make([]int, 0, rows), pred: make([]int, rows)}
+	if scores {
+		c.scores = make([]float64, rows)
+	}
+	return c
+}
+
+// start labels the chunk's rows with p in a goroutine of its own (Predict
+// starts workers more); wait waits for them.
+func (c *labelChunk) start(p cluster.Partition, d, workers int) {
+	c.done, c.err, c.panicked = make(chan struct{}), nil, nil
+	x := mat.NewDense(c.k, d, c.x[:c.k*d])
+	go func() {
+		defer close(c.done)
+		defer func() { c.panicked = recover() }()
+		if c.scores != nil {
+			// Labels and scores in one pass where the rule allows it.
+			c.got, c.gotScores, c.err = p.PredictScores(c.pred[:c.k], c.scores[:c.k], x, workers)
+		} else {
+			c.got = p.Predict(c.pred[:c.k], x, workers)
+		}
+	}()
+}
+
+// wait waits for the labels of start, and raises a panic of Predict in
+// the caller's goroutine, where it would have been without the goroutine.
+func (c *labelChunk) wait() {
+	<-c.done
+	if c.panicked != nil {
+		panic(c.panicked)
+	}
 }

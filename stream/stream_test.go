@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -185,5 +186,86 @@ func TestLabelStream(t *testing.T) {
 	var ce *ChangedError
 	if _, err := LabelStream(context.Background(), open, m, &LabelConfig{Rows: 5}, func(_, _ []int) error { return nil }); !errors.As(err, &ce) {
 		t.Errorf("wrong row count: %v", err)
+	}
+}
+
+// TestLabelStreamOrder: while one chunk is labelled the next is read, and
+// the callbacks still come as they would one chunk at a time. With -na
+// drop, a skipped row is reported after the labels of every row before it;
+// a value that overflows, read while a chunk is being labelled, returns
+// its error after that chunk's labels, with the row and line of the value;
+// an error of emit stops the pass at once.
+func TestLabelStreamOrder(t *testing.T) {
+	m, _ := fitted(t, 300)
+	n := 2*chunkRows + 20
+	ds, err := dataset.Generate(dataset.Gauss3, n, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := ds.WriteCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	want, err := m.Predict(nil, ds.X, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// run labels text (lines, header first) and returns the events, the
+	// labels emitted and the result.
+	run := func(text []string, stop error) (events []string, labels []int, done int, err error) {
+		open := func(Pass) (io.ReadCloser, error) {
+			return io.NopCloser(strings.NewReader(strings.Join(text, "\n") + "\n")), nil
+		}
+		cfg := &LabelConfig{
+			Read:    dataset.ReadOptions{NA: dataset.NADrop},
+			Skipped: func(k int) error { events = append(events, fmt.Sprintf("skip %d", k)); return nil },
+		}
+		done, err = LabelStream(context.Background(), open, m, cfg, func(l, _ []int) error {
+			events = append(events, fmt.Sprintf("emit %d", len(l)))
+			labels = append(labels, l...)
+			return stop
+		})
+		return events, labels, done, err
+	}
+	// set returns lines with the first field of data row i set to v.
+	set := func(lines []string, i int, v string) []string {
+		text := slices.Clone(lines)
+		l := text[i+1] // after the header
+		text[i+1] = v + l[strings.Index(l, ","):]
+		return text
+	}
+
+	// A missing value in the third chunk, then a value that overflows.
+	text := set(set(lines, 2*chunkRows+5, "NA"), 2*chunkRows+15, "1e300")
+	events, labels, done, err := run(text, nil)
+	wantEvents := []string{fmt.Sprintf("emit %d", chunkRows), fmt.Sprintf("emit %d", chunkRows), "emit 5", "skip 1"}
+	var oe *modelfile.OverflowError
+	if !slices.Equal(events, wantEvents) || done != 2*chunkRows+5 || !errors.As(err, &oe) {
+		t.Fatalf("missing, then overflow: events %v, %d rows, %v; want %v, %d rows, an overflow", events, done, err, wantEvents, 2*chunkRows+5)
+	}
+	if oe.Row != 2*chunkRows+14 || oe.Line != 2*chunkRows+17 {
+		t.Errorf("overflow at row %d, line %d; want row %d, line %d", oe.Row, oe.Line, 2*chunkRows+14, 2*chunkRows+17)
+	}
+	if !slices.Equal(labels, want[:done]) {
+		t.Error("labels before the error differ from Predict's")
+	}
+
+	// A value that overflows just after the second chunk is full: the
+	// chunk being labelled is emitted first.
+	events, labels, done, err = run(set(lines, 2*chunkRows+3, "1e300"), nil)
+	wantEvents = []string{fmt.Sprintf("emit %d", chunkRows), fmt.Sprintf("emit %d", chunkRows)}
+	if !slices.Equal(events, wantEvents) || done != 2*chunkRows || !errors.As(err, &oe) || oe.Row != 2*chunkRows+3 {
+		t.Errorf("overflow after two chunks: events %v, %d rows, %v", events, done, err)
+	}
+	if !slices.Equal(labels, want[:done]) {
+		t.Error("labels before the error differ from Predict's")
+	}
+
+	// emit's error stops the pass after the first chunk.
+	stop := errors.New("stop")
+	events, _, done, err = run(lines, stop)
+	if !slices.Equal(events, []string{fmt.Sprintf("emit %d", chunkRows)}) || done != 0 || err != stop {
+		t.Errorf("emit's error: events %v, %d rows, %v", events, done, err)
 	}
 }
