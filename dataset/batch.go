@@ -2,7 +2,6 @@ package dataset
 
 import (
 	"bytes"
-	"runtime"
 	"sync"
 	"sync/atomic"
 )
@@ -32,12 +31,6 @@ const (
 
 // firstBatch is the most lines of the first batch of a Scanner.
 const firstBatch = 64
-
-// maxYields is the most times the goroutine of Scan yields while it waits
-// for the workers to finish their last lines, before it sleeps until they
-// have. A yield takes about a microsecond when no other goroutine is
-// ready.
-const maxYields = 1000
 
 // batchSize bounds the batches of a Scanner.
 type batchSize struct {
@@ -168,14 +161,12 @@ func (s *Scanner) fill() {
 	// The lines are handed out in claims of a share of those left that
 	// shrinks to one line, so that a worker that starts late (waking a
 	// core takes tens of microseconds) or runs on a busy core leaves its
-	// work to the others, and all finish at about the same time. The
-	// caller then waits for the last claims by yielding, not by sleeping:
-	// waking it would take as long again.
+	// work to the others, and all finish at about the same time.
 	w := min(s.workers, n)
 	if len(s.work) < w {
 		s.work = make([]scratch, w)
 	}
-	var next, running atomic.Int64
+	var next atomic.Int64
 	parse := func(c *scratch) {
 		c.labels = c.labels[:0]
 		for {
@@ -191,18 +182,13 @@ func (s *Scanner) fill() {
 	}
 	var wg sync.WaitGroup
 	wg.Add(w - 1)
-	running.Store(int64(w - 1))
 	for k := 1; k < w; k++ {
 		go func() {
 			defer wg.Done()
 			parse(&s.work[k])
-			running.Add(-1)
 		}()
 	}
 	parse(&s.work[0])
-	for i := 0; i < maxYields && running.Load() > 0; i++ {
-		runtime.Gosched()
-	}
 	wg.Wait()
 }
 
