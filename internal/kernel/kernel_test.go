@@ -405,15 +405,22 @@ func TestBlocksToTheBit(t *testing.T) {
 	}
 }
 
+// BenchmarkRowTo: rows at γ = 0.5/d, where every kernel value is a
+// normal number, and at γ = 142 on 2-D points, the width the automatic
+// choice gives 1,000 to 1,000,000 z-scored moons, where about 30 % of
+// the values (squared distance beyond 5) are below e⁻⁷⁰⁸.
 func BenchmarkRowTo(b *testing.B) {
-	for _, c := range []struct{ n, d int }{{600, 2}, {200, 7}, {1000, 128}} {
-		b.Run(fmt.Sprintf("n=%d/d=%d", c.n, c.d), func(b *testing.B) {
+	for _, c := range []struct {
+		n, d  int
+		gamma float64
+	}{{600, 2, 0.25}, {200, 7, 0.5 / 7}, {1000, 128, 0.5 / 128}, {1000, 2, 142}} {
+		b.Run(fmt.Sprintf("n=%d/d=%d/γ=%.3g", c.n, c.d, c.gamma), func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, 1))
 			flat, _ := randomSet(rng, c.n, c.d)
 			x, _ := randomSet(rng, 1, c.d)
 			dst := make([]float64, c.n)
 			for b.Loop() {
-				RowTo(dst, x, flat, 0.5/float64(c.d))
+				RowTo(dst, x, flat, c.gamma)
 			}
 		})
 	}
