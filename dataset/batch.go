@@ -9,8 +9,8 @@ import (
 // A Scanner with more than one worker (ReadOptions.Workers) reads its
 // lines in batches: when the rows of a batch are used up, Scan reads the
 // next lines into the batch (copying their bytes, which costs little next
-// to parsing them), parses them on short-lived goroutines, one share of
-// the lines each, joined before it goes on, and then hands out the rows
+// to parsing them), parses them on short-lived goroutines that take the
+// lines in claims, joined before it goes on, and then hands out the rows
 // one at a time. Parsing a line on a worker is a pure function of the line
 // (parseClean): it succeeds only for a row with no missing value and no
 // error. Everything that depends on the lines before (the numbering of the
@@ -108,10 +108,9 @@ func (s *Scanner) nextBatched(dst []float64) bool {
 	return true
 }
 
-// grow makes room in b.buf for a line of n bytes more, for all the lines
-// of a batch of the given size if they are as long as those so far, rather
-// than as append would, in steps of a quarter that add up to several times
-// the batch.
+// grow makes room in b.buf for a line of n bytes more: for all the lines
+// of the batch if they are as long as those so far, rather than in
+// append's steps, which add up to several times the batch.
 func (b *batch) grow(n int, size batchSize) {
 	have := len(b.buf) + n
 	guess := have / (len(b.ends) + 1) * b.limit
