@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -123,5 +124,14 @@ func TestScanBatchMemory(t *testing.T) {
 	}
 	if !mat.Equal(got[1].X, got[2].X) || !slices.Equal(got[1].Labels, got[2].Labels) {
 		t.Error("two workers read other data than one")
+	}
+}
+
+// TestScannerNegativeWorkers checks that a negative number of workers is
+// an error that names the option, not a Scanner.
+func TestScannerNegativeWorkers(t *testing.T) {
+	s, err := NewScanner(bytes.NewReader([]byte("x\n1\n")), ReadOptions{Workers: -1})
+	if err == nil || s != nil || !strings.Contains(err.Error(), "Workers") {
+		t.Fatalf("Workers -1: %v, %v; want an error naming Workers", s, err)
 	}
 }
