@@ -3,8 +3,10 @@ package dataset
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -182,4 +184,129 @@ func FuzzQuotedSameAsPlain(f *testing.F) {
 			t.Fatalf("quoted %q reads differently", q)
 		}
 	})
+}
+
+// FuzzScanWorkers scans its input with one worker, line by line, and with
+// several workers in small batches, and checks that a caller sees the same
+// thing after every Scan: the result, the row (bit for bit, also after an
+// error, which may leave it half written), the label and classes, the
+// dropped rows, the count of rows, the line and its text, and at the end the
+// same error. The flags choose the options: the missing-value policy, a
+// decimal comma, a short MaxLine, the separator, no label column, and gzip.
+func FuzzScanWorkers(f *testing.F) {
+	long := "x,label\n1,a\n" + strings.Repeat("12345678", 5) + ",b\n2,c\n"
+	rows := "x,label\n"
+	for i := range 20 {
+		rows += fmt.Sprintf("%d.25,c%d\n", i, i%3)
+	}
+	for _, tc := range []struct {
+		in    string
+		flags byte
+	}{
+		{"x1,x2,label\n1,2,a\n\"3\",4,\"b\"\n5, \"6\" ,\"a\"\"q\"\n", 0},
+		{"x1,x2,label\n1,2,a\n\"3\",4,\"b\n5,6,c\n", 0},
+		{"x1,x2,label\n1,NA,a\n2,3,b\nnan,,c\n4,5,d\n", 0},
+		{"x1,x2,label\n1,NA,a\n2,3,b\nnan,,c\n4,5,d\n", 1},
+		{"x1,x2,label\n1,NA,a\nNaN,3,b\n", 1},
+		{"x,y\n1,2\n3\n4,5\n", 0},
+		{"x,y\n1,2\n\n3,4\n", 0},
+		{"x\n1\n\n2\n \n", 1},
+		{long, 4},
+		{long, 0},
+		{"x;y;label\n1,5;2;a\n3;4,25;b\n5.5;6;c\n", 2},
+		{"x,y,label\r\n1,2,a\r\n3,4,b\r\n", 0},
+		{"x,y,label\r\n1,2,a\r\n3,4,b\r\n", 64},
+		{"x\ty\tlabel\n1\t2\ta\n", 3 << 3},
+		{"label,x\na,1\nb,bad\nc,2\n", 0},
+		{"label,x\na,1\nb,bad\nc,2\n", 32},
+		{rows + "bad,a\n" + rows[8:], 0},
+		{rows + "1,NA\n" + rows[8:], 1},
+		{rows + "1\n" + rows[8:], 64 | 1},
+		{rows + long[12:] + rows[8:], 4},
+	} {
+		f.Add([]byte(tc.in), tc.flags)
+	}
+	for _, tc := range readTests {
+		f.Add([]byte(tc.in), byte(0))
+	}
+	f.Fuzz(func(t *testing.T, in []byte, flags byte) {
+		opt := ReadOptions{Name: "f.csv", Sep: [...]byte{0, ',', ';', '\t'}[flags>>3&3]}
+		if flags&1 != 0 {
+			opt.NA = NADrop
+		}
+		if flags&2 != 0 {
+			opt.Decimal = ','
+		}
+		if flags&4 != 0 {
+			opt.MaxLine = 32
+		}
+		if flags&32 != 0 {
+			opt.NoLabel = true
+		}
+		if flags&64 != 0 {
+			var z bytes.Buffer
+			w := gzip.NewWriter(&z)
+			w.Write(in)
+			w.Close()
+			in = z.Bytes()
+		}
+		for _, size := range []batchSize{
+			{lines: 1, bytes: 1 << 20, parallel: 1},
+			{lines: 3, bytes: 16, parallel: 1},
+			{lines: 7, bytes: 1 << 20, parallel: 4},
+		} {
+			checkScanWorkers(t, in, opt, 3, size)
+		}
+	})
+}
+
+// checkScanWorkers fails t unless scanning in with the given workers and
+// batches looks the same to a caller as scanning it with one worker.
+func checkScanWorkers(t *testing.T, in []byte, opt ReadOptions, workers int, size batchSize) {
+	t.Helper()
+	opt.Workers = 1
+	want, werr := newScanner(bytes.NewReader(in), opt, defaultBatch)
+	opt.Workers = workers
+	got, gerr := newScanner(bytes.NewReader(in), opt, size)
+	if fmt.Sprint(werr) != fmt.Sprint(gerr) {
+		t.Fatalf("NewScanner: %v with %d workers, %v with one", gerr, workers, werr)
+	}
+	if werr != nil {
+		return
+	}
+	if got.workers != workers {
+		t.Fatalf("%d workers, want %d", got.workers, workers)
+	}
+	for i := 1; ; i++ {
+		before := want.Line()
+		wok, gok := want.Scan(), got.Scan()
+		// Text is the line's when Scan read one: after an error of
+		// reading the next line (too long, gzip), or at the end, it is
+		// with one worker a slice of the reader's buffer that the
+		// reading may have overwritten.
+		read := wok || want.Line() != before
+		switch {
+		case wok != gok:
+			t.Fatalf("Scan %d (%+v): %v, with one worker %v", i, size, gok, wok)
+		case !slices.EqualFunc(want.Row(), got.Row(), func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }):
+			t.Fatalf("Scan %d (%+v): row %v, with one worker %v", i, size, got.Row(), want.Row())
+		case want.Label() != got.Label() || !slices.Equal(want.Classes(), got.Classes()):
+			t.Fatalf("Scan %d (%+v): label %d of %q, with one worker %d of %q", i, size, got.Label(), got.Classes(), want.Label(), want.Classes())
+		case !slices.Equal(want.Dropped(), got.Dropped()):
+			t.Fatalf("Scan %d (%+v): dropped %v, with one worker %v", i, size, got.Dropped(), want.Dropped())
+		case want.Rows() != got.Rows() || want.Line() != got.Line():
+			t.Fatalf("Scan %d (%+v): rows %d line %d, with one worker %d and %d", i, size, got.Rows(), got.Line(), want.Rows(), want.Line())
+		case read && !bytes.Equal(want.Text(), got.Text()):
+			t.Fatalf("Scan %d (%+v): text %q, with one worker %q", i, size, got.Text(), want.Text())
+		}
+		if !wok {
+			break
+		}
+	}
+	if fmt.Sprint(want.Err()) != fmt.Sprint(got.Err()) {
+		t.Fatalf("error %v (%+v), with one worker %v", got.Err(), size, want.Err())
+	}
+	if got.Scan() {
+		t.Fatal("Scan after the end returned true")
+	}
 }

@@ -136,6 +136,13 @@ type ReadOptions struct {
 	// longer one is an error ([ErrLineTooLong]) found before it is held in
 	// memory. 0 means [DefaultMaxLine] and a negative value no limit.
 	MaxLine int
+
+	// Workers is the number of goroutines that parse the lines, in
+	// batches of a few thousand lines read ahead; 0 means GOMAXPROCS,
+	// and 1 parses each line in the caller's goroutine as it is read.
+	// The rows, labels, positions and errors do not depend on it. A
+	// negative value is an error.
+	Workers int
 }
 
 // DefaultMaxLine is the longest line [Read] accepts by default: 16 MiB, the

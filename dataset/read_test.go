@@ -956,7 +956,9 @@ func TestReadRows(t *testing.T) {
 	for _, rows := range []int{0, 1, 29999, 30000, 30001, 1 << 20} {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		got, err := Read(bytes.NewReader(buf.Bytes()), ReadOptions{Rows: rows})
+		// One worker: the batches of several, a fixed amount, are
+		// measured by TestScanBatchMemory.
+		got, err := Read(bytes.NewReader(buf.Bytes()), ReadOptions{Rows: rows, Workers: 1})
 		runtime.ReadMemStats(&after)
 		if err != nil {
 			t.Fatalf("Rows = %d: %v", rows, err)

@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,7 +24,9 @@ import (
 //	err = s.Err()
 //
 // accepts exactly the inputs Read accepts. Its memory use is one row plus
-// the longest line and the distinct label texts.
+// the longest line and the distinct label texts, and with more than one
+// worker (ReadOptions.Workers) a batch of lines read ahead: at most 4,096
+// lines and 1 MiB plus one line, and their values.
 //
 // Unlike Read, which numbers the classes once it has seen them all, a
 // Scanner numbers the label texts in order of first appearance: Label
@@ -42,10 +45,10 @@ type Scanner struct {
 	ids      map[string]int // index into classes of each label text
 	classes  []string       // label texts in order of first appearance
 	rows     int
+	line     int    // number of the line last read, for Line
 	text     []byte // the line last read, for Text
 	err      error
-	comma    bool   // features have a decimal comma
-	num      []byte // a feature with a point in place of its decimal comma
+	comma    bool // features have a decimal comma
 
 	// Missing values (see ReadOptions.NA).
 	naDrop       bool
@@ -55,10 +58,27 @@ type Scanner struct {
 	firstMissing *ParseError // where the first was
 	dropped      []int       // NADrop: data rows skipped
 
+	// Scratch space of the parse in the caller's goroutine.
+	sc scratch
+
+	// Parsing in batches on several goroutines (see batch.go); workers is
+	// 1 when lines are parsed one at a time as they are read.
+	workers int
+	size    batchSize
+	batch   batch
+	work    []scratch // one per goroutine of a batch
+}
+
+// scratch is the space that parsing a line needs, one per goroutine.
+type scratch struct {
 	// The fields of a line that holds a quote, split by splitQuoted.
 	fields [][]byte
 	buf    []byte
 	ends   []int
+	num    []byte // a feature with a point in place of its decimal comma
+
+	// The label texts of the quoted lines a worker parsed.
+	labels []byte
 }
 
 // Values of Scanner.dest for the columns that are not features.
@@ -74,6 +94,12 @@ var gzipMagic = []byte{0x1f, 0x8b}
 // opt, as [Read] does. It reads the header line and returns its errors, such
 // as [ErrEmpty] or [ErrNoLabel], as a *[ParseError].
 func NewScanner(r io.Reader, opt ReadOptions) (*Scanner, error) {
+	return newScanner(r, opt, defaultBatch)
+}
+
+// newScanner is NewScanner with the batches of the given size, which tests
+// make small.
+func newScanner(r io.Reader, opt ReadOptions, size batchSize) (*Scanner, error) {
 	if r == nil {
 		return nil, fmt.Errorf("dataset: %s: nil io.Reader", displayName(opt.Name))
 	}
@@ -89,6 +115,14 @@ func NewScanner(r io.Reader, opt ReadOptions) (*Scanner, error) {
 	if opt.NA != NAError && opt.NA != NADrop {
 		return nil, fmt.Errorf("dataset: %v is not a missing-value policy", opt.NA)
 	}
+	if opt.Workers < 0 {
+		return nil, fmt.Errorf("dataset: Workers is %d; it must be ≥ 0 (0 means GOMAXPROCS)", opt.Workers)
+	}
+	s.workers = opt.Workers
+	if s.workers == 0 {
+		s.workers = runtime.GOMAXPROCS(0)
+	}
+	s.size = size
 	if s.p.maxLine == 0 {
 		s.p.maxLine = DefaultMaxLine
 	}
@@ -138,6 +172,7 @@ func (s *Scanner) header(opt ReadOptions) error {
 		return err
 	}
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	s.line = p.line
 	s.text = head
 	if len(trimSpace(head)) == 0 {
 		return p.errorf(1, 0, "%w: line 1 is blank", ErrEmpty)
@@ -165,7 +200,7 @@ func (s *Scanner) header(opt ReadOptions) error {
 		if err := s.splitQuoted(head); err != nil {
 			return err
 		}
-		for _, f := range s.fields {
+		for _, f := range s.sc.fields {
 			cols = append(cols, string(f))
 		}
 	} else {
@@ -406,7 +441,7 @@ func (s *Scanner) next(dst []float64) bool {
 // fieldError returns the error err of field j (0-based) of the current
 // line, naming its column.
 func (s *Scanner) fieldError(j int, err error) error {
-	return &ParseError{File: s.p.name, Line: s.p.line, Column: j + 1, Field: s.cols[j], Err: err}
+	return &ParseError{File: s.p.name, Line: s.line, Column: j + 1, Field: s.cols[j], Err: err}
 }
 
 // blankLine is the error of a blank line in data of n columns: an
@@ -435,7 +470,7 @@ func (s *Scanner) missingField(j int, f []byte) bool {
 	}
 	s.missingCols[j]++
 	if s.firstMissing == nil {
-		s.firstMissing = &ParseError{File: s.p.name, Line: s.p.line, Column: j + 1, Err: fmt.Errorf("%w %s", ErrMissing, quote(f))}
+		s.firstMissing = &ParseError{File: s.p.name, Line: s.line, Column: j + 1, Err: fmt.Errorf("%w %s", ErrMissing, quote(f))}
 	}
 	return true
 }
@@ -481,24 +516,41 @@ func (s *Scanner) next1(dst []float64) bool {
 	if s.err != nil {
 		return false
 	}
-	p := &s.p
-	line, err := p.next()
-	if err == io.EOF {
-		switch {
-		case s.rows == 0 && s.naDrop && len(s.dropped) > 0:
-			s.err = s.missingError()
-		case s.rows == 0 && s.missingRows == 0:
-			s.err = p.errorf(p.line+1, 0, "%w: the input has only a header", ErrNoRows)
-		default:
-			s.err = io.EOF
-		}
-		return false
+	if s.workers > 1 {
+		return s.nextBatched(dst)
 	}
+	line, err := s.p.next()
 	if err != nil {
-		s.err = err
+		s.end(err)
 		return false
 	}
+	s.line = s.p.line
 	s.text = line
+	return s.parseLine(line, dst)
+}
+
+// end sets s.err at the end of the lines: err is io.EOF, or the error
+// of reading the next line.
+func (s *Scanner) end(err error) {
+	if err != io.EOF {
+		s.err = err
+		return
+	}
+	switch {
+	case s.rows == 0 && s.naDrop && len(s.dropped) > 0:
+		s.err = s.missingError()
+	case s.rows == 0 && s.missingRows == 0:
+		s.err = s.p.errorf(s.line+1, 0, "%w: the input has only a header", ErrNoRows)
+	default:
+		s.err = io.EOF
+	}
+}
+
+// parseLine parses line, the line numbered s.line, into dst, recording its
+// missing values, its label and its error in s; a row with a missing value
+// sets rowMissing and is not counted in rows.
+func (s *Scanner) parseLine(line []byte, dst []float64) bool {
+	p := &s.p
 	if bytes.IndexByte(line, '"') >= 0 {
 		return s.nextQuoted(line, dst)
 	}
@@ -509,12 +561,12 @@ func (s *Scanner) next1(dst []float64) bool {
 		// A blank line has no fields rather than one empty one, unless
 		// the one column of the data may have missing values.
 		if ncol != 1 || !s.naDrop {
-			s.err = &ParseError{File: p.name, Line: p.line, Err: blankLine(ncol)}
+			s.err = &ParseError{File: p.name, Line: s.line, Err: blankLine(ncol)}
 			return false
 		}
 	}
 	if got != ncol {
-		s.err = p.errorf(p.line, min(got, ncol)+1, "%w: expected %d, got %d", ErrRagged, ncol, got)
+		s.err = p.errorf(s.line, min(got, ncol)+1, "%w: expected %d, got %d", ErrRagged, ncol, got)
 		return false
 	}
 	for j := 0; j < ncol; j++ {
@@ -556,11 +608,11 @@ func (s *Scanner) nextQuoted(line []byte, dst []float64) bool {
 		s.err = err
 		return false
 	}
-	if got := len(s.fields); got != s.ncol {
-		s.err = s.p.errorf(s.p.line, min(got, s.ncol)+1, "%w: expected %d, got %d", ErrRagged, s.ncol, got)
+	if got := len(s.sc.fields); got != s.ncol {
+		s.err = s.p.errorf(s.line, min(got, s.ncol)+1, "%w: expected %d, got %d", ErrRagged, s.ncol, got)
 		return false
 	}
-	for j, f := range s.fields {
+	for j, f := range s.sc.fields {
 		if !s.field(j, f, dst) {
 			return false
 		}
@@ -577,19 +629,12 @@ func (s *Scanner) field(j int, f []byte, dst []float64) bool {
 	switch k := s.dest[j]; k {
 	case dropDest:
 	case labelDest:
-		id, ok := s.ids[string(f)]
-		if !ok {
-			id = len(s.classes)
-			t := string(f)
-			s.ids[t] = id
-			s.classes = append(s.classes, t)
-		}
-		s.label = id
+		s.intern(f)
 	default:
 		var v float64
 		var err error
 		if s.comma {
-			v, s.num, err = parseComma(f, s.num)
+			v, s.sc.num, err = parseComma(f, s.sc.num)
 		} else {
 			v, err = parseFloat(f)
 		}
@@ -605,15 +650,31 @@ func (s *Scanner) field(j int, f []byte, dst []float64) bool {
 	return true
 }
 
-// splitQuoted splits a line that holds a quote into s.fields by the rules of
+// intern makes f the label of the row, numbering a new text.
+func (s *Scanner) intern(f []byte) {
+	id, ok := s.ids[string(f)]
+	if !ok {
+		id = len(s.classes)
+		t := string(f)
+		s.ids[t] = id
+		s.classes = append(s.classes, t)
+	}
+	s.label = id
+}
+
+// splitQuoted splits line, a line that holds a quote, into s.sc.fields
+// with scratch.splitQuoted.
+func (s *Scanner) splitQuoted(line []byte) error {
+	return s.sc.splitQuoted(line, s.sep, &s.p, s.line)
+}
+
+// splitQuoted splits a line that holds a quote into c.fields by the rules of
 // RFC 4180: a field that starts with a quote, after spaces, ends at the
 // next lone quote, and "" within it stands for one quote. Spaces around a
 // quoted field are ignored, as they are around an unquoted one, but those
-// within the quotes are kept.
-func (s *Scanner) splitQuoted(line []byte) error {
-	p := &s.p
-	s.buf, s.ends = s.buf[:0], s.ends[:0]
-	sep := s.sep
+// within the quotes are kept. Its errors are at line n of p's input.
+func (c *scratch) splitQuoted(line []byte, sep byte, p *parser, n int) error {
+	c.buf, c.ends = c.buf[:0], c.ends[:0]
 	j := 0 // 0-based column
 	for {
 		i := 0
@@ -626,12 +687,12 @@ func (s *Scanner) splitQuoted(line []byte) error {
 			for {
 				i := bytes.IndexByte(line, '"')
 				if i < 0 {
-					return p.errorf(p.line, j+1, "%w: the quoted field is not closed on its line (newlines inside quotes are not supported)", ErrQuote)
+					return p.errorf(n, j+1, "%w: the quoted field is not closed on its line (newlines inside quotes are not supported)", ErrQuote)
 				}
-				s.buf = append(s.buf, line[:i]...)
+				c.buf = append(c.buf, line[:i]...)
 				line = line[i+1:]
 				if len(line) > 0 && line[0] == '"' {
-					s.buf = append(s.buf, '"')
+					c.buf = append(c.buf, '"')
 					line = line[1:]
 					continue
 				}
@@ -642,7 +703,7 @@ func (s *Scanner) splitQuoted(line []byte) error {
 				rest = line[:i]
 			}
 			if len(trimSpace(rest)) != 0 {
-				return p.errorf(p.line, j+1, "%w: text after the closing quote", ErrQuote)
+				return p.errorf(n, j+1, "%w: text after the closing quote", ErrQuote)
 			}
 			line = line[len(rest):]
 		} else {
@@ -651,22 +712,22 @@ func (s *Scanner) splitQuoted(line []byte) error {
 				f = line[:i]
 			}
 			if bytes.IndexByte(f, '"') >= 0 {
-				return p.errorf(p.line, j+1, "%w: a quote inside an unquoted field", ErrQuote)
+				return p.errorf(n, j+1, "%w: a quote inside an unquoted field", ErrQuote)
 			}
-			s.buf = append(s.buf, trimSpace(f)...)
+			c.buf = append(c.buf, trimSpace(f)...)
 			line = line[len(f):]
 		}
-		s.ends = append(s.ends, len(s.buf))
+		c.ends = append(c.ends, len(c.buf))
 		j++
 		if len(line) == 0 {
 			break
 		}
 		line = line[1:] // the separator
 	}
-	s.fields = s.fields[:0]
+	c.fields = c.fields[:0]
 	start := 0
-	for _, end := range s.ends {
-		s.fields = append(s.fields, s.buf[start:end:end])
+	for _, end := range c.ends {
+		c.fields = append(c.fields, c.buf[start:end:end])
 		start = end
 	}
 	return nil
@@ -690,7 +751,7 @@ func (s *Scanner) Rows() int { return s.rows }
 
 // Line returns the number of the input line last read: the line of the
 // current row after a successful Scan.
-func (s *Scanner) Line() int { return s.p.line }
+func (s *Scanner) Line() int { return s.line }
 
 // Text returns the text of the line last read, without its line end (LF
 // or CRLF): the current row's line after a successful Scan, or the header
