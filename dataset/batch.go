@@ -47,9 +47,10 @@ type batchSize struct {
 }
 
 // defaultBatch is the size of the batches of NewScanner. A batch's memory
-// is its bytes, 8 bytes per feature of each line for the values (at most
-// 4 times the bytes, as a feature and its separator take at least 2) and
-// the label texts of its quoted lines.
+// is its bytes, 8 bytes per feature of each line for the values (only for
+// a batch parsed on the workers, which holds at most one value per byte
+// and line: at most 8 times the bytes plus 8 bytes a line) and the label
+// texts of its quoted lines.
 var defaultBatch = batchSize{lines: batchLines, bytes: batchBytes, parallel: parallelMin}
 
 // batch holds lines read ahead and what the workers made of them.
@@ -147,11 +148,17 @@ func (s *Scanner) fill() {
 		b.clean = make([]bool, n)
 	}
 	b.clean = b.clean[:n]
-	if len(b.buf) < s.size.parallel {
+	// A line of the right number of fields has at least one byte per
+	// feature but one (its separators), so a batch of such lines holds
+	// n·d ≤ len(b.buf) + n values; a batch with fewer bytes holds short,
+	// ragged lines under a wide header, whose values the workers would
+	// allocate for nothing: Scan parses it, and meets their error.
+	d := len(s.names)
+	if len(b.buf) < s.size.parallel || n*d > len(b.buf)+n {
 		clear(b.clean)
 		return
 	}
-	if d := len(s.names); cap(b.vals) < n*d {
+	if cap(b.vals) < n*d {
 		b.vals = make([]float64, n*d)
 	}
 	if s.labelCol >= 0 && cap(b.labels) < n {
@@ -179,16 +186,28 @@ func (s *Scanner) fill() {
 			}
 		}
 	}
+	// A panic (a bug: parseClean does not panic on any input) is raised
+	// again in the caller's goroutine once every worker has stopped.
+	panics := make([]any, w)
 	var wg sync.WaitGroup
 	wg.Add(w - 1)
 	for k := 1; k < w; k++ {
 		go func() {
 			defer wg.Done()
+			defer func() { panics[k] = recover() }()
 			parse(&s.work[k])
 		}()
 	}
-	parse(&s.work[0])
+	func() {
+		defer func() { panics[0] = recover() }()
+		parse(&s.work[0])
+	}()
 	wg.Wait()
+	for _, p := range panics {
+		if p != nil {
+			panic(p)
+		}
+	}
 }
 
 // parseRange parses lines lo to hi-1 of the batch with parseClean, using

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
@@ -124,6 +125,44 @@ func TestScanBatchMemory(t *testing.T) {
 	}
 	if !mat.Equal(got[1].X, got[2].X) || !slices.Equal(got[1].Labels, got[2].Labels) {
 		t.Error("two workers read other data than one")
+	}
+}
+
+// TestScanWideJunkMemory: short ragged lines under a wide header (here
+// 200 rows of 20,000 features, then 4,096 lines of 16 bytes) are not given
+// values by the workers: two workers allocate about what one does before
+// the error of the first short line, not a value per column of each of
+// them (655 MB).
+func TestScanWideJunkMemory(t *testing.T) {
+	const d = 20000
+	var in bytes.Buffer
+	for j := range d {
+		if j > 0 {
+			in.WriteByte(',')
+		}
+		fmt.Fprintf(&in, "x%d", j+1)
+	}
+	in.WriteByte('\n')
+	row := strings.Repeat("0,", d-1) + "0\n"
+	for range 200 {
+		in.WriteString(row)
+	}
+	for range 4096 {
+		in.WriteString("1,2,3,4,5,6,7,8\n")
+	}
+	var alloc [3]uint64
+	for w := 1; w <= 2; w++ {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := Read(bytes.NewReader(in.Bytes()), ReadOptions{Workers: w})
+		runtime.ReadMemStats(&after)
+		if !errors.Is(err, ErrRagged) {
+			t.Fatalf("%d workers: %v, want a ragged line", w, err)
+		}
+		alloc[w] = after.TotalAlloc - before.TotalAlloc
+	}
+	if extra := int64(alloc[2]) - int64(alloc[1]); extra > 32<<20 {
+		t.Errorf("two workers allocate %d bytes more than one (%d), want at most 32 MiB more", extra, alloc[1])
 	}
 }
 

@@ -239,10 +239,11 @@ func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
 // even when they denote the same integer (as "1" and "01" do). Classes
 // records the text of each class.
 //
-// Read streams its input one line at a time and keeps only the parsed
+// Read streams its input through a Scanner and keeps only the parsed
 // values, so its memory use is about 8 bytes per feature value (twice that
 // for a moment while X is assembled, unless opt.Rows is right) plus the
-// longest line.
+// Scanner's: the longest line, and with more than one worker a batch of
+// lines read ahead (see Scanner).
 func Read(r io.Reader, opt ReadOptions) (*Dataset, error) {
 	s, err := NewScanner(r, opt)
 	if err != nil {

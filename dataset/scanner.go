@@ -26,7 +26,8 @@ import (
 // accepts exactly the inputs Read accepts. Its memory use is one row plus
 // the longest line and the distinct label texts, and with more than one
 // worker (ReadOptions.Workers) a batch of lines read ahead: at most 4,096
-// lines and 1 MiB plus one line, and their values.
+// lines and 1 MiB plus one line, and their values (at most 8 bytes per
+// byte and line of the batch).
 //
 // Unlike Read, which numbers the classes once it has seen them all, a
 // Scanner numbers the label texts in order of first appearance: Label
