@@ -264,6 +264,8 @@ type LabelConfig struct {
 	// SampleScale counted them); another number is a *ChangedError.
 	Rows int
 	// Workers is the number of goroutines of Predict; 0 means GOMAXPROCS.
+	// With more than one, the next chunk is read while one is labelled;
+	// with 1, each chunk is labelled in the caller's goroutine.
 	Workers int
 	// Outlier, if not nil, is called with the outlier scores of each
 	// chunk's rows (Partition.OutlierScores) just before emit is called
@@ -287,9 +289,10 @@ type LabelConfig struct {
 // column, the class of each row (else nil); emit must not keep the slices.
 // It returns the number of rows labelled. Memory holds two chunks (each at
 // most 16,384 rows or 8 MiB of values): one is read while the other is
-// labelled, and all of the callbacks are called from the caller's
-// goroutine, in the order of the rows. It stops at the first error of emit,
-// returns ctx.Err() when ctx is cancelled (checked after each chunk), a
+// labelled (see LabelConfig.Workers), and all of the callbacks are called
+// from the caller's goroutine, in the order of the rows. It stops at the
+// first error of emit, returns ctx.Err() when ctx is cancelled (checked
+// after each chunk's labels are emitted), a
 // *ChangedError for a wrong number of rows (see LabelConfig.Rows), a
 // *modelfile.OverflowError (with the Line of the value) for a value that
 // overflows when scaled, a *modelfile.DimError for data whose number of
@@ -336,7 +339,8 @@ func LabelStream(ctx context.Context, open Opener, m *modelfile.File, cfg *Label
 	cur := chunks[0]
 	var pending *labelChunk // being labelled
 	done := 0
-	// finish waits for the labels of the pending chunk and emits them.
+	// finish waits for the labels of the pending chunk and emits them,
+	// returning the error of Predict or of a callback.
 	finish := func() error {
 		c := pending
 		if c == nil {
@@ -360,17 +364,34 @@ func LabelStream(ctx context.Context, open Opener, m *modelfile.File, cfg *Label
 		}
 		done += c.k
 		report(Progress{Pass: PassLabel, Rows: done, Total: max(n, 0)})
+		return nil
+	}
+	// emitted is finish, and then ctx's error if a chunk was emitted: the
+	// pass checks for cancellation after each chunk.
+	emitted := func() error {
+		if pending == nil {
+			return nil
+		}
+		if err := finish(); err != nil {
+			return err
+		}
 		return ctx.Err()
 	}
-	// flush emits the pending chunk and starts labelling the current one.
+	// flush emits the pending chunk and starts labelling the current one;
+	// with one worker it labels and emits it in this goroutine.
 	flush := func() error {
-		if err := finish(); err != nil {
+		if err := emitted(); err != nil {
 			return err
 		}
 		if cur.k == 0 {
 			return nil
 		}
-		cur.start(m.Partition, d, cfg.Workers)
+		if cfg.Workers == 1 {
+			cur.done = nil // for wait
+			cur.label(m.Partition, d, 1)
+		} else {
+			cur.start(m.Partition, d, cfg.Workers)
+		}
 		pending = cur
 		if cur == chunks[0] {
 			cur = chunks[1]
@@ -378,6 +399,9 @@ func LabelStream(ctx context.Context, open Opener, m *modelfile.File, cfg *Label
 			cur = chunks[0]
 		}
 		cur.k, cur.truth = 0, cur.truth[:0]
+		if cfg.Workers == 1 {
+			return emitted()
+		}
 		return nil
 	}
 	// drain emits every row read.
@@ -385,7 +409,7 @@ func LabelStream(ctx context.Context, open Opener, m *modelfile.File, cfg *Label
 		if err := flush(); err != nil {
 			return err
 		}
-		return finish()
+		return emitted()
 	}
 	// fail returns err after emitting the chunk being labelled, whose
 	// rows come before err's, or that chunk's own error.
@@ -456,7 +480,7 @@ type labelChunk struct {
 	got       []int     // the labels, as Predict returned them
 	gotScores []float64 // the scores, as PredictScores returned them
 
-	done     chan struct{} // closed when the labels are in
+	done     chan struct{} // closed when the labels of start are in; nil after label
 	err      error         // of PredictScores
 	panicked any           // a panic of Predict, raised again by wait
 }
@@ -472,23 +496,31 @@ func newLabelChunk(rows, d int, scores bool) *labelChunk {
 // start labels the chunk's rows with p in a goroutine of its own (Predict
 // starts workers more); wait waits for them.
 func (c *labelChunk) start(p cluster.Partition, d, workers int) {
-	c.done, c.err, c.panicked = make(chan struct{}), nil, nil
-	x := mat.NewDense(c.k, d, c.x[:c.k*d])
+	c.done, c.panicked = make(chan struct{}), nil
 	go func() {
 		defer close(c.done)
 		defer func() { c.panicked = recover() }()
-		if c.scores != nil {
-			// Labels and scores in one pass where the rule allows it.
-			c.got, c.gotScores, c.err = p.PredictScores(c.pred[:c.k], c.scores[:c.k], x, workers)
-		} else {
-			c.got = p.Predict(c.pred[:c.k], x, workers)
-		}
+		c.label(p, d, workers)
 	}()
+}
+
+// label labels the chunk's rows with p.
+func (c *labelChunk) label(p cluster.Partition, d, workers int) {
+	x := mat.NewDense(c.k, d, c.x[:c.k*d])
+	if c.scores != nil {
+		// Labels and scores in one pass where the rule allows it.
+		c.got, c.gotScores, c.err = p.PredictScores(c.pred[:c.k], c.scores[:c.k], x, workers)
+	} else {
+		c.got, c.err = p.Predict(c.pred[:c.k], x, workers), nil
+	}
 }
 
 // wait waits for the labels of start, and raises a panic of Predict in
 // the caller's goroutine, where it would have been without the goroutine.
 func (c *labelChunk) wait() {
+	if c.done == nil {
+		return // labelled by label in the caller's goroutine
+	}
 	<-c.done
 	if c.panicked != nil {
 		panic(c.panicked)

@@ -190,11 +190,13 @@ func TestLabelStream(t *testing.T) {
 }
 
 // TestLabelStreamOrder: while one chunk is labelled the next is read, and
-// the callbacks still come as they would one chunk at a time. With -na
-// drop, a skipped row is reported after the labels of every row before it;
-// a value that overflows, read while a chunk is being labelled, returns
-// its error after that chunk's labels, with the row and line of the value;
-// an error of emit stops the pass at once.
+// the callbacks still come as they would one chunk at a time, as they do
+// with one worker (which labels in the caller's goroutine): the outlier
+// scores of a chunk just before its labels. With -na drop, a skipped row
+// is reported after the labels of every row before it; a value that
+// overflows, read while a chunk is being labelled, returns its error after
+// that chunk's labels, with the row and line of the value; an error of
+// emit stops the pass at once.
 func TestLabelStreamOrder(t *testing.T) {
 	m, _ := fitted(t, 300)
 	n := 2*chunkRows + 20
@@ -211,23 +213,6 @@ func TestLabelStreamOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// run labels text (lines, header first) and returns the events, the
-	// labels emitted and the result.
-	run := func(text []string, stop error) (events []string, labels []int, done int, err error) {
-		open := func(Pass) (io.ReadCloser, error) {
-			return io.NopCloser(strings.NewReader(strings.Join(text, "\n") + "\n")), nil
-		}
-		cfg := &LabelConfig{
-			Read:    dataset.ReadOptions{NA: dataset.NADrop},
-			Skipped: func(k int) error { events = append(events, fmt.Sprintf("skip %d", k)); return nil },
-		}
-		done, err = LabelStream(context.Background(), open, m, cfg, func(l, _ []int) error {
-			events = append(events, fmt.Sprintf("emit %d", len(l)))
-			labels = append(labels, l...)
-			return stop
-		})
-		return events, labels, done, err
-	}
 	// set returns lines with the first field of data row i set to v.
 	set := func(lines []string, i int, v string) []string {
 		text := slices.Clone(lines)
@@ -235,37 +220,68 @@ func TestLabelStreamOrder(t *testing.T) {
 		text[i+1] = v + l[strings.Index(l, ","):]
 		return text
 	}
+	// chunks returns the events of chunks of the given sizes.
+	chunks := func(sizes ...int) []string {
+		var e []string
+		for _, k := range sizes {
+			e = append(e, fmt.Sprintf("scores %d", k), fmt.Sprintf("emit %d", k))
+		}
+		return e
+	}
+	for _, workers := range []int{1, 2} {
+		// run labels text (lines, header first) and returns the events,
+		// the labels emitted and the result.
+		run := func(text []string, stop error) (events []string, labels []int, done int, err error) {
+			open := func(Pass) (io.ReadCloser, error) {
+				return io.NopCloser(strings.NewReader(strings.Join(text, "\n") + "\n")), nil
+			}
+			cfg := &LabelConfig{
+				Read:    dataset.ReadOptions{NA: dataset.NADrop},
+				Workers: workers,
+				Skipped: func(k int) error { events = append(events, fmt.Sprintf("skip %d", k)); return nil },
+				Outlier: func(s []float64) error { events = append(events, fmt.Sprintf("scores %d", len(s))); return nil },
+			}
+			done, err = LabelStream(context.Background(), open, m, cfg, func(l, _ []int) error {
+				events = append(events, fmt.Sprintf("emit %d", len(l)))
+				labels = append(labels, l...)
+				return stop
+			})
+			return events, labels, done, err
+		}
 
-	// A missing value in the third chunk, then a value that overflows.
-	text := set(set(lines, 2*chunkRows+5, "NA"), 2*chunkRows+15, "1e300")
-	events, labels, done, err := run(text, nil)
-	wantEvents := []string{fmt.Sprintf("emit %d", chunkRows), fmt.Sprintf("emit %d", chunkRows), "emit 5", "skip 1"}
-	var oe *modelfile.OverflowError
-	if !slices.Equal(events, wantEvents) || done != 2*chunkRows+5 || !errors.As(err, &oe) {
-		t.Fatalf("missing, then overflow: events %v, %d rows, %v; want %v, %d rows, an overflow", events, done, err, wantEvents, 2*chunkRows+5)
-	}
-	if oe.Row != 2*chunkRows+14 || oe.Line != 2*chunkRows+17 {
-		t.Errorf("overflow at row %d, line %d; want row %d, line %d", oe.Row, oe.Line, 2*chunkRows+14, 2*chunkRows+17)
-	}
-	if !slices.Equal(labels, want[:done]) {
-		t.Error("labels before the error differ from Predict's")
-	}
+		// A missing value in the third chunk, then a value that overflows.
+		text := set(set(lines, 2*chunkRows+5, "NA"), 2*chunkRows+15, "1e300")
+		events, labels, done, err := run(text, nil)
+		wantEvents := append(chunks(chunkRows, chunkRows, 5), "skip 1")
+		var oe *modelfile.OverflowError
+		if !slices.Equal(events, wantEvents) || done != 2*chunkRows+5 || !errors.As(err, &oe) {
+			t.Fatalf("%d workers, missing, then overflow: events %v, %d rows, %v; want %v, %d rows, an overflow", workers, events, done, err, wantEvents, 2*chunkRows+5)
+		}
+		if oe.Row != 2*chunkRows+14 || oe.Line != 2*chunkRows+17 {
+			t.Errorf("%d workers: overflow at row %d, line %d; want row %d, line %d", workers, oe.Row, oe.Line, 2*chunkRows+14, 2*chunkRows+17)
+		}
+		if !slices.Equal(labels, want[:done]) {
+			t.Errorf("%d workers: labels before the error differ from Predict's", workers)
+		}
 
-	// A value that overflows just after the second chunk is full: the
-	// chunk being labelled is emitted first.
-	events, labels, done, err = run(set(lines, 2*chunkRows+3, "1e300"), nil)
-	wantEvents = []string{fmt.Sprintf("emit %d", chunkRows), fmt.Sprintf("emit %d", chunkRows)}
-	if !slices.Equal(events, wantEvents) || done != 2*chunkRows || !errors.As(err, &oe) || oe.Row != 2*chunkRows+3 {
-		t.Errorf("overflow after two chunks: events %v, %d rows, %v", events, done, err)
-	}
-	if !slices.Equal(labels, want[:done]) {
-		t.Error("labels before the error differ from Predict's")
-	}
+		// A value that overflows just after the second chunk is full: the
+		// chunk being labelled is emitted first.
+		events, labels, done, err = run(set(lines, 2*chunkRows+3, "1e300"), nil)
+		if wantEvents = chunks(chunkRows, chunkRows); !slices.Equal(events, wantEvents) || done != 2*chunkRows || !errors.As(err, &oe) {
+			t.Fatalf("%d workers, overflow after two chunks: events %v, %d rows, %v", workers, events, done, err)
+		}
+		if oe.Row != 2*chunkRows+3 || oe.Line != 2*chunkRows+5 {
+			t.Errorf("%d workers: overflow at row %d, line %d; want row %d, line %d", workers, oe.Row, oe.Line, 2*chunkRows+3, 2*chunkRows+5)
+		}
+		if !slices.Equal(labels, want[:done]) {
+			t.Errorf("%d workers: labels before the error differ from Predict's", workers)
+		}
 
-	// emit's error stops the pass after the first chunk.
-	stop := errors.New("stop")
-	events, _, done, err = run(lines, stop)
-	if !slices.Equal(events, []string{fmt.Sprintf("emit %d", chunkRows)}) || done != 0 || err != stop {
-		t.Errorf("emit's error: events %v, %d rows, %v", events, done, err)
+		// emit's error stops the pass after the first chunk.
+		stop := errors.New("stop")
+		events, _, done, err = run(lines, stop)
+		if !slices.Equal(events, chunks(chunkRows)) || done != 0 || err != stop {
+			t.Errorf("%d workers, emit's error: events %v, %d rows, %v", workers, events, done, err)
+		}
 	}
 }
