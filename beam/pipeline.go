@@ -52,8 +52,8 @@ type Options struct {
 
 	// Read configures the reading of the CSV files (separator, dropped
 	// columns) as for dataset.Read; its Name is ignored (every error
-	// names its file), and its Label and RequireLabel are those of
-	// Settings (-label).
+	// names its file), its Label and RequireLabel are those of
+	// Settings (-label), and a Workers of 0 is Settings.Workers.
 	Read dataset.ReadOptions
 
 	// Settings are the settings of the run, those of `svclust fit
@@ -327,10 +327,14 @@ func (o *Options) settings() settings.Settings {
 	return *st
 }
 
-// readOptions returns o.Read with the label column of the settings.
+// readOptions returns o.Read with the label column of the settings, and
+// their goroutines (Settings.Workers) unless o.Read gives its own.
 func (o *Options) readOptions() dataset.ReadOptions {
 	ro, st := o.Read, o.settings()
 	ro.Label, ro.RequireLabel = st.Label, st.LabelGiven
+	if ro.Workers == 0 {
+		ro.Workers = st.Workers
+	}
 	return ro
 }
 

@@ -54,10 +54,10 @@ func (o *dataFlags) register(fs *flag.FlagSet) {
 }
 
 // options returns the reading options of the data file path with the label
-// column label (required when given is set), or a usage error naming the
-// flag at fault.
-func (o *dataFlags) options(path, label string, required bool) (dataset.ReadOptions, error) {
-	opt := dataset.ReadOptions{Name: path, Label: label, RequireLabel: required, MaxLine: o.maxLine}
+// column label (required when given is set), parsed on the goroutines of
+// -workers, or a usage error naming the flag at fault.
+func (o *dataFlags) options(path, label string, required bool, workers int) (dataset.ReadOptions, error) {
+	opt := dataset.ReadOptions{Name: path, Label: label, RequireLabel: required, MaxLine: o.maxLine, Workers: workers}
 	sep, err := settings.ParseSep(o.sep)
 	if err != nil {
 		return opt, configError(err)

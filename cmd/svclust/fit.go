@@ -130,7 +130,7 @@ type data struct {
 // readOptions returns the options that read the data file path as the
 // flags o say.
 func (o *fitFlags) readOptions(path string) (dataset.ReadOptions, error) {
-	return o.data.options(path, o.run.Label, o.run.LabelGiven)
+	return o.data.options(path, o.run.Label, o.run.LabelGiven, o.run.Workers)
 }
 
 // load reads the CSV file path as the flags o say and scales it in place

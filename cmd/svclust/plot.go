@@ -93,7 +93,7 @@ func runPlot(e *env, o *plotFlags, args []string) error {
 	if d < 2 {
 		return fmt.Errorf("plot needs at least 2 features; the model has %d", d)
 	}
-	ropt, err := o.data.options(path, mf.Label, false)
+	ropt, err := o.data.options(path, mf.Label, false, o.workers)
 	if err != nil {
 		return err
 	}

@@ -51,7 +51,7 @@ func (o *modelFlags) runWith(apply func(e *env, mf *modelfile.File, x *mat.Dense
 		if err != nil {
 			return err
 		}
-		opt, err := o.data.options(path, mf.Label, false)
+		opt, err := o.data.options(path, mf.Label, false, o.workers)
 		if err != nil {
 			return err
 		}
@@ -83,7 +83,7 @@ func (o *modelFlags) setup(e *env, args []string, more ...namedPath) (*modelfile
 	if err != nil {
 		return nil, "", err
 	}
-	if _, err := o.data.options(path, "", false); err != nil {
+	if _, err := o.data.options(path, "", false, o.workers); err != nil {
 		return nil, "", err
 	}
 	ins := append([]namedPath{{"DATA", path}, {"-model", o.model}}, more...)
