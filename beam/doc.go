@@ -38,7 +38,8 @@
 // number of input files, and a large input should be split into several.
 //
 // By design a worker holds the samples of the files it summarises (up to
-// Settings.Sample rows each), one chunk of rows and the model, whose size
+// Settings.Sample rows each), one chunk of rows, a batch of lines read
+// ahead (dataset.Scanner) and the model, whose size
 // depends on the budget, not on the number of rows. The summaries are the
 // pipeline's only large elements, and the runner holds them encoded (Prism,
 // in this process, keeps each bundle's output and the grouped

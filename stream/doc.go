@@ -15,7 +15,8 @@
 // [LabelStream] reads the data once more in chunks of rows, scales them,
 // labels them with the model's Predict and hands the labels on as they
 // come. Memory holds the sample (8·d bytes a row), two chunks (one is read
-// while the other is labelled) and the model:
+// while the other is labelled), the dataset.Scanner's batch of lines read
+// ahead and the model:
 // nothing grows with the number of rows. When the data have at most Size
 // rows the sample is every row in order, so the model is the one trained
 // on all of them.

@@ -437,7 +437,8 @@ and Davies–Bouldin, which is "undefined" with fewer than 2 clusters.
 fit -stream clusters a file of any length in memory that does not grow with
 it: about 8·d bytes for each row of the sample, two chunks of at most
 16,384 rows and 8 MB each (one row if a row is larger; one is read while
-the other is labelled), and the model with its
+the other is labelled), a batch of at most 4,096 lines and 1 MB read ahead
+with their values, and the model with its
 equilibria. Pass 1 reads the file row by row, keeps a uniform random
 sample of -sample rows (reservoir sampling, Algorithm R, from -seed) and
 accumulates the scaling over every row;
