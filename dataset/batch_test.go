@@ -111,14 +111,11 @@ func TestScanBatchMemory(t *testing.T) {
 	var alloc [3]uint64
 	var got [3]*Dataset
 	for w := 1; w <= 2; w++ {
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		ds, err := Read(bytes.NewReader(buf.Bytes()), ReadOptions{Rows: 30000, Workers: w})
-		runtime.ReadMemStats(&after)
+		ds, n, err := readAlloc(buf.Bytes(), ReadOptions{Rows: 30000, Workers: w})
 		if err != nil {
 			t.Fatal(err)
 		}
-		alloc[w], got[w] = after.TotalAlloc-before.TotalAlloc, ds
+		alloc[w], got[w] = n, ds
 	}
 	if extra := int64(alloc[2]) - int64(alloc[1]); extra > 800_000 {
 		t.Errorf("two workers allocate %d bytes more than one, want at most 800 kB", extra)
@@ -152,18 +149,25 @@ func TestScanWideJunkMemory(t *testing.T) {
 	}
 	var alloc [3]uint64
 	for w := 1; w <= 2; w++ {
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		_, err := Read(bytes.NewReader(in.Bytes()), ReadOptions{Workers: w})
-		runtime.ReadMemStats(&after)
+		_, n, err := readAlloc(in.Bytes(), ReadOptions{Workers: w})
 		if !errors.Is(err, ErrRagged) {
 			t.Fatalf("%d workers: %v, want a ragged line", w, err)
 		}
-		alloc[w] = after.TotalAlloc - before.TotalAlloc
+		alloc[w] = n
 	}
 	if extra := int64(alloc[2]) - int64(alloc[1]); extra > 32<<20 {
 		t.Errorf("two workers allocate %d bytes more than one (%d), want at most 32 MiB more", extra, alloc[1])
 	}
+}
+
+// readAlloc reads in with opt and returns the data, the bytes allocated
+// meanwhile and the error.
+func readAlloc(in []byte, opt ReadOptions) (*Dataset, uint64, error) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	ds, err := Read(bytes.NewReader(in), opt)
+	runtime.ReadMemStats(&after)
+	return ds, after.TotalAlloc - before.TotalAlloc, err
 }
 
 // TestScannerNegativeWorkers checks that a negative number of workers is
