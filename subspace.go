@@ -197,18 +197,13 @@ func (p *Subspace) Check() error {
 	return nil
 }
 
-// concentration returns ρ_med/ρ for the s rows of smp, ρ the median
-// distance to the autoK-th nearest neighbour (rho, measured by the
+// concentrationOf returns ρ_med/ρ, with ρ the median distance of the
+// sample's rows to their autoK-th nearest neighbour (rho, measured by the
 // caller) and ρ_med the median distance between two of the first
-// subspacePairs rows (a seeded sample, so any of them): how many kernel
-// widths of the k-NN rule separate typical rows. In high dimension
-// distances concentrate and the ratio nears 1. It returns +Inf when rho is
-// not positive.
-func concentration(smp []float64, s, d int, rho float64) float64 {
-	return concentrationOf(pairMedian(smp, s, d), rho)
-}
-
-// concentrationOf is concentration from ρ_med, pairMedian's result.
+// subspacePairs rows (med, pairMedian's result; a seeded sample, so any of
+// them): how many kernel widths of the k-NN rule separate typical rows. In
+// high dimension distances concentrate and the ratio nears 1. It returns
+// +Inf when rho is not positive.
 func concentrationOf(med, rho float64) float64 {
 	if math.IsNaN(med) || !(rho > 0) {
 		return math.Inf(1)
@@ -216,7 +211,7 @@ func concentrationOf(med, rho float64) float64 {
 	return med / rho
 }
 
-// pairMedian returns ρ_med of concentration, NaN when s < 2.
+// pairMedian returns ρ_med of concentrationOf, NaN when s < 2.
 func pairMedian(smp []float64, s, d int) float64 {
 	m := min(s, subspacePairs)
 	if m < 2 {
