@@ -596,22 +596,27 @@ func cover(smp []float64, s, d int, r float64) int {
 // number of workers. A NaN value (coordinates beyond the range of
 // float64) leaves it to maxDensityRows.
 func maxDensity(smp []float64, s, d int, gamma float64, w int) float64 {
-	ones := make([]float64, s)
-	for i := range ones {
-		ones[i] = 1
-	}
+	ones := unitWeights(s)
 	if t := assign.NewTerms(smp, d, ones, gamma); t != nil {
 		return maxDensityTerms(t, smp, s, d, w)
 	}
-	return maxDensityPairs(smp, s, d, gamma, w)
+	return maxDensityPairs(smp, ones, d, gamma, w)
 }
 
-// maxDensityPairs is maxDensity by pairs: kernel.Sum's maximum.
-func maxDensityPairs(smp []float64, s, d int, gamma float64, w int) float64 {
+// unitWeights returns s coefficients of 1: those of the kernel density
+// Σⱼ k(x, xⱼ) as a kernel expansion.
+func unitWeights(s int) []float64 {
 	ones := make([]float64, s)
 	for i := range ones {
 		ones[i] = 1
 	}
+	return ones
+}
+
+// maxDensityPairs is maxDensity by pairs, ones its unitWeights:
+// kernel.Sum's maximum.
+func maxDensityPairs(smp, ones []float64, d int, gamma float64, w int) float64 {
+	s := len(ones)
 	const chunk = 64
 	w = min(parallel.Workers(w), parallel.Chunks(s, chunk))
 	free := make(chan []float64, w)
@@ -640,7 +645,7 @@ func maxDensityPairs(smp []float64, s, d int, gamma float64, w int) float64 {
 			sum[i] += l[i]
 		}
 		if math.IsNaN(sum[i]) {
-			return maxDensityRows(smp, s, d, gamma, w)
+			return maxDensityRows(smp, ones, d, gamma, w)
 		}
 		top = max(top, sum[i])
 	}
@@ -659,12 +664,10 @@ func maxDensityPairs(smp []float64, s, d int, gamma float64, w int) float64 {
 // 10⁵ rows (autoSample is 2,000).
 const maxDensityTol = 1e-9
 
-// maxDensityRows is maxDensity with every row summed by kernel.Sum.
-func maxDensityRows(smp []float64, s, d int, gamma float64, w int) float64 {
-	ones := make([]float64, s)
-	for i := range ones {
-		ones[i] = 1
-	}
+// maxDensityRows is maxDensity with every row summed by kernel.Sum, ones
+// its unitWeights.
+func maxDensityRows(smp, ones []float64, d int, gamma float64, w int) float64 {
+	s := len(ones)
 	dens := make([]float64, s)
 	parallel.For(s, 64, w, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {

@@ -105,9 +105,9 @@ func TestMaxDensityPairs(t *testing.T) {
 		{[]float64{1}, 1, 1},
 	} {
 		s := len(tc.smp) / tc.d
-		want := maxDensityRows(tc.smp, s, tc.d, tc.gamma, 1)
+		want := maxDensityRows(tc.smp, unitWeights(s), tc.d, tc.gamma, 1)
 		for _, w := range []int{1, 2, 3} {
-			if got := maxDensityPairs(tc.smp, s, tc.d, tc.gamma, w); got != want {
+			if got := maxDensityPairs(tc.smp, unitWeights(s), tc.d, tc.gamma, w); got != want {
 				t.Errorf("s %d, γ %v, %d workers: maxDensityPairs = %v, maxDensityRows %v", s, tc.gamma, w, got, want)
 			}
 		}
@@ -118,9 +118,9 @@ func TestMaxDensityPairs(t *testing.T) {
 		for i := range smp {
 			smp[i] = rng.NormFloat64()
 		}
-		want := maxDensityRows(smp, s, d, 0.5, 1)
+		want := maxDensityRows(smp, unitWeights(s), d, 0.5, 1)
 		for _, w := range []int{1, 2, 3} {
-			if got := maxDensityPairs(smp, s, d, 0.5, w); got != want {
+			if got := maxDensityPairs(smp, unitWeights(s), d, 0.5, w); got != want {
 				t.Errorf("d %d, %d workers: maxDensityPairs = %v, maxDensityRows %v", d, w, got, want)
 			}
 		}
@@ -137,14 +137,11 @@ func TestMaxDensityTerms(t *testing.T) {
 	for i := range smp {
 		smp[i] = rng.NormFloat64()
 	}
-	ones := make([]float64, s)
-	for i := range ones {
-		ones[i] = 1
-	}
+	ones := unitWeights(s)
 	if assign.NewTerms(smp, d, ones, gamma) == nil {
 		t.Fatal("no index of the rows: the test would not exercise it")
 	}
-	full := maxDensityRows(smp, s, d, gamma, 1)
+	full := maxDensityRows(smp, ones, d, gamma, 1)
 	got := maxDensity(smp, s, d, gamma, 2)
 	if bound := s * (math.Exp(-kernel.CutOff) + 0x1p-52) * full; math.Abs(got-full) > bound {
 		t.Errorf("κmax %v through the index, %v by full sums (bound %v)", got, full, bound)
