@@ -28,19 +28,28 @@ func trainAndChoose(t *testing.T, x *mat.Dense, cfg *Config) (*Model, *Chosen) {
 	return m, p
 }
 
+// chosenCase is a case of the Chosen tests: its data and settings.
+type chosenCase struct {
+	name string
+	x    *mat.Dense
+	cfg  Config
+}
+
+// chosenData returns the data of the Chosen tests: 300 moons, and 300 rows
+// of the t32 kind, which the automatic settings project.
+func chosenData(t *testing.T) (moons, high *mat.Dense) {
+	t.Helper()
+	return generated(t, dataset.Moons, 300).X, highDim(t, 300).X
+}
+
 // TestChosenTrain: a model trained from a Chosen is the one Train gives,
 // for the automatic settings (adaptive widths, and on the t32 kind the
 // subspace), for a given γ with the automatic C and budget, and for
 // settings all given; other workers change nothing. A Chosen made for other
 // settings or other data is refused.
 func TestChosenTrain(t *testing.T) {
-	moons := generated(t, dataset.Moons, 300).X
-	high := highDim(t, 300).X
-	for _, tc := range []struct {
-		name string
-		x    *mat.Dense
-		cfg  Config
-	}{
+	moons, high := chosenData(t)
+	for _, tc := range []chosenCase{
 		{"moons auto", moons, Config{Seed: 3}},
 		{"moons gamma", moons, Config{Seed: 3, Gamma: 20}},
 		{"moons given", moons, Config{Seed: 3, Gamma: 20, C: 50, Budget: 40}},
@@ -85,13 +94,8 @@ func TestChosenTrain(t *testing.T) {
 // overflow it) has its objective computed at once, and a Chosen made for
 // other settings is refused as Train refuses it.
 func TestChosenTrainDeferred(t *testing.T) {
-	moons := generated(t, dataset.Moons, 300).X
-	high := highDim(t, 300).X
-	for _, tc := range []struct {
-		name string
-		x    *mat.Dense
-		cfg  Config
-	}{
+	moons, high := chosenData(t)
+	for _, tc := range []chosenCase{
 		{"moons auto", moons, Config{Seed: 3}},
 		{"moons sampled", moons, Config{Seed: 3, Gamma: 20, objectiveRows: 100}},
 		{"t32 auto", high, Config{Seed: 3}},
