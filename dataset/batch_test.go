@@ -133,12 +133,7 @@ func TestScanBatchMemory(t *testing.T) {
 func TestScanWideJunkMemory(t *testing.T) {
 	const d = 20000
 	var in bytes.Buffer
-	for j := range d {
-		if j > 0 {
-			in.WriteByte(',')
-		}
-		fmt.Fprintf(&in, "x%d", j+1)
-	}
+	writeNames(&in, d)
 	in.WriteByte('\n')
 	row := strings.Repeat("0,", d-1) + "0\n"
 	for range 200 {
@@ -157,6 +152,17 @@ func TestScanWideJunkMemory(t *testing.T) {
 	}
 	if extra := int64(alloc[2]) - int64(alloc[1]); extra > 32<<20 {
 		t.Errorf("two workers allocate %d bytes more than one (%d), want at most 32 MiB more", extra, alloc[1])
+	}
+}
+
+// writeNames writes the names x1,…,xcols of a header line, without its
+// line end.
+func writeNames(b *bytes.Buffer, cols int) {
+	for j := range cols {
+		if j > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(b, "x%d", j+1)
 	}
 }
 

@@ -869,12 +869,7 @@ func TestReadLongLine(t *testing.T) {
 	// beyond any buffer size in the reader.
 	const cols = 1 << 20
 	var buf bytes.Buffer
-	for j := range cols {
-		if j > 0 {
-			buf.WriteByte(',')
-		}
-		fmt.Fprintf(&buf, "x%d", j+1)
-	}
+	writeNames(&buf, cols)
 	buf.WriteString(",label\n")
 	start := buf.Len()
 	for j := range cols {
