@@ -17,6 +17,9 @@ planted outlier, 0 an inlier. Kinds:
                   from a random cluster at 2..3 times its sd: odd for their own cluster
   micro{d}        blobs plus 3 clumps of 8 rows (sd 0.1) at random places in the data's
                   box, d in 2, 8: micro-cluster anomalies
+  clump{d}        blobs plus one clump of 1-6 % of the rows (sd 0.3) at a random place in
+                  the data's box, d in 4, 16: a minority class as the outliers, as in
+                  the public outlier sets built from a small class
   single{d}       one standard Gaussian (d = 4), 1-10 % outliers uniform in its box
   dominant{d}     one dense correlated Gaussian with 97 % of the rows (d in 6, 20),
                   plus two small inlier clusters (1 % each, 6 sd away); 1-5 % outliers
@@ -95,6 +98,13 @@ def gen(kind, seed):
             c = lo + rng.random(d) * (hi - lo)
             o.append(c + rng.normal(0, 0.1, (8, d)))
         return planted(x, np.concatenate(o))
+    if kind.startswith("clump"):
+        d = int(kind[5:])
+        x = blobs(rng, 1500, d)
+        m = int(len(x) * rng.uniform(0.01, 0.06))
+        lo, hi = x.min(0), x.max(0)
+        c = lo + rng.random(d) * (hi - lo)
+        return planted(x, c + rng.normal(0, 0.3, (m, d)))
     if kind.startswith("single"):
         d = int(kind[6:])
         x = rng.normal(0, 1, (1500, d))
@@ -122,7 +132,8 @@ def gen(kind, seed):
     raise ValueError(kind)
 
 KINDS = ["moons_unif", "circles_unif"] + [f"blobs{d}_{o}" for d in (2, 8, 32, 64) for o in ("unif", "wide")] + \
-        ["local2", "local10", "dominant6", "dominant20", "tails8", "tails32", "micro2", "micro8", "single4"]
+        ["local2", "local10", "dominant6", "dominant20", "tails8", "tails32", "micro2", "micro8", "single4",
+         "clump4", "clump16"]
 
 # Inlier-only sets for the false-positive rate of a threshold: gen.py --pure OUT
 def pure(out):
