@@ -97,9 +97,9 @@ func (c *Components) Validate() error {
 //     the threshold (in a graph read from a model file of version 5 or
 //     older, which has no outlier scores: when f(x) < 0).
 //
-// The outlier score reads each support vector's cluster as the rule
-// gives it to the support vector as a point, and each cluster's peak at
-// its equilibria.
+// The graph stores each support vector's cluster as the rule gives it to
+// the support vector as a point, which the depth score of model files of
+// version 6 reads.
 //
 // A Graph is made by Fit or [NewGraph], which build the search trees
 // Predict needs before returning; it is read-only afterwards and safe for
@@ -204,11 +204,11 @@ func (p *Graph) PredictScores(dst []int, scores []float64, x mat.Matrix, workers
 	if p.scorer == nil {
 		return nil, nil, ErrNoOutlierScores
 	}
-	x = kernelRows(p.model, x, workers)
+	x, r2 := kernelRowsResid(p.model, x, workers)
 	w := numWorkers(workers)
 	p.predict(dst, x, w, false)
 	t := p.data.Outlier.Threshold
-	p.scorer.scores(scores, x, w, func(i int, _ float64, _ int32, s float64) {
+	p.scorer.scores(scores, x, r2, w, func(i int, _ float64, _ int32, s float64) {
 		if p.data.Outliers && s >= t {
 			dst[i] = -1
 		}
@@ -314,7 +314,7 @@ func (p *Graph) predict(dst []int, x mat.Matrix, w int, fNeg bool) []int {
 }
 
 // fit is Fit with the Components rule.
-func (c *Components) fit(m *svclust.Model, data []float64, n, d int) (*Result, error) {
+func (c *Components) fit(m *svclust.Model, data, r2 []float64, n, d int) (*Result, error) {
 	w := numWorkers(c.Workers)
 	mm := orDefault(c.M, DefaultM)
 	f := field(m)
@@ -394,13 +394,12 @@ func (c *Components) fit(m *svclust.Model, data []float64, n, d int) (*Result, e
 		}
 	})
 
-	// The outlier scores: each support vector's cluster by the rule,
-	// each cluster's peak at its equilibria, and the fence from a pass
-	// over the rows.
+	// The outlier scores, from a pass over the rows; each support
+	// vector's cluster by the rule is stored beside them.
 	g.SVCluster = p.predict(make([]int, len(m.Alpha)), mat.NewDense(len(m.Alpha), d, f.SV), w, false)
-	peak := peaks(f, reps, eqCluster, g.SVCluster, nc)
-	d0, score := fitOutliers(f, p.terms, g.SVCluster, peak, data, n, d, w, c.Outliers)
-	g.Outlier = &OutlierData{Peak: peak, Fence: d0, Threshold: t}
+	var score []float64
+	g.Outlier, score = fitOutliers(m, p.terms, data, r2, n, d, w, c.Outliers)
+	g.Outlier.Threshold = t
 	p.setScorer()
 	if c.Outliers {
 		for i, s := range score {
@@ -413,7 +412,7 @@ func (c *Components) fit(m *svclust.Model, data []float64, n, d int) (*Result, e
 		Partition: p,
 		Labels:    labels, Clusters: nc,
 		StripSize: ns, Equilibria: nrep, Eps: eps,
-		OutlierScores: score, OutlierFence: d0, OutlierThreshold: t,
+		OutlierScores: score, OutlierFence: g.Outlier.Fence, OutlierThreshold: t,
 	}, nil
 }
 

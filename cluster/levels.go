@@ -169,9 +169,10 @@ type LevelTreeData struct {
 // t, validated: it returns an error for M < 2, no cluster or more
 // clusters than support vectors, a cluster number outside
 // [0, len(Birth)), a length of SVCluster other than m's support vectors,
-// a birth level that is not finite, or invalid outlier data (a peak per
-// cluster, ≥ 0 and finite; a fence > 0 and finite; a threshold in
-// (0, 1)). The LevelTree takes t's slices over, which must not be
+// a birth level that is not finite, or invalid outlier data (see
+// [OutlierData]: a mass in (0, 1) with two centres and positive spreads,
+// or version 6's peak per cluster, ≥ 0 and finite; a fence > 0 and
+// finite; a threshold in (0, 1)). The LevelTree takes t's slices over, which must not be
 // modified afterwards.
 func NewLevelTree(m *svclust.Model, t LevelTreeData) (*LevelTree, error) {
 	if err := m.Validate(); err != nil {
@@ -210,9 +211,9 @@ func (p *LevelTree) PredictScores(dst []int, scores []float64, x mat.Matrix, wor
 	if p.scorer == nil {
 		return nil, nil, ErrNoOutlierScores
 	}
-	x = kernelRows(p.model, x, workers)
+	x, r2 := kernelRowsResid(p.model, x, workers)
 	t := p.data.Outlier.Threshold
-	p.scorer.scores(scores, x, numWorkers(workers), func(i int, _ float64, o int32, s float64) {
+	p.scorer.scores(scores, x, r2, numWorkers(workers), func(i int, _ float64, o int32, s float64) {
 		dst[i] = p.data.SVCluster[o]
 		if p.data.Outliers && s >= t {
 			dst[i] = -1
@@ -275,9 +276,9 @@ func (p *LevelTree) label(f float64, owner int32) int {
 }
 
 // fit is Fit with the Levels rule.
-func (cfg *Levels) fit(m *svclust.Model, data []float64, n, d int) (*Result, error) {
+func (cfg *Levels) fit(m *svclust.Model, data, r2 []float64, n, d int) (*Result, error) {
 	if n > levelRows {
-		return cfg.fitSampled(m, data, n, d, levelSample), nil
+		return cfg.fitSampled(m, data, r2, n, d, levelSample), nil
 	}
 	minSize := cfg.MinSize
 	if minSize == 0 {
@@ -287,13 +288,12 @@ func (cfg *Levels) fit(m *svclust.Model, data []float64, n, d int) (*Result, err
 	lt := cfg.clusterLevels(m, data, n, d, minSize, mm, numWorkers(cfg.Workers))
 	// The outlier scores: one more pass over the rows, now that the
 	// clusters are known, for the fence and the scores.
-	f := field(m)
-	d0, score := fitOutliers(f, lt.terms, lt.svCluster, lt.peak, data, n, d, numWorkers(cfg.Workers), cfg.Outliers)
+	o, score := fitOutliers(m, lt.terms, data, r2, n, d, numWorkers(cfg.Workers), cfg.Outliers)
 	t := threshold(cfg.OutlierThreshold)
+	o.Threshold = t
 	p := &LevelTree{
 		model: m, terms: lt.terms,
-		data: LevelTreeData{SVCluster: lt.svCluster, Birth: lt.birth, Outliers: cfg.Outliers, M: mm,
-			Outlier: &OutlierData{Peak: lt.peak, Fence: d0, Threshold: t}},
+		data: LevelTreeData{SVCluster: lt.svCluster, Birth: lt.birth, Outliers: cfg.Outliers, M: mm, Outlier: o},
 	}
 	p.setScorer()
 	labels := make([]int, n)
@@ -307,7 +307,7 @@ func (cfg *Levels) fit(m *svclust.Model, data []float64, n, d int) (*Result, err
 		Partition: p,
 		Labels:    labels, Clusters: lt.clusters, Equilibria: lt.modes,
 		MinSize: minSize, Stability: lt.stability, Ripples: lt.ripples, RankLinks: lt.rankLinks,
-		OutlierScores: score, OutlierFence: d0, OutlierThreshold: t,
+		OutlierScores: score, OutlierFence: o.Fence, OutlierThreshold: t,
 	}, nil
 }
 
@@ -326,7 +326,6 @@ type levelTree struct {
 	rankLinks bool // the modes were grouped by rankClusters
 	modes     int
 	fx        []float64 // f at each row; nil once the levels hold it
-	peak      []float64 // each cluster's Fc (see OutlierData.Peak)
 	owner     []int32   // each row's support vector (see assign.Field.EachOwner)
 	terms     *assign.Terms
 }
@@ -446,6 +445,5 @@ func (cfg *Levels) clusterLevels(m *svclust.Model, data []float64, n, d int, min
 		lt.svCluster[i] = modeCluster[svMode[i]]
 	}
 	lt.birth, lt.stability, lt.clusters = birth, stab, len(birth)
-	lt.peak = peaks(f, reps, modeCluster, lt.svCluster, len(birth))
 	return lt
 }

@@ -28,7 +28,7 @@ const (
 // their labels, outlier depths and the fence (of every ⌈n/fenceRows⌉-th
 // row's depth, as fitOutliers takes it). Labels and scores are those
 // PredictScores gives with the partition returned.
-func (cfg *Levels) fitSampled(m *svclust.Model, data []float64, n, d, rows int) *Result {
+func (cfg *Levels) fitSampled(m *svclust.Model, data, r2 []float64, n, d, rows int) *Result {
 	w := numWorkers(cfg.Workers)
 	stride := (n + rows - 1) / rows
 	ns := (n + stride - 1) / stride
@@ -53,36 +53,34 @@ func (cfg *Levels) fitSampled(m *svclust.Model, data []float64, n, d, rows int) 
 	lt := quiet.clusterLevels(m, sample, ns, d, sampleMin, mm, w)
 	sample = nil
 
-	// One pass: each row's owner gives its cluster, its depth its score.
-	s := newScorer(field(m), lt.terms, lt.svCluster, lt.peak, 0)
+	// One pass: each row's owner gives its cluster, the two components
+	// of its outlier score are kept for the score.
+	s := newWholeScorer(field(m), lt.terms, OutlierMass)
 	labels := make([]int, n)
-	score := make([]float64, n)
-	s.each(mat.NewDense(n, d, data), w, progressOf(cfg.Progress, n), func(i int, _ float64, o int32, dd float64) {
-		labels[i], score[i] = lt.svCluster[o], dd
+	raw := make([][2]float64, n)
+	s.eachRaw(mat.NewDense(n, d, data), r2, w, progressOf(cfg.Progress, n), func(i int, _ float64, o int32, c [2]float64) {
+		labels[i], raw[i] = lt.svCluster[o], c
 	})
-	fs := (n + fenceRows - 1) / fenceRows
-	depths := make([]float64, 0, (n+fs-1)/fs)
-	for i := 0; i < n; i += fs {
-		depths = append(depths, score[i])
-	}
-	d0 := fence(depths)
+	s.calibrate(raw, (n+fenceRows-1)/fenceRows)
 	t := threshold(cfg.OutlierThreshold)
-	for i, dd := range score {
-		score[i] = OutlierScore(dd, d0) // in place, as scorer.scores computes it
+	score := make([]float64, n)
+	for i, c := range raw {
+		score[i] = OutlierScore(s.depthOf(c), s.fence) // as scorer.scores computes it
 		if cfg.Outliers && score[i] >= t {
 			labels[i] = -1
 		}
 	}
+	o := s.data()
+	o.Threshold = t
 	p := &LevelTree{
 		model: m, terms: lt.terms,
-		data: LevelTreeData{SVCluster: lt.svCluster, Birth: lt.birth, Outliers: cfg.Outliers, M: mm,
-			Outlier: &OutlierData{Peak: lt.peak, Fence: d0, Threshold: t}},
+		data: LevelTreeData{SVCluster: lt.svCluster, Birth: lt.birth, Outliers: cfg.Outliers, M: mm, Outlier: o},
 	}
 	p.setScorer()
 	return &Result{
 		Partition: p,
 		Labels:    labels, Clusters: lt.clusters, Equilibria: lt.modes,
 		MinSize: minSize, Stability: lt.stability, Ripples: lt.ripples, RankLinks: lt.rankLinks,
-		OutlierScores: score, OutlierFence: d0, OutlierThreshold: t,
+		OutlierScores: score, OutlierFence: o.Fence, OutlierThreshold: t,
 	}
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/internal/assign"
+	"github.com/svclust/svclust/internal/kernel"
+	"github.com/svclust/svclust/internal/rowmajor"
 )
 
 // Defaults of the outlier score (docs/outliers.md gives the measurements).
@@ -25,6 +27,14 @@ const (
 	// than tuned on generated data with planted outliers and on
 	// inlier-only sets (docs/defaults.md, OutlierFenceK).
 	OutlierFenceK = 3
+	// OutlierMass is the share p of the model's mass (Σαⱼ) that the
+	// nearest support vectors of a point must hold for the radius of the
+	// outlier score (see [OutlierData]): a group of points holding less
+	// than p of the mass, such as a clump of outliers, is scored by its
+	// distance to the rest. Chosen on generated data, where clumps of up
+	// to 6 % of the rows are outliers and p from 1 % to 16 % ranks the
+	// other kinds alike (docs/outliers.md).
+	OutlierMass = 0.08
 )
 
 // ErrNoOutlierScores is returned for the outlier scores of a partition
@@ -34,13 +44,38 @@ const (
 var ErrNoOutlierScores = errors.New("cluster: the partition has no outlier fence (a model file of version 5 or older): refit the model (svclust fit) to get outlier scores")
 
 // OutlierData is what a partition stores to give any point its outlier
-// score (see [LevelTree.OutlierScores]).
+// score (see [LevelTree.OutlierScores]). A partition fitted now holds the
+// whole-space score (version 7 of the model file): Mass, Center, Spread,
+// Fence and Threshold, no Peak. One read from a file of version 6 holds
+// the depth score of that version: Peak, Fence and Threshold.
+//
+// The whole-space score of a point x, scaled as the model scales its
+// data, with ρ² its squared distance from the model's subspace (0 for a
+// model without one) and dⱼ² = ‖Px − svⱼ‖² + ρ² its squared distance to
+// support vector j placed on the subspace's plane:
+//
+//	R(x) = the smallest dⱼ within which the support vectors hold
+//	       Mass·Σαⱼ (the coefficients ≤ 0 count as 0)
+//	L(x) = −log Σⱼ αⱼ exp(−γⱼ dⱼ²)      the model's density in the whole space
+//	S(x) = max((R − Center[0])/Spread[0], (L − Center[1])/Spread[1])
+//	D(x) = max(0, S(x)),  score = D / (D + Fence)
+//
+// Center and Spread are the median and interquartile range of R and L
+// over the training rows, Fence = Q3 + OutlierFenceK·IQR of D over them.
+// Both R and L grow where every dⱼ grows, so the score never decreases
+// there.
 type OutlierData struct {
-	// Peak holds, for each cluster c, Fc: c's own part of f + 1 at c's
-	// highest mode, the sum of the terms αⱼk(x, svⱼ) of c's support
-	// vectors there. A cluster with Fc = 0 (no support vector) is
-	// skipped.
+	// Peak holds, for each cluster c, Fc of the depth score of model
+	// files of version 6: c's own part of f + 1 at c's highest mode, the
+	// sum of the terms αⱼk(x, svⱼ) of c's support vectors there. A
+	// cluster with Fc = 0 (no support vector) is skipped. Nil for the
+	// whole-space score.
 	Peak []float64
+	// Mass is the share of Σαⱼ of the radius R, in (0, 1); 0 for the
+	// depth score of version 6.
+	Mass float64
+	// Center and Spread (> 0) standardize R and L, in that order.
+	Center, Spread []float64
 	// Fence is D₀ = Q3 + OutlierFenceK·IQR of the depths of the training
 	// rows; it is > 0.
 	Fence float64
@@ -49,14 +84,37 @@ type OutlierData struct {
 	Threshold float64
 }
 
+// whole reports whether o holds the whole-space score.
+func (o *OutlierData) whole() bool { return o.Mass != 0 }
+
 // check validates o for k clusters.
 func (o *OutlierData) check(k int) error {
-	if len(o.Peak) != k {
-		return fmt.Errorf("cluster: %d outlier peaks for %d clusters", len(o.Peak), k)
-	}
-	for _, v := range o.Peak {
-		if !(v >= 0) || math.IsInf(v, 0) {
-			return fmt.Errorf("cluster: outlier peak %v: must be ≥ 0 and finite", v)
+	if o.whole() {
+		if o.Peak != nil {
+			return errors.New("cluster: outlier peaks belong to the depth score, not beside a mass")
+		}
+		if !(o.Mass > 0 && o.Mass < 1) {
+			return fmt.Errorf("cluster: outlier mass %v: must be in (0, 1)", o.Mass)
+		}
+		if len(o.Center) != 2 || len(o.Spread) != 2 {
+			return fmt.Errorf("cluster: %d outlier centres and %d spreads: want 2 of each", len(o.Center), len(o.Spread))
+		}
+		for i := range 2 {
+			if math.IsNaN(o.Center[i]) || math.IsInf(o.Center[i], 0) {
+				return fmt.Errorf("cluster: outlier centre %v: must be finite", o.Center[i])
+			}
+			if !(o.Spread[i] > 0) || math.IsInf(o.Spread[i], 0) {
+				return fmt.Errorf("cluster: outlier spread %v: must be > 0 and finite", o.Spread[i])
+			}
+		}
+	} else {
+		if len(o.Peak) != k {
+			return fmt.Errorf("cluster: %d outlier peaks for %d clusters", len(o.Peak), k)
+		}
+		for _, v := range o.Peak {
+			if !(v >= 0) || math.IsInf(v, 0) {
+				return fmt.Errorf("cluster: outlier peak %v: must be ≥ 0 and finite", v)
+			}
 		}
 	}
 	if !(o.Fence > 0) || math.IsInf(o.Fence, 0) {
@@ -81,7 +139,7 @@ func validateThreshold(t float64) error {
 //
 //	score = D / (D + D₀),
 //
-// 0 at a cluster's peak, ½ at the fence, and below 1 at any finite depth,
+// 0 where the data are typical, ½ at the fence, and below 1 at any finite depth,
 // so that far points keep their order; 1 for an infinite depth.
 func OutlierScore(d, d0 float64) float64 {
 	if math.IsInf(d, 1) {
@@ -93,7 +151,7 @@ func OutlierScore(d, d0 float64) float64 {
 // MembershipStrength returns the membership strength in [0, 1] of a point
 // of outlier score s under the threshold t: 1 − D/Dₜ, where Dₜ is the
 // depth at which the score reaches t (Dₜ = D₀ at the default ½). It is 1
-// at a cluster's peak, falls linearly in log density, and is 0 exactly
+// where D = 0, falls linearly in D, and is 0 exactly
 // where s ≥ t, the points -outliers labels −1, as hdbscan's probabilities_
 // are 0 for its noise.
 func MembershipStrength(s, t float64) float64 {
@@ -117,25 +175,41 @@ func (r *Result) Strengths() []float64 {
 	return st
 }
 
-// scorer computes the depth D(x) of points (see depth) for a partition
-// whose support vector j belongs to cluster group[j].
+// scorer gives the outlier scores of a partition: the whole-space score
+// (see [OutlierData]), or the depth score of model files of version 6,
+// for which support vector j belongs to cluster group[j].
 type scorer struct {
-	f       *assign.Field
-	terms   *assign.Terms
+	f     *assign.Field
+	terms *assign.Terms
+	fence float64 // D₀; 0 while it is computed
+	// The whole-space score: need = Mass·Σαⱼ⁺, lnA = ln αⱼ (−Inf for
+	// αⱼ ≤ 0), and the centre and spread of R and L.
+	whole          bool
+	need           float64
+	lnA            []float64
+	center, spread [2]float64
+	// The depth score of version 6: log Fc, −Inf where Fc = 0.
 	group   []int
-	logPeak []float64 // log Fc, −Inf where Fc = 0
-	fence   float64   // D₀; 0 while it is computed
-	scratch sync.Pool // of *logScratch
+	logPeak []float64
+	scratch sync.Pool // of *scoreScratch
 }
 
-type logScratch struct{ row, top, logPart []float64 }
+type scoreScratch struct {
+	row, top, logPart []float64
+	idx               []int32
+}
 
 // scorerOf is the scorer of the stored outlier data o of a partition of m
 // whose support vectors have the clusters group; nil when o is nil (a
 // partition read from a model file of version 5 or older).
 func scorerOf(m *svclust.Model, terms *assign.Terms, group []int, o *OutlierData) *scorer {
-	if o == nil {
+	switch {
+	case o == nil:
 		return nil
+	case o.whole():
+		s := newWholeScorer(field(m), terms, o.Mass)
+		s.center, s.spread, s.fence = [2]float64(o.Center), [2]float64(o.Spread), o.Fence
+		return s
 	}
 	return newScorer(field(m), terms, group, o.Peak, o.Fence)
 }
@@ -147,8 +221,42 @@ func outlierScores(m *svclust.Model, s *scorer, dst []float64, x mat.Matrix, wor
 	if s == nil {
 		return nil, ErrNoOutlierScores
 	}
-	s.scores(dst, kernelRows(m, x, workers), numWorkers(workers), nil)
+	kx, r2 := kernelRowsResid(m, x, workers)
+	s.scores(dst, kx, r2, numWorkers(workers), nil)
 	return dst, nil
+}
+
+// kernelRowsResid returns the rows of x in the space of m's kernel, as
+// kernelRows does, and their squared distances from m's subspace (see
+// svclust.Subspace.Residuals): nil for a model without a subspace.
+func kernelRowsResid(m *svclust.Model, x mat.Matrix, workers int) (mat.Matrix, []float64) {
+	if m.Subspace == nil {
+		return kernelRows(m, x, workers), nil
+	}
+	data, n, _ := rowmajor.Of(x)
+	proj := m.Subspace.ApplyRows(data, n, workers)
+	_, q := m.Subspace.Dims()
+	return mat.NewDense(n, q, proj), m.Subspace.Residuals(nil, data, proj, n, workers)
+}
+
+// newWholeScorer returns the scorer of the whole-space score with the
+// share mass of Σαⱼ, its centre, spread and fence not yet set.
+func newWholeScorer(f *assign.Field, terms *assign.Terms, mass float64) *scorer {
+	s := &scorer{f: f, terms: terms, whole: true, lnA: make([]float64, len(f.Alpha))}
+	var total float64
+	for j, a := range f.Alpha {
+		s.lnA[j] = math.Inf(-1)
+		if a > 0 {
+			s.lnA[j] = math.Log(a)
+			total += a
+		}
+	}
+	s.need = mass * total
+	b := len(f.Alpha)
+	s.scratch.New = func() any {
+		return &scoreScratch{row: make([]float64, b), top: make([]float64, b), idx: make([]int32, b)}
+	}
+	return s
 }
 
 func newScorer(f *assign.Field, terms *assign.Terms, group []int, peak []float64, fence float64) *scorer {
@@ -158,36 +266,197 @@ func newScorer(f *assign.Field, terms *assign.Terms, group []int, peak []float64
 	}
 	k := len(peak)
 	s.scratch.New = func() any {
-		return &logScratch{row: make([]float64, len(f.Alpha)), top: make([]float64, k), logPart: make([]float64, k)}
+		return &scoreScratch{row: make([]float64, len(f.Alpha)), top: make([]float64, k), logPart: make([]float64, k)}
 	}
 	return s
 }
 
-// each calls do(i, f(xᵢ), owner, D(xᵢ)) for each row of x, on w
-// goroutines: one pass of B kernel terms per row, as Predict makes.
+// each calls do(i, f(xᵢ), owner, D(xᵢ)) for each row xᵢ of x, in the
+// kernel's space at squared distance r2[i] from the model's subspace (r2
+// nil: 0), on w goroutines: one pass of B kernel terms per row, as
+// Predict makes, and for the whole-space score one more over the B
+// squared distances.
 //
-// D(x) = max(0, min over the clusters c of log(Fc / fc(x))), with fc(x)
-// c's part of f(x) + 1: how far, in log density, x lies below the peak of
-// the cluster it is densest for. It is GLOSH's 1 − λ(x)/λmax (Campello et
-// al. 2015) read on the level tree of f with the density as λ, in logs,
-// each cluster on its own part of f + 1. Where every distance to a
-// support vector grows every fc falls, so D never decreases; where every
-// part underflows it is computed again in logs, so that D stays finite
-// and keeps growing far from the data.
+// The depth of version 6 is D(x) = max(0, min over the clusters c of
+// log(Fc / fc(x))), with fc(x) c's part of f(x) + 1: how far, in log
+// density, x lies below the peak of the cluster it is densest for,
+// GLOSH's 1 − λ(x)/λmax (Campello et al. 2015) read on the level tree of
+// f; where every part underflows it is computed again in logs.
 //
 //	R. J. G. B. Campello, D. Moulavi, A. Zimek, J. Sander. Hierarchical
 //	density estimates for data clustering, visualization, and outlier
 //	detection. ACM TKDD 10(1), 2015.
-func (s *scorer) each(x mat.Matrix, w int, report func(int), do func(i int, fx float64, owner int32, d float64)) {
+func (s *scorer) each(x mat.Matrix, r2 []float64, w int, report func(int), do func(i int, fx float64, owner int32, d float64)) {
+	if s.whole {
+		s.eachRaw(x, r2, w, report, func(i int, fx float64, o int32, c [2]float64) { do(i, fx, o, s.depthOf(c)) })
+		return
+	}
 	s.f.EachPart(x, s.terms, s.group, len(s.logPeak), w, report, func(i int, xi []float64, fx float64, o int32, part []float64) {
 		d := depth(part, s.logPeak, false)
 		if math.IsInf(d, 1) {
-			sc := s.scratch.Get().(*logScratch)
+			sc := s.scratch.Get().(*scoreScratch)
 			d = depth(s.f.LogParts(sc.logPart, sc.row, sc.top, xi, s.group), s.logPeak, true)
 			s.scratch.Put(sc)
 		}
 		do(i, fx, o, d)
 	})
+}
+
+// eachRaw calls do(i, f(xᵢ), owner, (R(xᵢ), L(xᵢ))) for each row of x (see
+// each and OutlierData), for the whole-space score.
+func (s *scorer) eachRaw(x mat.Matrix, r2 []float64, w int, report func(int), do func(i int, fx float64, owner int32, c [2]float64)) {
+	s.f.EachPart(x, s.terms, nil, 0, w, report, func(i int, xi []float64, fx float64, o int32, _ []float64) {
+		var ri float64
+		if r2 != nil {
+			ri = r2[i]
+		}
+		sc := s.scratch.Get().(*scoreScratch)
+		c := s.raw(sc, xi, ri)
+		s.scratch.Put(sc)
+		do(i, fx, o, c)
+	})
+}
+
+// raw returns R(x) and L(x) (see OutlierData) of the point xi of the
+// kernel's space at squared distance r2 from the model's subspace.
+func (s *scorer) raw(sc *scoreScratch, xi []float64, r2 float64) [2]float64 {
+	f := s.f
+	d2, t := sc.row, sc.top
+	kernel.SqDistRowTo(d2, xi, f.SV)
+	top := math.Inf(-1)
+	for j, v := range d2 {
+		g := f.Gamma
+		if f.Gammas != nil {
+			g = f.Gammas[j]
+		}
+		t[j] = s.lnA[j] - g*(v+r2)
+		top = max(top, t[j])
+	}
+	l := math.Inf(1)
+	if !math.IsInf(top, -1) {
+		var sum float64
+		for _, v := range t {
+			sum += math.Exp(v - top)
+		}
+		l = -(top + math.Log(sum))
+	}
+	return [2]float64{math.Sqrt(massRadius(d2, f.Alpha, s.need, sc.idx) + r2), l}
+}
+
+// massRadius returns the smallest of the squared distances d2[j] within
+// which the coefficients αⱼ > 0 sum to at least need (the largest such
+// d2 when they never do, +Inf when no coefficient is positive), by a
+// selection over the distances: O(B) expected. idx is scratch of
+// len(d2). The sums are made in an order fixed by d2 alone, so equal
+// inputs give equal results.
+func massRadius(d2, alpha []float64, need float64, idx []int32) float64 {
+	n := 0
+	for j, a := range alpha {
+		if a > 0 {
+			idx[n] = int32(j)
+			n++
+		}
+	}
+	if n == 0 {
+		return math.Inf(1)
+	}
+	lo, hi := 0, n
+	for {
+		if hi-lo == 1 {
+			return d2[idx[lo]]
+		}
+		// Median of three as the pivot, then a three-way partition of
+		// idx[lo:hi] into below, equal to and above it.
+		a, b, c := d2[idx[lo]], d2[idx[lo+(hi-lo)/2]], d2[idx[hi-1]]
+		p := max(min(a, b), min(max(a, b), c))
+		lt, i, gt := lo, lo, hi
+		var below, equal float64
+		for i < gt {
+			j := idx[i]
+			switch v := d2[j]; {
+			case v < p:
+				idx[lt], idx[i] = idx[i], idx[lt]
+				below += alpha[j]
+				lt++
+				i++
+			case v > p:
+				gt--
+				idx[gt], idx[i] = idx[i], idx[gt]
+			default:
+				equal += alpha[j]
+				i++
+			}
+		}
+		switch {
+		case below >= need:
+			hi = lt
+		case below+equal >= need || gt == hi:
+			return p
+		default:
+			need -= below + equal
+			lo = gt
+		}
+	}
+}
+
+// depthOf returns D(x) = max(0, S(x)) of the whole-space score from
+// c = (R(x), L(x)) (see OutlierData).
+func (s *scorer) depthOf(c [2]float64) float64 {
+	return max(0, (c[0]-s.center[0])/s.spread[0], (c[1]-s.center[1])/s.spread[1])
+}
+
+// calibrate sets s's centre, spread and fence from the components raw[i]
+// of the training rows i that are multiples of stride (see OutlierData)
+// and returns their depths.
+func (s *scorer) calibrate(raw [][2]float64, stride int) {
+	m := (len(raw) + stride - 1) / stride
+	v := make([]float64, 0, m)
+	for k := range 2 {
+		v = v[:0]
+		for i := 0; i < len(raw); i += stride {
+			if x := raw[i][k]; !math.IsInf(x, 0) && !math.IsNaN(x) {
+				v = append(v, x)
+			}
+		}
+		s.center[k], s.spread[k] = robustScale(v)
+	}
+	v = v[:0]
+	for i := 0; i < len(raw); i += stride {
+		v = append(v, s.depthOf(raw[i]))
+	}
+	s.fence = fence(v)
+}
+
+// robustScale returns the median and the interquartile range of v
+// (sorted in place; quantiles as quantile computes them). Where the
+// range is not positive, as when more than half the values are equal,
+// the spread is the largest distance of a value from the median, and 1
+// when every value is the median or v is empty (centre 0).
+func robustScale(v []float64) (center, spread float64) {
+	if len(v) == 0 {
+		return 0, 1
+	}
+	slices.Sort(v)
+	center = quantile(v, 0.5)
+	spread = quantile(v, 0.75) - quantile(v, 0.25)
+	if !(spread > 0) || math.IsInf(spread, 0) {
+		spread = max(center-v[0], v[len(v)-1]-center)
+	}
+	if !(spread > 0) || math.IsInf(spread, 0) {
+		spread = 1
+	}
+	return center, spread
+}
+
+// quantile returns the p-quantile of the sorted d, interpolated linearly
+// as numpy's default does.
+func quantile(d []float64, p float64) float64 {
+	x := p * float64(len(d)-1)
+	i := int(x)
+	if i+1 >= len(d) {
+		return d[len(d)-1]
+	}
+	return d[i] + (x-float64(i))*(d[i+1]-d[i])
 }
 
 // depth returns max(0, min over c of logPeak[c] − log part[c]) over the
@@ -210,10 +479,11 @@ func depth(part, logPeak []float64, logs bool) float64 {
 	return max(best, 0)
 }
 
-// scores sets dst[i] to the outlier score of row i of x and calls label,
-// if not nil, with each row's f, owner and score.
-func (s *scorer) scores(dst []float64, x mat.Matrix, w int, label func(i int, fx float64, owner int32, score float64)) {
-	s.each(x, w, nil, func(i int, fx float64, o int32, d float64) {
+// scores sets dst[i] to the outlier score of row i of x (in the kernel's
+// space, at squared distance r2[i] from the subspace; see each) and
+// calls label, if not nil, with each row's f, owner and score.
+func (s *scorer) scores(dst []float64, x mat.Matrix, r2 []float64, w int, label func(i int, fx float64, owner int32, score float64)) {
+	s.each(x, r2, w, nil, func(i int, fx float64, o int32, d float64) {
 		dst[i] = OutlierScore(d, s.fence)
 		if label != nil {
 			label(i, fx, o, dst[i])
@@ -228,15 +498,7 @@ func (s *scorer) scores(dst []float64, x mat.Matrix, w int, label func(i int, fx
 // positive float64 or the largest finite one.
 func fence(d []float64) float64 {
 	slices.Sort(d)
-	q := func(p float64) float64 {
-		x := p * float64(len(d)-1)
-		i := int(x)
-		if i+1 >= len(d) {
-			return d[len(d)-1]
-		}
-		return d[i] + (x-float64(i))*(d[i+1]-d[i])
-	}
-	q1, q3 := q(0.25), q(0.75)
+	q1, q3 := quantile(d, 0.25), quantile(d, 0.75)
 	d0 := q3 + OutlierFenceK*(q3-q1)
 	switch {
 	case math.IsNaN(d0) || math.IsInf(d0, 1):
@@ -247,77 +509,63 @@ func fence(d []float64) float64 {
 	return d0
 }
 
-// peaks returns, for each of the k clusters, the largest of its own parts
-// of f + 1 at the points of the row-major pts whose cluster is ptCluster
-// (−1 for none), the support vectors being in clusters group; a cluster
-// none of the points reaches takes the largest part at its own support
-// vectors. Cost: O((points + B) · B).
-func peaks(f *assign.Field, pts []float64, ptCluster, group []int, k int) []float64 {
-	d := f.D
-	peak := make([]float64, k)
-	part := make([]float64, k)
-	row := make([]float64, len(f.Alpha))
-	for i, c := range ptCluster {
-		if c >= 0 {
-			f.Parts(part, row, pts[i*d:i*d+d], group)
-			peak[c] = max(peak[c], part[c])
-		}
-	}
-	for j, c := range group {
-		if peak[c] == 0 || math.IsNaN(peak[c]) {
-			f.Parts(part, row, f.SV[j*d:j*d+d], group)
-			peak[c] = max(peak[c], part[c])
-		}
-	}
-	for c, p := range peak {
-		if !(p > 0) || math.IsInf(p, 0) {
-			peak[c] = 0
-		}
-	}
-	return peak
-}
-
-// fenceRows bounds the training rows whose depths set the fence D₀: of
-// more rows, every ⌈N/fenceRows⌉-th in the order of the data (no random
-// choice). The quartiles of 100,000 depths have a rank error of about
+// fenceRows bounds the training rows whose components set the centre,
+// spread and fence of the outlier score: of more rows, every
+// ⌈N/fenceRows⌉-th in the order of the data (no random choice). The
+// quartiles of 100,000 values have a rank error of about
 // √(¼·¾/10⁵) ≈ 0.14 %, and scoring them costs a tenth of a pass over a
 // million rows (docs/defaults.md, fenceRows).
 const fenceRows = 100_000
 
-// fitOutliers computes the depths of the rows of the n×d row-major
-// training data (see scorer.each) and returns the fence D₀ of those
-// depths and the rows' scores under it. Beyond fenceRows rows the fence
-// comes from every stride-th row, and the scores of all rows, one more
-// pass, are computed only when all is set (nil otherwise).
-func fitOutliers(f *assign.Field, terms *assign.Terms, group []int, peak []float64, data []float64, n, d, w int, all bool) (d0 float64, score []float64) {
-	s := newScorer(f, terms, group, peak, 0)
+// fitOutliers returns the whole-space outlier data (without its
+// threshold) of the n×d row-major training data of m, in the kernel's
+// space, at squared distances r2 from m's subspace (nil without one), and
+// the rows' scores under it. Beyond fenceRows rows the centre, spread and
+// fence come from every stride-th row, and the scores of all rows, one
+// more pass, are computed only when all is set (nil otherwise).
+func fitOutliers(m *svclust.Model, terms *assign.Terms, data, r2 []float64, n, d, w int, all bool) (*OutlierData, []float64) {
+	s := newWholeScorer(field(m), terms, OutlierMass)
 	stride := (n + fenceRows - 1) / fenceRows
-	m := (n + stride - 1) / stride
 	x := mat.NewDense(n, d, data)
-	sample := x
+	sample, sr2 := x, r2
 	if stride > 1 {
-		rows := make([]float64, 0, m*d)
+		mrows := (n + stride - 1) / stride
+		rows := make([]float64, 0, mrows*d)
+		if r2 != nil {
+			sr2 = make([]float64, 0, mrows)
+		}
 		for i := 0; i < n; i += stride {
 			rows = append(rows, data[i*d:i*d+d]...)
+			if r2 != nil {
+				sr2 = append(sr2, r2[i])
+			}
 		}
-		sample = mat.NewDense(m, d, rows)
+		sample = mat.NewDense(mrows, d, rows)
 	}
-	depths := make([]float64, m)
-	s.each(sample, w, nil, func(i int, _ float64, _ int32, dd float64) { depths[i] = dd })
-	d0 = fence(slices.Clone(depths))
+	ns, _ := sample.Dims()
+	raw := make([][2]float64, ns)
+	s.eachRaw(sample, sr2, w, nil, func(i int, _ float64, _ int32, c [2]float64) { raw[i] = c })
+	s.calibrate(raw, 1)
+	o := s.data()
 	if stride == 1 {
-		for i, dd := range depths {
-			depths[i] = OutlierScore(dd, d0) // in place: the scores
+		score := make([]float64, n)
+		for i, c := range raw {
+			score[i] = OutlierScore(s.depthOf(c), s.fence)
 		}
-		return d0, depths
+		return o, score
 	}
 	if !all {
-		return d0, nil
+		return o, nil
 	}
-	s.fence = d0
-	score = make([]float64, n)
-	s.scores(score, x, w, nil)
-	return d0, score
+	score := make([]float64, n)
+	s.scores(score, x, r2, w, nil)
+	return o, score
+}
+
+// data returns the outlier data of the whole-space scorer s, without its
+// threshold.
+func (s *scorer) data() *OutlierData {
+	return &OutlierData{Mass: OutlierMass, Center: s.center[:], Spread: s.spread[:], Fence: s.fence}
 }
 
 // ScoreOutliers sets fx[i] to f(xᵢ) of row i of x, as p.Model().Score
@@ -341,12 +589,13 @@ func ScoreOutliers(p Partition, fx, scores []float64, x mat.Matrix, workers int)
 	checkScores(m, scores, x)
 	checkScores(m, fx, x)
 	w := numWorkers(workers)
+	kx, r2 := kernelRowsResid(m, x, w)
 	if s.terms == nil {
-		m.Score(fx, x, w)
-		s.scores(scores, kernelRows(m, x, w), w, nil)
+		m.ScoreKernel(fx, kx, w)
+		s.scores(scores, kx, r2, w, nil)
 		return nil
 	}
-	s.scores(scores, kernelRows(m, x, w), w, func(i int, f float64, _ int32, _ float64) { fx[i] = f })
+	s.scores(scores, kx, r2, w, func(i int, f float64, _ int32, _ float64) { fx[i] = f })
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"cmp"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -260,6 +261,44 @@ func TestOutlierFenceSample(t *testing.T) {
 	for i, s := range got {
 		if (out.Labels[i] == -1) != (s >= DefaultOutlierThreshold) {
 			t.Fatalf("row %d: label %d, score %v", i, out.Labels[i], s)
+		}
+	}
+}
+
+// TestMassRadius: the selection gives what sorting the distances and
+// adding the positive coefficients in order gives, with ties, coefficients
+// ≤ 0 and a need beyond the total.
+func TestMassRadius(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	for trial := range 2000 {
+		b := 1 + rng.IntN(40)
+		d2, alpha := make([]float64, b), make([]float64, b)
+		var total float64
+		for j := range b {
+			d2[j] = float64(rng.IntN(12)) // ties
+			alpha[j] = rng.Float64() - 0.2
+			if alpha[j] > 0 {
+				total += alpha[j]
+			}
+		}
+		need := total * rng.Float64() * 1.1
+		order := make([]int, b)
+		for j := range order {
+			order[j] = j
+		}
+		slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(d2[i], d2[j]) })
+		want := math.Inf(1)
+		var sum float64
+		for _, j := range order {
+			if alpha[j] > 0 {
+				want = d2[j]
+				if sum += alpha[j]; sum >= need {
+					break
+				}
+			}
+		}
+		if got := massRadius(d2, alpha, need, make([]int32, b)); got != want {
+			t.Fatalf("trial %d: massRadius %v, want %v (need %v of %v)", trial, got, want, need, total)
 		}
 	}
 }
