@@ -174,7 +174,7 @@ func NewGraph(m *svclust.Model, g GraphData) (*Graph, error) {
 				return nil, fmt.Errorf("cluster: cluster %d outside [0, %d)", c, g.Clusters)
 			}
 		}
-		if err := g.Outlier.check(g.Clusters); err != nil {
+		if err := g.Outlier.check(g.Clusters, len(m.Alpha)); err != nil {
 			return nil, err
 		}
 	}

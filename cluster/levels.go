@@ -182,7 +182,7 @@ func NewLevelTree(m *svclust.Model, t LevelTreeData) (*LevelTree, error) {
 		return nil, err
 	}
 	if t.Outlier != nil {
-		if err := t.Outlier.check(len(t.Birth)); err != nil {
+		if err := t.Outlier.check(len(t.Birth), len(m.Alpha)); err != nil {
 			return nil, err
 		}
 	}

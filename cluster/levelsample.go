@@ -55,7 +55,8 @@ func (cfg *Levels) fitSampled(m *svclust.Model, data, r2 []float64, n, d, rows i
 
 	// One pass: each row's owner gives its cluster, the two components
 	// of its outlier score are kept for the score.
-	s := newWholeScorer(field(m), lt.terms, OutlierMass)
+	f := field(m)
+	s := newWholeScorer(f, lt.terms, radii(f, lt.terms, OutlierMass))
 	labels := make([]int, n)
 	raw := make([][2]float64, n)
 	s.eachRaw(mat.NewDense(n, d, data), r2, w, progressOf(cfg.Progress, n), func(i int, _ float64, o int32, c [2]float64) {

@@ -28,12 +28,13 @@ const (
 	// inlier-only sets (docs/defaults.md, OutlierFenceK).
 	OutlierFenceK = 3
 	// OutlierMass is the share p of the model's mass (Σαⱼ) that the
-	// nearest support vectors of a point must hold for the radius of the
-	// outlier score (see [OutlierData]): a group of points holding less
-	// than p of the mass, such as a clump of outliers, is scored by its
-	// distance to the rest. Chosen on generated data, where clumps of up
-	// to 6 % of the rows are outliers and p from 1 % to 16 % ranks the
-	// other kinds alike (docs/outliers.md).
+	// ball around each support vector holds, whose radius the outlier
+	// score adds to the distance from a point (see [OutlierData]): a
+	// group of points holding less than p of the mass, such as a clump
+	// of outliers, is scored by its distance to the rest. Chosen on
+	// generated data, where clumps of up to 6 % of the rows are outliers
+	// and p from 1 % to 16 % ranks the other kinds alike
+	// (docs/outliers.md).
 	OutlierMass = 0.08
 )
 
@@ -50,20 +51,25 @@ var ErrNoOutlierScores = errors.New("cluster: the partition has no outlier fence
 // the depth score of that version: Peak, Fence and Threshold.
 //
 // The whole-space score of a point x, scaled as the model scales its
-// data, with ρ² its squared distance from the model's subspace (0 for a
-// model without one) and dⱼ² = ‖Px − svⱼ‖² + ρ² its squared distance to
-// support vector j placed on the subspace's plane:
+// data, with Px its projection into the kernel's space, ρ² its squared
+// distance from the model's subspace (0 for a model without one) and
+// dⱼ² = ‖Px − svⱼ‖² + ρ² its squared distance to support vector j placed
+// on the subspace's plane:
 //
-//	R(x) = the smallest dⱼ within which the support vectors hold
-//	       Mass·Σαⱼ (the coefficients ≤ 0 count as 0)
-//	L(x) = −log Σⱼ αⱼ exp(−γⱼ dⱼ²)      the model's density in the whole space
+//	rⱼ   = the radius around svⱼ within which the support vectors hold
+//	       Mass·Σαⱼ (the coefficients ≤ 0 count as 0), stored as Radius
+//	R(x) = min over j of dⱼ + rⱼ       the distance to the nearest such ball
+//	L(x) = −log(f(x) + 1) + γρ²         the model's density, the residual at the width γ
 //	S(x) = max((R − Center[0])/Spread[0], (L − Center[1])/Spread[1])
-//	D(x) = max(0, S(x)),  score = D / (D + Fence)
+//	D(x) = S(x) + Center[0]/Spread[0],  score = D / (D + Fence)
 //
+// D is S less the least value S can take (R ≥ 0), so that D ≥ 0 and the
+// score ranks every point, the typical ones too: it is 0 only at a
+// support vector whose radius is 0.
 // Center and Spread are the median and interquartile range of R and L
 // over the training rows, Fence = Q3 + OutlierFenceK·IQR of D over them.
-// Both R and L grow where every dⱼ grows, so the score never decreases
-// there.
+// Where every distance ‖Px − svⱼ‖ grows and ρ does not shrink, R and L
+// never fall, so neither does the score.
 type OutlierData struct {
 	// Peak holds, for each cluster c, Fc of the depth score of model
 	// files of version 6: c's own part of f + 1 at c's highest mode, the
@@ -71,9 +77,11 @@ type OutlierData struct {
 	// cluster with Fc = 0 (no support vector) is skipped. Nil for the
 	// whole-space score.
 	Peak []float64
-	// Mass is the share of Σαⱼ of the radius R, in (0, 1); 0 for the
-	// depth score of version 6.
-	Mass float64
+	// Mass is the share of Σαⱼ of the radii, in (0, 1); 0 for the
+	// depth score of version 6. Radius holds rⱼ, ≥ 0, one per support
+	// vector.
+	Mass   float64
+	Radius []float64
 	// Center and Spread (> 0) standardize R and L, in that order.
 	Center, Spread []float64
 	// Fence is D₀ = Q3 + OutlierFenceK·IQR of the depths of the training
@@ -87,9 +95,17 @@ type OutlierData struct {
 // whole reports whether o holds the whole-space score.
 func (o *OutlierData) whole() bool { return o.Mass != 0 }
 
-// check validates o for k clusters.
-func (o *OutlierData) check(k int) error {
+// check validates o for k clusters and b support vectors.
+func (o *OutlierData) check(k, b int) error {
 	if o.whole() {
+		if len(o.Radius) != b {
+			return fmt.Errorf("cluster: %d outlier radii for %d support vectors", len(o.Radius), b)
+		}
+		for _, v := range o.Radius {
+			if !(v >= 0) || math.IsInf(v, 0) {
+				return fmt.Errorf("cluster: outlier radius %v: must be ≥ 0 and finite", v)
+			}
+		}
 		if o.Peak != nil {
 			return errors.New("cluster: outlier peaks belong to the depth score, not beside a mass")
 		}
@@ -182,11 +198,13 @@ type scorer struct {
 	f     *assign.Field
 	terms *assign.Terms
 	fence float64 // D₀; 0 while it is computed
-	// The whole-space score: need = Mass·Σαⱼ⁺, lnA = ln αⱼ (−Inf for
-	// αⱼ ≤ 0), and the centre and spread of R and L.
+	// The whole-space score: the radii rⱼ (and as the index's offsets
+	// where it has one), one as the group of every support vector (for
+	// f + 1 in logs), and the centre and spread of R and L.
 	whole          bool
-	need           float64
-	lnA            []float64
+	radius         []float64
+	offsets        *assign.Offsets
+	one            []int
 	center, spread [2]float64
 	// The depth score of version 6: log Fc, −Inf where Fc = 0.
 	group   []int
@@ -196,7 +214,7 @@ type scorer struct {
 
 type scoreScratch struct {
 	row, top, logPart []float64
-	idx               []int32
+	ts                *assign.TermsScratch
 }
 
 // scorerOf is the scorer of the stored outlier data o of a partition of m
@@ -207,7 +225,7 @@ func scorerOf(m *svclust.Model, terms *assign.Terms, group []int, o *OutlierData
 	case o == nil:
 		return nil
 	case o.whole():
-		s := newWholeScorer(field(m), terms, o.Mass)
+		s := newWholeScorer(field(m), terms, o.Radius)
 		s.center, s.spread, s.fence = [2]float64(o.Center), [2]float64(o.Spread), o.Fence
 		return s
 	}
@@ -240,23 +258,60 @@ func kernelRowsResid(m *svclust.Model, x mat.Matrix, workers int) (mat.Matrix, [
 }
 
 // newWholeScorer returns the scorer of the whole-space score with the
-// share mass of Σαⱼ, its centre, spread and fence not yet set.
-func newWholeScorer(f *assign.Field, terms *assign.Terms, mass float64) *scorer {
-	s := &scorer{f: f, terms: terms, whole: true, lnA: make([]float64, len(f.Alpha))}
+// radii rⱼ, its centre, spread and fence not yet set.
+func newWholeScorer(f *assign.Field, terms *assign.Terms, radius []float64) *scorer {
+	b := len(f.Alpha)
+	s := &scorer{f: f, terms: terms, whole: true, radius: radius, one: make([]int, b)}
+	if terms != nil {
+		s.offsets = terms.NewOffsets(radius)
+	}
+	s.scratch.New = func() any {
+		sc := &scoreScratch{row: make([]float64, b), top: make([]float64, 1), logPart: make([]float64, 1)}
+		if terms != nil {
+			sc.ts = terms.NewScratch()
+		}
+		return sc
+	}
+	return s
+}
+
+// radii returns rⱼ for each support vector of f (see OutlierData): the
+// smallest distance from svⱼ within which the support vectors with
+// αᵢ > 0 hold the share mass of their sum, by the index's query where
+// there is one, else by a selection over the B distances. Cost: B
+// queries, O(B²) at most.
+func radii(f *assign.Field, terms *assign.Terms, mass float64) []float64 {
 	var total float64
-	for j, a := range f.Alpha {
-		s.lnA[j] = math.Inf(-1)
+	for _, a := range f.Alpha {
 		if a > 0 {
-			s.lnA[j] = math.Log(a)
 			total += a
 		}
 	}
-	s.need = mass * total
-	b := len(f.Alpha)
-	s.scratch.New = func() any {
-		return &scoreScratch{row: make([]float64, b), top: make([]float64, b), idx: make([]int32, b)}
+	need := mass * total
+	b, d := len(f.Alpha), f.D
+	r := make([]float64, b)
+	var ts *assign.TermsScratch
+	var row, bd, bw []float64
+	if terms != nil {
+		ts = terms.NewScratch()
+	} else {
+		row, bd, bw = make([]float64, b), make([]float64, b), make([]float64, b)
 	}
-	return s
+	for j := range b {
+		x := f.SV[j*d : j*d+d]
+		var r2 float64
+		if terms != nil {
+			r2 = terms.MassRadius(x, ts, need)
+		} else {
+			kernel.SqDistRowTo(row, x, f.SV)
+			r2 = massRadius(row, f.Alpha, need, bd, bw)
+		}
+		if math.IsInf(r2, 1) { // no positive coefficient
+			r2 = 0
+		}
+		r[j] = math.Sqrt(r2)
+	}
+	return r
 }
 
 func newScorer(f *assign.Field, terms *assign.Terms, group []int, peak []float64, fence float64) *scorer {
@@ -291,118 +346,78 @@ func (s *scorer) each(x mat.Matrix, r2 []float64, w int, report func(int), do fu
 		s.eachRaw(x, r2, w, report, func(i int, fx float64, o int32, c [2]float64) { do(i, fx, o, s.depthOf(c)) })
 		return
 	}
-	s.f.EachPart(x, s.terms, s.group, len(s.logPeak), w, report, func(i int, xi []float64, fx float64, o int32, part []float64) {
+	s.f.EachPart(x, s.terms, s.group, len(s.logPeak), w, report, func(i int, xi []float64, sum float64, o int32, part []float64) {
 		d := depth(part, s.logPeak, false)
 		if math.IsInf(d, 1) {
 			sc := s.scratch.Get().(*scoreScratch)
 			d = depth(s.f.LogParts(sc.logPart, sc.row, sc.top, xi, s.group), s.logPeak, true)
 			s.scratch.Put(sc)
 		}
-		do(i, fx, o, d)
+		do(i, sum-1, o, d)
 	})
 }
 
 // eachRaw calls do(i, f(xᵢ), owner, (R(xᵢ), L(xᵢ))) for each row of x (see
 // each and OutlierData), for the whole-space score.
 func (s *scorer) eachRaw(x mat.Matrix, r2 []float64, w int, report func(int), do func(i int, fx float64, owner int32, c [2]float64)) {
-	s.f.EachPart(x, s.terms, nil, 0, w, report, func(i int, xi []float64, fx float64, o int32, _ []float64) {
+	s.f.EachPart(x, s.terms, nil, 0, w, report, func(i int, xi []float64, sum float64, o int32, _ []float64) {
 		var ri float64
 		if r2 != nil {
 			ri = r2[i]
 		}
 		sc := s.scratch.Get().(*scoreScratch)
-		c := s.raw(sc, xi, ri)
+		c := s.raw(sc, xi, ri, sum)
 		s.scratch.Put(sc)
-		do(i, fx, o, c)
+		do(i, sum-1, o, c)
 	})
 }
 
 // raw returns R(x) and L(x) (see OutlierData) of the point xi of the
-// kernel's space at squared distance r2 from the model's subspace.
-func (s *scorer) raw(sc *scoreScratch, xi []float64, r2 float64) [2]float64 {
-	f := s.f
-	d2, t := sc.row, sc.top
-	kernel.SqDistRowTo(d2, xi, f.SV)
-	top := math.Inf(-1)
-	for j, v := range d2 {
-		g := f.Gamma
-		if f.Gammas != nil {
-			g = f.Gammas[j]
+// kernel's space at squared distance r2 from the model's subspace, where
+// f(xi) + 1 = sum (the sum of the pass of Predict): R by the index's
+// search where the model has one, else from the B squared distances; L
+// from sum, or in logs where every term underflows.
+func (s *scorer) raw(sc *scoreScratch, xi []float64, r2, sum float64) [2]float64 {
+	var r float64
+	if s.terms != nil {
+		r = s.terms.MinPlus(xi, r2, s.offsets, sc.ts)
+	} else {
+		kernel.SqDistRowTo(sc.row, xi, s.f.SV)
+		r = math.Inf(1)
+		for j, d2 := range sc.row {
+			r = min(r, math.Sqrt(d2+r2)+s.radius[j])
 		}
-		t[j] = s.lnA[j] - g*(v+r2)
-		top = max(top, t[j])
 	}
-	l := math.Inf(1)
-	if !math.IsInf(top, -1) {
-		var sum float64
-		for _, v := range t {
-			sum += math.Exp(v - top)
-		}
-		l = -(top + math.Log(sum))
+	l := -math.Log(sum)
+	if !(sum > 0) {
+		l = -s.f.LogParts(sc.logPart, sc.row, sc.top, xi, s.one)[0]
 	}
-	return [2]float64{math.Sqrt(massRadius(d2, f.Alpha, s.need, sc.idx) + r2), l}
+	return [2]float64{r, l + s.f.Gamma*r2}
 }
 
 // massRadius returns the smallest of the squared distances d2[j] within
 // which the coefficients αⱼ > 0 sum to at least need (the largest such
-// d2 when they never do, +Inf when no coefficient is positive), by a
-// selection over the distances: O(B) expected. idx is scratch of
-// len(d2). The sums are made in an order fixed by d2 alone, so equal
-// inputs give equal results.
-func massRadius(d2, alpha []float64, need float64, idx []int32) float64 {
+// d2 when they never do, +Inf when no coefficient is positive; see
+// assign.WeightedRadius). bd and bw are scratch of len(d2).
+func massRadius(d2, alpha []float64, need float64, bd, bw []float64) float64 {
 	n := 0
 	for j, a := range alpha {
 		if a > 0 {
-			idx[n] = int32(j)
+			bd[n], bw[n] = d2[j], a
 			n++
 		}
 	}
 	if n == 0 {
 		return math.Inf(1)
 	}
-	lo, hi := 0, n
-	for {
-		if hi-lo == 1 {
-			return d2[idx[lo]]
-		}
-		// Median of three as the pivot, then a three-way partition of
-		// idx[lo:hi] into below, equal to and above it.
-		a, b, c := d2[idx[lo]], d2[idx[lo+(hi-lo)/2]], d2[idx[hi-1]]
-		p := max(min(a, b), min(max(a, b), c))
-		lt, i, gt := lo, lo, hi
-		var below, equal float64
-		for i < gt {
-			j := idx[i]
-			switch v := d2[j]; {
-			case v < p:
-				idx[lt], idx[i] = idx[i], idx[lt]
-				below += alpha[j]
-				lt++
-				i++
-			case v > p:
-				gt--
-				idx[gt], idx[i] = idx[i], idx[gt]
-			default:
-				equal += alpha[j]
-				i++
-			}
-		}
-		switch {
-		case below >= need:
-			hi = lt
-		case below+equal >= need || gt == hi:
-			return p
-		default:
-			need -= below + equal
-			lo = gt
-		}
-	}
+	return assign.WeightedRadius(bd[:n], bw[:n], need)
 }
 
-// depthOf returns D(x) = max(0, S(x)) of the whole-space score from
-// c = (R(x), L(x)) (see OutlierData).
+// depthOf returns D(x) = S(x) + Center[0]/Spread[0] of the whole-space
+// score from c = (R(x), L(x)) (see OutlierData).
 func (s *scorer) depthOf(c [2]float64) float64 {
-	return max(0, (c[0]-s.center[0])/s.spread[0], (c[1]-s.center[1])/s.spread[1])
+	z := max((c[0]-s.center[0])/s.spread[0], (c[1]-s.center[1])/s.spread[1])
+	return max(0, z+s.center[0]/s.spread[0])
 }
 
 // calibrate sets s's centre, spread and fence from the components raw[i]
@@ -524,7 +539,8 @@ const fenceRows = 100_000
 // fence come from every stride-th row, and the scores of all rows, one
 // more pass, are computed only when all is set (nil otherwise).
 func fitOutliers(m *svclust.Model, terms *assign.Terms, data, r2 []float64, n, d, w int, all bool) (*OutlierData, []float64) {
-	s := newWholeScorer(field(m), terms, OutlierMass)
+	f := field(m)
+	s := newWholeScorer(f, terms, radii(f, terms, OutlierMass))
 	stride := (n + fenceRows - 1) / fenceRows
 	x := mat.NewDense(n, d, data)
 	sample, sr2 := x, r2
@@ -565,7 +581,7 @@ func fitOutliers(m *svclust.Model, terms *assign.Terms, data, r2 []float64, n, d
 // data returns the outlier data of the whole-space scorer s, without its
 // threshold.
 func (s *scorer) data() *OutlierData {
-	return &OutlierData{Mass: OutlierMass, Center: s.center[:], Spread: s.spread[:], Fence: s.fence}
+	return &OutlierData{Mass: OutlierMass, Radius: s.radius, Center: s.center[:], Spread: s.spread[:], Fence: s.fence}
 }
 
 // ScoreOutliers sets fx[i] to f(xᵢ) of row i of x, as p.Model().Score

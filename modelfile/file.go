@@ -28,7 +28,7 @@ const (
 // subspaceVersion is the first whose model may hold "subspace" and the
 // subspace rule's statistics in its "choice" (also version 6; optional).
 // wholeScoreVersion is the first whose outlier data may be the
-// whole-space score (mass, centre, spread, fence, threshold) instead of
+// whole-space score (mass, radii, centre, spread, fence, threshold) instead of
 // version 6's depth score (peaks, fence, threshold), which a version-6
 // partition written again keeps.
 const (

@@ -95,6 +95,8 @@ func TestReadErrors(t *testing.T) {
 		{"outlier mass missing", strings.Replace(good, `"outlier_mass":`, `"x_mass":`, 1), `unknown field "x_mass"`},
 		{"outlier spread", strings.Replace(good, `"outlier_spread":[`, `"outlier_spread":[-`, 1), "outlier spread -"},
 		{"outlier centres", strings.Replace(good, `"outlier_center":[`, `"outlier_center":[1,`, 1), "3 outlier centres and 2 spreads"},
+		{"outlier radii", strings.Replace(good, `"outlier_radius":[`, `"outlier_radius":[1,`, 1), "outlier radii for"},
+		{"outlier radius", strings.Replace(good, `"outlier_radius":[`, `"outlier_radius":[-1`, 1), "outlier radius -1"},
 		{"peaks beside a mass", strings.Replace(good, `"outlier_mass":`, `"outlier_peak":[1],"outlier_mass":`, 1), "outlier peaks belong to the depth score"},
 		{"no model", strings.Replace(good, `"model":`, `"modelx":`, 1), `unknown field "modelx"`},
 		{"bare keys in version 5", strings.Replace(good, `"scale":`, `"gamma":1,"scale":`, 1), `the model under "model"`},

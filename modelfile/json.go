@@ -107,10 +107,11 @@ type partitionJSON struct {
 	// The outlier data (cluster.OutlierData), of either rule, absent in
 	// a partition without it; the components rule then also writes
 	// "sv_cluster". Version 6 holds the depth score's peaks; version 7
-	// the whole-space score's mass, centre and spread, or the peaks of a
+	// the whole-space score's mass, radii, centre and spread, or the peaks of a
 	// version-6 partition written again.
 	OutlierPeak      []float64 `json:"outlier_peak,omitempty"`
 	OutlierMass      float64   `json:"outlier_mass,omitempty"`
+	OutlierRadius    []float64 `json:"outlier_radius,omitempty"`
 	OutlierCenter    []float64 `json:"outlier_center,omitempty"`
 	OutlierSpread    []float64 `json:"outlier_spread,omitempty"`
 	OutlierFence     float64   `json:"outlier_fence"`
@@ -121,14 +122,14 @@ type partitionJSON struct {
 func (pj *partitionJSON) outlierForm(o *cluster.OutlierData) {
 	if o != nil {
 		pj.OutlierPeak, pj.OutlierFence, pj.OutlierThreshold = o.Peak, o.Fence, o.Threshold
-		pj.OutlierMass, pj.OutlierCenter, pj.OutlierSpread = o.Mass, o.Center, o.Spread
+		pj.OutlierMass, pj.OutlierRadius, pj.OutlierCenter, pj.OutlierSpread = o.Mass, o.Radius, o.Center, o.Spread
 	}
 }
 
 // outlier returns the outlier data of pj, read from a file of the given
 // version: nil when pj has none.
 func (pj *partitionJSON) outlier(version int) (*cluster.OutlierData, error) {
-	whole := pj.OutlierMass != 0 || pj.OutlierCenter != nil || pj.OutlierSpread != nil
+	whole := pj.OutlierMass != 0 || pj.OutlierRadius != nil || pj.OutlierCenter != nil || pj.OutlierSpread != nil
 	if pj.OutlierPeak == nil && !whole && pj.OutlierFence == 0 && pj.OutlierThreshold == 0 {
 		return nil, nil
 	}
@@ -136,11 +137,11 @@ func (pj *partitionJSON) outlier(version int) (*cluster.OutlierData, error) {
 	case version < outlierVersion:
 		return nil, fmt.Errorf("%w: partition: version %d has no outlier data", ErrFormat, version)
 	case version < wholeScoreVersion && whole:
-		return nil, fmt.Errorf("%w: partition: version %d has no outlier_mass, outlier_center or outlier_spread", ErrFormat, version)
+		return nil, fmt.Errorf("%w: partition: version %d has no outlier_mass, outlier_radius, outlier_center or outlier_spread", ErrFormat, version)
 	case pj.OutlierPeak == nil && pj.OutlierMass == 0:
 		return nil, fmt.Errorf("%w: partition: outlier data without outlier_mass (or version 6's outlier_peak)", ErrFormat)
 	}
-	return &cluster.OutlierData{Peak: pj.OutlierPeak, Mass: pj.OutlierMass, Center: pj.OutlierCenter, Spread: pj.OutlierSpread,
+	return &cluster.OutlierData{Peak: pj.OutlierPeak, Mass: pj.OutlierMass, Radius: pj.OutlierRadius, Center: pj.OutlierCenter, Spread: pj.OutlierSpread,
 		Fence: pj.OutlierFence, Threshold: pj.OutlierThreshold}, nil
 }
 
@@ -675,6 +676,8 @@ func (jw *jsonWriter) partition(pj *partitionJSON) {
 		} else {
 			jw.raw(`,"outlier_mass":`)
 			jw.float(pj.OutlierMass)
+			jw.raw(`,"outlier_radius":`)
+			jw.floats(pj.OutlierRadius)
 			jw.raw(`,"outlier_center":`)
 			jw.floats(pj.OutlierCenter)
 			jw.raw(`,"outlier_spread":`)
