@@ -157,13 +157,10 @@ type Result struct {
 	// OutlierScores holds the outlier score of each row (see
 	// Partition.OutlierScores), OutlierFence the fence D₀ of the
 	// scores and OutlierThreshold the score at and above which a row is
-	// an outlier; Strengths gives the membership strengths. Of more than
-	// 100,000 rows the fence is set by a stride sample of them, and
-	// without the Method's Outliers OutlierScores is then nil, sparing a
-	// pass over the rows: Partition.OutlierScores on the data gives the
-	// same scores. Levels of more than 200,000 rows builds its tree from
-	// a stride sample and labels every row in one pass that gives the
-	// scores too, so they are never nil there.
+	// an outlier; Strengths gives the membership strengths. They are
+	// always filled: Partition.OutlierScores on the data gives the same
+	// scores. Of more than 100,000 rows the centre, spread and fence of
+	// the scores are set by a stride sample of them.
 	OutlierScores    []float64
 	OutlierFence     float64
 	OutlierThreshold float64

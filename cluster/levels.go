@@ -145,8 +145,9 @@ type LevelTree struct {
 	// terms indexes the support vectors, so that f is computed as the
 	// model's Score computes it (nil when the index does not pay).
 	terms *assign.Terms
-	// scorer gives the outlier scores; nil without Outlier data.
-	scorer *scorer
+	// outlierSurface gives the outlier scores (OutlierScores,
+	// OutlierThreshold).
+	outlierSurface
 }
 
 // LevelTreeData is what a [LevelTree] stores. A model file holds it.
@@ -191,44 +192,16 @@ func NewLevelTree(m *svclust.Model, t LevelTreeData) (*LevelTree, error) {
 	return p, nil
 }
 
-// setScorer makes the scorer of p's outlier data, if it has any.
+// setScorer makes the outlier surface of p's data.
 func (p *LevelTree) setScorer() {
-	p.scorer = scorerOf(p.model, p.terms, p.data.SVCluster, p.data.Outlier)
-}
-
-// OutlierScores sets dst[i] to the outlier score of row i of x (see
-// [Partition]): one pass of B kernel terms per row, as Predict.
-func (p *LevelTree) OutlierScores(dst []float64, x mat.Matrix, workers int) ([]float64, error) {
-	return outlierScores(p.model, p.scorer, dst, x, workers)
+	p.set(p.model, p.terms, p.data.SVCluster, p.data.Outlier)
 }
 
 // PredictScores sets dst[i] and scores[i] to the cluster and the outlier
 // score of row i of x (see [Partition]) in one pass of B kernel terms per
 // row.
 func (p *LevelTree) PredictScores(dst []int, scores []float64, x mat.Matrix, workers int) ([]int, []float64, error) {
-	dst = checkPredict(p.model, dst, x)
-	scores = checkScores(p.model, scores, x)
-	if p.scorer == nil {
-		return nil, nil, ErrNoOutlierScores
-	}
-	x, r2 := kernelRowsResid(p.model, x, workers)
-	t := p.data.Outlier.Threshold
-	p.scorer.scores(scores, x, r2, numWorkers(workers), func(i int, _ float64, o int32, s float64) {
-		dst[i] = p.data.SVCluster[o]
-		if p.data.Outliers && s >= t {
-			dst[i] = -1
-		}
-	})
-	return dst, scores, nil
-}
-
-// OutlierThreshold returns the score at and above which a point is an
-// outlier, 0 without outlier scores.
-func (p *LevelTree) OutlierThreshold() float64 {
-	if o := p.data.Outlier; o != nil {
-		return o.Threshold
-	}
-	return 0
+	return p.predictScores(dst, scores, x, workers, p.data.Outliers, nil, func(o int32) int { return p.data.SVCluster[o] })
 }
 
 // Data returns what p stores. Its slices are p's own, shared: they must
@@ -288,7 +261,7 @@ func (cfg *Levels) fit(m *svclust.Model, data, r2 []float64, n, d int) (*Result,
 	lt := cfg.clusterLevels(m, data, n, d, minSize, mm, numWorkers(cfg.Workers))
 	// The outlier scores: one more pass over the rows, now that the
 	// clusters are known, for the fence and the scores.
-	o, score := fitOutliers(m, lt.terms, data, r2, n, d, numWorkers(cfg.Workers), cfg.Outliers)
+	o, score := fitOutliers(m, lt.terms, data, r2, n, d, numWorkers(cfg.Workers), nil, nil)
 	t := threshold(cfg.OutlierThreshold)
 	o.Threshold = t
 	p := &LevelTree{

@@ -3,8 +3,6 @@ package cluster
 import (
 	"math"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/svclust/svclust"
 )
 
@@ -25,9 +23,8 @@ const (
 
 // fitSampled is fit for data of more than levelRows rows: the level tree
 // of every stride-th row, stride = ⌈n/rows⌉, then one pass over all rows for
-// their labels, outlier depths and the fence (of every ⌈n/fenceRows⌉-th
-// row's depth, as fitOutliers takes it). Labels and scores are those
-// PredictScores gives with the partition returned.
+// their labels and outlier scores (fitOutliers). Labels and scores are
+// those PredictScores gives with the partition returned.
 func (cfg *Levels) fitSampled(m *svclust.Model, data, r2 []float64, n, d, rows int) *Result {
 	w := numWorkers(cfg.Workers)
 	stride := (n + rows - 1) / rows
@@ -53,25 +50,20 @@ func (cfg *Levels) fitSampled(m *svclust.Model, data, r2 []float64, n, d, rows i
 	lt := quiet.clusterLevels(m, sample, ns, d, sampleMin, mm, w)
 	sample = nil
 
-	// One pass: each row's owner gives its cluster, the two components
-	// of its outlier score are kept for the score.
-	f := field(m)
-	s := newWholeScorer(f, lt.terms, radii(f, lt.terms, OutlierMass))
+	// One pass: each row's owner gives its cluster, its components its
+	// outlier score.
 	labels := make([]int, n)
-	raw := make([][2]float64, n)
-	s.eachRaw(mat.NewDense(n, d, data), r2, w, progressOf(cfg.Progress, n), func(i int, _ float64, o int32, c [2]float64) {
-		labels[i], raw[i] = lt.svCluster[o], c
+	o, score := fitOutliers(m, lt.terms, data, r2, n, d, w, progressOf(cfg.Progress, n), func(i int, o int32) {
+		labels[i] = lt.svCluster[o]
 	})
-	s.calibrate(raw, (n+fenceRows-1)/fenceRows)
 	t := threshold(cfg.OutlierThreshold)
-	score := make([]float64, n)
-	for i, c := range raw {
-		score[i] = OutlierScore(s.depthOf(c), s.fence) // as scorer.scores computes it
-		if cfg.Outliers && score[i] >= t {
-			labels[i] = -1
+	if cfg.Outliers {
+		for i, sc := range score {
+			if sc >= t {
+				labels[i] = -1
+			}
 		}
 	}
-	o := s.data()
 	o.Threshold = t
 	p := &LevelTree{
 		model: m, terms: lt.terms,

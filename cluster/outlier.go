@@ -232,16 +232,71 @@ func scorerOf(m *svclust.Model, terms *assign.Terms, group []int, o *OutlierData
 	return newScorer(field(m), terms, group, o.Peak, o.Fence)
 }
 
-// outlierScores is Partition.OutlierScores of a partition of m with the
-// scorer s (nil without outlier data).
-func outlierScores(m *svclust.Model, s *scorer, dst []float64, x mat.Matrix, workers int) ([]float64, error) {
-	dst = checkScores(m, dst, x)
-	if s == nil {
+// outlierSurface is the part of a partition that gives outlier scores,
+// the same under every rule: the stored OutlierData, its scorer, and the
+// methods of Partition that read them. A rule embeds it and sets it with
+// set once its data are known.
+type outlierSurface struct {
+	model  *svclust.Model
+	out    *OutlierData // nil without outlier scores
+	scorer *scorer      // nil without outlier scores
+}
+
+// set makes the surface of the outlier data out (nil: none) of a
+// partition of m whose support vectors have the clusters group (read by
+// the depth score of version 6 only).
+func (o *outlierSurface) set(m *svclust.Model, terms *assign.Terms, group []int, out *OutlierData) {
+	o.model, o.out, o.scorer = m, out, scorerOf(m, terms, group, out)
+}
+
+// OutlierScores sets dst[i] to the outlier score of row i of x (see
+// [Partition]): one pass of B kernel terms per row, as Predict, with a
+// search of the support vectors beside it.
+func (o *outlierSurface) OutlierScores(dst []float64, x mat.Matrix, workers int) ([]float64, error) {
+	dst = checkScores(o.model, dst, x)
+	if o.scorer == nil {
 		return nil, ErrNoOutlierScores
 	}
-	kx, r2 := kernelRowsResid(m, x, workers)
-	s.scores(dst, kx, r2, numWorkers(workers), nil)
+	kx, r2 := kernelRowsResid(o.model, x, workers)
+	o.scorer.scores(dst, kx, r2, numWorkers(workers), nil)
 	return dst, nil
+}
+
+// OutlierThreshold returns the score at and above which a point is an
+// outlier, 0 without outlier scores.
+func (o *outlierSurface) OutlierThreshold() float64 {
+	if o.out != nil {
+		return o.out.Threshold
+	}
+	return 0
+}
+
+// predictScores is PredictScores of a rule: pre, if not nil, labels the
+// rows of x in the kernel's space, then the scorer's pass gives each row
+// its score and, when cluster is not nil, the label cluster(owner) of its
+// support vector; with outliers a row at or above the threshold is −1.
+func (o *outlierSurface) predictScores(dst []int, scores []float64, x mat.Matrix, workers int, outliers bool,
+	pre func(dst []int, kx mat.Matrix, w int), cluster func(owner int32) int) ([]int, []float64, error) {
+	dst = checkPredict(o.model, dst, x)
+	scores = checkScores(o.model, scores, x)
+	if o.scorer == nil {
+		return nil, nil, ErrNoOutlierScores
+	}
+	kx, r2 := kernelRowsResid(o.model, x, workers)
+	w := numWorkers(workers)
+	if pre != nil {
+		pre(dst, kx, w)
+	}
+	t := o.out.Threshold
+	o.scorer.scores(scores, kx, r2, w, func(i int, _ float64, owner int32, s float64) {
+		if cluster != nil {
+			dst[i] = cluster(owner)
+		}
+		if outliers && s >= t {
+			dst[i] = -1
+		}
+	})
+	return dst, scores, nil
 }
 
 // kernelRowsResid returns the rows of x in the space of m's kernel, as
@@ -528,54 +583,34 @@ func fence(d []float64) float64 {
 // spread and fence of the outlier score: of more rows, every
 // ⌈N/fenceRows⌉-th in the order of the data (no random choice). The
 // quartiles of 100,000 values have a rank error of about
-// √(¼·¾/10⁵) ≈ 0.14 %, and scoring them costs a tenth of a pass over a
-// million rows (docs/defaults.md, fenceRows).
+// √(¼·¾/10⁵) ≈ 0.14 %, and sorting them costs a tenth of what a million
+// would (docs/defaults.md, fenceRows).
 const fenceRows = 100_000
 
 // fitOutliers returns the whole-space outlier data (without its
 // threshold) of the n×d row-major training data of m, in the kernel's
 // space, at squared distances r2 from m's subspace (nil without one), and
-// the rows' scores under it. Beyond fenceRows rows the centre, spread and
-// fence come from every stride-th row, and the scores of all rows, one
-// more pass, are computed only when all is set (nil otherwise).
-func fitOutliers(m *svclust.Model, terms *assign.Terms, data, r2 []float64, n, d, w int, all bool) (*OutlierData, []float64) {
+// the scores of all rows under it, from one pass over the rows that also
+// calls owner, if not nil, with each row's support vector (as Predict's
+// pass gives it) and reports the rows done to report (nil: none). Beyond
+// fenceRows rows the centre, spread and fence come from every stride-th
+// row. Memory: two floats per row beside the scores.
+func fitOutliers(m *svclust.Model, terms *assign.Terms, data, r2 []float64, n, d, w int, report func(int), owner func(i int, o int32)) (*OutlierData, []float64) {
 	f := field(m)
 	s := newWholeScorer(f, terms, radii(f, terms, OutlierMass))
-	stride := (n + fenceRows - 1) / fenceRows
-	x := mat.NewDense(n, d, data)
-	sample, sr2 := x, r2
-	if stride > 1 {
-		mrows := (n + stride - 1) / stride
-		rows := make([]float64, 0, mrows*d)
-		if r2 != nil {
-			sr2 = make([]float64, 0, mrows)
+	raw := make([][2]float64, n)
+	s.eachRaw(mat.NewDense(n, d, data), r2, w, report, func(i int, _ float64, o int32, c [2]float64) {
+		raw[i] = c
+		if owner != nil {
+			owner(i, o)
 		}
-		for i := 0; i < n; i += stride {
-			rows = append(rows, data[i*d:i*d+d]...)
-			if r2 != nil {
-				sr2 = append(sr2, r2[i])
-			}
-		}
-		sample = mat.NewDense(mrows, d, rows)
-	}
-	ns, _ := sample.Dims()
-	raw := make([][2]float64, ns)
-	s.eachRaw(sample, sr2, w, nil, func(i int, _ float64, _ int32, c [2]float64) { raw[i] = c })
-	s.calibrate(raw, 1)
-	o := s.data()
-	if stride == 1 {
-		score := make([]float64, n)
-		for i, c := range raw {
-			score[i] = OutlierScore(s.depthOf(c), s.fence)
-		}
-		return o, score
-	}
-	if !all {
-		return o, nil
-	}
+	})
+	s.calibrate(raw, (n+fenceRows-1)/fenceRows)
 	score := make([]float64, n)
-	s.scores(score, x, r2, w, nil)
-	return o, score
+	for i, c := range raw {
+		score[i] = OutlierScore(s.depthOf(c), s.fence) // as scorer.scores computes it
+	}
+	return s.data(), score
 }
 
 // data returns the outlier data of the whole-space scorer s, without its

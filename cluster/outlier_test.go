@@ -231,9 +231,9 @@ func TestOutlierThresholdSetting(t *testing.T) {
 }
 
 // TestOutlierFenceSample: beyond fenceRows rows the fence comes from a
-// stride sample of them, the same with or without Outliers; without it
-// Fit leaves the rows' scores to Partition.OutlierScores, which gives
-// those of Fit with Outliers.
+// stride sample of them, the same with or without Outliers, and Fit still
+// gives every row's score, under either rule: those Partition.OutlierScores
+// gives.
 func TestOutlierFenceSample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("120,000 rows")
@@ -243,27 +243,30 @@ func TestOutlierFenceSample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := Fit(m, ds.X, &Levels{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := Fit(m, ds.X, &Levels{Outliers: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if plain.OutlierScores != nil || out.OutlierScores == nil {
-		t.Fatalf("scores kept: %v without Outliers, %v with", plain.OutlierScores != nil, out.OutlierScores != nil)
-	}
-	if plain.OutlierFence != out.OutlierFence || !(plain.OutlierFence > 0) {
-		t.Fatalf("fences %v and %v", plain.OutlierFence, out.OutlierFence)
-	}
-	got, err := plain.Partition.OutlierScores(nil, ds.X, 2)
-	if err != nil || !slices.Equal(got, out.OutlierScores) {
-		t.Fatalf("Partition.OutlierScores differs from Fit's: %v", err)
-	}
-	for i, s := range got {
-		if (out.Labels[i] == -1) != (s >= DefaultOutlierThreshold) {
-			t.Fatalf("row %d: label %d, score %v", i, out.Labels[i], s)
+	for _, pair := range [][2]Method{{&Levels{}, &Levels{Outliers: true}}, {&Components{}, &Components{Outliers: true}}} {
+		plain, err := Fit(m, ds.X, pair[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := Fit(m, ds.X, pair[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, _ := ds.X.Dims()
+		if len(plain.OutlierScores) != n || !slices.Equal(plain.OutlierScores, out.OutlierScores) {
+			t.Fatalf("%v: %d and %d scores, or different", pair[0].Rule(), len(plain.OutlierScores), len(out.OutlierScores))
+		}
+		if plain.OutlierFence != out.OutlierFence || !(plain.OutlierFence > 0) {
+			t.Fatalf("%v: fences %v and %v", pair[0].Rule(), plain.OutlierFence, out.OutlierFence)
+		}
+		got, err := plain.Partition.OutlierScores(nil, ds.X, 2)
+		if err != nil || !slices.Equal(got, out.OutlierScores) {
+			t.Fatalf("%v: Partition.OutlierScores differs from Fit's: %v", pair[0].Rule(), err)
+		}
+		for i, s := range got {
+			if (out.Labels[i] == -1) != (s >= DefaultOutlierThreshold) {
+				t.Fatalf("%v: row %d: label %d, score %v", pair[0].Rule(), i, out.Labels[i], s)
+			}
 		}
 	}
 }
