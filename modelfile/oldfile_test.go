@@ -21,18 +21,21 @@ import (
 // readColumn reads the one-column CSV that svclust predict or score wrote.
 func readColumn(t *testing.T, path string) []float64 {
 	t.Helper()
-	b, err := os.ReadFile(path)
+	return readColumns(t, path)[0]
+}
+
+// rewritten returns f written as the current version and read back.
+func rewritten(t *testing.T, f *File) *File {
+	t.Helper()
+	var b bytes.Buffer
+	if err := f.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	g, err := Read(&b, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")[1:]
-	out := make([]float64, len(lines))
-	for i, l := range lines {
-		if out[i], err = strconv.ParseFloat(l, 64); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return out
+	return g
 }
 
 // closeScore reports whether a score computed now is the one an svclust
@@ -136,15 +139,7 @@ func TestOldFiles(t *testing.T) {
 			if _, err := f.OutlierScores(nil, x, 1); !errors.Is(err, cluster.ErrNoOutlierScores) || !strings.Contains(err.Error(), "refit") {
 				t.Errorf("outlier scores of an old file: %v, want ErrNoOutlierScores", err)
 			}
-			var b bytes.Buffer
-			if err := f.Write(&b); err != nil {
-				t.Fatal(err)
-			}
-			g, err := Read(&b, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got, _ := g.Predict(nil, x, 1); !slices.Equal(got, want) {
+			if got, _ := rewritten(t, f).Predict(nil, x, 1); !slices.Equal(got, want) {
 				t.Error("saved as the current version, the file labels differently")
 			}
 			if (f.Run != nil || strings.HasPrefix(tc.file, "lib4")) && f.Partition.Rule() == cluster.RuleLevels {
@@ -275,15 +270,7 @@ func TestVersion6Files(t *testing.T) {
 			}
 			score := readColumns(t, filepath.Join(dir, name+".score"))
 			pred := readColumns(t, filepath.Join(dir, name+".pred"))
-			var b bytes.Buffer
-			if err := f.Write(&b); err != nil {
-				t.Fatal(err)
-			}
-			g, err := Read(&b, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for k, h := range []*File{f, g} {
+			for k, h := range []*File{f, rewritten(t, f)} {
 				fx, err := h.Score(nil, data.X, 2)
 				if err != nil {
 					t.Fatal(err)

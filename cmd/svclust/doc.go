@@ -341,15 +341,16 @@ The flags are:
 		The outlier score in (0, 1) at and above which a point is an
 		outlier (default 0.5). Stored in the model file, so that predict
 		labels as fit did. The outlier score of a point x is
-		D/(D + D₀): D is the larger of two standardized views, in the
-		whole space of the features: the distance from x within which
-		the support vectors hold 8 % of the model's mass, and −log of
-		the model's density at x, each less its median and divided by
-		its interquartile range over the training rows (0 below the
-		median); D₀ is the fence Q3 + 3·IQR of D over the training
-		rows, stored too. It is 0 where the data are typical, 0.5 at
-		the fence and tends to 1 far out; a point further from every
-		support vector never scores lower (docs/outliers.md).
+		D/(D + D₀): D is the larger of two views of how remote x is, in
+		the whole space of the features, each less its median and
+		divided by its interquartile range over the training rows: the
+		distance from x to the nearest ball around a support vector
+		that holds 8 % of the model's mass, and −log of the model's
+		density at x (shifted so that D ≥ 0); D₀ is the fence
+		Q3 + 3·IQR of D over the training rows, stored too. A typical
+		row scores about 0.3, the fence 0.5, and the score tends to 1
+		far out; a point further from every support vector never
+		scores lower (docs/outliers.md).
 	-o file
 		Write the cluster and the outlier score of each row, in input
 		order, as CSV with the header "cluster,outlier" (the score in the

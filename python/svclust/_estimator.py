@@ -159,8 +159,8 @@ class SVClust(ClusterMixin, BaseEstimator):
         With na="drop", the indices of the training rows left out for a
         missing value (empty if none); absent otherwise.
     outlier_scores_ : ndarray of float64, shape (n_samples,)
-        Outlier score of each training row, in [0, 1]: near 0 where the
-        data are typical, towards 1 far from their mass (the column "outlier" of
+        Outlier score of each training row, in [0, 1]: about 0.3 for a
+        typical row, towards 1 far from the data's mass (the column "outlier" of
         `svclust fit -o`; docs/outliers.md); NaN for the rows na="drop"
         left out. Absent after `load`.
     probabilities_ : ndarray of float64, shape (n_samples,)
