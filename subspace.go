@@ -169,6 +169,41 @@ func (p *Subspace) ApplyRows(data []float64, n, workers int) []float64 {
 	return out
 }
 
+// Residuals sets dst[i] to the squared distance of row i of the n×d
+// row-major data from the subspace's plane through Mean,
+// ‖xᵢ − Mean‖² − ‖Apply(xᵢ)‖² (≥ 0: the part of xᵢ − Mean off the
+// directions, which the projection drops), given proj, the rows'
+// projections as ApplyRows returns them, on workers goroutines, and
+// returns dst; a nil dst is allocated. The distance from xᵢ to the lifted
+// point Lift(y) of any y is then ‖Apply(xᵢ) − y‖² + dst[i]. It panics if
+// the lengths do not match.
+func (p *Subspace) Residuals(dst, data, proj []float64, n, workers int) []float64 {
+	d, q := p.Dims()
+	if len(data) != n*d || len(proj) != n*q {
+		panic(badDim)
+	}
+	if dst == nil {
+		dst = make([]float64, n)
+	}
+	if len(dst) != n {
+		panic(badDim)
+	}
+	parallel.For(n, 256, numWorkers(workers), func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			var all, in float64
+			for j, v := range data[i*d : i*d+d] {
+				c := v - p.Mean[j]
+				all += c * c
+			}
+			for _, v := range proj[i*q : i*q+q] {
+				in += v * v
+			}
+			dst[i] = max(all-in, 0)
+		}
+	})
+	return dst
+}
+
 // Check returns an error if p is not a valid projection of d ≥ 1 features
 // onto q ≥ 1 directions with finite values.
 func (p *Subspace) Check() error {

@@ -73,8 +73,10 @@ type Method interface {
 	// Validate reports the first invalid setting as a
 	// *svclust.ConfigError, or nil.
 	Validate() error
-	// fit clusters the n×d row-major data, checked by Fit.
-	fit(m *svclust.Model, data []float64, n, d int) (*Result, error)
+	// fit clusters the n×d row-major data, checked by Fit and in the
+	// space of m's kernel, whose rows lie at squared distances r2 from
+	// m's subspace (nil without one; see svclust.Subspace.Residuals).
+	fit(m *svclust.Model, data, r2 []float64, n, d int) (*Result, error)
 }
 
 var (
@@ -96,9 +98,12 @@ type Partition interface {
 	// Outliers reports whether Predict labels outliers −1.
 	Outliers() bool
 	// OutlierScores sets dst[i] to the outlier score in [0, 1] of row i
-	// of x and returns dst; a nil dst is allocated. The score is 0 at a
-	// cluster's peak and grows with the point's depth below the peak of
-	// the cluster it is densest for (see [OutlierScore]); it is defined
+	// of x and returns dst; a nil dst is allocated. The score is 0 where
+	// the data are typical and grows with the point's distance from the
+	// mass of the model and its remoteness in density, in the whole
+	// space of the features (see [OutlierData]; a partition read from a
+	// file of version 6 keeps that version's depth below its cluster's
+	// peak); it is defined
 	// by the partition alone, so a new point gets the score a training
 	// row at the same place got, and on the data given to Fit it returns
 	// Result.OutlierScores. It runs on workers goroutines (0 means
@@ -152,13 +157,10 @@ type Result struct {
 	// OutlierScores holds the outlier score of each row (see
 	// Partition.OutlierScores), OutlierFence the fence D₀ of the
 	// scores and OutlierThreshold the score at and above which a row is
-	// an outlier; Strengths gives the membership strengths. Of more than
-	// 100,000 rows the fence is set by a stride sample of them, and
-	// without the Method's Outliers OutlierScores is then nil, sparing a
-	// pass over the rows: Partition.OutlierScores on the data gives the
-	// same scores. Levels of more than 200,000 rows builds its tree from
-	// a stride sample and labels every row in one pass that gives the
-	// scores too, so they are never nil there.
+	// an outlier; Strengths gives the membership strengths. They are
+	// always filled: Partition.OutlierScores on the data gives the same
+	// scores. Of more than 100,000 rows the centre, spread and fence of
+	// the scores are set by a stride sample of them.
 	OutlierScores    []float64
 	OutlierFence     float64
 	OutlierThreshold float64
@@ -215,12 +217,15 @@ func Fit(m *svclust.Model, x mat.Matrix, method Method) (*Result, error) {
 	if d != m.Dim() {
 		return nil, svclust.DimensionError(d, m.Dim())
 	}
+	var r2 []float64
 	if m.Subspace != nil {
-		// The rules work in the space of the kernel.
-		data = m.Subspace.ApplyRows(data, n, 0)
-		d = m.KernelDim()
+		// The rules work in the space of the kernel; the outlier score
+		// also sees each row's distance from it.
+		proj := m.Subspace.ApplyRows(data, n, 0)
+		r2 = m.Subspace.Residuals(nil, data, proj, n, 0)
+		data, d = proj, m.KernelDim()
 	}
-	r, err := method.fit(m, data, n, d)
+	r, err := method.fit(m, data, r2, n, d)
 	if err != nil {
 		return nil, err
 	}

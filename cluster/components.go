@@ -97,9 +97,9 @@ func (c *Components) Validate() error {
 //     the threshold (in a graph read from a model file of version 5 or
 //     older, which has no outlier scores: when f(x) < 0).
 //
-// The outlier score reads each support vector's cluster as the rule
-// gives it to the support vector as a point, and each cluster's peak at
-// its equilibria.
+// The graph stores each support vector's cluster as the rule gives it to
+// the support vector as a point, which the depth score of model files of
+// version 6 reads.
 //
 // A Graph is made by Fit or [NewGraph], which build the search trees
 // Predict needs before returning; it is read-only afterwards and safe for
@@ -111,8 +111,9 @@ type Graph struct {
 	// terms indexes the support vectors, so that f is computed as the
 	// model's Score computes it (nil when the index does not pay).
 	terms *assign.Terms
-	// scorer gives the outlier scores; nil without Outlier data.
-	scorer *scorer
+	// outlierSurface gives the outlier scores (OutlierScores,
+	// OutlierThreshold).
+	outlierSurface
 	// The search trees over the equilibria, the anchors and (with more
 	// than one cluster) the strip.
 	eqTree     *assign.Tree
@@ -174,7 +175,7 @@ func NewGraph(m *svclust.Model, g GraphData) (*Graph, error) {
 				return nil, fmt.Errorf("cluster: cluster %d outside [0, %d)", c, g.Clusters)
 			}
 		}
-		if err := g.Outlier.check(g.Clusters); err != nil {
+		if err := g.Outlier.check(g.Clusters, len(m.Alpha)); err != nil {
 			return nil, err
 		}
 	}
@@ -184,45 +185,18 @@ func NewGraph(m *svclust.Model, g GraphData) (*Graph, error) {
 	return p, nil
 }
 
-// setScorer makes the scorer of p's outlier data, if it has any.
+// setScorer makes the outlier surface of p's data.
 func (p *Graph) setScorer() {
-	p.scorer = scorerOf(p.model, p.terms, p.data.SVCluster, p.data.Outlier)
-}
-
-// OutlierScores sets dst[i] to the outlier score of row i of x (see
-// [Partition]): one pass of B kernel terms per row.
-func (p *Graph) OutlierScores(dst []float64, x mat.Matrix, workers int) ([]float64, error) {
-	return outlierScores(p.model, p.scorer, dst, x, workers)
+	p.set(p.model, p.terms, p.data.SVCluster, p.data.Outlier)
 }
 
 // PredictScores sets dst[i] and scores[i] to the cluster and the outlier
 // score of row i of x (see [Partition]): the pass of Predict, then that of
 // OutlierScores.
 func (p *Graph) PredictScores(dst []int, scores []float64, x mat.Matrix, workers int) ([]int, []float64, error) {
-	dst = checkPredict(p.model, dst, x)
-	scores = checkScores(p.model, scores, x)
-	if p.scorer == nil {
-		return nil, nil, ErrNoOutlierScores
-	}
-	x = kernelRows(p.model, x, workers)
-	w := numWorkers(workers)
-	p.predict(dst, x, w, false)
-	t := p.data.Outlier.Threshold
-	p.scorer.scores(scores, x, w, func(i int, _ float64, _ int32, s float64) {
-		if p.data.Outliers && s >= t {
-			dst[i] = -1
-		}
-	})
-	return dst, scores, nil
-}
-
-// OutlierThreshold returns the score at and above which a point is an
-// outlier, 0 without outlier scores.
-func (p *Graph) OutlierThreshold() float64 {
-	if o := p.data.Outlier; o != nil {
-		return o.Threshold
-	}
-	return 0
+	return p.predictScores(dst, scores, x, workers, p.data.Outliers, func(dst []int, kx mat.Matrix, w int) {
+		p.predict(dst, kx, w, false)
+	}, nil)
 }
 
 // Data returns what p stores. Its slices and matrices are p's own, shared:
@@ -314,7 +288,7 @@ func (p *Graph) predict(dst []int, x mat.Matrix, w int, fNeg bool) []int {
 }
 
 // fit is Fit with the Components rule.
-func (c *Components) fit(m *svclust.Model, data []float64, n, d int) (*Result, error) {
+func (c *Components) fit(m *svclust.Model, data, r2 []float64, n, d int) (*Result, error) {
 	w := numWorkers(c.Workers)
 	mm := orDefault(c.M, DefaultM)
 	f := field(m)
@@ -394,13 +368,12 @@ func (c *Components) fit(m *svclust.Model, data []float64, n, d int) (*Result, e
 		}
 	})
 
-	// The outlier scores: each support vector's cluster by the rule,
-	// each cluster's peak at its equilibria, and the fence from a pass
-	// over the rows.
+	// The outlier scores, from a pass over the rows; each support
+	// vector's cluster by the rule is stored beside them.
 	g.SVCluster = p.predict(make([]int, len(m.Alpha)), mat.NewDense(len(m.Alpha), d, f.SV), w, false)
-	peak := peaks(f, reps, eqCluster, g.SVCluster, nc)
-	d0, score := fitOutliers(f, p.terms, g.SVCluster, peak, data, n, d, w, c.Outliers)
-	g.Outlier = &OutlierData{Peak: peak, Fence: d0, Threshold: t}
+	var score []float64
+	g.Outlier, score = fitOutliers(m, p.terms, data, r2, n, d, w, nil, nil)
+	g.Outlier.Threshold = t
 	p.setScorer()
 	if c.Outliers {
 		for i, s := range score {
@@ -413,7 +386,7 @@ func (c *Components) fit(m *svclust.Model, data []float64, n, d int) (*Result, e
 		Partition: p,
 		Labels:    labels, Clusters: nc,
 		StripSize: ns, Equilibria: nrep, Eps: eps,
-		OutlierScores: score, OutlierFence: d0, OutlierThreshold: t,
+		OutlierScores: score, OutlierFence: g.Outlier.Fence, OutlierThreshold: t,
 	}, nil
 }
 

@@ -40,9 +40,10 @@ func ExampleLevelTree_Predict() {
 	// most new points inside the domain: true
 }
 
-// OutlierScores ranks points from 0, at a cluster's peak, towards 1, far
-// from every cluster; a point is an outlier at the threshold ½, where its
-// membership strength reaches 0, and -outliers labels it −1.
+// OutlierScores ranks points from 0 towards 1 with their distance from
+// the mass of the data; a typical training row scores about 0.3, a point
+// is an outlier at the threshold ½, where its membership strength
+// reaches 0, and -outliers labels it −1.
 func ExampleLevelTree_OutlierScores() {
 	train, _ := dataset.Generate(dataset.Gauss4, 800, 1)
 	sc := dataset.FitScaler(train.X, dataset.ScaleZScore)
@@ -62,6 +63,6 @@ func ExampleLevelTree_OutlierScores() {
 			s >= cl.OutlierThreshold, cluster.MembershipStrength(s, cl.OutlierThreshold), labels[i])
 	}
 	// Output:
-	// score 0.26, outlier false, strength 0.64, label 1
+	// score 0.34, outlier false, strength 0.49, label 1
 	// score 1.00, outlier true, strength 0.00, label -1
 }

@@ -145,8 +145,9 @@ type LevelTree struct {
 	// terms indexes the support vectors, so that f is computed as the
 	// model's Score computes it (nil when the index does not pay).
 	terms *assign.Terms
-	// scorer gives the outlier scores; nil without Outlier data.
-	scorer *scorer
+	// outlierSurface gives the outlier scores (OutlierScores,
+	// OutlierThreshold).
+	outlierSurface
 }
 
 // LevelTreeData is what a [LevelTree] stores. A model file holds it.
@@ -169,9 +170,10 @@ type LevelTreeData struct {
 // t, validated: it returns an error for M < 2, no cluster or more
 // clusters than support vectors, a cluster number outside
 // [0, len(Birth)), a length of SVCluster other than m's support vectors,
-// a birth level that is not finite, or invalid outlier data (a peak per
-// cluster, ≥ 0 and finite; a fence > 0 and finite; a threshold in
-// (0, 1)). The LevelTree takes t's slices over, which must not be
+// a birth level that is not finite, or invalid outlier data (see
+// [OutlierData]: a mass in (0, 1) with two centres and positive spreads,
+// or version 6's peak per cluster, ≥ 0 and finite; a fence > 0 and
+// finite; a threshold in (0, 1)). The LevelTree takes t's slices over, which must not be
 // modified afterwards.
 func NewLevelTree(m *svclust.Model, t LevelTreeData) (*LevelTree, error) {
 	if err := m.Validate(); err != nil {
@@ -181,7 +183,7 @@ func NewLevelTree(m *svclust.Model, t LevelTreeData) (*LevelTree, error) {
 		return nil, err
 	}
 	if t.Outlier != nil {
-		if err := t.Outlier.check(len(t.Birth)); err != nil {
+		if err := t.Outlier.check(len(t.Birth), len(m.Alpha)); err != nil {
 			return nil, err
 		}
 	}
@@ -190,44 +192,16 @@ func NewLevelTree(m *svclust.Model, t LevelTreeData) (*LevelTree, error) {
 	return p, nil
 }
 
-// setScorer makes the scorer of p's outlier data, if it has any.
+// setScorer makes the outlier surface of p's data.
 func (p *LevelTree) setScorer() {
-	p.scorer = scorerOf(p.model, p.terms, p.data.SVCluster, p.data.Outlier)
-}
-
-// OutlierScores sets dst[i] to the outlier score of row i of x (see
-// [Partition]): one pass of B kernel terms per row, as Predict.
-func (p *LevelTree) OutlierScores(dst []float64, x mat.Matrix, workers int) ([]float64, error) {
-	return outlierScores(p.model, p.scorer, dst, x, workers)
+	p.set(p.model, p.terms, p.data.SVCluster, p.data.Outlier)
 }
 
 // PredictScores sets dst[i] and scores[i] to the cluster and the outlier
 // score of row i of x (see [Partition]) in one pass of B kernel terms per
 // row.
 func (p *LevelTree) PredictScores(dst []int, scores []float64, x mat.Matrix, workers int) ([]int, []float64, error) {
-	dst = checkPredict(p.model, dst, x)
-	scores = checkScores(p.model, scores, x)
-	if p.scorer == nil {
-		return nil, nil, ErrNoOutlierScores
-	}
-	x = kernelRows(p.model, x, workers)
-	t := p.data.Outlier.Threshold
-	p.scorer.scores(scores, x, numWorkers(workers), func(i int, _ float64, o int32, s float64) {
-		dst[i] = p.data.SVCluster[o]
-		if p.data.Outliers && s >= t {
-			dst[i] = -1
-		}
-	})
-	return dst, scores, nil
-}
-
-// OutlierThreshold returns the score at and above which a point is an
-// outlier, 0 without outlier scores.
-func (p *LevelTree) OutlierThreshold() float64 {
-	if o := p.data.Outlier; o != nil {
-		return o.Threshold
-	}
-	return 0
+	return p.predictScores(dst, scores, x, workers, p.data.Outliers, nil, func(o int32) int { return p.data.SVCluster[o] })
 }
 
 // Data returns what p stores. Its slices are p's own, shared: they must
@@ -275,9 +249,9 @@ func (p *LevelTree) label(f float64, owner int32) int {
 }
 
 // fit is Fit with the Levels rule.
-func (cfg *Levels) fit(m *svclust.Model, data []float64, n, d int) (*Result, error) {
+func (cfg *Levels) fit(m *svclust.Model, data, r2 []float64, n, d int) (*Result, error) {
 	if n > levelRows {
-		return cfg.fitSampled(m, data, n, d, levelSample), nil
+		return cfg.fitSampled(m, data, r2, n, d, levelSample), nil
 	}
 	minSize := cfg.MinSize
 	if minSize == 0 {
@@ -287,13 +261,12 @@ func (cfg *Levels) fit(m *svclust.Model, data []float64, n, d int) (*Result, err
 	lt := cfg.clusterLevels(m, data, n, d, minSize, mm, numWorkers(cfg.Workers))
 	// The outlier scores: one more pass over the rows, now that the
 	// clusters are known, for the fence and the scores.
-	f := field(m)
-	d0, score := fitOutliers(f, lt.terms, lt.svCluster, lt.peak, data, n, d, numWorkers(cfg.Workers), cfg.Outliers)
+	o, score := fitOutliers(m, lt.terms, data, r2, n, d, numWorkers(cfg.Workers), nil, nil)
 	t := threshold(cfg.OutlierThreshold)
+	o.Threshold = t
 	p := &LevelTree{
 		model: m, terms: lt.terms,
-		data: LevelTreeData{SVCluster: lt.svCluster, Birth: lt.birth, Outliers: cfg.Outliers, M: mm,
-			Outlier: &OutlierData{Peak: lt.peak, Fence: d0, Threshold: t}},
+		data: LevelTreeData{SVCluster: lt.svCluster, Birth: lt.birth, Outliers: cfg.Outliers, M: mm, Outlier: o},
 	}
 	p.setScorer()
 	labels := make([]int, n)
@@ -307,7 +280,7 @@ func (cfg *Levels) fit(m *svclust.Model, data []float64, n, d int) (*Result, err
 		Partition: p,
 		Labels:    labels, Clusters: lt.clusters, Equilibria: lt.modes,
 		MinSize: minSize, Stability: lt.stability, Ripples: lt.ripples, RankLinks: lt.rankLinks,
-		OutlierScores: score, OutlierFence: d0, OutlierThreshold: t,
+		OutlierScores: score, OutlierFence: o.Fence, OutlierThreshold: t,
 	}, nil
 }
 
@@ -326,7 +299,6 @@ type levelTree struct {
 	rankLinks bool // the modes were grouped by rankClusters
 	modes     int
 	fx        []float64 // f at each row; nil once the levels hold it
-	peak      []float64 // each cluster's Fc (see OutlierData.Peak)
 	owner     []int32   // each row's support vector (see assign.Field.EachOwner)
 	terms     *assign.Terms
 }
@@ -446,6 +418,5 @@ func (cfg *Levels) clusterLevels(m *svclust.Model, data []float64, n, d int, min
 		lt.svCluster[i] = modeCluster[svMode[i]]
 	}
 	lt.birth, lt.stability, lt.clusters = birth, stab, len(birth)
-	lt.peak = peaks(f, reps, modeCluster, lt.svCluster, len(birth))
 	return lt
 }

@@ -3,8 +3,6 @@ package cluster
 import (
 	"math"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/svclust/svclust"
 )
 
@@ -25,10 +23,9 @@ const (
 
 // fitSampled is fit for data of more than levelRows rows: the level tree
 // of every stride-th row, stride = ⌈n/rows⌉, then one pass over all rows for
-// their labels, outlier depths and the fence (of every ⌈n/fenceRows⌉-th
-// row's depth, as fitOutliers takes it). Labels and scores are those
-// PredictScores gives with the partition returned.
-func (cfg *Levels) fitSampled(m *svclust.Model, data []float64, n, d, rows int) *Result {
+// their labels and outlier scores (fitOutliers). Labels and scores are
+// those PredictScores gives with the partition returned.
+func (cfg *Levels) fitSampled(m *svclust.Model, data, r2 []float64, n, d, rows int) *Result {
 	w := numWorkers(cfg.Workers)
 	stride := (n + rows - 1) / rows
 	ns := (n + stride - 1) / stride
@@ -53,36 +50,30 @@ func (cfg *Levels) fitSampled(m *svclust.Model, data []float64, n, d, rows int) 
 	lt := quiet.clusterLevels(m, sample, ns, d, sampleMin, mm, w)
 	sample = nil
 
-	// One pass: each row's owner gives its cluster, its depth its score.
-	s := newScorer(field(m), lt.terms, lt.svCluster, lt.peak, 0)
+	// One pass: each row's owner gives its cluster, its components its
+	// outlier score.
 	labels := make([]int, n)
-	score := make([]float64, n)
-	s.each(mat.NewDense(n, d, data), w, progressOf(cfg.Progress, n), func(i int, _ float64, o int32, dd float64) {
-		labels[i], score[i] = lt.svCluster[o], dd
+	o, score := fitOutliers(m, lt.terms, data, r2, n, d, w, progressOf(cfg.Progress, n), func(i int, o int32) {
+		labels[i] = lt.svCluster[o]
 	})
-	fs := (n + fenceRows - 1) / fenceRows
-	depths := make([]float64, 0, (n+fs-1)/fs)
-	for i := 0; i < n; i += fs {
-		depths = append(depths, score[i])
-	}
-	d0 := fence(depths)
 	t := threshold(cfg.OutlierThreshold)
-	for i, dd := range score {
-		score[i] = OutlierScore(dd, d0) // in place, as scorer.scores computes it
-		if cfg.Outliers && score[i] >= t {
-			labels[i] = -1
+	if cfg.Outliers {
+		for i, sc := range score {
+			if sc >= t {
+				labels[i] = -1
+			}
 		}
 	}
+	o.Threshold = t
 	p := &LevelTree{
 		model: m, terms: lt.terms,
-		data: LevelTreeData{SVCluster: lt.svCluster, Birth: lt.birth, Outliers: cfg.Outliers, M: mm,
-			Outlier: &OutlierData{Peak: lt.peak, Fence: d0, Threshold: t}},
+		data: LevelTreeData{SVCluster: lt.svCluster, Birth: lt.birth, Outliers: cfg.Outliers, M: mm, Outlier: o},
 	}
 	p.setScorer()
 	return &Result{
 		Partition: p,
 		Labels:    labels, Clusters: lt.clusters, Equilibria: lt.modes,
 		MinSize: minSize, Stability: lt.stability, Ripples: lt.ripples, RankLinks: lt.rankLinks,
-		OutlierScores: score, OutlierFence: d0, OutlierThreshold: t,
+		OutlierScores: score, OutlierFence: o.Fence, OutlierThreshold: t,
 	}
 }

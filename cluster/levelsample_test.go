@@ -35,7 +35,7 @@ func TestFitSampled(t *testing.T) {
 		var first *Result
 		for _, w := range []int{1, 2} {
 			c.Workers = w
-			cl := c.fitSampled(m, data, n, d, rows)
+			cl := c.fitSampled(m, data, nil, n, d, rows)
 			if first == nil {
 				first = cl
 			} else if !slices.Equal(cl.Labels, first.Labels) || !slices.Equal(cl.OutlierScores, first.OutlierScores) {

@@ -11,6 +11,8 @@ import (
 
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/internal/assign"
+	"github.com/svclust/svclust/internal/kernel"
+	"github.com/svclust/svclust/internal/rowmajor"
 )
 
 // Defaults of the outlier score (docs/outliers.md gives the measurements).
@@ -25,6 +27,15 @@ const (
 	// than tuned on generated data with planted outliers and on
 	// inlier-only sets (docs/defaults.md, OutlierFenceK).
 	OutlierFenceK = 3
+	// OutlierMass is the share p of the model's mass (Σαⱼ) that the
+	// ball around each support vector holds, whose radius the outlier
+	// score adds to the distance from a point (see [OutlierData]): a
+	// group of points holding less than p of the mass, such as a clump
+	// of outliers, is scored by its distance to the rest. Chosen on
+	// generated data, where clumps of up to 6 % of the rows are outliers
+	// and p from 1 % to 16 % ranks the other kinds alike
+	// (docs/outliers.md).
+	OutlierMass = 0.08
 )
 
 // ErrNoOutlierScores is returned for the outlier scores of a partition
@@ -34,13 +45,45 @@ const (
 var ErrNoOutlierScores = errors.New("cluster: the partition has no outlier fence (a model file of version 5 or older): refit the model (svclust fit) to get outlier scores")
 
 // OutlierData is what a partition stores to give any point its outlier
-// score (see [LevelTree.OutlierScores]).
+// score (see [LevelTree.OutlierScores]). A partition fitted now holds the
+// whole-space score (version 7 of the model file): Mass, Center, Spread,
+// Fence and Threshold, no Peak. One read from a file of version 6 holds
+// the depth score of that version: Peak, Fence and Threshold.
+//
+// The whole-space score of a point x, scaled as the model scales its
+// data, with Px its projection into the kernel's space, ρ² its squared
+// distance from the model's subspace (0 for a model without one) and
+// dⱼ² = ‖Px − svⱼ‖² + ρ² its squared distance to support vector j placed
+// on the subspace's plane:
+//
+//	rⱼ   = the radius around svⱼ within which the support vectors hold
+//	       Mass·Σαⱼ (the coefficients ≤ 0 count as 0), stored as Radius
+//	R(x) = min over j of dⱼ + rⱼ       the distance to the nearest such ball
+//	L(x) = −log(f(x) + 1) + γρ²         the model's density, the residual at the width γ
+//	S(x) = max((R − Center[0])/Spread[0], (L − Center[1])/Spread[1])
+//	D(x) = S(x) + Center[0]/Spread[0],  score = D / (D + Fence)
+//
+// D is S less the least value S can take (R ≥ 0), so that D ≥ 0 and the
+// score ranks every point, the typical ones too: it is 0 only at a
+// support vector whose radius is 0.
+// Center and Spread are the median and interquartile range of R and L
+// over the training rows, Fence = Q3 + OutlierFenceK·IQR of D over them.
+// Where every distance ‖Px − svⱼ‖ grows and ρ does not shrink, R and L
+// never fall, so neither does the score.
 type OutlierData struct {
-	// Peak holds, for each cluster c, Fc: c's own part of f + 1 at c's
-	// highest mode, the sum of the terms αⱼk(x, svⱼ) of c's support
-	// vectors there. A cluster with Fc = 0 (no support vector) is
-	// skipped.
+	// Peak holds, for each cluster c, Fc of the depth score of model
+	// files of version 6: c's own part of f + 1 at c's highest mode, the
+	// sum of the terms αⱼk(x, svⱼ) of c's support vectors there. A
+	// cluster with Fc = 0 (no support vector) is skipped. Nil for the
+	// whole-space score.
 	Peak []float64
+	// Mass is the share of Σαⱼ of the radii, in (0, 1); 0 for the
+	// depth score of version 6. Radius holds rⱼ, ≥ 0, one per support
+	// vector.
+	Mass   float64
+	Radius []float64
+	// Center and Spread (> 0) standardize R and L, in that order.
+	Center, Spread []float64
 	// Fence is D₀ = Q3 + OutlierFenceK·IQR of the depths of the training
 	// rows; it is > 0.
 	Fence float64
@@ -49,14 +92,45 @@ type OutlierData struct {
 	Threshold float64
 }
 
-// check validates o for k clusters.
-func (o *OutlierData) check(k int) error {
-	if len(o.Peak) != k {
-		return fmt.Errorf("cluster: %d outlier peaks for %d clusters", len(o.Peak), k)
-	}
-	for _, v := range o.Peak {
-		if !(v >= 0) || math.IsInf(v, 0) {
-			return fmt.Errorf("cluster: outlier peak %v: must be ≥ 0 and finite", v)
+// whole reports whether o holds the whole-space score.
+func (o *OutlierData) whole() bool { return o.Mass != 0 }
+
+// check validates o for k clusters and b support vectors.
+func (o *OutlierData) check(k, b int) error {
+	if o.whole() {
+		if len(o.Radius) != b {
+			return fmt.Errorf("cluster: %d outlier radii for %d support vectors", len(o.Radius), b)
+		}
+		for _, v := range o.Radius {
+			if !(v >= 0) || math.IsInf(v, 0) {
+				return fmt.Errorf("cluster: outlier radius %v: must be ≥ 0 and finite", v)
+			}
+		}
+		if o.Peak != nil {
+			return errors.New("cluster: outlier peaks belong to the depth score, not beside a mass")
+		}
+		if !(o.Mass > 0 && o.Mass < 1) {
+			return fmt.Errorf("cluster: outlier mass %v: must be in (0, 1)", o.Mass)
+		}
+		if len(o.Center) != 2 || len(o.Spread) != 2 {
+			return fmt.Errorf("cluster: %d outlier centres and %d spreads: want 2 of each", len(o.Center), len(o.Spread))
+		}
+		for i := range 2 {
+			if math.IsNaN(o.Center[i]) || math.IsInf(o.Center[i], 0) {
+				return fmt.Errorf("cluster: outlier centre %v: must be finite", o.Center[i])
+			}
+			if !(o.Spread[i] > 0) || math.IsInf(o.Spread[i], 0) {
+				return fmt.Errorf("cluster: outlier spread %v: must be > 0 and finite", o.Spread[i])
+			}
+		}
+	} else {
+		if len(o.Peak) != k {
+			return fmt.Errorf("cluster: %d outlier peaks for %d clusters", len(o.Peak), k)
+		}
+		for _, v := range o.Peak {
+			if !(v >= 0) || math.IsInf(v, 0) {
+				return fmt.Errorf("cluster: outlier peak %v: must be ≥ 0 and finite", v)
+			}
 		}
 	}
 	if !(o.Fence > 0) || math.IsInf(o.Fence, 0) {
@@ -81,7 +155,7 @@ func validateThreshold(t float64) error {
 //
 //	score = D / (D + D₀),
 //
-// 0 at a cluster's peak, ½ at the fence, and below 1 at any finite depth,
+// 0 where the data are typical, ½ at the fence, and below 1 at any finite depth,
 // so that far points keep their order; 1 for an infinite depth.
 func OutlierScore(d, d0 float64) float64 {
 	if math.IsInf(d, 1) {
@@ -93,7 +167,7 @@ func OutlierScore(d, d0 float64) float64 {
 // MembershipStrength returns the membership strength in [0, 1] of a point
 // of outlier score s under the threshold t: 1 − D/Dₜ, where Dₜ is the
 // depth at which the score reaches t (Dₜ = D₀ at the default ½). It is 1
-// at a cluster's peak, falls linearly in log density, and is 0 exactly
+// where D = 0, falls linearly in D, and is 0 exactly
 // where s ≥ t, the points -outliers labels −1, as hdbscan's probabilities_
 // are 0 for its noise.
 func MembershipStrength(s, t float64) float64 {
@@ -117,38 +191,182 @@ func (r *Result) Strengths() []float64 {
 	return st
 }
 
-// scorer computes the depth D(x) of points (see depth) for a partition
-// whose support vector j belongs to cluster group[j].
+// scorer gives the outlier scores of a partition: the whole-space score
+// (see [OutlierData]), or the depth score of model files of version 6,
+// for which support vector j belongs to cluster group[j].
 type scorer struct {
-	f       *assign.Field
-	terms   *assign.Terms
+	f     *assign.Field
+	terms *assign.Terms
+	fence float64 // D₀; 0 while it is computed
+	// The whole-space score: the radii rⱼ (and as the index's offsets
+	// where it has one), one as the group of every support vector (for
+	// f + 1 in logs), and the centre and spread of R and L.
+	whole          bool
+	radius         []float64
+	offsets        *assign.Offsets
+	one            []int
+	center, spread [2]float64
+	// The depth score of version 6: log Fc, −Inf where Fc = 0.
 	group   []int
-	logPeak []float64 // log Fc, −Inf where Fc = 0
-	fence   float64   // D₀; 0 while it is computed
-	scratch sync.Pool // of *logScratch
+	logPeak []float64
+	scratch sync.Pool // of *scoreScratch
 }
 
-type logScratch struct{ row, top, logPart []float64 }
+type scoreScratch struct {
+	row, top, logPart []float64
+	ts                *assign.TermsScratch
+}
 
 // scorerOf is the scorer of the stored outlier data o of a partition of m
 // whose support vectors have the clusters group; nil when o is nil (a
 // partition read from a model file of version 5 or older).
 func scorerOf(m *svclust.Model, terms *assign.Terms, group []int, o *OutlierData) *scorer {
-	if o == nil {
+	switch {
+	case o == nil:
 		return nil
+	case o.whole():
+		s := newWholeScorer(field(m), terms, o.Radius)
+		s.center, s.spread, s.fence = [2]float64(o.Center), [2]float64(o.Spread), o.Fence
+		return s
 	}
 	return newScorer(field(m), terms, group, o.Peak, o.Fence)
 }
 
-// outlierScores is Partition.OutlierScores of a partition of m with the
-// scorer s (nil without outlier data).
-func outlierScores(m *svclust.Model, s *scorer, dst []float64, x mat.Matrix, workers int) ([]float64, error) {
-	dst = checkScores(m, dst, x)
-	if s == nil {
+// outlierSurface is the part of a partition that gives outlier scores,
+// the same under every rule: the stored OutlierData, its scorer, and the
+// methods of Partition that read them. A rule embeds it and sets it with
+// set once its data are known.
+type outlierSurface struct {
+	model  *svclust.Model
+	out    *OutlierData // nil without outlier scores
+	scorer *scorer      // nil without outlier scores
+}
+
+// set makes the surface of the outlier data out (nil: none) of a
+// partition of m whose support vectors have the clusters group (read by
+// the depth score of version 6 only).
+func (o *outlierSurface) set(m *svclust.Model, terms *assign.Terms, group []int, out *OutlierData) {
+	o.model, o.out, o.scorer = m, out, scorerOf(m, terms, group, out)
+}
+
+// OutlierScores sets dst[i] to the outlier score of row i of x (see
+// [Partition]): one pass of B kernel terms per row, as Predict, with a
+// search of the support vectors beside it.
+func (o *outlierSurface) OutlierScores(dst []float64, x mat.Matrix, workers int) ([]float64, error) {
+	dst = checkScores(o.model, dst, x)
+	if o.scorer == nil {
 		return nil, ErrNoOutlierScores
 	}
-	s.scores(dst, kernelRows(m, x, workers), numWorkers(workers), nil)
+	kx, r2 := kernelRowsResid(o.model, x, workers)
+	o.scorer.scores(dst, kx, r2, numWorkers(workers), nil)
 	return dst, nil
+}
+
+// OutlierThreshold returns the score at and above which a point is an
+// outlier, 0 without outlier scores.
+func (o *outlierSurface) OutlierThreshold() float64 {
+	if o.out != nil {
+		return o.out.Threshold
+	}
+	return 0
+}
+
+// predictScores is PredictScores of a rule: pre, if not nil, labels the
+// rows of x in the kernel's space, then the scorer's pass gives each row
+// its score and, when cluster is not nil, the label cluster(owner) of its
+// support vector; with outliers a row at or above the threshold is −1.
+func (o *outlierSurface) predictScores(dst []int, scores []float64, x mat.Matrix, workers int, outliers bool,
+	pre func(dst []int, kx mat.Matrix, w int), cluster func(owner int32) int) ([]int, []float64, error) {
+	dst = checkPredict(o.model, dst, x)
+	scores = checkScores(o.model, scores, x)
+	if o.scorer == nil {
+		return nil, nil, ErrNoOutlierScores
+	}
+	kx, r2 := kernelRowsResid(o.model, x, workers)
+	w := numWorkers(workers)
+	if pre != nil {
+		pre(dst, kx, w)
+	}
+	t := o.out.Threshold
+	o.scorer.scores(scores, kx, r2, w, func(i int, _ float64, owner int32, s float64) {
+		if cluster != nil {
+			dst[i] = cluster(owner)
+		}
+		if outliers && s >= t {
+			dst[i] = -1
+		}
+	})
+	return dst, scores, nil
+}
+
+// kernelRowsResid returns the rows of x in the space of m's kernel, as
+// kernelRows does, and their squared distances from m's subspace (see
+// svclust.Subspace.Residuals): nil for a model without a subspace.
+func kernelRowsResid(m *svclust.Model, x mat.Matrix, workers int) (mat.Matrix, []float64) {
+	if m.Subspace == nil {
+		return kernelRows(m, x, workers), nil
+	}
+	data, n, _ := rowmajor.Of(x)
+	proj := m.Subspace.ApplyRows(data, n, workers)
+	_, q := m.Subspace.Dims()
+	return mat.NewDense(n, q, proj), m.Subspace.Residuals(nil, data, proj, n, workers)
+}
+
+// newWholeScorer returns the scorer of the whole-space score with the
+// radii rⱼ, its centre, spread and fence not yet set.
+func newWholeScorer(f *assign.Field, terms *assign.Terms, radius []float64) *scorer {
+	b := len(f.Alpha)
+	s := &scorer{f: f, terms: terms, whole: true, radius: radius, one: make([]int, b)}
+	if terms != nil {
+		s.offsets = terms.NewOffsets(radius)
+	}
+	s.scratch.New = func() any {
+		sc := &scoreScratch{row: make([]float64, b), top: make([]float64, 1), logPart: make([]float64, 1)}
+		if terms != nil {
+			sc.ts = terms.NewScratch()
+		}
+		return sc
+	}
+	return s
+}
+
+// radii returns rⱼ for each support vector of f (see OutlierData): the
+// smallest distance from svⱼ within which the support vectors with
+// αᵢ > 0 hold the share mass of their sum, by the index's query where
+// there is one, else by a selection over the B distances. Cost: B
+// queries, O(B²) at most.
+func radii(f *assign.Field, terms *assign.Terms, mass float64) []float64 {
+	var total float64
+	for _, a := range f.Alpha {
+		if a > 0 {
+			total += a
+		}
+	}
+	need := mass * total
+	b, d := len(f.Alpha), f.D
+	r := make([]float64, b)
+	var ts *assign.TermsScratch
+	var row, bd, bw []float64
+	if terms != nil {
+		ts = terms.NewScratch()
+	} else {
+		row, bd, bw = make([]float64, b), make([]float64, b), make([]float64, b)
+	}
+	for j := range b {
+		x := f.SV[j*d : j*d+d]
+		var r2 float64
+		if terms != nil {
+			r2 = terms.MassRadius(x, ts, need)
+		} else {
+			kernel.SqDistRowTo(row, x, f.SV)
+			r2 = massRadius(row, f.Alpha, need, bd, bw)
+		}
+		if math.IsInf(r2, 1) { // no positive coefficient
+			r2 = 0
+		}
+		r[j] = math.Sqrt(r2)
+	}
+	return r
 }
 
 func newScorer(f *assign.Field, terms *assign.Terms, group []int, peak []float64, fence float64) *scorer {
@@ -158,36 +376,157 @@ func newScorer(f *assign.Field, terms *assign.Terms, group []int, peak []float64
 	}
 	k := len(peak)
 	s.scratch.New = func() any {
-		return &logScratch{row: make([]float64, len(f.Alpha)), top: make([]float64, k), logPart: make([]float64, k)}
+		return &scoreScratch{row: make([]float64, len(f.Alpha)), top: make([]float64, k), logPart: make([]float64, k)}
 	}
 	return s
 }
 
-// each calls do(i, f(xᵢ), owner, D(xᵢ)) for each row of x, on w
-// goroutines: one pass of B kernel terms per row, as Predict makes.
+// each calls do(i, f(xᵢ), owner, D(xᵢ)) for each row xᵢ of x, in the
+// kernel's space at squared distance r2[i] from the model's subspace (r2
+// nil: 0), on w goroutines: one pass of B kernel terms per row, as
+// Predict makes, and for the whole-space score one more over the B
+// squared distances.
 //
-// D(x) = max(0, min over the clusters c of log(Fc / fc(x))), with fc(x)
-// c's part of f(x) + 1: how far, in log density, x lies below the peak of
-// the cluster it is densest for. It is GLOSH's 1 − λ(x)/λmax (Campello et
-// al. 2015) read on the level tree of f with the density as λ, in logs,
-// each cluster on its own part of f + 1. Where every distance to a
-// support vector grows every fc falls, so D never decreases; where every
-// part underflows it is computed again in logs, so that D stays finite
-// and keeps growing far from the data.
+// The depth of version 6 is D(x) = max(0, min over the clusters c of
+// log(Fc / fc(x))), with fc(x) c's part of f(x) + 1: how far, in log
+// density, x lies below the peak of the cluster it is densest for,
+// GLOSH's 1 − λ(x)/λmax (Campello et al. 2015) read on the level tree of
+// f; where every part underflows it is computed again in logs.
 //
 //	R. J. G. B. Campello, D. Moulavi, A. Zimek, J. Sander. Hierarchical
 //	density estimates for data clustering, visualization, and outlier
 //	detection. ACM TKDD 10(1), 2015.
-func (s *scorer) each(x mat.Matrix, w int, report func(int), do func(i int, fx float64, owner int32, d float64)) {
-	s.f.EachPart(x, s.terms, s.group, len(s.logPeak), w, report, func(i int, xi []float64, fx float64, o int32, part []float64) {
+func (s *scorer) each(x mat.Matrix, r2 []float64, w int, report func(int), do func(i int, fx float64, owner int32, d float64)) {
+	if s.whole {
+		s.eachRaw(x, r2, w, report, func(i int, fx float64, o int32, c [2]float64) { do(i, fx, o, s.depthOf(c)) })
+		return
+	}
+	s.f.EachPart(x, s.terms, s.group, len(s.logPeak), w, report, func(i int, xi []float64, sum float64, o int32, part []float64) {
 		d := depth(part, s.logPeak, false)
 		if math.IsInf(d, 1) {
-			sc := s.scratch.Get().(*logScratch)
+			sc := s.scratch.Get().(*scoreScratch)
 			d = depth(s.f.LogParts(sc.logPart, sc.row, sc.top, xi, s.group), s.logPeak, true)
 			s.scratch.Put(sc)
 		}
-		do(i, fx, o, d)
+		do(i, sum-1, o, d)
 	})
+}
+
+// eachRaw calls do(i, f(xᵢ), owner, (R(xᵢ), L(xᵢ))) for each row of x (see
+// each and OutlierData), for the whole-space score.
+func (s *scorer) eachRaw(x mat.Matrix, r2 []float64, w int, report func(int), do func(i int, fx float64, owner int32, c [2]float64)) {
+	s.f.EachPart(x, s.terms, nil, 0, w, report, func(i int, xi []float64, sum float64, o int32, _ []float64) {
+		var ri float64
+		if r2 != nil {
+			ri = r2[i]
+		}
+		sc := s.scratch.Get().(*scoreScratch)
+		c := s.raw(sc, xi, ri, sum)
+		s.scratch.Put(sc)
+		do(i, sum-1, o, c)
+	})
+}
+
+// raw returns R(x) and L(x) (see OutlierData) of the point xi of the
+// kernel's space at squared distance r2 from the model's subspace, where
+// f(xi) + 1 = sum (the sum of the pass of Predict): R by the index's
+// search where the model has one, else from the B squared distances; L
+// from sum, or in logs where every term underflows.
+func (s *scorer) raw(sc *scoreScratch, xi []float64, r2, sum float64) [2]float64 {
+	var r float64
+	if s.terms != nil {
+		r = s.terms.MinPlus(xi, r2, s.offsets, sc.ts)
+	} else {
+		kernel.SqDistRowTo(sc.row, xi, s.f.SV)
+		r = math.Inf(1)
+		for j, d2 := range sc.row {
+			r = min(r, math.Sqrt(d2+r2)+s.radius[j])
+		}
+	}
+	l := -math.Log(sum)
+	if !(sum > 0) {
+		l = -s.f.LogParts(sc.logPart, sc.row, sc.top, xi, s.one)[0]
+	}
+	return [2]float64{r, l + s.f.Gamma*r2}
+}
+
+// massRadius returns the smallest of the squared distances d2[j] within
+// which the coefficients αⱼ > 0 sum to at least need (the largest such
+// d2 when they never do, +Inf when no coefficient is positive; see
+// assign.WeightedRadius). bd and bw are scratch of len(d2).
+func massRadius(d2, alpha []float64, need float64, bd, bw []float64) float64 {
+	n := 0
+	for j, a := range alpha {
+		if a > 0 {
+			bd[n], bw[n] = d2[j], a
+			n++
+		}
+	}
+	if n == 0 {
+		return math.Inf(1)
+	}
+	return assign.WeightedRadius(bd[:n], bw[:n], need)
+}
+
+// depthOf returns D(x) = S(x) + Center[0]/Spread[0] of the whole-space
+// score from c = (R(x), L(x)) (see OutlierData).
+func (s *scorer) depthOf(c [2]float64) float64 {
+	z := max((c[0]-s.center[0])/s.spread[0], (c[1]-s.center[1])/s.spread[1])
+	return max(0, z+s.center[0]/s.spread[0])
+}
+
+// calibrate sets s's centre, spread and fence from the components raw[i]
+// of the training rows i that are multiples of stride (see OutlierData)
+// and returns their depths.
+func (s *scorer) calibrate(raw [][2]float64, stride int) {
+	m := (len(raw) + stride - 1) / stride
+	v := make([]float64, 0, m)
+	for k := range 2 {
+		v = v[:0]
+		for i := 0; i < len(raw); i += stride {
+			if x := raw[i][k]; !math.IsInf(x, 0) && !math.IsNaN(x) {
+				v = append(v, x)
+			}
+		}
+		s.center[k], s.spread[k] = robustScale(v)
+	}
+	v = v[:0]
+	for i := 0; i < len(raw); i += stride {
+		v = append(v, s.depthOf(raw[i]))
+	}
+	s.fence = fence(v)
+}
+
+// robustScale returns the median and the interquartile range of v
+// (sorted in place; quantiles as quantile computes them). Where the
+// range is not positive, as when more than half the values are equal,
+// the spread is the largest distance of a value from the median, and 1
+// when every value is the median or v is empty (centre 0).
+func robustScale(v []float64) (center, spread float64) {
+	if len(v) == 0 {
+		return 0, 1
+	}
+	slices.Sort(v)
+	center = quantile(v, 0.5)
+	spread = quantile(v, 0.75) - quantile(v, 0.25)
+	if !(spread > 0) || math.IsInf(spread, 0) {
+		spread = max(center-v[0], v[len(v)-1]-center)
+	}
+	if !(spread > 0) || math.IsInf(spread, 0) {
+		spread = 1
+	}
+	return center, spread
+}
+
+// quantile returns the p-quantile of the sorted d, interpolated linearly
+// as numpy's default does.
+func quantile(d []float64, p float64) float64 {
+	x := p * float64(len(d)-1)
+	i := int(x)
+	if i+1 >= len(d) {
+		return d[len(d)-1]
+	}
+	return d[i] + (x-float64(i))*(d[i+1]-d[i])
 }
 
 // depth returns max(0, min over c of logPeak[c] − log part[c]) over the
@@ -210,10 +549,11 @@ func depth(part, logPeak []float64, logs bool) float64 {
 	return max(best, 0)
 }
 
-// scores sets dst[i] to the outlier score of row i of x and calls label,
-// if not nil, with each row's f, owner and score.
-func (s *scorer) scores(dst []float64, x mat.Matrix, w int, label func(i int, fx float64, owner int32, score float64)) {
-	s.each(x, w, nil, func(i int, fx float64, o int32, d float64) {
+// scores sets dst[i] to the outlier score of row i of x (in the kernel's
+// space, at squared distance r2[i] from the subspace; see each) and
+// calls label, if not nil, with each row's f, owner and score.
+func (s *scorer) scores(dst []float64, x mat.Matrix, r2 []float64, w int, label func(i int, fx float64, owner int32, score float64)) {
+	s.each(x, r2, w, nil, func(i int, fx float64, o int32, d float64) {
 		dst[i] = OutlierScore(d, s.fence)
 		if label != nil {
 			label(i, fx, o, dst[i])
@@ -228,15 +568,7 @@ func (s *scorer) scores(dst []float64, x mat.Matrix, w int, label func(i int, fx
 // positive float64 or the largest finite one.
 func fence(d []float64) float64 {
 	slices.Sort(d)
-	q := func(p float64) float64 {
-		x := p * float64(len(d)-1)
-		i := int(x)
-		if i+1 >= len(d) {
-			return d[len(d)-1]
-		}
-		return d[i] + (x-float64(i))*(d[i+1]-d[i])
-	}
-	q1, q3 := q(0.25), q(0.75)
+	q1, q3 := quantile(d, 0.25), quantile(d, 0.75)
 	d0 := q3 + OutlierFenceK*(q3-q1)
 	switch {
 	case math.IsNaN(d0) || math.IsInf(d0, 1):
@@ -247,77 +579,44 @@ func fence(d []float64) float64 {
 	return d0
 }
 
-// peaks returns, for each of the k clusters, the largest of its own parts
-// of f + 1 at the points of the row-major pts whose cluster is ptCluster
-// (−1 for none), the support vectors being in clusters group; a cluster
-// none of the points reaches takes the largest part at its own support
-// vectors. Cost: O((points + B) · B).
-func peaks(f *assign.Field, pts []float64, ptCluster, group []int, k int) []float64 {
-	d := f.D
-	peak := make([]float64, k)
-	part := make([]float64, k)
-	row := make([]float64, len(f.Alpha))
-	for i, c := range ptCluster {
-		if c >= 0 {
-			f.Parts(part, row, pts[i*d:i*d+d], group)
-			peak[c] = max(peak[c], part[c])
-		}
-	}
-	for j, c := range group {
-		if peak[c] == 0 || math.IsNaN(peak[c]) {
-			f.Parts(part, row, f.SV[j*d:j*d+d], group)
-			peak[c] = max(peak[c], part[c])
-		}
-	}
-	for c, p := range peak {
-		if !(p > 0) || math.IsInf(p, 0) {
-			peak[c] = 0
-		}
-	}
-	return peak
-}
-
-// fenceRows bounds the training rows whose depths set the fence D₀: of
-// more rows, every ⌈N/fenceRows⌉-th in the order of the data (no random
-// choice). The quartiles of 100,000 depths have a rank error of about
-// √(¼·¾/10⁵) ≈ 0.14 %, and scoring them costs a tenth of a pass over a
-// million rows (docs/defaults.md, fenceRows).
+// fenceRows bounds the training rows whose components set the centre,
+// spread and fence of the outlier score: of more rows, every
+// ⌈N/fenceRows⌉-th in the order of the data (no random choice). The
+// quartiles of 100,000 values have a rank error of about
+// √(¼·¾/10⁵) ≈ 0.14 %, and sorting them costs a tenth of what a million
+// would (docs/defaults.md, fenceRows).
 const fenceRows = 100_000
 
-// fitOutliers computes the depths of the rows of the n×d row-major
-// training data (see scorer.each) and returns the fence D₀ of those
-// depths and the rows' scores under it. Beyond fenceRows rows the fence
-// comes from every stride-th row, and the scores of all rows, one more
-// pass, are computed only when all is set (nil otherwise).
-func fitOutliers(f *assign.Field, terms *assign.Terms, group []int, peak []float64, data []float64, n, d, w int, all bool) (d0 float64, score []float64) {
-	s := newScorer(f, terms, group, peak, 0)
-	stride := (n + fenceRows - 1) / fenceRows
-	m := (n + stride - 1) / stride
-	x := mat.NewDense(n, d, data)
-	sample := x
-	if stride > 1 {
-		rows := make([]float64, 0, m*d)
-		for i := 0; i < n; i += stride {
-			rows = append(rows, data[i*d:i*d+d]...)
+// fitOutliers returns the whole-space outlier data (without its
+// threshold) of the n×d row-major training data of m, in the kernel's
+// space, at squared distances r2 from m's subspace (nil without one), and
+// the scores of all rows under it, from one pass over the rows that also
+// calls owner, if not nil, with each row's support vector (as Predict's
+// pass gives it) and reports the rows done to report (nil: none). Beyond
+// fenceRows rows the centre, spread and fence come from every stride-th
+// row. Memory: two floats per row beside the scores.
+func fitOutliers(m *svclust.Model, terms *assign.Terms, data, r2 []float64, n, d, w int, report func(int), owner func(i int, o int32)) (*OutlierData, []float64) {
+	f := field(m)
+	s := newWholeScorer(f, terms, radii(f, terms, OutlierMass))
+	raw := make([][2]float64, n)
+	s.eachRaw(mat.NewDense(n, d, data), r2, w, report, func(i int, _ float64, o int32, c [2]float64) {
+		raw[i] = c
+		if owner != nil {
+			owner(i, o)
 		}
-		sample = mat.NewDense(m, d, rows)
+	})
+	s.calibrate(raw, (n+fenceRows-1)/fenceRows)
+	score := make([]float64, n)
+	for i, c := range raw {
+		score[i] = OutlierScore(s.depthOf(c), s.fence) // as scorer.scores computes it
 	}
-	depths := make([]float64, m)
-	s.each(sample, w, nil, func(i int, _ float64, _ int32, dd float64) { depths[i] = dd })
-	d0 = fence(slices.Clone(depths))
-	if stride == 1 {
-		for i, dd := range depths {
-			depths[i] = OutlierScore(dd, d0) // in place: the scores
-		}
-		return d0, depths
-	}
-	if !all {
-		return d0, nil
-	}
-	s.fence = d0
-	score = make([]float64, n)
-	s.scores(score, x, w, nil)
-	return d0, score
+	return s.data(), score
+}
+
+// data returns the outlier data of the whole-space scorer s, without its
+// threshold.
+func (s *scorer) data() *OutlierData {
+	return &OutlierData{Mass: OutlierMass, Radius: s.radius, Center: s.center[:], Spread: s.spread[:], Fence: s.fence}
 }
 
 // ScoreOutliers sets fx[i] to f(xᵢ) of row i of x, as p.Model().Score
@@ -341,12 +640,13 @@ func ScoreOutliers(p Partition, fx, scores []float64, x mat.Matrix, workers int)
 	checkScores(m, scores, x)
 	checkScores(m, fx, x)
 	w := numWorkers(workers)
+	kx, r2 := kernelRowsResid(m, x, w)
 	if s.terms == nil {
-		m.Score(fx, x, w)
-		s.scores(scores, kernelRows(m, x, w), w, nil)
+		m.ScoreKernel(fx, kx, w)
+		s.scores(scores, kx, r2, w, nil)
 		return nil
 	}
-	s.scores(scores, kernelRows(m, x, w), w, func(i int, f float64, _ int32, _ float64) { fx[i] = f })
+	s.scores(scores, kx, r2, w, func(i int, f float64, _ int32, _ float64) { fx[i] = f })
 	return nil
 }
 

@@ -18,7 +18,7 @@ import (
 // documentation).
 const (
 	Format  = "svclust-model"
-	Version = 6
+	Version = 7
 )
 
 // wholeVersion is the first version of the whole file (scaling, run
@@ -27,10 +27,15 @@ const (
 // peaks, fence and threshold, and the components rule's sv_cluster).
 // subspaceVersion is the first whose model may hold "subspace" and the
 // subspace rule's statistics in its "choice" (also version 6; optional).
+// wholeScoreVersion is the first whose outlier data may be the
+// whole-space score (mass, radii, centre, spread, fence, threshold) instead of
+// version 6's depth score (peaks, fence, threshold), which a version-6
+// partition written again keeps.
 const (
-	wholeVersion    = 5
-	outlierVersion  = 6
-	subspaceVersion = 6
+	wholeVersion      = 5
+	outlierVersion    = 6
+	subspaceVersion   = 6
+	wholeScoreVersion = 7
 )
 
 // The forms written before version 5, which Read still reads.

@@ -104,10 +104,16 @@ type partitionJSON struct {
 	Anchors            int        `json:"anchors"`
 	Strip              matrixJSON `json:"strip"`
 	StripCluster       []int      `json:"strip_cluster"`
-	// The outlier data of version 6 (cluster.OutlierData), of either
-	// rule, absent in a partition without it; the components rule then
-	// also writes "sv_cluster".
-	OutlierPeak      []float64 `json:"outlier_peak"`
+	// The outlier data (cluster.OutlierData), of either rule, absent in
+	// a partition without it; the components rule then also writes
+	// "sv_cluster". Version 6 holds the depth score's peaks; version 7
+	// the whole-space score's mass, radii, centre and spread, or the peaks of a
+	// version-6 partition written again.
+	OutlierPeak      []float64 `json:"outlier_peak,omitempty"`
+	OutlierMass      float64   `json:"outlier_mass,omitempty"`
+	OutlierRadius    []float64 `json:"outlier_radius,omitempty"`
+	OutlierCenter    []float64 `json:"outlier_center,omitempty"`
+	OutlierSpread    []float64 `json:"outlier_spread,omitempty"`
 	OutlierFence     float64   `json:"outlier_fence"`
 	OutlierThreshold float64   `json:"outlier_threshold"`
 }
@@ -116,19 +122,27 @@ type partitionJSON struct {
 func (pj *partitionJSON) outlierForm(o *cluster.OutlierData) {
 	if o != nil {
 		pj.OutlierPeak, pj.OutlierFence, pj.OutlierThreshold = o.Peak, o.Fence, o.Threshold
+		pj.OutlierMass, pj.OutlierRadius, pj.OutlierCenter, pj.OutlierSpread = o.Mass, o.Radius, o.Center, o.Spread
 	}
 }
 
 // outlier returns the outlier data of pj, read from a file of the given
 // version: nil when pj has none.
 func (pj *partitionJSON) outlier(version int) (*cluster.OutlierData, error) {
-	if pj.OutlierPeak == nil && pj.OutlierFence == 0 && pj.OutlierThreshold == 0 {
+	whole := pj.OutlierMass != 0 || pj.OutlierRadius != nil || pj.OutlierCenter != nil || pj.OutlierSpread != nil
+	if pj.OutlierPeak == nil && !whole && pj.OutlierFence == 0 && pj.OutlierThreshold == 0 {
 		return nil, nil
 	}
-	if version < outlierVersion {
+	switch {
+	case version < outlierVersion:
 		return nil, fmt.Errorf("%w: partition: version %d has no outlier data", ErrFormat, version)
+	case version < wholeScoreVersion && whole:
+		return nil, fmt.Errorf("%w: partition: version %d has no outlier_mass, outlier_radius, outlier_center or outlier_spread", ErrFormat, version)
+	case pj.OutlierPeak == nil && pj.OutlierMass == 0:
+		return nil, fmt.Errorf("%w: partition: outlier data without outlier_mass (or version 6's outlier_peak)", ErrFormat)
 	}
-	return &cluster.OutlierData{Peak: pj.OutlierPeak, Fence: pj.OutlierFence, Threshold: pj.OutlierThreshold}, nil
+	return &cluster.OutlierData{Peak: pj.OutlierPeak, Mass: pj.OutlierMass, Radius: pj.OutlierRadius, Center: pj.OutlierCenter, Spread: pj.OutlierSpread,
+		Fence: pj.OutlierFence, Threshold: pj.OutlierThreshold}, nil
 }
 
 // modelForm returns the file form of m, validated as Read validates what
@@ -655,9 +669,20 @@ func (jw *jsonWriter) partition(pj *partitionJSON) {
 		jw.raw(`,"strip_cluster":`)
 		jw.ints(pj.StripCluster)
 	}
-	if pj.OutlierPeak != nil {
-		jw.raw(`,"outlier_peak":`)
-		jw.floats(pj.OutlierPeak)
+	if pj.OutlierPeak != nil || pj.OutlierMass != 0 {
+		if pj.OutlierPeak != nil {
+			jw.raw(`,"outlier_peak":`)
+			jw.floats(pj.OutlierPeak)
+		} else {
+			jw.raw(`,"outlier_mass":`)
+			jw.float(pj.OutlierMass)
+			jw.raw(`,"outlier_radius":`)
+			jw.floats(pj.OutlierRadius)
+			jw.raw(`,"outlier_center":`)
+			jw.floats(pj.OutlierCenter)
+			jw.raw(`,"outlier_spread":`)
+			jw.floats(pj.OutlierSpread)
+		}
 		jw.raw(`,"outlier_fence":`)
 		jw.float(pj.OutlierFence)
 		jw.raw(`,"outlier_threshold":`)

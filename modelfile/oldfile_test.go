@@ -21,18 +21,21 @@ import (
 // readColumn reads the one-column CSV that svclust predict or score wrote.
 func readColumn(t *testing.T, path string) []float64 {
 	t.Helper()
-	b, err := os.ReadFile(path)
+	return readColumns(t, path)[0]
+}
+
+// rewritten returns f written as the current version and read back.
+func rewritten(t *testing.T, f *File) *File {
+	t.Helper()
+	var b bytes.Buffer
+	if err := f.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	g, err := Read(&b, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")[1:]
-	out := make([]float64, len(lines))
-	for i, l := range lines {
-		if out[i], err = strconv.ParseFloat(l, 64); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return out
+	return g
 }
 
 // closeScore reports whether a score computed now is the one an svclust
@@ -136,15 +139,7 @@ func TestOldFiles(t *testing.T) {
 			if _, err := f.OutlierScores(nil, x, 1); !errors.Is(err, cluster.ErrNoOutlierScores) || !strings.Contains(err.Error(), "refit") {
 				t.Errorf("outlier scores of an old file: %v, want ErrNoOutlierScores", err)
 			}
-			var b bytes.Buffer
-			if err := f.Write(&b); err != nil {
-				t.Fatal(err)
-			}
-			g, err := Read(&b, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got, _ := g.Predict(nil, x, 1); !slices.Equal(got, want) {
+			if got, _ := rewritten(t, f).Predict(nil, x, 1); !slices.Equal(got, want) {
 				t.Error("saved as the current version, the file labels differently")
 			}
 			if (f.Run != nil || strings.HasPrefix(tc.file, "lib4")) && f.Partition.Rule() == cluster.RuleLevels {
@@ -228,4 +223,73 @@ func TestReclusterLoaded(t *testing.T) {
 		t.Error("without the stored Choice no kind clusters differently: the test cannot fail")
 	}
 	t.Logf("without the stored Choice, %d of %d kinds cluster differently", changed, len(dataset.AllKinds()))
+}
+
+// readColumns returns the columns of the numeric CSV file at path, after
+// its header line.
+func readColumns(t *testing.T, path string) [][]float64 {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cols [][]float64
+	for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")[1:] {
+		fields := strings.Split(l, ",")
+		if cols == nil {
+			cols = make([][]float64, len(fields))
+		}
+		for j, s := range fields {
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cols[j] = append(cols[j], v)
+		}
+	}
+	return cols
+}
+
+// TestVersion6Files: a model file of version 6 (testdata/old/README.md),
+// whose outlier score is the depth below its cluster's peak, labels and
+// scores the data exactly as the svclust that wrote it did, f and the
+// outlier score alike, and keeps that score when saved as the current
+// version.
+func TestVersion6Files(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("testdata", "old")
+	data, err := dataset.ReadFile(filepath.Join(dir, "data.csv"), dataset.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"v6-levels", "v6-components"} {
+		t.Run(name, func(t *testing.T) {
+			f, err := ReadFile(filepath.Join(dir, name+".json"), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			score := readColumns(t, filepath.Join(dir, name+".score"))
+			pred := readColumns(t, filepath.Join(dir, name+".pred"))
+			for k, h := range []*File{f, rewritten(t, f)} {
+				fx, err := h.Score(nil, data.X, 2)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out, err := h.OutlierScores(nil, data.X, 2)
+				if err != nil {
+					t.Fatal(err)
+				}
+				labels, err := h.Predict(nil, data.X, 2)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range fx {
+					if fx[i] != score[0][i] || out[i] != score[1][i] || out[i] != pred[1][i] || float64(labels[i]) != pred[0][i] {
+						t.Fatalf("file %d (0 read, 1 saved again), row %d: f %v, outlier %v, label %d; svclust of version 6: %v, %v, %v",
+							k, i, fx[i], out[i], labels[i], score[0][i], score[1][i], pred[0][i])
+					}
+				}
+			}
+		})
+	}
 }

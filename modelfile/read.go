@@ -316,7 +316,7 @@ func decode(r io.Reader) (*File, error) {
 		if f.Partition != nil {
 			rule = f.Partition.Rule().String()
 		}
-		if err := checkRun(mf.Run, m, rule, mf.Format == Format && version == Version); err != nil {
+		if err := checkRun(mf.Run, m, rule, mf.Format == Format && version >= outlierVersion); err != nil {
 			return nil, err
 		}
 	}
@@ -326,7 +326,7 @@ func decode(r io.Reader) (*File, error) {
 // checkRun checks the run record r of a file against itself and the model
 // m (whose partition has the rule named rule, "" if none), field by field,
 // so that a file that contradicts itself is refused naming the field. current
-// is set for a file of the current Version, whose run record fit, tune,
+// is set for a file of version 6 or later, whose run record fit, tune,
 // Python and Beam write from the model itself: its γ, C and budget are
 // then the model's. Older files are checked for what they could hold.
 func checkRun(r *Run, m *svclust.Model, rule string, current bool) error {

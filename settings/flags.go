@@ -76,7 +76,7 @@ func (s *Settings) Register(fs *flag.FlagSet, omit ...string) {
 		fs.BoolVar(&s.Outliers, "outliers", s.Outliers, "label as -1 the points whose outlier score is at least -outlier-threshold")
 	}
 	if def("outlier-threshold") {
-		fs.Float64Var(&s.OutlierThreshold, "outlier-threshold", s.OutlierThreshold, "outlier score in (0, 1) at and above which a point is an outlier (0.5: its depth below its cluster's peak reaches the fence Q3 + 3 IQR of the training rows' depths)")
+		fs.Float64Var(&s.OutlierThreshold, "outlier-threshold", s.OutlierThreshold, "outlier score in (0, 1) at and above which a point is an outlier (0.5: its remoteness reaches the fence Q3 + 3 IQR of the training rows')")
 	}
 	if def("stream") {
 		fs.BoolVar(&s.Stream, "stream", s.Stream, "for data larger than memory: train on a seeded sample of the rows and label the file in a second pass, in memory independent of its length; implies -all")

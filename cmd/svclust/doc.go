@@ -341,13 +341,16 @@ The flags are:
 		The outlier score in (0, 1) at and above which a point is an
 		outlier (default 0.5). Stored in the model file, so that predict
 		labels as fit did. The outlier score of a point x is
-		D/(D + D₀): D is how far x lies, in log density, below the peak
-		of the cluster it is densest for (0 at a peak; each cluster read
-		on its own support vectors' part of f + 1), and D₀ the fence
-		Q3 + 3·IQR of D over the training rows, stored too. It is 0 at a
-		cluster's peak, 0.5 at the fence and tends to 1 far from every
-		cluster; a point further from every support vector never scores
-		lower (docs/outliers.md).
+		D/(D + D₀): D is the larger of two views of how remote x is, in
+		the whole space of the features, each less its median and
+		divided by its interquartile range over the training rows: the
+		distance from x to the nearest ball around a support vector
+		that holds 8 % of the model's mass, and −log of the model's
+		density at x (shifted so that D ≥ 0); D₀ is the fence
+		Q3 + 3·IQR of D over the training rows, stored too. A typical
+		row scores about 0.3, the fence 0.5, and the score tends to 1
+		far out; a point further from every support vector never
+		scores lower (docs/outliers.md).
 	-o file
 		Write the cluster and the outlier score of each row, in input
 		order, as CSV with the header "cluster,outlier" (the score in the

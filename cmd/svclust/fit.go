@@ -376,14 +376,6 @@ func fitInMemory(e *env, o *fitFlags, path string, prog *progress) (*data, *resu
 	if err != nil {
 		return nil, nil, err
 	}
-	if r.cl.OutlierScores == nil && (o.out != "" || o.json) {
-		// Beyond 100,000 rows without -outliers, cluster.Fit may leave
-		// the rows' scores to a pass of their own, which -o and -json
-		// need (-rule levels gives them beyond 200,000 rows).
-		if r.cl.OutlierScores, err = r.cl.Partition.OutlierScores(nil, dt.ds.X, o.run.Workers); err != nil {
-			return nil, nil, err
-		}
-	}
 	prog.begin("write", "", 0)
 	if err := writeResults(e, o, &o.run, dt, r); err != nil {
 		return nil, nil, err

@@ -487,11 +487,11 @@ func TestRobust(t *testing.T) {
 			return editJSON(g, func(v map[string]any) { v["format"] = "svclust-other" })
 		}, code: 1, msg: `m.json: modelfile: invalid model file: format is "svclust-other", want "svclust-model"`},
 		{name: "wrong version", args: modelArgs("predict"), data: valid, model: func(g string) string {
-			return editJSON(g, func(v map[string]any) { v["version"] = 7 })
-		}, old: true, code: 1, msg: "m.json: model file version 7 is newer than this svclust reads (1 to 6): use a newer svclust"},
+			return editJSON(g, func(v map[string]any) { v["version"] = 8 })
+		}, old: true, code: 1, msg: "m.json: model file version 8 is newer than this svclust reads (1 to 7): use a newer svclust"},
 		{name: "version 0", args: modelArgs("score"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { v["version"] = 0 })
-		}, code: 1, msg: "m.json: modelfile: invalid model file: version 0, want 1 to 6"},
+		}, code: 1, msg: "m.json: modelfile: invalid model file: version 0, want 1 to 7"},
 		{name: "version as text", args: modelArgs("score"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { v["version"] = "1" })
 		}, code: 1, msg: "m.json: not a model file"},

@@ -29,8 +29,8 @@ func NewTermsOf(f *Field) *Terms {
 // within rounding (see Terms). It reports the rows done to report (nil
 // reports nothing).
 func (f *Field) EachOwner(x mat.Matrix, terms *Terms, w int, report func(int), do func(i int, fx float64, owner int32)) {
-	f.EachPart(x, terms, nil, 0, w, report, func(i int, _ []float64, fx float64, owner int32, _ []float64) {
-		do(i, fx, owner)
+	f.EachPart(x, terms, nil, 0, w, report, func(i int, _ []float64, sum float64, owner int32, _ []float64) {
+		do(i, sum-1, owner)
 	})
 }
 
@@ -39,7 +39,8 @@ func (f *Field) EachOwner(x mat.Matrix, terms *Terms, w int, report func(int), d
 // to 0; the owner is then the support vector with the largest
 // log αⱼ − γ‖x − svⱼ‖², the same argmax computed without underflow.
 func (f *Field) owner(row, x []float64) (float64, int32) {
-	return f.ownerParts(row, x, nil, nil)
+	sum, o := f.ownerParts(row, x, nil, nil)
+	return sum - 1, o
 }
 
 // logOwner returns the support vector with the largest

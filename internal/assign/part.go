@@ -14,13 +14,14 @@ import (
 // EachPart is EachOwner that also splits f(x) + 1 into the parts of k
 // groups of support vectors, group[j] in [0, k) being the group of
 // support vector j: do gets part[c] = Σ_{j: group[j] = c} αⱼk(x, svⱼ)
-// beside f(xᵢ) and the owner, and the row xᵢ itself. The parts cost k
+// beside sum = f(xᵢ) + 1 (the sum of the terms, from which EachOwner's
+// f(xᵢ) is sum − 1) and the owner, and the row xᵢ itself. The parts cost k
 // floats of scratch per goroutine and one addition per term; EachOwner
 // is EachPart without groups (group nil, k 0). With terms only the
 // terms kept by Terms.Owner are added (see Terms.OwnerParts), so a group
 // whose every term is below e⁻⁴⁰ of the largest has part 0. part and xi
 // are the goroutine's scratch, valid during the call only.
-func (f *Field) EachPart(x mat.Matrix, terms *Terms, group []int, k int, w int, report func(int), do func(i int, xi []float64, fx float64, owner int32, part []float64)) {
+func (f *Field) EachPart(x mat.Matrix, terms *Terms, group []int, k int, w int, report func(int), do func(i int, xi []float64, sum float64, owner int32, part []float64)) {
 	n, d := x.Dims()
 	rows := rowmajor.Source(x)
 	var scratch sync.Pool
@@ -36,14 +37,14 @@ func (f *Field) EachPart(x mat.Matrix, terms *Terms, group []int, k int, w int, 
 			for i := lo; i < hi; i++ {
 				xi := rows(i, buf)
 				sum, o := terms.OwnerParts(xi, s, group, part)
-				do(i, xi, sum-1, int32(o), part)
+				do(i, xi, sum, int32(o), part)
 			}
 		} else {
 			row := make([]float64, len(f.Alpha))
 			for i := lo; i < hi; i++ {
 				xi := rows(i, buf)
-				fx, o := f.ownerParts(row, xi, group, part)
-				do(i, xi, fx, o, part)
+				sum, o := f.ownerParts(row, xi, group, part)
+				do(i, xi, sum, o, part)
 			}
 		}
 		if report != nil {
@@ -52,8 +53,9 @@ func (f *Field) EachPart(x mat.Matrix, terms *Terms, group []int, k int, w int, 
 	})
 }
 
-// ownerParts is owner that also sets part[c] to group c's part of
-// f(x) + 1 when group is not nil, from the same terms in the same order.
+// ownerParts is owner that returns f(x) + 1, the sum of the terms, and
+// also sets part[c] to group c's part of it when group is not nil, from
+// the same terms in the same order.
 func (f *Field) ownerParts(row, x []float64, group []int, part []float64) (float64, int32) {
 	f.kernelRow(row, x)
 	clear(part)
@@ -72,7 +74,7 @@ func (f *Field) ownerParts(row, x []float64, group []int, part []float64) (float
 	if best <= 0 {
 		bi = f.logOwner(row, x)
 	}
-	return s - 1, int32(bi)
+	return s, int32(bi)
 }
 
 // kernelRow sets row[j] to k(x, svⱼ).

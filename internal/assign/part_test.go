@@ -35,7 +35,8 @@ func TestEachPart(t *testing.T) {
 		wantO := make([]int32, n)
 		f.EachOwner(x, terms, 2, nil, func(i int, fx float64, o int32) { wantF[i], wantO[i] = fx, o })
 		row, top, logPart, parts := make([]float64, b), make([]float64, k), make([]float64, k), make([]float64, k)
-		f.EachPart(x, terms, group, k, 1, nil, func(i int, xi []float64, fx float64, o int32, part []float64) {
+		f.EachPart(x, terms, group, k, 1, nil, func(i int, xi []float64, total float64, o int32, part []float64) {
+			fx := total - 1 // as EachOwner forms f
 			if math.Float64bits(fx) != math.Float64bits(wantF[i]) || o != wantO[i] {
 				t.Fatalf("terms %v row %d: f %v owner %d, EachOwner %v %d", terms != nil, i, fx, o, wantF[i], wantO[i])
 			}

@@ -2,6 +2,7 @@ package assign
 
 import (
 	"math"
+	"slices"
 
 	"github.com/svclust/svclust/internal/kernel"
 )
@@ -174,6 +175,12 @@ type TermsScratch struct {
 	e         []float64 // their γⱼ‖x − svⱼ‖², then the kept terms' kernel values
 	umin      float64
 	evaluated int // terms evaluated by the last query
+	// The terms MassRadius gathered: squared distances, coefficients,
+	// their sum, the bound and how many the last shrink kept.
+	hd, ha []float64
+	mass   float64
+	bound  float64
+	kept   int
 }
 
 // NewScratch returns scratch space for Owner.
@@ -286,5 +293,193 @@ func (t *Terms) visit(id int32, rd float64, x []float64, s *TermsScratch) {
 	old := s.off[nd.dim]
 	s.off[nd.dim] = diff
 	t.visit(far, rd-old*old+diff*diff, x, s)
+	s.off[nd.dim] = old
+}
+
+// MassRadius returns the smallest squared distance ‖x − svⱼ‖² within
+// which the coefficients αⱼ of the support vectors sum to at least need
+// (the largest squared distance when they never do): a k-nearest-neighbour
+// distance weighted by the coefficients. It searches the tree nearer
+// child first, gathering the terms nearer than a bound; whenever the
+// gathered terms hold need and have doubled since the last time, the
+// bound becomes their radius (WeightedRadius) and the farther ones are
+// dropped, and a cell beyond the bound is skipped. The result is one of
+// the squared distances kernel.SqDist gives, the one a sort of all B of
+// them would reach; only the rounding of the sums against need depends on
+// the order of the search.
+func (t *Terms) MassRadius(x []float64, s *TermsScratch, need float64) float64 {
+	s.hd, s.ha, s.mass = s.hd[:0], s.ha[:0], 0
+	s.bound, s.kept = math.Inf(1), 0
+	s.evaluated = 0
+	clear(s.off)
+	t.massVisit(0, 0, x, s, need)
+	if len(s.hd) == 0 {
+		return math.NaN() // a NaN in x
+	}
+	return WeightedRadius(s.hd, s.ha, need)
+}
+
+// massVisit is visit for MassRadius.
+func (t *Terms) massVisit(id int32, rd float64, x []float64, s *TermsScratch, need float64) {
+	if rd >= s.bound {
+		return
+	}
+	nd := &t.nodes[id]
+	if nd.dim < 0 {
+		d := t.d
+		for k := nd.lo; k < nd.hi; k++ {
+			d2 := kernel.SqDist(x, t.sv[int(k)*d:int(k)*d+d])
+			s.evaluated++
+			if !(d2 < s.bound) {
+				continue
+			}
+			s.hd, s.ha = append(s.hd, d2), append(s.ha, t.alpha[k])
+			s.mass += t.alpha[k]
+			if s.mass >= need && len(s.hd) >= 2*s.kept+16 {
+				s.shrink(need)
+			}
+		}
+		return
+	}
+	diff := x[nd.dim] - nd.split
+	near, far := id+1, nd.right
+	if diff >= 0 {
+		near, far = far, near
+	}
+	t.massVisit(near, rd, x, s, need)
+	old := s.off[nd.dim]
+	s.off[nd.dim] = diff
+	t.massVisit(far, rd-old*old+diff*diff, x, s, need)
+	s.off[nd.dim] = old
+}
+
+// shrink sets the bound of MassRadius to the radius of the gathered
+// terms, which hold need, and keeps those within it.
+func (s *TermsScratch) shrink(need float64) {
+	s.bound = WeightedRadius(s.hd, s.ha, need)
+	k := 0
+	s.mass = 0
+	for i, d2 := range s.hd {
+		if d2 <= s.bound {
+			s.hd[k], s.ha[k] = d2, s.ha[i]
+			s.mass += s.ha[i]
+			k++
+		}
+	}
+	s.hd, s.ha, s.kept = s.hd[:k], s.ha[:k], k
+}
+
+// WeightedRadius returns the smallest of the values d2[i] such that the
+// weights w[j] (all > 0) of the j with d2[j] ≤ it sum to at least need
+// (the largest d2 when they never do) by a selection that reorders d2 and w
+// together: O(len(d2)) expected. The sums are made in an order fixed by
+// the inputs, so equal inputs give equal results. It panics if d2 is
+// empty or the lengths differ.
+func WeightedRadius(d2, w []float64, need float64) float64 {
+	if len(d2) == 0 || len(w) != len(d2) {
+		panic("assign: WeightedRadius of bad lengths")
+	}
+	lo, hi := 0, len(d2)
+	for {
+		if hi-lo == 1 {
+			return d2[lo]
+		}
+		// Median of three as the pivot, then a three-way partition of
+		// [lo, hi) into below, equal to and above it.
+		a, b, c := d2[lo], d2[lo+(hi-lo)/2], d2[hi-1]
+		p := max(min(a, b), min(max(a, b), c))
+		lt, i, gt := lo, lo, hi
+		var below, equal float64
+		for i < gt {
+			switch v := d2[i]; {
+			case v < p:
+				d2[lt], d2[i] = d2[i], d2[lt]
+				w[lt], w[i] = w[i], w[lt]
+				below += w[lt]
+				lt++
+				i++
+			case v > p:
+				gt--
+				d2[gt], d2[i] = d2[i], d2[gt]
+				w[gt], w[i] = w[i], w[gt]
+			default:
+				equal += w[i]
+				i++
+			}
+		}
+		switch {
+		case below >= need:
+			hi = lt
+		case below+equal >= need || gt == hi:
+			return p
+		default:
+			need -= below + equal
+			lo = gt
+		}
+	}
+}
+
+// Offsets holds a value vⱼ ≥ 0 per support vector for MinPlus, in the
+// tree's order, with the least of them in each cell.
+type Offsets struct {
+	v, node []float64
+}
+
+// NewOffsets returns the Offsets of v, indexed as the model's support
+// vectors. It panics if v does not have one value per support vector.
+func (t *Terms) NewOffsets(v []float64) *Offsets {
+	if len(v) != len(t.orig) {
+		panic("assign: offsets of the wrong length")
+	}
+	o := &Offsets{v: make([]float64, len(v)), node: make([]float64, len(t.nodes))}
+	for k, j := range t.orig {
+		o.v[k] = v[j]
+	}
+	for id := len(t.nodes) - 1; id >= 0; id-- {
+		nd := &t.nodes[id]
+		o.node[id] = slices.Min(o.v[nd.lo:nd.hi])
+	}
+	return o
+}
+
+// MinPlus returns the least of √(‖x − svⱼ‖² + r2) + vⱼ over the support
+// vectors, the offsets vⱼ of o: the distance from x, lifted r2 off the
+// support vectors' space, to the nearest ball of radius vⱼ around a
+// support vector. It searches the tree nearer child first and skips a
+// cell that cannot beat the least found so far. A full pass gives the
+// same value: each candidate is computed alike and the minimum is exact.
+func (t *Terms) MinPlus(x []float64, r2 float64, o *Offsets, s *TermsScratch) float64 {
+	s.bound = math.Inf(1)
+	s.evaluated = 0
+	clear(s.off)
+	t.minVisit(0, 0, x, r2, o, s)
+	return s.bound
+}
+
+// minVisit is visit for MinPlus.
+func (t *Terms) minVisit(id int32, rd float64, x []float64, r2 float64, o *Offsets, s *TermsScratch) {
+	if math.Sqrt(rd+r2)+o.node[id] >= s.bound {
+		return
+	}
+	nd := &t.nodes[id]
+	if nd.dim < 0 {
+		d := t.d
+		for k := nd.lo; k < nd.hi; k++ {
+			s.evaluated++
+			if v := math.Sqrt(kernel.SqDist(x, t.sv[int(k)*d:int(k)*d+d])+r2) + o.v[k]; v < s.bound {
+				s.bound = v
+			}
+		}
+		return
+	}
+	diff := x[nd.dim] - nd.split
+	near, far := id+1, nd.right
+	if diff >= 0 {
+		near, far = far, near
+	}
+	t.minVisit(near, rd, x, r2, o, s)
+	old := s.off[nd.dim]
+	s.off[nd.dim] = diff
+	t.minVisit(far, rd-old*old+diff*diff, x, r2, o, s)
 	s.off[nd.dim] = old
 }

@@ -1,8 +1,10 @@
 package assign
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/svclust/svclust/internal/kernel"
@@ -208,5 +210,57 @@ func TestTermsNaN(t *testing.T) {
 	wantSum, wantOwner := bruteOwner(x, sv, alpha, 200, nil)
 	if !math.IsNaN(sum) || !math.IsNaN(wantSum) || owner != wantOwner {
 		t.Errorf("Owner(%v) = %v, %d; a full pass gives %v, %d", x, sum, owner, wantSum, wantOwner)
+	}
+}
+
+// TestMassRadius: the index's weighted nearest-neighbour distance is the
+// one a sort of every squared distance gives, for shares of the mass from
+// one term to all of them, at points among and far from the support
+// vectors, with adaptive widths and without.
+func TestMassRadius(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	const d, b = 2, 600
+	sv, alpha := clusteredSVs(r, b, d)
+	var total float64
+	for _, a := range alpha {
+		total += a
+	}
+	gammas := make([]float64, b)
+	for j := range gammas {
+		gammas[j] = 200 * (1 + r.Float64())
+	}
+	for _, g := range [][]float64{nil, gammas} {
+		terms := NewTermsEach(sv, d, alpha, 200, g)
+		if terms == nil {
+			t.Fatal("no index for clustered support vectors")
+		}
+		s := terms.NewScratch()
+		d2 := make([]float64, b)
+		order := make([]int, b)
+		for q := range 300 {
+			x := []float64{4 * r.Float64(), 4 * r.Float64()}
+			if q%50 == 0 {
+				x[0] = 1e3
+			}
+			need := total * []float64{0.0001, 0.08, 0.5, 0.999}[q%4]
+			for j := range b {
+				d2[j] = kernel.SqDist(x, sv[j*d:j*d+d])
+				order[j] = j
+			}
+			slices.SortFunc(order, func(i, j int) int { return cmp.Compare(d2[i], d2[j]) })
+			var want, sum float64
+			for _, j := range order {
+				want = d2[j]
+				if sum += alpha[j]; sum >= need {
+					break
+				}
+			}
+			if got := terms.MassRadius(x, s, need); got != want {
+				t.Fatalf("x %v, need %v of %v: MassRadius %v, sorted %v", x, need, total, got, want)
+			}
+			if q%4 == 1 && x[0] < 10 && s.evaluated > b/2 {
+				t.Errorf("x %v: %d of %d terms evaluated for 8 %% of the mass", x, s.evaluated, b)
+			}
+		}
 	}
 }

@@ -279,13 +279,6 @@ func fit(ctx context.Context, x []float64, n, d int, owned bool, js []byte) (*fi
 	if err != nil {
 		return nil, configError(err)
 	}
-	if cl.OutlierScores == nil {
-		// Beyond 100,000 rows without outliers, cluster.Fit leaves the
-		// rows' scores to a pass of their own: outlier_scores_ needs it.
-		if cl.OutlierScores, err = cl.Partition.OutlierScores(nil, scaled, s.p.Workers); err != nil {
-			return nil, err
-		}
-	}
 	mf := s.st.ModelFile(scaler, s.p.Features, runOf(s, model, x, n), model, cl)
 	report, err := json.Marshal(s.st.Report(model, cl, n, d))
 	if err != nil {

@@ -134,9 +134,9 @@ class SVClust(ClusterMixin, BaseEstimator):
         outlier_threshold.
     outlier_threshold : float
         Outlier score in (0, 1) at and above which a point is an outlier
-        (`svclust fit -outlier-threshold`): 0.5, where a point's depth
-        below its cluster's peak reaches the fence Q3 + 3 IQR of the
-        training rows' depths and its membership strength reaches 0.
+        (`svclust fit -outlier-threshold`): 0.5, where a point's
+        remoteness reaches the fence Q3 + 3 IQR of the training rows'
+        and its membership strength reaches 0 (docs/outliers.md).
     all : bool
         Run a trajectory from every point instead of the strip only (rule
         "components").
@@ -159,13 +159,13 @@ class SVClust(ClusterMixin, BaseEstimator):
         With na="drop", the indices of the training rows left out for a
         missing value (empty if none); absent otherwise.
     outlier_scores_ : ndarray of float64, shape (n_samples,)
-        Outlier score of each training row, in [0, 1]: 0 at a cluster's
-        peak, towards 1 far from every cluster (the column "outlier" of
+        Outlier score of each training row, in [0, 1]: about 0.3 for a
+        typical row, towards 1 far from the data's mass (the column "outlier" of
         `svclust fit -o`; docs/outliers.md); NaN for the rows na="drop"
         left out. Absent after `load`.
     probabilities_ : ndarray of float64, shape (n_samples,)
         Membership strength of each training row in its cluster, in
-        [0, 1] (hdbscan's name): 1 at a cluster's peak, 0 exactly for the
+        [0, 1] (hdbscan's name): 1 where the data are most typical, 0 exactly for the
         rows whose outlier score reaches outlier_threshold; NaN for the
         rows na="drop" left out. Absent after `load`.
     n_clusters_ : int
@@ -431,8 +431,8 @@ class SVClust(ClusterMixin, BaseEstimator):
 
     def membership_strength(self, X):
         """Membership strength of each row of X in its cluster, in [0, 1]:
-        1 − D/Dₜ, D the row's depth below its cluster's peak and Dₜ the
-        depth at the threshold; 0 exactly where outlier_score(X) ≥
+        1 − D/Dₜ, D the row's remoteness (docs/outliers.md) and Dₜ the
+        remoteness at the threshold; 0 exactly where outlier_score(X) ≥
         outlier_threshold. On the training rows, probabilities_."""
         return self._outlier(X)[1]
 
