@@ -46,8 +46,8 @@ var ErrNoOutlierScores = errors.New("cluster: the partition has no outlier fence
 
 // OutlierData is what a partition stores to give any point its outlier
 // score (see [LevelTree.OutlierScores]). A partition fitted now holds the
-// whole-space score (version 7 of the model file): Mass, Center, Spread,
-// Fence and Threshold, no Peak. One read from a file of version 6 holds
+// whole-space score (version 7 of the model file): Mass, Radius, Center,
+// Spread, Fence and Threshold, no Peak. One read from a file of version 6 holds
 // the depth score of that version: Peak, Fence and Threshold.
 //
 // The whole-space score of a point x, scaled as the model scales its
@@ -63,13 +63,13 @@ var ErrNoOutlierScores = errors.New("cluster: the partition has no outlier fence
 //	S(x) = max((R − Center[0])/Spread[0], (L − Center[1])/Spread[1])
 //	D(x) = S(x) + Center[0]/Spread[0],  score = D / (D + Fence)
 //
-// D is S less the least value S can take (R ≥ 0), so that D ≥ 0 and the
-// score ranks every point, the typical ones too: it is 0 only at a
-// support vector whose radius is 0.
 // Center and Spread are the median and interquartile range of R and L
 // over the training rows, Fence = Q3 + OutlierFenceK·IQR of D over them.
-// Where every distance ‖Px − svⱼ‖ grows and ρ does not shrink, R and L
-// never fall, so neither does the score.
+// D is S less the least value S can take (R ≥ 0), so that D ≥ 0 and the
+// score ranks every point, the typical ones too: it is 0 only at a
+// support vector whose radius is 0. Where every distance ‖Px − svⱼ‖
+// grows and ρ does not shrink, R and L never fall, so neither does the
+// score.
 type OutlierData struct {
 	// Peak holds, for each cluster c, Fc of the depth score of model
 	// files of version 6: c's own part of f + 1 at c's highest mode, the
@@ -122,6 +122,9 @@ func (o *OutlierData) check(k, b int) error {
 			if !(o.Spread[i] > 0) || math.IsInf(o.Spread[i], 0) {
 				return fmt.Errorf("cluster: outlier spread %v: must be > 0 and finite", o.Spread[i])
 			}
+		}
+		if math.IsInf(o.Center[0]/o.Spread[0], 0) {
+			return fmt.Errorf("cluster: outlier centre %v over spread %v: not finite", o.Center[0], o.Spread[0])
 		}
 	} else {
 		if len(o.Peak) != k {

@@ -231,6 +231,8 @@ func TestCorrupt(t *testing.T) {
 		{"model with partition", edit(func(v map[string]any) { mod(v)["partition"] = part(v) })},
 		{"levels without rule", editL(func(v map[string]any) { delete(part(v), "rule") })},
 		{"levels birth long", editL(func(v map[string]any) { part(v)["birth"] = append(part(v)["birth"].([]any), 1.0) })},
+		{"outlier shift overflows", editL(func(v map[string]any) { part(v)["outlier_spread"] = []any{1e-320, 1.0} })},
+		{"outlier radius negative", editL(func(v map[string]any) { part(v)["outlier_radius"].([]any)[0] = -1.0 })},
 		// "gammas": one positive, finite width per support vector.
 		{"gammas short", edit(func(v map[string]any) { mod(v)["gammas"] = ones(len(mod(v)["alpha"].([]any)) - 1) })},
 		{"gammas zero", edit(func(v map[string]any) {
