@@ -158,7 +158,7 @@ func validateThreshold(t float64) error {
 //
 //	score = D / (D + D₀),
 //
-// 0 where the data are typical, ½ at the fence, and below 1 at any finite depth,
+// 0 at D = 0, ½ at the fence, and below 1 at any finite depth,
 // so that far points keep their order; 1 for an infinite depth.
 func OutlierScore(d, d0 float64) float64 {
 	if math.IsInf(d, 1) {
