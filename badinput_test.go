@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -257,5 +258,43 @@ func TestModelValidate(t *testing.T) {
 	}
 	if got := (*svclust.Model)(nil).Dim(); got != 0 {
 		t.Errorf("nil Model: Dim = %d, want 0", got)
+	}
+}
+
+// TestModelValidateSubspace: a Model whose Subspace is malformed is
+// refused by Validate, so that cluster.Fit and Predict return an error
+// instead of panicking on a worker (a mean one value short) or scoring
+// NaN (a non-finite mean or basis, or a basis far from orthonormal, such
+// as one with entries of 1.7e308, whose projections overflow).
+func TestModelValidateSubspace(t *testing.T) {
+	model := func(edit func(s *svclust.Subspace)) *svclust.Model {
+		s := &svclust.Subspace{Mean: []float64{0, 0, 0}, Basis: mat.NewDense(2, 3, []float64{1, 0, 0, 0, 0.6, 0.8})}
+		if edit != nil {
+			edit(s)
+		}
+		return &svclust.Model{Gamma: 1, C: 2, SV: mat.NewDense(2, 2, []float64{0, 0, 1, 1}), Alpha: []float64{1, 1}, Subspace: s}
+	}
+	if err := model(nil).Validate(); err != nil {
+		t.Fatalf("valid model: %v", err)
+	}
+	x := mat.NewDense(4, 3, []float64{0, 0, 0, 1, 1, 1, 2, 0, 1, 0, 2, 2})
+	for _, c := range []struct {
+		name, msg string
+		edit      func(s *svclust.Subspace)
+	}{
+		{"mean short", "mean of length 2", func(s *svclust.Subspace) { s.Mean = s.Mean[:2] }},
+		{"NaN mean", "mean NaN", func(s *svclust.Subspace) { s.Mean[1] = math.NaN() }},
+		{"Inf basis", "basis value +Inf", func(s *svclust.Subspace) { s.Basis.Set(0, 2, math.Inf(1)) }},
+		{"huge basis", "not orthonormal", func(s *svclust.Subspace) { s.Basis.Set(1, 1, 1.7e308); s.Basis.Set(1, 2, 1.7e308) }},
+		{"scaled basis", "not orthonormal", func(s *svclust.Subspace) { s.Basis.Set(0, 0, 2) }},
+		{"skew basis", "not orthonormal", func(s *svclust.Subspace) { s.Basis.Set(0, 1, 0.1) }},
+	} {
+		m := model(c.edit)
+		if err := m.Validate(); !errors.Is(err, svclust.ErrNotTrained) || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: Validate: %v, want ErrNotTrained naming %q", c.name, err, c.msg)
+		}
+		if _, err := cluster.Fit(m, x, nil); !errors.Is(err, svclust.ErrNotTrained) {
+			t.Errorf("%s: cluster.Fit: %v, want ErrNotTrained", c.name, err)
+		}
 	}
 }

@@ -75,13 +75,15 @@ func (m *Model) KernelDim() int {
 
 // Validate returns nil if m can be used: at least one support vector, as
 // many coefficients as support vectors, a compact SV (stride = columns),
-// Gamma > 0 and every value finite, and Gammas nil or one positive finite
-// width per support vector. Otherwise it returns an error wrapping
-// ErrNotTrained that names the field, such as for a nil Model or its zero
-// value. A Model that Train returns is valid; the functions of package
-// cluster, modelfile and figure that take a Model call Validate first, so
-// that a Model built by hand gives an error there rather than a panic.
-// It costs one pass over the support vectors.
+// Gamma > 0 and every value finite, Gammas nil or one positive finite
+// width per support vector, and Subspace nil or valid (see
+// Subspace.Check) with as many directions as the support vectors have
+// columns. Otherwise it returns an error wrapping ErrNotTrained that
+// names the field, such as for a nil Model or its zero value. A Model
+// that Train returns is valid; the functions of package cluster,
+// modelfile and figure that take a Model call Validate first, so that a
+// Model built by hand gives an error there rather than a panic. It costs
+// one pass over the support vectors and O(q²·d) for a subspace.
 func (m *Model) Validate() error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: "+format, append([]any{ErrNotTrained}, args...)...)
@@ -129,6 +131,9 @@ func (m *Model) Validate() error {
 		}
 		if d, q := m.Subspace.Dims(); d < 1 || q != raw.Cols {
 			return bad("Subspace maps %d features to %d, but the support vectors have %d", d, q, raw.Cols)
+		}
+		if err := m.Subspace.Check(); err != nil {
+			return bad("%v", err)
 		}
 	}
 	return nil

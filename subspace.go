@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust/internal/kernel"
@@ -204,8 +205,15 @@ func (p *Subspace) Residuals(dst, data, proj []float64, n, workers int) []float6
 	return dst
 }
 
+// orthoTol is the largest departure of Basis·Basisᵀ from the identity
+// that Check accepts: the directions svclust learns are orthonormal to
+// about 10⁻¹⁵; a basis further off was not learnt (a tampered model
+// file), and its projections may overflow.
+const orthoTol = 1e-8
+
 // Check returns an error if p is not a valid projection of d ≥ 1 features
-// onto q ≥ 1 directions with finite values.
+// onto q ≥ 1 directions: a mean of d finite values and q ≤ d finite
+// directions, orthonormal to within orthoTol. It costs O(q²·d).
 func (p *Subspace) Check() error {
 	if p.Basis == nil {
 		return fmt.Errorf("svclust: Subspace: no basis")
@@ -226,6 +234,17 @@ func (p *Subspace) Check() error {
 		for _, v := range p.Basis.RawRowView(k) {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return fmt.Errorf("svclust: Subspace: basis value %v is not finite", v)
+			}
+		}
+	}
+	for k := range q {
+		for l := range k + 1 {
+			want := 0.0
+			if k == l {
+				want = 1
+			}
+			if dot := floats.Dot(p.Basis.RawRowView(k), p.Basis.RawRowView(l)); !(math.Abs(dot-want) <= orthoTol) {
+				return fmt.Errorf("svclust: Subspace: directions %d and %d have dot product %v, want %v (not orthonormal)", l+1, k+1, dot, want)
 			}
 		}
 	}
