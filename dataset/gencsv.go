@@ -43,7 +43,7 @@ func generateCSV(w io.Writer, kind Kind, n int, seed uint64, block int) error {
 		return err
 	}
 	if n > math.MaxInt32 {
-		return fmt.Errorf("dataset: cannot generate %d points; GenerateCSV takes at most %d", n, math.MaxInt32)
+		return fmt.Errorf("dataset: n = %d is too large: GenerateCSV writes at most %d points (2³¹ − 1, its permutation holds 4-byte indices)", n, math.MaxInt32)
 	}
 	rnd := draw(sh, counts, seed, func(int, []float64, int) {})
 

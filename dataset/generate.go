@@ -398,13 +398,20 @@ func names(d int) []string {
 //
 // The data are a deterministic function of kind, n and seed, drawn from
 // rand.New(rand.NewPCG(seed, seed)). Generate returns an error if n < 1 or
-// kind is unknown; case is ignored in kind, as in [ParseKind].
+// kind is unknown; case is ignored in kind, as in [ParseKind]. It returns
+// an error naming n and its bound, before allocating anything by n, if the
+// n·d feature values would be more than [MaxGenerateValues] (n above 2³⁰
+// for the 2-D kinds); [GenerateCSV] writes larger sets without holding
+// them.
 func Generate(kind Kind, n int, seed uint64) (*Dataset, error) {
 	sh, counts, err := plan(kind, n)
 	if err != nil {
 		return nil, err
 	}
 	d := sh.dim
+	if err := checkValues("Generate", n, d); err != nil {
+		return nil, err
+	}
 	data := make([]float64, 0, d*n)
 	labels := make([]int, 0, n)
 	rnd := draw(sh, counts, seed, func(_ int, p []float64, k int) {
@@ -428,6 +435,28 @@ func Generate(kind Kind, n int, seed uint64) (*Dataset, error) {
 		Names:   names(d),
 		Classes: classes,
 	}, nil
+}
+
+// MaxGenerateValues is the largest number of feature values, n·d for n
+// points of d features, that [Generate] and [GenerateHigh] hold: 2³¹
+// float64s, 16 GiB (with 8 bytes more per point for its label), about what
+// one machine can hold. It is far beyond the sets fitted in memory (the
+// sample a streamed run of the command line keeps is at most 10⁷ rows),
+// and makes a mistyped n an error naming n rather than a crash of the
+// process for lack of memory, or a makeslice panic when n·d overflows.
+// The command svclust gen writes through [GenerateCSV] instead, which
+// holds 4 bytes a point and takes up to 2³¹ − 1 points; gen bounds -n at
+// 10⁹, below that.
+const MaxGenerateValues = 1 << 31
+
+// checkValues returns the error of fn (Generate or GenerateHigh) for n
+// points of d features if n·d > MaxGenerateValues, else nil; it does not
+// overflow for any n and d ≥ 1.
+func checkValues(fn string, n, d int) error {
+	if limit := MaxGenerateValues / d; n > limit {
+		return fmt.Errorf("dataset: n = %d is too large: %s holds at most %d points of %d features (MaxGenerateValues = 2³¹ values, 16 GiB)", n, fn, limit, d)
+	}
+	return nil
 }
 
 // plan returns the shape of kind and the number of points of each class

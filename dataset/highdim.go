@@ -39,8 +39,9 @@ func HighKinds() []HighKind {
 
 // GenerateHigh returns n points of the high-dimensional kind, class i%k for
 // row i (k = 4, or 3 for the circles), every random direction and point
-// drawn from seed. It returns an error for n < 1, an unknown family or a
-// dimension below 4.
+// drawn from seed. It returns an error for n < 1, an unknown family, a
+// dimension below 4 or above [MaxColumns] (the widest set [Read] accepts),
+// or n·d above [MaxGenerateValues], before allocating anything by n or d.
 func GenerateHigh(kind HighKind, n int, seed uint64) (*Dataset, error) {
 	s := string(kind)
 	if len(s) < 2 {
@@ -52,8 +53,14 @@ func GenerateHigh(kind HighKind, n int, seed uint64) (*Dataset, error) {
 	if err != nil || sep == 0 || d < 4 {
 		return nil, fmt.Errorf("dataset: unknown high-dimensional kind %q (want g, o, t or m and a dimension ≥ 4)", s)
 	}
+	if d > MaxColumns {
+		return nil, fmt.Errorf("dataset: high-dimensional kind %q: dimension %s is too large, at most %d (MaxColumns)", s, s[1:], MaxColumns)
+	}
 	if n < 1 {
 		return nil, fmt.Errorf("dataset: n = %d, must be ≥ 1", n)
+	}
+	if err := checkValues("GenerateHigh", n, d); err != nil {
+		return nil, err
 	}
 	rnd := rand.New(rand.NewPCG(seed, seed^0x5bd1e995))
 	k := 4

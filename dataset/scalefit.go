@@ -75,13 +75,18 @@ type ScaleFitter struct {
 }
 
 // NewScaleFitter returns a ScaleFitter of s for rows of d values. It panics if
-// s is not one of the Scale constants or d < 0.
+// s is not one of the Scale constants, d < 0 or d > [MaxColumns] (the widest
+// set [Read] and [Scanner] accept; a fitter holds 10 values per column), with
+// a message naming d, before allocating anything by d.
 func NewScaleFitter(s Scale, d int) *ScaleFitter {
 	if !s.valid() {
 		panic("dataset: unknown Scale " + s.String())
 	}
 	if d < 0 {
 		panic("dataset: negative dimension")
+	}
+	if d > MaxColumns {
+		panic(fmt.Sprintf("dataset: NewScaleFitter: dimension d = %d is too large, at most %d (MaxColumns)", d, MaxColumns))
 	}
 	return &ScaleFitter{
 		scale: s,
