@@ -24,7 +24,8 @@ func FuzzRead(f *testing.F) {
 	f.Add(good)
 	f.Add(good[:len(good)/2])
 	f.Add([]byte(`{"format":"svclust-cli-model","version":1}`))
-	// Duplicate keys at each level (issue 13): each must be rejected.
+	// Duplicate keys at each level (issue 13), and keys that differ from a
+	// field only in case (issue 34): each must be rejected.
 	for _, dup := range [][2]string{
 		{`"scale":`, `"scale":"none","scale":`},
 		{`"mul":`, `"mul":[1,1],"mul":`},
@@ -32,6 +33,8 @@ func FuzzRead(f *testing.F) {
 		{`"gamma":`, `"gamma":1,"gamma":`},
 		{`"iterations":`, `"iterations":0,"iterations":`},
 		{`"clusters":`, `"clusters":1,"clusters":`},
+		{`"scaler":`, `"Scaler":{"shift":[0,0],"mul":[1,1]},"scaler":`},
+		{`"gamma":`, `"GAMMA":1,"gamma":`},
 	} {
 		b := bytes.Replace(good, []byte(dup[0]), []byte(dup[1]), 1)
 		if bytes.Equal(b, good) {

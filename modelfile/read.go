@@ -30,7 +30,9 @@ const maxLeadingSpace = 4096
 // form (see the package documentation), and validates it. It fails at the first byte that cannot belong to a model file — a
 // first non-space byte other than '{', a JSON syntax error, a key that
 // occurs twice in one object (which encoding/json would accept, the last
-// value winning) — without reading further, and wraps [ErrTooLarge] as
+// value winning), a key that is the name of a field only when case is
+// ignored (which encoding/json would decode into that field) — without
+// reading further, and wraps [ErrTooLarge] as
 // soon as more than limit bytes have been read. The keys are checked as a
 // stream, then the bytes read are decoded, so memory holds the file once.
 func Read(r io.Reader, limit int64) (*File, error) {
@@ -90,7 +92,7 @@ func read(r io.Reader, again io.Seeker, limit int64) (*File, error) {
 	if again == nil {
 		src = io.TeeReader(br, &kept)
 	}
-	err := jsonkeys.Check(src)
+	err := jsonkeys.CheckFields(src, fileFields)
 	if lr.N == 0 {
 		return nil, ErrTooLarge
 	}
@@ -173,6 +175,11 @@ type fileJSON struct {
 	Status *string     `json:"status"`
 	Stats  *statsJSON  `json:"stats"`
 }
+
+// fileFields are the keys of a model file at each of its levels, which
+// Read checks before decoding: "Scaler", "PARTITION" or "model.Gamma"
+// would otherwise be decoded as "scaler", "partition" and "model.gamma".
+var fileFields = jsonkeys.FieldsOf(fileJSON{})
 
 // bare reports whether any key of the library's bare file is present.
 func (mf *fileJSON) bare() bool {
