@@ -43,6 +43,9 @@ def _param(name, v):
     if name in _INTS:
         if isinstance(v, bool) or not isinstance(v, numbers.Integral):
             raise TypeError(f"{name} must be a whole number, not {v!r}")
+        lo, hi = (0, 2**64 - 1) if name == "seed" else (-(2**63), 2**63 - 1)
+        if not lo <= int(v) <= hi:
+            raise ValueError(f"{name} must be a whole number from {lo} to {hi}, not {int(v)}")
         return int(v)
     if name in _STRS:
         if not isinstance(v, str):
@@ -69,6 +72,11 @@ def _as_rows(X, what="X"):
         cols = list(X.columns)
         if all(isinstance(c, str) for c in cols):
             names = cols
+            seen = set()
+            for c in cols:
+                if c in seen:
+                    raise ValueError(f"{what}: column {c!r} occurs twice")
+                seen.add(c)
         X = X.to_numpy()
     if not isinstance(X, np.ndarray):
         X = np.asarray(X)
@@ -311,6 +319,11 @@ class SVClust(ClusterMixin, BaseEstimator):
             if extra:
                 raise ValueError(f"X: column {extra[0]!r} is no feature of the model (its features: {', '.join(want)})")
             x = np.ascontiguousarray(x[:, [pos[b] for b in want]])
+        d = self._info["n_features"]
+        if x.shape[1] != d:
+            # Before any row is dropped for a missing value, so that a
+            # row of the wrong width is never mistaken for one to drop.
+            raise ValueError(f"X has {x.shape[1]} features, but the model was trained on {d}")
         return h, x
 
     # -- applying ----------------------------------------------------------
@@ -402,6 +415,8 @@ class SVClust(ClusterMixin, BaseEstimator):
             if hasattr(self, "outlier_scores_"):
                 state["_outlier"] = (self.outlier_scores_, self.probabilities_)
             state["_report"] = self.report_
+            if hasattr(self, "na_rows_"):
+                state["_na_rows"] = self.na_rows_
         return state
 
     def __setstate__(self, state):
@@ -410,9 +425,12 @@ class SVClust(ClusterMixin, BaseEstimator):
         labels = state.pop("_labels", None)
         outlier = state.pop("_outlier", None)
         report = state.pop("_report", None)
+        na_rows = state.pop("_na_rows", None)
         self.__dict__.update(state)
         if data is not None:
             self._set_fitted(_native.load(data), labels, outlier)
+            if na_rows is not None:
+                self.na_rows_ = na_rows
             self._info["report"] = report
             self.report_ = report
             self.choice_ = report["choice"] if report else None
@@ -421,10 +439,10 @@ class SVClust(ClusterMixin, BaseEstimator):
 
     def outlier_score(self, X):
         """Outlier score of each row of X (raw, unscaled), in [0, 1], as
-        `svclust score` gives it in its column "outlier": 0 at a cluster's
-        peak, outlier_threshold (0.5 by default) where -outliers starts,
-        towards 1 far from every cluster; a point further from every
-        support vector never scores lower. On the training rows,
+        `svclust score` gives it in its column "outlier": about 0.3 for a
+        typical row, outlier_threshold (0.5 by default) where -outliers
+        starts, towards 1 far from the data's mass; a point further from
+        every support vector never scores lower (docs/outliers.md). On the training rows,
         outlier_scores_. A model file written before the scores gives a
         ValueError."""
         return self._outlier(X)[0]

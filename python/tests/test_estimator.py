@@ -346,3 +346,26 @@ def test_old_model_file():
     assert est.predict(x).shape == (1,)
     with pytest.raises(ValueError, match="fit the data again"):
         est.outlier_score(x)
+
+
+def test_hostile_python_edges(X):
+    """Issue 34's Python cases: a seed outside its range is named in plain
+    words; a DataFrame naming a column twice is refused at fit; with
+    na="drop" an all-NaN array of the wrong width is a width error, not
+    rows to drop; a pickled na="drop" estimator keeps na_rows_."""
+    for seed in (-1, 2**70):
+        with pytest.raises(ValueError, match=r"^seed must be a whole number from 0 to 18446744073709551615, not "):
+            svclust.SVClust(seed=seed).fit(X)
+    with pytest.raises(ValueError, match=r"^max_iter must be a whole number from "):
+        svclust.SVClust(max_iter=2**70).fit(X)
+    pd = pytest.importorskip("pandas")
+    with pytest.raises(ValueError, match=r"X: column 'a' occurs twice"):
+        svclust.SVClust().fit(pd.DataFrame(X, columns=["a", "a"]))
+    Xn = X.copy()
+    Xn[[3, 7], 0] = np.nan
+    est = svclust.SVClust(seed=1, na="drop").fit(Xn)
+    with pytest.raises(ValueError, match="X has 5 features, but the model was trained on 2"):
+        est.predict(np.full((3, 5), np.nan))
+    back = pickle.loads(pickle.dumps(est))
+    assert list(back.na_rows_) == [3, 7] and list(est.na_rows_) == [3, 7]
+    assert (back.labels_ == est.labels_).all()
