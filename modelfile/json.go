@@ -323,14 +323,29 @@ func (j *modelJSON) check(version int) error {
 }
 
 // checkSubspace checks the "subspace" of j (version 6): a mean and, for
-// each of the model's dim dimensions, a direction of the same length.
+// each of the model's dim dimensions, a direction of the same length; and
+// that the choice agrees: it says "projected" exactly when there is a
+// subspace, and its "q", when recorded (not 0), is the subspace's number
+// of directions.
 func (j *modelJSON) checkSubspace(version int, bad func(string, ...any) error) error {
 	p := j.Subspace
+	if p != nil && version < subspaceVersion {
+		return bad("version %d has no subspace", version)
+	}
+	if ch := j.Choice; ch != nil {
+		switch {
+		case ch.Projected && p == nil:
+			return bad("choice: projected, but the model has no subspace")
+		case !ch.Projected && p != nil:
+			return bad("choice: not projected, but the model has a subspace")
+		case ch.Q != 0 && p == nil:
+			return bad("choice: q = %d, but the model has no subspace", ch.Q)
+		case ch.Q != 0 && ch.Q != p.Basis.len():
+			return bad("choice: q = %d, but the subspace has %d directions", ch.Q, p.Basis.len())
+		}
+	}
 	if p == nil {
 		return nil
-	}
-	if version < subspaceVersion {
-		return bad("version %d has no subspace", version)
 	}
 	if len(p.Mean) < j.Dim {
 		return bad("subspace: mean of %d features for a model of dimension %d", len(p.Mean), j.Dim)

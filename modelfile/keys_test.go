@@ -1,16 +1,12 @@
 package modelfile
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"gonum.org/v1/gonum/mat"
-
-	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/internal/jsonkeys"
 )
 
@@ -21,15 +17,7 @@ import (
 // ErrFormat, naming the key and the field it resembles.
 func TestCaseVariantKeys(t *testing.T) {
 	_, good := recorded(t)
-	// A model with a subspace: the identity in the model's 2 features.
-	sub, _ := fitted(t, 60)
-	sub.Model.Subspace = &svclust.Subspace{Mean: []float64{0, 0}, Basis: mat.NewDense(2, 2, []float64{1, 0, 0, 1})}
-	sub.Model.Choice.Projected, sub.Model.Choice.Q = true, 2
-	var b bytes.Buffer
-	if err := sub.Write(&b); err != nil {
-		t.Fatal(err)
-	}
-	projected := b.String()
+	_, projected := projectedFile(t)
 	old, err := os.ReadFile(filepath.Join("testdata", "old", "cli1-lib1-components.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,8 @@ package modelfile
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -100,5 +102,68 @@ func TestReclusterProjected(t *testing.T) {
 	}
 	if _, err := Read(&b, 0); err == nil || !strings.Contains(err.Error(), "for a model of dimension") {
 		t.Errorf("model without its subspace: error %v", err)
+	}
+}
+
+// projectedFile returns a fitted file whose model has a subspace (the
+// identity in its 2 features, which leaves its scores as they are) and a
+// choice that says so, and the file as written.
+func projectedFile(t testing.TB) (*File, string) {
+	t.Helper()
+	f, _ := fitted(t, 60)
+	f.Model.Subspace = &svclust.Subspace{Mean: []float64{0, 0}, Basis: mat.NewDense(2, 2, []float64{1, 0, 0, 1})}
+	f.Model.Choice.Projected, f.Model.Choice.Q = true, 2
+	var b bytes.Buffer
+	if err := f.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	return f, b.String()
+}
+
+// TestChoiceSubspace: a model whose choice contradicts its subspace is
+// refused by Read and by Write (issue 34: "projected": false beside a
+// subspace, or true with none, was accepted): the choice says it projects
+// exactly when the model has a subspace, and its q, when recorded, is the
+// subspace's number of directions.
+func TestChoiceSubspace(t *testing.T) {
+	_, projected := projectedFile(t)
+	if _, err := Read(strings.NewReader(projected), 0); err != nil {
+		t.Fatalf("the projected file: %v", err)
+	}
+	_, plain := recorded(t)
+	for _, c := range []struct{ name, in, old, new, msg string }{
+		{"not projected beside a subspace", projected, `"projected":true,`, ``, "projected"},
+		{"projected without a subspace", string(plain), `"width_median":`, `"projected":true,"width_median":`, "projected"},
+		{"q of another subspace", projected, `"q":2`, `"q":1`, "q = 1"},
+		{"q without a subspace", string(plain), `"width_median":`, `"q":2,"width_median":`, "q = 2"},
+	} {
+		in := strings.Replace(c.in, c.old, c.new, 1)
+		if in == c.in {
+			t.Errorf("%s: the file has no %q", c.name, c.old)
+			continue
+		}
+		_, err := Read(strings.NewReader(in), 0)
+		if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: %v, want ErrFormat naming %q", c.name, err, c.msg)
+		}
+	}
+	// Write refuses what Read would.
+	for name, edit := range map[string]func(*svclust.Choice){
+		"not projected":   func(ch *svclust.Choice) { ch.Projected = false },
+		"q of 1":          func(ch *svclust.Choice) { ch.Q = 1 },
+		"no q is allowed": nil,
+	} {
+		f, _ := projectedFile(t)
+		if edit == nil {
+			f.Model.Choice.Q = 0
+			if err := f.Write(io.Discard); err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+			continue
+		}
+		edit(&f.Model.Choice)
+		if err := f.Write(io.Discard); !errors.Is(err, ErrFormat) {
+			t.Errorf("Write, %s: %v, want ErrFormat", name, err)
+		}
 	}
 }
