@@ -25,6 +25,13 @@ const (
 	// linking O(M·k) instead of O(M²) tests for M equilibria; pruning can
 	// only remove edges (docs/defaults.md).
 	DefaultNeighbors = 10
+	// MaxM is the largest M of Levels and Components, the bound of the
+	// command line's -m (settings.MaxM): 50 times the paper's 20, and far
+	// beyond where a finer segment test changes the links, while each
+	// test evaluates f at M points, so that a mistyped M is an error
+	// naming it rather than a run of hours (M = 2⁴⁰ on 300 rows ran for
+	// minutes).
+	MaxM = 1000
 )
 
 const badDim = "cluster: dimension mismatch"
@@ -310,6 +317,9 @@ func kernelRows(m *svclust.Model, x mat.Matrix, workers int) mat.Matrix {
 func validateCommon(m, workers int, threshold float64) error {
 	if m != 0 && m < 2 {
 		return &svclust.ConfigError{Field: "M", Value: m, Reason: "must be ≥ 2 (0 selects the default)"}
+	}
+	if m > MaxM {
+		return &svclust.ConfigError{Field: "M", Value: m, Reason: "must be ≤ MaxM = 1,000, the points of each segment test (the paper uses 20)"}
 	}
 	if workers < 0 {
 		return &svclust.ConfigError{Field: "Workers", Value: workers, Reason: "must be ≥ 0 (0 means GOMAXPROCS)"}

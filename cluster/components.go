@@ -51,7 +51,7 @@ type Components struct {
 	// (0, 1).
 	OutlierThreshold float64
 	// M is the number of points of the segment test; 0 selects DefaultM.
-	// It must be ≥ 2.
+	// It must be in [2, MaxM].
 	M int
 	// Neighbors limits the segment test to each equilibrium's Neighbors
 	// nearest ones; 0 selects DefaultNeighbors, a negative value tests

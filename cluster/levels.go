@@ -96,7 +96,7 @@ type Levels struct {
 	// set.
 	OutlierThreshold float64
 	// M is the number of points of the segment test; 0 selects DefaultM.
-	// It must be ≥ 2.
+	// It must be in [2, MaxM].
 	M int
 	// Neighbors limits the segment test to each mode's Neighbors nearest
 	// ones; 0 selects DefaultNeighbors, a negative value tests every pair.
