@@ -92,7 +92,9 @@ func (e *OverflowError) Error() string {
 }
 
 // check returns an error unless every row of x has the model's dimension
-// and scales to finite values within ±dataset.MaxScaled.
+// and finite values that scale to within ±dataset.MaxScaled: for the first
+// row that does not, an error wrapping svclust.ErrNotFinite naming the row
+// and column of a NaN or ±Inf, or an *OverflowError.
 func (m *File) check(x mat.Matrix) error {
 	if err := m.Validate(); err != nil {
 		return err
@@ -107,6 +109,15 @@ func (m *File) check(x mat.Matrix) error {
 	row := make([]float64, d)
 	for i := range n {
 		mat.Row(row, i, x)
+		for j, v := range row {
+			if !finite(v) {
+				name := fmt.Sprintf("x%d", j+1)
+				if m.Features != nil {
+					name = m.Features[j]
+				}
+				return fmt.Errorf("%w: row %d, column %d (feature %q) is %v", svclust.ErrNotFinite, i+1, j+1, name, v)
+			}
+		}
 		if j, u := m.Scaler.Overflow(row); j >= 0 {
 			e := NewOverflowError(m.Scaler, row, j, u)
 			e.Row = i
@@ -122,7 +133,8 @@ func (m *File) check(x mat.Matrix) error {
 // ScaleRows scales the raw rows of x in place with the model's scaler. It
 // returns a [*DimError] if x has the wrong number of columns, and a
 // [*OverflowError] for the first value that overflows when scaled, before
-// it changes x. A nil x is [svclust.ErrNoData].
+// it changes x, or an error wrapping [svclust.ErrNotFinite] naming the row
+// and column of the first NaN or ±Inf. A nil x is [svclust.ErrNoData].
 func (m *File) ScaleRows(x *mat.Dense) error {
 	if x == nil {
 		return svclust.ErrNoData
@@ -139,8 +151,9 @@ func (m *File) ScaleRows(x *mat.Dense) error {
 // with the model's scaler, a bounded number of rows at a time, and applies
 // the partition's Predict on workers goroutines (0 means GOMAXPROCS); x is
 // not modified. On the training data of a model written by svclust fit it
-// returns fit's labels. Predict returns a [*DimError] or [*OverflowError]
-// before labelling any row, and [ErrNotClustered] for a model
+// returns fit's labels. Predict returns a [*DimError], an error wrapping
+// [svclust.ErrNotFinite] (naming the row and column) for a NaN or ±Inf,
+// or an [*OverflowError] before labelling any row, and [ErrNotClustered] for a model
 // without a partition. It returns an error wrapping svclust.ErrNotTrained
 // for a File whose Model or Scaler is missing or invalid (such as the
 // zero File), svclust.ErrNoData for a nil x, and an error wrapping
