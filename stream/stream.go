@@ -119,6 +119,15 @@ type Sample struct {
 	SHA256 string
 }
 
+// ctxErr returns ctx.Err(), or an error for a nil ctx, which the passes
+// could not check.
+func ctxErr(ctx context.Context) error {
+	if ctx == nil {
+		return errors.New("stream: nil Context")
+	}
+	return ctx.Err()
+}
+
 // pass opens the data for pass p, with an error rather than a panic for
 // a nil Opener or a nil reader.
 func (open Opener) pass(p Pass) (io.ReadCloser, error) {
@@ -135,7 +144,9 @@ func (open Opener) pass(p Pass) (io.ReadCloser, error) {
 // SampleScale reads the data that open opens, in one pass or more, and
 // returns a uniform sample of its rows, seeded, and the scaling fitted on
 // every row, as the package documentation describes. It returns
-// ctx.Err() when ctx is cancelled, a *ChangedError when the passes see
+// ctx.Err() when ctx is cancelled: before the call (without opening the
+// data), or during it (checked every 65,536 rows, at the end of the
+// first pass and before each further one), and an error for a nil ctx; a *ChangedError when the passes see
 // different numbers of rows, the errors of dataset.Scanner as they are,
 // and a *modelfile.OverflowError for a sample value that overflows when scaled (its
 // Line is the line of the data when the sample holds every row, 0
@@ -150,6 +161,9 @@ func SampleScale(ctx context.Context, open Opener, cfg *SampleConfig) (*Sample, 
 		limit = DefaultSampleSize
 	case limit < 0:
 		return nil, fmt.Errorf("stream: sample size %d is negative", limit)
+	}
+	if err := ctxErr(ctx); err != nil {
+		return nil, err
 	}
 	report := func(p Progress) {
 		if cfg.Progress != nil {
@@ -192,10 +206,16 @@ func SampleScale(ctx context.Context, open Opener, cfg *SampleConfig) (*Sample, 
 	r.Close()
 	n := res.Seen()
 	report(Progress{Pass: PassSample, Rows: n, Total: n, Done: true})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 
 	rows := res.Rows()
 	m := len(rows) / d // = min(n, limit)
 	for fitter.NextPass() {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if res.All() {
 			for i := range m {
 				fitter.Add(rows[i*d : (i+1)*d])
@@ -291,8 +311,9 @@ type LabelConfig struct {
 // most 16,384 rows or 8 MiB of values): one is read while the other is
 // labelled (see LabelConfig.Workers), and all of the callbacks are called
 // from the caller's goroutine, in the order of the rows. It stops at the
-// first error of emit, returns ctx.Err() when ctx is cancelled (checked
-// after each chunk's labels are emitted), a
+// first error of emit, returns ctx.Err() when ctx is cancelled (before
+// the call, without opening the data, and then checked after each chunk's
+// labels are emitted; an error for a nil ctx), a
 // *ChangedError for a wrong number of rows (see LabelConfig.Rows), a
 // *modelfile.OverflowError (with the Line of the value) for a value that
 // overflows when scaled, a *modelfile.DimError for data whose number of
@@ -310,6 +331,9 @@ func LabelStream(ctx context.Context, open Opener, m *modelfile.File, cfg *Label
 	}
 	if emit == nil {
 		return 0, errors.New("stream: LabelStream: nil emit")
+	}
+	if err := ctxErr(ctx); err != nil {
+		return 0, err
 	}
 	report := func(p Progress) {
 		if cfg.Progress != nil {
