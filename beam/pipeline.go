@@ -84,11 +84,15 @@ type Plan struct {
 	// outputs, which Run renames over Shards and Model only when the
 	// whole run has succeeded, so that an interrupted or failed run leaves
 	// the outputs of the run before intact, and the model and the shards
-	// always come from one run. Paths of other file systems (gs://) are
-	// written directly: their Staged names are the outputs.
+	// always come from one run: a run that succeeds also removes the
+	// shards that an earlier run with another number of files left under
+	// the same prefix (local paths; none that is an input). Paths of
+	// other file systems (gs://) are written directly: their Staged names
+	// are the outputs.
 	Staged      []string
 	StagedModel string
 
+	output string      // the prefix of the shards
 	model  string      // the model file
 	inputs []fileState // the local inputs as NewPlan found them
 }
@@ -147,8 +151,8 @@ func (p *Plan) changed() error {
 	return nil
 }
 
-// commit renames the staged outputs over the outputs: the shards, then
-// the model.
+// commit renames the staged outputs over the outputs, the shards, then
+// the model, and removes the stale shards (see removeStale).
 func (p *Plan) commit() error {
 	for i, f := range p.Staged {
 		if f != p.Shards[i] {
@@ -162,6 +166,36 @@ func (p *Plan) commit() error {
 		if err := os.Rename(p.StagedModel, p.model); err != nil {
 			p.discard()
 			return err
+		}
+	}
+	return p.removeStale()
+}
+
+// removeStale removes the files beside a local output prefix that are
+// named as shards of it, prefix-NNNNN-of-NNNNN.csv, but are not shards of
+// this run or inputs of it: the shards of an earlier run over another
+// number of files, which were not made with the model just written.
+func (p *Plan) removeStale() error {
+	if p.output == "" || strings.Contains(p.output, "://") {
+		return nil
+	}
+	dir, base := filepath.Split(p.output)
+	if dir == "" {
+		dir = "."
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("the outputs are written, but %s could not be read for the shards of an earlier run: %w", dir, err)
+	}
+	shard := regexp.MustCompile("^" + regexp.QuoteMeta(base) + `-\d{5}-of-\d{5}\.csv$`)
+	for _, e := range entries {
+		f := filepath.Join(dir, e.Name())
+		if e.IsDir() || !shard.MatchString(e.Name()) || slices.ContainsFunc(p.Shards, func(s string) bool { return samePath(s, f) }) ||
+			slices.ContainsFunc(p.Files, func(in string) bool { return samePath(in, f) }) {
+			continue
+		}
+		if err := os.Remove(f); err != nil {
+			return fmt.Errorf("the outputs are written, but the shard %s of an earlier run could not be removed: %w", f, err)
 		}
 	}
 	return nil
@@ -219,7 +253,7 @@ func NewPlan(ctx context.Context, o *Options) (*Plan, error) {
 		p.Shards = append(p.Shards, fmt.Sprintf("%s-%05d-of-%05d.csv", o.Output, i, len(files)))
 		p.Staged = append(p.Staged, staged(p.Shards[i], token))
 	}
-	p.model, p.StagedModel = o.Model, staged(o.Model, token)
+	p.output, p.model, p.StagedModel = o.Output, o.Model, staged(o.Model, token)
 	for _, f := range files {
 		if strings.Contains(f, "://") {
 			continue

@@ -173,6 +173,43 @@ func TestPipeline(t *testing.T) {
 	}
 }
 
+// TestPipelineStaleShards: a run over 5 files, then one over 2 files to
+// the same output prefix: after the second, the shard pattern matches its
+// 2 shards only (the 5 of the first run were not made with the model the
+// second wrote), and a file beside them not named as a shard is kept.
+func TestPipelineStaleShards(t *testing.T) {
+	dir := t.TempDir()
+	in5, in2 := filepath.Join(dir, "five"), filepath.Join(dir, "two")
+	for _, d := range []string{in5, in2, filepath.Join(dir, "out")} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	split(t, in5, dataset.Moons, 1000, 5)
+	split(t, in2, dataset.Moons, 600, 2)
+	out := filepath.Join(dir, "out", "labels")
+	other := out + "-notes.csv"
+	if err := os.WriteFile(other, []byte("keep\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []string{in5, in2} {
+		o := &Options{Input: filepath.Join(in, "part-*"), Output: out, Model: filepath.Join(dir, "model.json"), Settings: streamSettings(400, 1)}
+		if _, err := Run(context.Background(), "prism", o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := filepath.Glob(out + "-*-of-*.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{out + "-00000-of-00002.csv", out + "-00001-of-00002.csv"}; !slices.Equal(got, want) {
+		t.Errorf("shards after the second run: %q, want %q", got, want)
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("a file not named as a shard was removed: %v", err)
+	}
+}
+
 // TestPipelineComponents runs the paper's rule (Components, with outliers)
 // on 3,000 gauss3 rows in two files with a sample of 800, so that most rows
 // are not in the sample and follow their own trajectories when labelled:
