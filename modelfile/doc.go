@@ -8,9 +8,11 @@
 // label and score raw rows.
 //
 // Read reads every form written so far: the current one (format
-// "svclust-model", version 6, whose partitions hold what the outlier
-// scores need and whose model may hold a projection, svclust.Model.Subspace,
-// and its statistics), version 5 (the same without them: its partitions
+// "svclust-model", version 7, whose partitions hold what the whole-space
+// outlier score needs: cluster.OutlierData), version 6 (the same with
+// the depth score of that version, which such a file keeps, also when
+// written again; its model may hold a projection, svclust.Model.Subspace,
+// and its statistics, as version 7's), version 5 (without them: its partitions
 // give no outlier scores and keep their -outliers rule), the command's "svclust-cli-model" files
 // (versions 1 and 2, which nest the library's file) and the library's
 // bare "svclust-model" files (versions 1 to 4, without scaling).

@@ -1,6 +1,9 @@
 package settings
 
-import "github.com/svclust/svclust/internal/numfmt"
+import (
+	"github.com/svclust/svclust/cluster"
+	"github.com/svclust/svclust/internal/numfmt"
+)
 
 // The upper bounds of the size flags. Each is far beyond any sensible
 // setting and keeps memory and time within what one machine has, so that a
@@ -12,8 +15,8 @@ const (
 	// vectors, at most 3.2 GB here.
 	MaxBudget = 20_000
 	// MaxM bounds -m, the points of the segment test between two
-	// equilibria; the paper uses 20.
-	MaxM = 1000
+	// equilibria; the paper uses 20. It is the library's bound.
+	MaxM = cluster.MaxM
 	// MaxIter bounds -max-iter and -min-iter: 10⁹ SGD steps take hours
 	// even with a small budget.
 	MaxIter = 1_000_000_000
