@@ -252,6 +252,10 @@ func (o *outlierSurface) set(m *svclust.Model, terms *assign.Terms, group []int,
 	o.model, o.out, o.scorer = m, out, scorerOf(m, terms, group, out)
 }
 
+// surface returns o: every rule that embeds it has it, which is how
+// ScoreOutliers finds the scorer of any partition.
+func (o *outlierSurface) surface() *outlierSurface { return o }
+
 // OutlierScores sets dst[i] to the outlier score of row i of x (see
 // [Partition]): one pass of B kernel terms per row, as Predict, with a
 // search of the support vectors beside it.
@@ -418,13 +422,13 @@ func (s *scorer) each(x mat.Matrix, r2 []float64, w int, report func(int), do fu
 // eachRaw calls do(i, f(xᵢ), owner, (R(xᵢ), L(xᵢ))) for each row of x (see
 // each and OutlierData), for the whole-space score.
 func (s *scorer) eachRaw(x mat.Matrix, r2 []float64, w int, report func(int), do func(i int, fx float64, owner int32, c [2]float64)) {
-	s.f.EachPart(x, s.terms, nil, 0, w, report, func(i int, xi []float64, sum float64, o int32, _ []float64) {
+	s.f.EachDist(x, s.terms, w, report, func(i int, xi []float64, sum float64, o int32, d2 []float64) {
 		var ri float64
 		if r2 != nil {
 			ri = r2[i]
 		}
 		sc := s.scratch.Get().(*scoreScratch)
-		c := s.raw(sc, xi, ri, sum)
+		c := s.raw(sc, xi, d2, ri, sum)
 		s.scratch.Put(sc)
 		do(i, sum-1, o, c)
 	})
@@ -432,18 +436,18 @@ func (s *scorer) eachRaw(x mat.Matrix, r2 []float64, w int, report func(int), do
 
 // raw returns R(x) and L(x) (see OutlierData) of the point xi of the
 // kernel's space at squared distance r2 from the model's subspace, where
-// f(xi) + 1 = sum (the sum of the pass of Predict): R by the index's
-// search where the model has one, else from the B squared distances; L
-// from sum, or in logs where every term underflows.
-func (s *scorer) raw(sc *scoreScratch, xi []float64, r2, sum float64) [2]float64 {
+// f(xi) + 1 = sum and d2 holds the squared distances to the support
+// vectors (the pass of Predict, assign.Field.EachDist; nil with the
+// index): R by the index's search where the model has one, else from d2;
+// L from sum, or in logs where every term underflows.
+func (s *scorer) raw(sc *scoreScratch, xi, d2 []float64, r2, sum float64) [2]float64 {
 	var r float64
 	if s.terms != nil {
 		r = s.terms.MinPlus(xi, r2, s.offsets, sc.ts)
 	} else {
-		kernel.SqDistRowTo(sc.row, xi, s.f.SV)
 		r = math.Inf(1)
-		for j, d2 := range sc.row {
-			r = min(r, math.Sqrt(d2+r2)+s.radius[j])
+		for j, v := range d2 {
+			r = min(r, math.Sqrt(v+r2)+s.radius[j])
 		}
 	}
 	l := -math.Log(sum)
@@ -479,8 +483,7 @@ func (s *scorer) depthOf(c [2]float64) float64 {
 }
 
 // calibrate sets s's centre, spread and fence from the components raw[i]
-// of the training rows i that are multiples of stride (see OutlierData)
-// and returns their depths.
+// of the training rows i that are multiples of stride (see OutlierData).
 func (s *scorer) calibrate(raw [][2]float64, stride int) {
 	m := (len(raw) + stride - 1) / stride
 	v := make([]float64, 0, m)
@@ -630,11 +633,8 @@ func (s *scorer) data() *OutlierData {
 // without outlier scores and panics as Partition.OutlierScores does.
 func ScoreOutliers(p Partition, fx, scores []float64, x mat.Matrix, workers int) error {
 	var s *scorer
-	switch q := p.(type) {
-	case *LevelTree:
-		s = q.scorer
-	case *Graph:
-		s = q.scorer
+	if q, ok := p.(interface{ surface() *outlierSurface }); ok {
+		s = q.surface().scorer
 	}
 	if s == nil {
 		return ErrNoOutlierScores

@@ -39,7 +39,7 @@ func (f *Field) EachOwner(x mat.Matrix, terms *Terms, w int, report func(int), d
 // to 0; the owner is then the support vector with the largest
 // log αⱼ − γ‖x − svⱼ‖², the same argmax computed without underflow.
 func (f *Field) owner(row, x []float64) (float64, int32) {
-	sum, o := f.ownerParts(row, x, nil, nil)
+	sum, o := f.ownerParts(row, nil, x, nil, nil)
 	return sum - 1, o
 }
 

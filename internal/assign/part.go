@@ -22,6 +22,26 @@ import (
 // whose every term is below e⁻⁴⁰ of the largest has part 0. part and xi
 // are the goroutine's scratch, valid during the call only.
 func (f *Field) EachPart(x mat.Matrix, terms *Terms, group []int, k int, w int, report func(int), do func(i int, xi []float64, sum float64, owner int32, part []float64)) {
+	f.each(x, terms, group, k, false, w, report, func(i int, xi []float64, sum float64, o int32, part, _ []float64) {
+		do(i, xi, sum, o, part)
+	})
+}
+
+// EachDist is EachOwner that also gives do the row xᵢ, sum = f(xᵢ) + 1 and,
+// where terms is nil (every term evaluated), the squared distances
+// d2[j] = ‖xᵢ − svⱼ‖² (kernel.SqDistRowTo) from which the pass computed its
+// terms, so that a caller needing them does not compute them again; d2 is
+// nil with terms. xi and d2 are the goroutine's scratch, valid during the
+// call only.
+func (f *Field) EachDist(x mat.Matrix, terms *Terms, w int, report func(int), do func(i int, xi []float64, sum float64, owner int32, d2 []float64)) {
+	f.each(x, terms, nil, 0, true, w, report, func(i int, xi []float64, sum float64, o int32, _, d2 []float64) {
+		do(i, xi, sum, o, d2)
+	})
+}
+
+// each is EachPart, which also keeps the squared distances of each row
+// when dist is set and terms is nil.
+func (f *Field) each(x mat.Matrix, terms *Terms, group []int, k int, dist bool, w int, report func(int), do func(i int, xi []float64, sum float64, owner int32, part, d2 []float64)) {
 	n, d := x.Dims()
 	rows := rowmajor.Source(x)
 	var scratch sync.Pool
@@ -37,14 +57,18 @@ func (f *Field) EachPart(x mat.Matrix, terms *Terms, group []int, k int, w int, 
 			for i := lo; i < hi; i++ {
 				xi := rows(i, buf)
 				sum, o := terms.OwnerParts(xi, s, group, part)
-				do(i, xi, sum, int32(o), part)
+				do(i, xi, sum, int32(o), part, nil)
 			}
 		} else {
 			row := make([]float64, len(f.Alpha))
+			var d2 []float64
+			if dist {
+				d2 = make([]float64, len(f.Alpha))
+			}
 			for i := lo; i < hi; i++ {
 				xi := rows(i, buf)
-				sum, o := f.ownerParts(row, xi, group, part)
-				do(i, xi, sum, o, part)
+				sum, o := f.ownerParts(row, d2, xi, group, part)
+				do(i, xi, sum, o, part, d2)
 			}
 		}
 		if report != nil {
@@ -55,9 +79,14 @@ func (f *Field) EachPart(x mat.Matrix, terms *Terms, group []int, k int, w int, 
 
 // ownerParts is owner that returns f(x) + 1, the sum of the terms, and
 // also sets part[c] to group c's part of it when group is not nil, from
-// the same terms in the same order.
-func (f *Field) ownerParts(row, x []float64, group []int, part []float64) (float64, int32) {
-	f.kernelRow(row, x)
+// the same terms in the same order. With d2 not nil it keeps the squared
+// distances in d2 and computes the terms from them, to the same bits.
+func (f *Field) ownerParts(row, d2, x []float64, group []int, part []float64) (float64, int32) {
+	if d2 != nil {
+		kernel.OfSqDistRowTo(row, kernel.SqDistRowTo(d2, x, f.SV), f.Gamma, f.Gammas)
+	} else {
+		f.kernelRow(row, x)
+	}
 	clear(part)
 	var s float64
 	best, bi := math.Inf(-1), 0

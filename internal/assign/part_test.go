@@ -3,9 +3,12 @@ package assign
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust/internal/kernel"
 )
 
 // TestEachPart: with and without the index of the support vectors,
@@ -34,6 +37,16 @@ func TestEachPart(t *testing.T) {
 		wantF := make([]float64, n)
 		wantO := make([]int32, n)
 		f.EachOwner(x, terms, 2, nil, func(i int, fx float64, o int32) { wantF[i], wantO[i] = fx, o })
+		// EachDist: the same f and owner, and the squared distances
+		// the terms came from (nil with the index).
+		f.EachDist(x, terms, 2, nil, func(i int, xi []float64, total float64, o int32, d2 []float64) {
+			if fx := total - 1; math.Float64bits(fx) != math.Float64bits(wantF[i]) || o != wantO[i] {
+				t.Fatalf("EachDist, terms %v row %d: f %v owner %d, EachOwner %v %d", terms != nil, i, fx, o, wantF[i], wantO[i])
+			}
+			if (d2 == nil) != (terms != nil) || d2 != nil && !slices.Equal(d2, kernel.SqDistRowTo(nil, xi, sv)) {
+				t.Fatalf("EachDist, terms %v row %d: squared distances %v", terms != nil, i, d2 != nil)
+			}
+		})
 		row, top, logPart, parts := make([]float64, b), make([]float64, k), make([]float64, k), make([]float64, k)
 		f.EachPart(x, terms, group, k, 1, nil, func(i int, xi []float64, total float64, o int32, part []float64) {
 			fx := total - 1 // as EachOwner forms f

@@ -140,6 +140,20 @@ func RowEachTo(dst, x, svs, gammas []float64) []float64 {
 	return dst
 }
 
+// OfSqDistRowTo sets dst[i] = OfSqDist(d2[i], γᵢ), with γᵢ = gammas[i], or
+// gamma when gammas is nil, and returns dst: the kernel row that RowTo and
+// RowEachTo compute, to the bit, from the squared distances SqDistRowTo
+// gives, for a caller that keeps those distances too. dst may be d2. It
+// panics if dst or gammas (when not nil) is not of the length of d2.
+func OfSqDistRowTo(dst, d2 []float64, gamma float64, gammas []float64) []float64 {
+	if len(dst) != len(d2) || gammas != nil && len(gammas) != len(d2) {
+		panic(badLength)
+	}
+	copy(dst, d2)
+	expNegRow(dst, gamma, gammas)
+	return dst
+}
+
 // OfSqDist returns the Gaussian kernel exp(−γ·d2) of two points at squared
 // distance d2, as every function of this package computes it.
 func OfSqDist(d2, gamma float64) float64 { return ExpNeg(gamma * d2) }

@@ -388,6 +388,15 @@ func TestBlocksToTheBit(t *testing.T) {
 				sum += a[i] * ExpNeg(0.3*d2)
 				sumEach += a[i] * ExpNeg(gammas[i]*d2)
 			}
+			// The kernel row from kept squared distances is RowTo's and
+			// RowEachTo's, to the bit (the blocks of four and the tail).
+			d2 := SqDistRowTo(make([]float64, n), x, flat)
+			if got, want := OfSqDistRowTo(make([]float64, n), d2, 0.3, nil), RowTo(make([]float64, n), x, flat, 0.3); !slices.Equal(got, want) {
+				t.Fatalf("d=%d n=%d: OfSqDistRowTo = %v, RowTo %v", d, n, got, want)
+			}
+			if got, want := OfSqDistRowTo(make([]float64, n), d2, 0, gammas), RowEachTo(make([]float64, n), x, flat, gammas); !slices.Equal(got, want) {
+				t.Fatalf("d=%d n=%d: OfSqDistRowTo with widths = %v, RowEachTo %v", d, n, got, want)
+			}
 			if got := Sum(x, flat, a, 0.3); got != sum {
 				t.Fatalf("d=%d n=%d: Sum = %v, want %v", d, n, got, sum)
 			}
