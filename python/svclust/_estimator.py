@@ -307,11 +307,7 @@ class SVClust(ClusterMixin, BaseEstimator):
             # Columns are matched by name, as `svclust predict` matches
             # them: their order does not matter, a missing or extra one is
             # an error naming it.
-            pos = {}
-            for k, a in enumerate(names):
-                if a in pos:
-                    raise ValueError(f"X: column {a!r} occurs twice")
-                pos[a] = k
+            pos = {a: k for k, a in enumerate(names)}  # distinct: _as_rows checked
             for b in want:
                 if b not in pos:
                     raise ValueError(f"X has no column {b!r}, a feature of the model (its columns: {', '.join(names)})")

@@ -361,6 +361,8 @@ def test_hostile_python_edges(X):
     pd = pytest.importorskip("pandas")
     with pytest.raises(ValueError, match=r"X: column 'a' occurs twice"):
         svclust.SVClust().fit(pd.DataFrame(X, columns=["a", "a"]))
+    with pytest.raises(ValueError, match=r"X: column 'a' occurs twice"):
+        svclust.SVClust(seed=1).fit(pd.DataFrame(X, columns=["a", "b"])).predict(pd.DataFrame(X, columns=["a", "a"]))
     Xn = X.copy()
     Xn[[3, 7], 0] = np.nan
     est = svclust.SVClust(seed=1, na="drop").fit(Xn)
