@@ -48,6 +48,7 @@ type Scanner struct {
 	rows     int
 	line     int    // number of the line last read, for Line
 	text     []byte // the line last read, for Text
+	kept     []byte // a copy of text that outlives the reader's buffer (see next)
 	err      error
 	comma    bool // features have a decimal comma
 
@@ -436,6 +437,12 @@ func (s *Scanner) next(dst []float64) bool {
 		if s.naDrop {
 			s.dropped = append(s.dropped, s.rows+len(s.dropped))
 		}
+		// The line skipped is the line last read until another is: if
+		// reading the next fails (too long, gzip), Text must still give
+		// it, but with one worker it is a slice of the reader's buffer,
+		// which that read overwrites. A copy, for skipped rows only.
+		s.kept = append(s.kept[:0], s.text...)
+		s.text = s.kept
 	}
 }
 
