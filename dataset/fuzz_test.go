@@ -100,7 +100,7 @@ func FuzzReadFormats(f *testing.F) {
 }
 
 // checkFuzzDataset fails t unless ds is consistent: names for every
-// column, a label for every row, every class used, finite values.
+// column, a label (or −1) for every row, every class used, finite values.
 func checkFuzzDataset(t *testing.T, ds *Dataset) {
 	t.Helper()
 	{
@@ -114,6 +114,9 @@ func checkFuzzDataset(t *testing.T, ds *Dataset) {
 			}
 			seen := make([]bool, len(ds.Classes))
 			for _, k := range ds.Labels {
+				if k == -1 {
+					continue // unlabelled
+				}
 				if k < 0 || k >= len(ds.Classes) {
 					t.Fatalf("label %d out of range [0,%d)", k, len(ds.Classes))
 				}

@@ -25,7 +25,10 @@ type Dataset struct {
 	X *mat.Dense
 
 	// Labels holds the ground-truth class 0..k-1 of each row, or is nil when
-	// the data have no label column.
+	// the data have no label column. A row whose label is missing (empty,
+	// NA or NaN, as for a feature) is unlabelled: its Labels entry is −1,
+	// and it is counted in no class. NA policies concern features only:
+	// an unlabelled row is kept.
 	Labels []int
 
 	// Names holds the d feature column names, in the order of the columns
@@ -417,6 +420,9 @@ func usedClasses(labels []int, texts []string) ([]int, []string) {
 	}
 	var used []string
 	for i, l := range labels {
+		if l < 0 {
+			continue // unlabelled
+		}
 		if code[l] < 0 {
 			code[l] = len(used)
 			used = append(used, texts[l])
@@ -711,7 +717,9 @@ func numberClasses(labels []int, texts []string) ([]int, []string) {
 		classes[k] = texts[id]
 	}
 	for i, id := range labels {
-		labels[i] = class[id]
+		if id >= 0 { // −1: unlabelled
+			labels[i] = class[id]
+		}
 	}
 	return labels, classes
 }

@@ -45,6 +45,26 @@ var readTests = []struct {
 		classes: []string{"0", "1"},
 	},
 	{
+		// A missing label (empty, NA, NaN, spaces, quoted empty) is no
+		// class: the row is unlabelled, −1, and kept.
+		name:    "missing labels",
+		in:      "x,label\n1,a\n2,\n3,NA\n4, nan \n5,b\n6,\"\"\n7, \n8,a\n",
+		x:       [][]float64{{1}, {2}, {3}, {4}, {5}, {6}, {7}, {8}},
+		labels:  []int{0, -1, -1, -1, 1, -1, -1, 0},
+		names:   []string{"x"},
+		classes: []string{"a", "b"},
+	},
+	{
+		name:    "missing label beside a dropped row",
+		in:      "x,label\n1,b\nNA,c\n3,\n4,a\n",
+		opt:     ReadOptions{NA: NADrop},
+		x:       [][]float64{{1}, {3}, {4}},
+		labels:  []int{1, -1, 0},
+		names:   []string{"x"},
+		classes: []string{"a", "b"},
+		dropped: []int{1},
+	},
+	{
 		name:    "CRLF",
 		in:      "x1,x2,label\r\n1,2,0\r\n3,4,1\r\n",
 		x:       [][]float64{{1, 2}, {3, 4}},
@@ -219,17 +239,17 @@ var readTests = []struct {
 		name:    "separator and quotes in quotes",
 		in:      "\"a,b\",\"say \"\"hi\"\"\",label\n1,2,\"x, \"\"y\"\"\"\n3 , \"4\" ,\"\"\n",
 		x:       [][]float64{{1, 2}, {3, 4}},
-		labels:  []int{1, 0},
+		labels:  []int{0, -1}, // a quoted empty label is missing
 		names:   []string{"a,b", `say "hi"`},
-		classes: []string{"", `x, "y"`},
+		classes: []string{`x, "y"`},
 	},
 	{
 		name:    "quoted empty last field",
 		in:      "x1,label\n1,\"a\"\n2,\"\"\n",
 		x:       [][]float64{{1}, {2}},
-		labels:  []int{1, 0},
+		labels:  []int{0, -1}, // a quoted empty label is missing
 		names:   []string{"x1"},
-		classes: []string{"", "a"},
+		classes: []string{"a"},
 	},
 	{
 		name: "comma in quotes is not a separator",
@@ -1317,5 +1337,51 @@ func TestDataRow(t *testing.T) {
 	}
 	if got := DataRow(4, nil); got != 4 {
 		t.Errorf("DataRow(4, nil) = %d, want 4", got)
+	}
+}
+
+// TestReadUnlabelledWorkers checks that rows with a missing label are
+// unlabelled alike whichever goroutines parse them (the parallel path
+// takes clean lines' labels from the workers).
+func TestReadUnlabelledWorkers(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("x,label\n")
+	want := 0
+	for i := range 20000 {
+		switch {
+		case i%7 == 0:
+			fmt.Fprintf(&b, "%d,\n", i)
+			want++
+		case i%11 == 0:
+			fmt.Fprintf(&b, "%d,\"NA\"\n", i)
+			want++
+		default:
+			fmt.Fprintf(&b, "%d,c%d\n", i, i%3)
+		}
+	}
+	var first *Dataset
+	for _, w := range []int{1, 4} {
+		ds, err := Read(strings.NewReader(b.String()), ReadOptions{Workers: w})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := 0
+		for i, l := range ds.Labels {
+			if l < 0 {
+				got++
+				if i%7 != 0 && i%11 != 0 {
+					t.Fatalf("workers %d: row %d unlabelled", w, i)
+				}
+			}
+		}
+		if got != want || len(ds.Classes) != 3 {
+			t.Fatalf("workers %d: %d unlabelled rows and classes %q, want %d and 3", w, got, ds.Classes, want)
+		}
+		if first == nil {
+			first = ds
+		} else if !slices.Equal(ds.Labels, first.Labels) {
+			t.Fatalf("labels differ between 1 and %d workers", w)
+		}
 	}
 }

@@ -658,8 +658,13 @@ func (s *Scanner) field(j int, f []byte, dst []float64) bool {
 	return true
 }
 
-// intern makes f the label of the row, numbering a new text.
+// intern makes f the label of the row, numbering a new text; a missing
+// label (empty, NA or NaN, after spaces) makes the row unlabelled (−1).
 func (s *Scanner) intern(f []byte) {
+	if t := trimSpace(f); isMissing(t) || isNaN(t) {
+		s.label = -1
+		return
+	}
 	id, ok := s.ids[string(f)]
 	if !ok {
 		id = len(s.classes)
@@ -746,12 +751,14 @@ func (c *scratch) splitQuoted(line []byte, sep byte, p *parser, n int) error {
 func (s *Scanner) Row() []float64 { return s.row }
 
 // Label returns the class of the row read by the last call to Scan, an
-// index into Classes, or -1 when the data have no label column.
+// index into Classes, or -1 when the data have no label column or the
+// row's label is missing: empty, NA or NaN (in any case, after spaces), as
+// for a feature. A missing label is not a class.
 func (s *Scanner) Label() int { return s.label }
 
 // Classes returns the label texts seen so far, in order of first
-// appearance: Classes()[Label()] is the text of the current row's label. The
-// caller must not modify the slice.
+// appearance: Classes()[Label()] is the text of the current row's label
+// when Label() ≥ 0. The caller must not modify the slice.
 func (s *Scanner) Classes() []string { return s.classes }
 
 // Rows returns the number of rows read so far.

@@ -18,7 +18,7 @@ func scanAll(in string, opt ReadOptions) (x [][]float64, texts, names []string, 
 	for s.Scan() {
 		x = append(x, slices.Clone(s.Row()))
 		if s.Labelled() {
-			texts = append(texts, s.Classes()[s.Label()])
+			texts = append(texts, labelText(s.Classes(), s.Label()))
 		} else if s.Label() != -1 {
 			return nil, nil, nil, errors.New("Label() != -1 without a label column")
 		}
@@ -27,6 +27,14 @@ func scanAll(in string, opt ReadOptions) (x [][]float64, texts, names []string, 
 		}
 	}
 	return x, texts, s.Names(), s.Err()
+}
+
+// labelText returns the text of class l, or "(unlabelled)" for −1.
+func labelText(classes []string, l int) string {
+	if l < 0 {
+		return "(unlabelled)"
+	}
+	return classes[l]
 }
 
 // TestScannerMatchesRead checks that a Scanner accepts what Read accepts,
@@ -66,7 +74,7 @@ func TestScannerMatchesRead(t *testing.T) {
 			}
 			var want []string
 			for _, l := range ds.Labels {
-				want = append(want, ds.Classes[l])
+				want = append(want, labelText(ds.Classes, l))
 			}
 			if !slices.Equal(texts, want) {
 				t.Errorf("label texts %q, Read %q", texts, want)

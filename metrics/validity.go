@@ -22,6 +22,9 @@ type Validity struct {
 	DB          float64 `json:"db"`          // see DaviesBouldin; smaller is better
 	Compactness float64 `json:"compactness"` // see Compactness; smaller is better
 	Clusters    int     `json:"clusters"`    // see NumClusters
+	// Unlabelled counts the rows without a true class that [Assess] left
+	// out of Purity, Rand, ARI and NMI (omitted from JSON when 0).
+	Unlabelled int `json:"unlabelled,omitempty"`
 }
 
 // Evaluate returns all the indices of the clustering pred of the rows of x
@@ -61,6 +64,7 @@ type validityJSON struct {
 	DB          *float64 `json:"db"`
 	Compactness *float64 `json:"compactness"`
 	Clusters    int      `json:"clusters"`
+	Unlabelled  int      `json:"unlabelled,omitempty"`
 }
 
 // finite returns &v, or nil if v is NaN or ±Inf.
@@ -82,6 +86,7 @@ func (s Validity) MarshalJSON() ([]byte, error) {
 		DB:          finite(s.DB),
 		Compactness: finite(s.Compactness),
 		Clusters:    s.Clusters,
+		Unlabelled:  s.Unlabelled,
 	})
 }
 
@@ -99,6 +104,7 @@ func (s *Validity) UnmarshalJSON(data []byte) error {
 		DB:          &s.DB,
 		Compactness: &s.Compactness,
 		Clusters:    s.Clusters,
+		Unlabelled:  s.Unlabelled,
 	}
 	if err := json.Unmarshal(data, &aux); err != nil {
 		return err
@@ -118,6 +124,6 @@ func (s *Validity) UnmarshalJSON(data []byte) error {
 			*f.dst = math.NaN()
 		}
 	}
-	s.Clusters = aux.Clusters
+	s.Clusters, s.Unlabelled = aux.Clusters, aux.Unlabelled
 	return nil
 }

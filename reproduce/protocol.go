@@ -120,13 +120,19 @@ type Data struct {
 }
 
 // Load reads the data set ds from dir/NAME.csv, which must have a label
-// column, and applies the scaling sc fitted to it. A missing file gives
+// on every row, and applies the scaling sc fitted to it. A missing file gives
 // an error that wraps fs.ErrNotExist.
 func Load(dir string, ds DataSet, sc dataset.Scale) (*Data, error) {
 	path := filepath.Join(dir, ds.Name+".csv")
 	d, err := dataset.ReadFile(path, dataset.ReadOptions{RequireLabel: true})
 	if err != nil {
 		return nil, err
+	}
+	for i, l := range d.Labels {
+		if l < 0 {
+			// The protocol's indices and Reach need a class on every row.
+			return nil, fmt.Errorf("%s:%d: %w: the protocol needs a label on every row", path, dataset.DataRow(i, d.Dropped)+2, dataset.ErrNoLabel)
+		}
 	}
 	dataset.FitScaler(d.X, sc).Transform(d.X)
 	return &Data{DataSet: ds, X: d.X, Labels: d.Labels, Classes: len(d.Classes)}, nil

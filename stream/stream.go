@@ -306,7 +306,8 @@ type LabelConfig struct {
 // LabelStream reads the data that open opens in chunks of rows, scales
 // each chunk with m's scaler, labels it with m's Partition.Predict and
 // calls emit with the labels of the chunk and, if the data have a label
-// column, the class of each row (else nil); emit must not keep the slices.
+// column, the class of each row (−1 where its label is missing; else
+// nil); emit must not keep the slices.
 // It returns the number of rows labelled. Memory holds two chunks (each at
 // most 16,384 rows or 8 MiB of values): one is read while the other is
 // labelled (see LabelConfig.Workers), and all of the callbacks are called

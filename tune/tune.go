@@ -137,9 +137,11 @@ type Search struct {
 	Gammas, Cs []Value
 	// Truth holds the true classes of the rows (0, 1, …), or nil. With
 	// them the best point has the largest Metric, otherwise the largest
-	// DBCV.
+	// DBCV. A class of −1 (metrics.Unlabelled) marks an unlabelled row,
+	// which Metric does not see.
 	Truth []int
-	// Metric scores a partition against Truth; nil selects NMI.
+	// Metric scores a partition against Truth, given the labelled rows
+	// only; nil selects NMI.
 	Metric func(truth, pred []int) float64
 	// Sample is the number of rows DBCV is evaluated on; 0 selects
 	// DefaultSample. The rows are a uniform sample drawn with Train.Seed.
@@ -237,6 +239,11 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix) (*Result, error) {
 	if s.Truth != nil && len(s.Truth) != n {
 		return nil, fmt.Errorf("tune: %d true classes for %d rows", len(s.Truth), n)
 	}
+	for i, c := range s.Truth {
+		if c < metrics.Unlabelled {
+			return nil, fmt.Errorf("tune: true class %d of row %d is below −1", c, i)
+		}
+	}
 	workers := s.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -280,6 +287,9 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix) (*Result, error) {
 	metric := s.Metric
 	if metric == nil {
 		metric = metrics.NMI
+	}
+	if s.Truth != nil {
+		metric = labelledOnly(s.Truth, metric)
 	}
 	var (
 		mu    sync.Mutex
@@ -566,3 +576,28 @@ const sharedDBCV = 2000
 // sampleStream is the second seed word of the sample's random source, so
 // that its numbers differ from those of training (rand.NewPCG(seed, seed)).
 const sampleStream = 0x7475_6e65_5f64_6263 // "tune_dbc"
+
+// labelledOnly returns metric applied to the rows whose class in truth is
+// not metrics.Unlabelled, or metric itself when every row has a class.
+func labelledOnly(truth []int, metric func(truth, pred []int) float64) func(truth, pred []int) float64 {
+	var keep []int
+	for i, c := range truth {
+		if c != metrics.Unlabelled {
+			keep = append(keep, i)
+		}
+	}
+	if len(keep) == len(truth) {
+		return metric
+	}
+	known := make([]int, len(keep))
+	for k, i := range keep {
+		known[k] = truth[i]
+	}
+	return func(_, pred []int) float64 {
+		sub := make([]int, len(keep))
+		for k, i := range keep {
+			sub[k] = pred[i]
+		}
+		return metric(known, sub)
+	}
+}

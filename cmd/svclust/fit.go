@@ -533,8 +533,16 @@ func printSummary(w io.Writer, path string, st *settings.Settings, dt *data, r *
 				db = "undefined with " + plural(k, "cluster")
 			}
 		}
-		fmt.Fprintf(tw, "metrics\t%d true classes: ARI %.4f, NMI %.4f, purity %.4f, Rand %.4f, Davies–Bouldin %s\n",
-			len(dt.ds.Classes), s.ARI, s.NMI, s.Purity, s.Rand, db)
+		classes := plural(len(dt.ds.Classes), "true class")
+		if s.Unlabelled > 0 {
+			classes += fmt.Sprintf(" (%s without a label left out)", plural(s.Unlabelled, "row"))
+		}
+		if len(dt.ds.Classes) == 0 {
+			fmt.Fprintf(tw, "metrics\tno row has a label: no external index; Davies–Bouldin %s\n", db)
+		} else {
+			fmt.Fprintf(tw, "metrics\t%s: ARI %.4f, NMI %.4f, purity %.4f, Rand %.4f, Davies–Bouldin %s\n",
+				classes, s.ARI, s.NMI, s.Purity, s.Rand, db)
+		}
 	}
 	tw.Flush()
 }
@@ -548,13 +556,17 @@ func dropped(dt *data, r *result) int {
 }
 
 // plural returns "1 cluster", "2 clusters", "0 clusters": n and the noun,
-// in the plural unless n is 1. "equilibrium" becomes "equilibria".
+// in the plural unless n is 1. "equilibrium" becomes "equilibria", "class"
+// "classes".
 func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
 	if p, ok := strings.CutSuffix(noun, "um"); ok {
 		return fmt.Sprintf("%s %sa", numfmt.Thousands(int64(n)), p)
+	}
+	if strings.HasSuffix(noun, "s") {
+		return fmt.Sprintf("%s %ses", numfmt.Thousands(int64(n)), noun)
 	}
 	return fmt.Sprintf("%s %ss", numfmt.Thousands(int64(n)), noun)
 }

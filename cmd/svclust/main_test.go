@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -381,6 +382,89 @@ func TestFitMetricsMatchLibrary(t *testing.T) {
 			t.Errorf("%s: fit reports %s, metrics.Evaluate gives %s", filepath.Base(data), gb, wb)
 		}
 	}
+}
+
+// TestFitUnlabelledRows checks that rows whose label is empty are left out
+// of the metrics of fit (in memory and with -stream) and of tune, and
+// counted: the indices are those of the labelled rows alone, where
+// counting the empty label as a class lowered the ARI of a file that
+// clusters perfectly (issue 34).
+func TestFitUnlabelledRows(t *testing.T) {
+	t.Parallel()
+	full := genFile(t, "gauss3", 700)
+	lines := strings.Split(strings.TrimSuffix(readFile(t, full), "\n"), "\n")
+	blank := 0
+	for i := 1; i < len(lines); i += 7 {
+		lines[i] = lines[i][:strings.LastIndexByte(lines[i], ',')+1]
+		blank++
+	}
+	data := writeFile(t, "holes.csv", strings.Join(lines, "\n")+"\n")
+	ds, err := dataset.ReadFile(full, dataset.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range [][]string{{"fit"}, {"fit", "-stream"}} {
+		out := filepath.Join(t.TempDir(), "labels.csv")
+		var got struct{ Metrics metrics.Validity }
+		if err := json.Unmarshal([]byte(mustCLI(t, append(mode, "-json", "-o", out, data)...)), &got); err != nil {
+			t.Fatal(err)
+		}
+		all := clusterColumn(t, out)
+		var truth, pred []int
+		for i, c := range ds.Labels {
+			if i%7 != 0 {
+				truth = append(truth, c)
+				pred = append(pred, all[i])
+			}
+		}
+		want := metrics.Evaluate(nil, truth, pred)
+		if got.Metrics.ARI != want.ARI || got.Metrics.NMI != want.NMI || got.Metrics.Unlabelled != blank {
+			t.Errorf("%v: ARI %v, NMI %v, %d unlabelled; want %v, %v on the labelled rows, %d", mode,
+				got.Metrics.ARI, got.Metrics.NMI, got.Metrics.Unlabelled, want.ARI, want.NMI, blank)
+		}
+		if counted := metrics.AdjustedRand(withBlank(ds.Labels), all); counted == want.ARI {
+			t.Errorf("%v: counting the empty label as a class gives the same ARI %v: the test cannot fail", mode, counted)
+		}
+	}
+	if sum := mustCLI(t, "fit", data); !strings.Contains(sum, fmt.Sprintf("3 true classes (%d rows without a label left out)", blank)) {
+		t.Errorf("summary does not count the rows without a label:\n%s", sum)
+	}
+	if out := mustCLI(t, "tune", "-gamma-grid", "auto", "-C-grid", "auto", data); !strings.Contains(out, fmt.Sprintf("NMI: %d rows without a label left out", blank)) {
+		t.Errorf("tune does not count the rows without a label:\n%s", out)
+	}
+	// Every label missing: no external index, and no error.
+	for i := 1; i < len(lines); i++ {
+		lines[i] = lines[i][:strings.LastIndexByte(lines[i], ',')+1]
+	}
+	none := writeFile(t, "none.csv", strings.Join(lines, "\n")+"\n")
+	if sum := mustCLI(t, "fit", none); !strings.Contains(sum, "no row has a label") {
+		t.Errorf("every label missing:\n%s", sum)
+	}
+}
+
+// withBlank returns labels with every 7th row's class made a class of its
+// own, as the empty label counted as a class would be.
+func withBlank(labels []int) []int {
+	out := slices.Clone(labels)
+	for i := 0; i < len(out); i += 7 {
+		out[i] = -1
+	}
+	return out
+}
+
+// clusterColumn returns the cluster column of a file fit -o wrote.
+func clusterColumn(t *testing.T, path string) []int {
+	t.Helper()
+	lab, err := dataset.ReadFile(path, dataset.ReadOptions{NoLabel: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := lab.X.Dims()
+	out := make([]int, n)
+	for i := range out {
+		out[i] = int(lab.X.At(i, 0))
+	}
+	return out
 }
 
 // TestEvaluateIndices checks that evaluate computes an internal index only

@@ -134,6 +134,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, path string, prog *prog
 	}
 	defer labels.abort()
 	var table metrics.Table
+	unlabelled := 0 // rows without a true class, left out of table
 	fitted := &modelfile.File{Scale: sc, Scaler: sm.Scaler, Features: sm.Names, Label: st.Label, Model: model, Partition: cl.Partition}
 	_, err = stream.LabelStream(ctx, open, fitted, &stream.LabelConfig{
 		Read: opt, Rows: n, Workers: st.Workers,
@@ -168,6 +169,10 @@ func runStream(ctx context.Context, e *env, o *fitFlags, path string, prog *prog
 			r.stream.counts[l+1]++
 		}
 		for i, c := range classes {
+			if c == metrics.Unlabelled {
+				unlabelled++
+				continue
+			}
 			table.Add(c, got[i])
 		}
 		return nil
@@ -180,6 +185,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, path string, prog *prog
 	}
 	r.stream.assign = time.Since(start)
 	r.validity = table.Validity()
+	r.validity.Unlabelled = unlabelled
 
 	prog.begin("write", "", 0)
 	if err := labels.commit(e, o, modelFileOf(st, dt, r)); err != nil {

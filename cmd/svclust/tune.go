@@ -223,7 +223,7 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, runs int, 
 	search := &tune.Search{Train: cfg, Cluster: method, Gammas: gammas, Cs: cs, Metric: index, Runs: runs, Workers: st.Workers,
 		Keep: o.out != "" || o.model != ""}
 	criterion := "dbcv"
-	if dt.labelled() {
+	if dt.labelled() && len(dt.ds.Classes) > 0 { // else no row has a label
 		search.Truth = make([]int, dt.n)
 		for i := range search.Truth {
 			search.Truth[i] = dt.truth.Class(i)
@@ -273,7 +273,10 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, runs int, 
 		return writeJSON(out, &tuneJSON{Criterion: criterion, Strategy: strategy(st), AutoGamma: res.AutoGamma,
 			Best: grid[res.Best], Grid: grid, FitCommand: command})
 	}
-	printGrid(out, res, criterion, dt.labelled(), runs > 1)
+	printGrid(out, res, criterion, search.Truth != nil, runs > 1)
+	if search.Truth != nil && dt.truth.Unlabelled() > 0 {
+		fmt.Fprintf(out, "%s: %s without a label left out\n", strings.ToUpper(criterion), plural(dt.truth.Unlabelled(), "row"))
+	}
 	if inSubspace {
 		fmt.Fprintf(out, "strategy: %s; the best setting trains in the automatic choice's subspace, which fit -gamma does not: -model writes its model\n", strategy(st))
 		return nil
