@@ -2,15 +2,19 @@
 
 Run with Debian's interpreter after installing the package (README.md):
 
-    /usr/bin/python3 python/examples/quickstart.py [out.png]
+    /usr/bin/python3 python/examples/quickstart.py [OUT.png]
 
 It makes two interleaved half-moons and a little noise, fits SVClust with
-the svclust command's defaults, prints what was chosen from the data and the
-rows with the highest outlier score, and plots the clusters with matplotlib if it is
-installed (to out.png, default quickstart.png).
+the svclust command's defaults (and its seed, random_state=1), prints what
+was chosen from the data and the rows with the highest outlier score, and
+plots the clusters with matplotlib if it is installed: to OUT.png, or
+without it to quickstart.png in a new temporary directory (never the
+current directory). It prints where.
 """
 
+import os
 import sys
+import tempfile
 
 import numpy as np
 
@@ -41,11 +45,11 @@ def outlier_rows(est, k=10):
     return np.argsort(-s, kind="stable")[:k], s
 
 
-def main(out="quickstart.png"):
+def main(out=None):
     xy = moons()
     X = pd.DataFrame(xy, columns=["x", "y"]) if pd is not None else xy
 
-    est = svclust.SVClust(seed=1)
+    est = svclust.SVClust(random_state=1)
     labels = est.fit_predict(X)
     print(f"{est.n_clusters_} clusters, sizes {np.bincount(labels[labels >= 0]).tolist()}")
     print(f"γ = {est.gamma_:.4g}, C = {est.C_:.4g}, budget {est.budget_}, "
@@ -72,8 +76,10 @@ def main(out="quickstart.png"):
     ax.legend(loc="lower left", fontsize=8)
     ax.set_title(f"svclust: {est.n_clusters_} clusters")
     fig.tight_layout()
+    if out is None:
+        out = os.path.join(tempfile.mkdtemp(prefix="svclust-quickstart-"), "quickstart.png")
     fig.savefig(out, dpi=120)
-    print("plot written to", out)
+    print("plot written to", os.path.abspath(out))
 
 
 if __name__ == "__main__":

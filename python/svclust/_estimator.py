@@ -3,19 +3,51 @@
 import math
 import numbers
 import os
+import re
+import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.exceptions import NotFittedError
+from sklearn.utils import check_random_state
 
 from . import _native
+from ._input import as_rows, check_finite, is_integral
+
+# The parameters of SVClust, in the order of its constructor: the name of
+# each in the parameters python/export takes as JSON (None: handled here,
+# not sent) and the flag of `svclust fit` it stands for. README.md's table
+# of parameters lists the same.
+PARAMETERS = {
+    "gamma": ("gamma", "-gamma"),
+    "C": ("C", "-C"),
+    "budget": ("budget", "-budget"),
+    "width": ("width", "-width"),
+    "space": ("space", "-space"),
+    "rule": ("rule", "-rule"),
+    "min_cluster_size": ("min_size", "-min-size"),
+    "maintain": ("maintain", "-maintain"),
+    "k": ("k", "-k"),
+    "eps": ("eps", "-eps"),
+    "trajectories": ("all", "-all"),
+    "tol": ("tol", "-tol"),
+    "max_iter": ("max_iter", "-max-iter"),
+    "min_iter": ("min_iter", "-min-iter"),
+    "m": ("m", "-m"),
+    "scale": ("scale", "-scale"),
+    "random_state": ("seed", "-seed"),
+    "n_jobs": ("workers", "-workers"),
+    "outliers": ("outliers", "-outliers"),
+    "outlier_threshold": ("outlier_threshold", "-outlier-threshold"),
+    "na": (None, "-na"),
+}
 
 # The parameters that are a number or "auto", as the fit flags -gamma, -C,
 # -budget, -min-size and -eps; the second value says a whole number.
-_AUTO = {"gamma": False, "C": False, "budget": True, "min_size": True, "eps": False}
-_INTS = ("max_iter", "min_iter", "m", "seed", "workers")
-_STRS = ("width", "rule", "maintain", "scale", "na")
-_BOOLS = ("outliers", "all")
+_AUTO = {"gamma": False, "C": False, "budget": True, "min_cluster_size": True, "eps": False}
+_INTS = ("max_iter", "min_iter", "m")
+_STRS = ("width", "space", "rule", "maintain", "scale", "na", "trajectories")
+_BOOLS = ("outliers",)
 
 
 def _param(name, v):
@@ -33,7 +65,7 @@ def _param(name, v):
     if name == "k":
         if v is None:
             return None
-        if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+        if not is_integral(v):
             raise TypeError(f"k must be a whole number or None, not {v!r}")
         return int(v)
     if name in ("tol", "outlier_threshold"):
@@ -41,20 +73,28 @@ def _param(name, v):
             raise TypeError(f"{name} must be a number, not {v!r}")
         return _float(v)
     if name in _INTS:
-        if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+        if not is_integral(v):
             raise TypeError(f"{name} must be a whole number, not {v!r}")
-        lo, hi = (0, 2**64 - 1) if name == "seed" else (-(2**63), 2**63 - 1)
+        lo, hi = -(2**63), 2**63 - 1
         if not lo <= int(v) <= hi:
             raise ValueError(f"{name} must be a whole number from {lo} to {hi}, not {int(v)}")
         return int(v)
     if name in _STRS:
         if not isinstance(v, str):
             raise TypeError(f"{name} must be a string, not {v!r}")
+        if name == "trajectories" and v not in ("strip", "all"):
+            raise ValueError(f"trajectories must be strip or all, not {v!r}")
+        if name == "na" and v not in ("error", "drop"):
+            raise ValueError(f"na must be error or drop, not {v!r}")
         return v
     if name in _BOOLS:
         if not isinstance(v, (bool, np.bool_)):
             raise TypeError(f"{name} must be True or False, not {v!r}")
         return bool(v)
+    if name == "random_state":
+        return _seed(v)
+    if name == "n_jobs":
+        return _workers(v)
     raise TypeError(f"unknown parameter {name}")
 
 
@@ -63,99 +103,154 @@ def _float(v):
     return v if math.isfinite(v) else repr(v)  # "nan", "inf": JSON has no such numbers
 
 
-def _as_rows(X, what="X"):
-    """Returns X as a 2-D float64 C-contiguous array without copying when it
-    is one already, whether it is a copy, and the column names of a
-    DataFrame (None otherwise)."""
-    names = None
-    if hasattr(X, "columns") and hasattr(X, "dtypes"):  # a pandas DataFrame
-        cols = list(X.columns)
-        if all(isinstance(c, str) for c in cols):
-            names = cols
-            seen = set()
-            for c in cols:
-                if c in seen:
-                    raise ValueError(f"{what}: column {c!r} occurs twice")
-                seen.add(c)
-        X = X.to_numpy()
-    if not isinstance(X, np.ndarray):
-        X = np.asarray(X)
-    if X.dtype == object or X.dtype.kind not in "biuf":
-        raise TypeError(f"{what} must hold numbers, not values of dtype {X.dtype}")
-    if X.ndim != 2:
-        raise ValueError(f"{what} must be 2-dimensional (rows × features), not of shape {X.shape}")
-    if X.dtype == np.float64 and X.flags.c_contiguous and X.flags.aligned:
-        return X, False, names
-    return np.ascontiguousarray(X, dtype=np.float64), True, names
+_SEED_MAX = 2**64 - 1  # -seed is a uint64
+
+
+def _seed(random_state):
+    """The seed of training that random_state gives: an int is the seed
+    itself (random_state=1 is `svclust fit -seed 1`); None draws one from
+    numpy's global RandomState and a RandomState instance draws one from
+    it, as scikit-learn's check_random_state takes them."""
+    if random_state is None or isinstance(random_state, np.random.RandomState):
+        return int(check_random_state(random_state).randint(0, 2**32, dtype=np.int64))
+    if isinstance(random_state, np.random.Generator):
+        raise TypeError("random_state must be None, a whole number or a numpy.random.RandomState, not a "
+                        "numpy.random.Generator (scikit-learn does not take one): pass a seed drawn from it, "
+                        "random_state=int(rng.integers(2**32))")
+    if not is_integral(random_state):
+        raise TypeError(f"random_state must be None, a whole number or a numpy.random.RandomState, not {random_state!r}")
+    if not 0 <= int(random_state) <= _SEED_MAX:
+        raise ValueError(f"random_state must be a whole number from 0 to {_SEED_MAX}, not {int(random_state)}")
+    return int(random_state)
+
+
+def _workers(n_jobs):
+    """The number of goroutines (-workers, 0: all cores) that n_jobs gives,
+    as scikit-learn's glossary reads n_jobs: -1 all cores, -2 all but one,
+    and so on; None is all cores too (see the class's doc)."""
+    if n_jobs is None:
+        return 0
+    if not is_integral(n_jobs):
+        raise TypeError(f"n_jobs must be None or a whole number, not {n_jobs!r}")
+    n = int(n_jobs)
+    if n == 0:
+        raise ValueError("n_jobs must not be 0: None or -1 means all cores, a positive number that many, "
+                         "-2 all but one")
+    if n > 0:
+        return n
+    if n == -1:
+        return 0
+    import joblib  # a dependency of scikit-learn
+
+    return max(1, joblib.cpu_count() + 1 + n)
+
+
+# The library names a parameter in its messages by python/export's JSON
+# name, or by the svclust command's flag: these are the names that differ
+# from this package's parameters.
+_RENAMED = {json: name for name, (json, _) in PARAMETERS.items() if json not in (None, name, "all")}
+_BY_FLAG = {flag: name for name, (_, flag) in PARAMETERS.items()}
+_JSON_WORD = re.compile(r"(^|[ (])(" + "|".join(map(re.escape, _RENAMED)) + r")\b")
+_FLAG_WORD = re.compile(r"(^|[ (])(-[A-Za-z][A-Za-z-]*)")
+_ALL_AND_EPS = re.compile(r"(^|[ (])-?all and -?eps\b")
+
+
+def _python_names(msg):
+    """The message of the library with each parameter named as this
+    package names it ("min_size must be ≥ 1" is "min_cluster_size must be
+    ≥ 1", "-all and -eps apply only ..." is 'trajectories="all" and eps
+    apply only ...')."""
+    msg = _ALL_AND_EPS.sub(lambda m: m.group(1) + 'trajectories="all" and eps', msg)
+    msg = _JSON_WORD.sub(lambda m: m.group(1) + _RENAMED[m.group(2)], msg)
+    return _FLAG_WORD.sub(lambda m: m.group(1) + _BY_FLAG.get(m.group(2), m.group(2)), msg)
 
 
 class SVClust(ClusterMixin, BaseEstimator):
     """Support vector clustering with a budget (svclust fit, in process).
 
-    The parameters are the fit flags of the svclust command, with the same
-    defaults ("auto": chosen from the data); see `svclust help fit`. fit
-    scales X as the command does (z-scores by default, in the Go library),
-    trains a budgeted one-class SVM and clusters the rows: on the same data
-    and seed it gives the labels of `svclust fit`.
+    The parameters are the fit flags of the svclust command under the
+    names scikit-learn and hdbscan give them (README.md maps each to its
+    flag), with the command's defaults ("auto": chosen from the data); see
+    `svclust help fit`. fit scales X as the command does (z-scores by
+    default, in the Go library), trains a budgeted one-class SVM and
+    clusters the rows: on the same data and seed (random_state=1 is the
+    command's default -seed 1) it gives the labels of `svclust fit`.
 
     Parameters
     ----------
-    gamma : float or "auto"
+    gamma : float or "auto", default="auto"
         Kernel width γ in exp(-γ‖x-y‖²), > 0.
-    C : float or "auto"
+    C : float or "auto", default="auto"
         Trade-off C of the objective, > 0; the domain f ≥ 0 is empty unless
         C > 1.
-    budget : int or "auto"
+    budget : int or "auto", default="auto"
         Largest number of support vectors; 0 means no budget.
-    width : {"adaptive", "global"}
+    width : {"adaptive", "global"}, default="adaptive"
         Kernel widths when gamma and C are both "auto".
-    rule : {"levels", "components"}
+    space : {"auto", "input"}, default="auto"
+        Where the kernel works when gamma and C are both "auto": "auto" on
+        the principal directions above noise when the distances of 4 or
+        more features concentrate, "input" on the features themselves.
+    rule : {"levels", "components"}, default="levels"
         Cluster assignment: the tree of the levels of f, or the components
         of f ≥ 0 (the paper's Algorithm 3).
-    min_size : int or "auto"
+    min_cluster_size : int or "auto", default="auto"
         Smallest cluster of rule "levels", in rows (auto: 0.75 % of the rows,
-        at least 5).
-    maintain : {"merge", "removal", "project-knn", "project-random"}
+        at least 5); hdbscan's name.
+    maintain : {"merge", "removal", "project-knn", "project-random"}, default="merge"
         Budget maintenance.
-    k : int or None
+    k : int or None, default=None
         Number of support vectors a projection projects onto; None is the
         command's default, 5 capped by the budget.
-    eps : float or "auto"
+    eps : float or "auto", default="auto"
         Half-width ε of the strip |f| ≤ ε (rule "components").
-    tol : float
+    trajectories : {"strip", "all"}, default="strip"
+        Which rows follow a trajectory of f to an equilibrium, with rule
+        "components": "strip", those of the strip |f| ≤ eps, every other
+        row taking the cluster of its nearest strip row; "all", every row
+        (the command's -all; slower, one trajectory per row).
+    tol : float, default=0.01
         Stopping threshold on ‖w_{t+1} − w_t‖; 0 runs max_iter steps.
-    max_iter : int
+    max_iter : int, default=0
         Largest number of SGD steps; 0 means 1,000,000.
-    min_iter : int
+    min_iter : int, default=0
         SGD steps before the stopping rule is checked; 0 means 10,000, -1
         checks it from the first step.
-    m : int
+    m : int, default=20
         Number of points of the segment test.
-    scale : {"zscore", "minmax", "none"}
+    scale : {"zscore", "minmax", "none"}, default="zscore"
         Feature scaling fitted on X; predict applies it to new rows.
-    seed : int
-        Random seed of training.
-    workers : int
-        Number of goroutines; 0 means all cores. Results do not depend on it.
-    outliers : bool
+    random_state : int, numpy.random.RandomState or None, default=None
+        Seed of training. An int is the seed itself, from 0 to 2**64 − 1:
+        fits with the same int give the same result, and random_state=1
+        gives that of `svclust fit` (-seed 1 by default). None, as in
+        scikit-learn, draws a seed from numpy's global RandomState at each
+        fit (so fits differ unless numpy.random.seed was called), and a
+        RandomState draws one from it; seed_ tells the seed used. A
+        numpy.random.Generator is refused (scikit-learn takes none).
+    n_jobs : int or None, default=None
+        Number of threads (goroutines) of fit, predict and scoring: a
+        positive number; -1 all cores, -2 all but one, and so on. None
+        means all cores, as the command's -workers 0 and scikit-learn's
+        estimators with native threads (such as KMeans), not one: results
+        never depend on it.
+    outliers : bool, default=False
         Label as -1 the points whose outlier score is at least
         outlier_threshold.
-    outlier_threshold : float
+    outlier_threshold : float, default=0.5
         Outlier score in (0, 1) at and above which a point is an outlier
         (`svclust fit -outlier-threshold`): 0.5, where a point's
         remoteness reaches the fence Q3 + 3 IQR of the training rows'
         and its membership strength reaches 0 (docs/outliers.md).
-    all : bool
-        Run a trajectory from every point instead of the strip only (rule
-        "components").
-    na : {"error", "drop"}
-        What a row with a missing value (NaN) is, as the command's -na:
-        "error" (the default) raises ValueError naming the first and
-        counting the rows and columns that have one; "drop" leaves those
-        rows out of training and gives them the label -1 in labels_ and
-        predict (as an outlier's: a scikit-learn label array holds no NaN;
-        na_rows_ tells them apart) and NaN in score_samples and
-        decision_function.
+    na : {"error", "drop"}, default="error"
+        What a row with a missing value (NaN; NA or None in a DataFrame)
+        is, as the command's -na: "error" (the default) raises ValueError
+        naming the first and counting the rows and columns that have one;
+        "drop" leaves those rows out of training and gives them the label
+        -1 in labels_ and predict (as an outlier's: a scikit-learn label
+        array holds no NaN; na_rows_ tells them apart) and NaN in
+        score_samples and decision_function. An infinity is always an
+        error.
 
     Attributes
     ----------
@@ -177,6 +272,13 @@ class SVClust(ClusterMixin, BaseEstimator):
         rows whose outlier score reaches outlier_threshold; NaN for the
         rows na="drop" left out. Absent after `load`.
     n_clusters_ : int
+    n_iter_ : int
+        Number of SGD steps the training of the model ran (the
+        "iterations" of `svclust fit -json`): at most max_iter, fewer when
+        the stopping rule (tol) ended it. Also known after `load`.
+    seed_ : int
+        The seed training used (`svclust fit -seed`): random_state's, or
+        the one drawn for random_state None or a RandomState.
     support_vectors_ : ndarray, shape (n_sv, n_features)
         Support vectors in the units of X (the model file stores them
         scaled).
@@ -191,47 +293,67 @@ class SVClust(ClusterMixin, BaseEstimator):
         0: decision_function is f(x), ≥ 0 inside the domain.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
-        The column names of a DataFrame X (pandas is optional).
+        The column names of a DataFrame X whose columns are all named by
+        strings (pandas is optional). Applied to a DataFrame, predict and
+        the scores take its columns by name, in any order; applied to an
+        array after a fit on a DataFrame, or the reverse, they warn as
+        scikit-learn's estimators do.
     """
 
-    def __init__(self, gamma="auto", C="auto", budget="auto", width="adaptive", rule="levels",
-                 min_size="auto", maintain="merge", k=None, eps="auto", tol=0.01, max_iter=0,
-                 min_iter=0, m=20, scale="zscore", seed=1, workers=0, outliers=False, all=False,
+    def __init__(self, gamma="auto", C="auto", budget="auto", width="adaptive", space="auto", rule="levels",
+                 min_cluster_size="auto", maintain="merge", k=None, eps="auto", trajectories="strip", tol=0.01,
+                 max_iter=0, min_iter=0, m=20, scale="zscore", random_state=None, n_jobs=None, outliers=False,
                  outlier_threshold=0.5, na="error"):
         self.gamma = gamma
         self.C = C
         self.budget = budget
         self.width = width
+        self.space = space
         self.rule = rule
-        self.min_size = min_size
+        self.min_cluster_size = min_cluster_size
         self.maintain = maintain
         self.k = k
         self.eps = eps
+        self.trajectories = trajectories
         self.tol = tol
         self.max_iter = max_iter
         self.min_iter = min_iter
         self.m = m
         self.scale = scale
-        self.seed = seed
-        self.workers = workers
+        self.random_state = random_state
+        self.n_jobs = n_jobs
         self.outliers = outliers
-        self.all = all
-        self.na = na
         self.outlier_threshold = outlier_threshold
+        self.na = na
 
     # -- fitting -----------------------------------------------------------
+
+    def _library_params(self):
+        """The parameters as python/export takes them: a dict of its JSON
+        names. Checks the type of each, and the values of those that the
+        library does not take as they are."""
+        out = {}
+        for name, v in self.get_params(deep=False).items():
+            v = _param(name, v)
+            if name == "trajectories":
+                v = v == "all"
+            if name == "space" and v == "auto":
+                # The library's default; sent only when it differs, so that
+                # a library that takes no space parameter (python/export
+                # before it had one) still fits with the default.
+                continue
+            out[PARAMETERS[name][0] or name] = v
+        return out
 
     def fit(self, X, y=None):
         """Scales X, trains and clusters it; y is ignored. Returns self.
 
         X is read in place when it is a float64 C-contiguous array, copied
         once otherwise. Ctrl-C stops training (KeyboardInterrupt)."""
-        x, owned, names = _as_rows(X)
-        params = {name: _param(name, v) for name, v in self.get_params().items()}
-        na = _na(params.pop("na"))
-        missing = _missing(x)
-        if missing is not None and na == "error":
-            raise ValueError(_missing_error(x, missing))
+        x, owned, names = as_rows(X, type(self).__name__)
+        params = self._library_params()
+        na = params.pop("na")
+        missing = check_finite(x, na, names)
         if missing is not None:
             if missing.all():
                 raise ValueError(f"X: every row has a missing value (NaN), {missing.shape[0]} rows")
@@ -245,7 +367,10 @@ class SVClust(ClusterMixin, BaseEstimator):
             # rather than the Go heap's, which would reserve as much again
             # for its collector (1M 2-D rows, 15 MiB: peak RSS +52 MiB, not +68).
             x, owned = x.copy(order="C"), True
-        handle, labels = _native.run_fit(x, owned, params)
+        try:
+            handle, labels = _native.run_fit(x, owned, params)
+        except ValueError as e:
+            raise ValueError(self._library_message(str(e))) from None
         outlier = handle.train_outliers(len(labels))
         if na == "drop":
             rows = np.flatnonzero(missing) if missing is not None else np.zeros(0, dtype=np.int64)
@@ -260,6 +385,15 @@ class SVClust(ClusterMixin, BaseEstimator):
             if self.report_ is not None and len(rows):
                 self.report_["dropped"] = int(len(rows))
         return self
+
+    def _library_message(self, msg):
+        """The message of an error of the library's fit, naming the
+        parameters as this package does."""
+        if 'unknown field "space"' in msg:
+            return (f"space={self.space!r}: this build of the library (python/export) takes no parameter "
+                    'space, so only space="auto" (its default) works; rebuild the package from a clone '
+                    "whose python/export takes it")
+        return _python_names(msg)
 
     def fit_predict(self, X, y=None):
         """Fits X and returns labels_."""
@@ -288,6 +422,11 @@ class SVClust(ClusterMixin, BaseEstimator):
         self.C_ = info["C"]
         run = info["run"] or {}
         self.budget_ = run.get("budget")
+        self.seed_ = run.get("seed")
+        # The SGD steps of the model's training: the "iterations" of the
+        # report, which the model file's stats also hold (so a loaded
+        # model knows them too).
+        self.n_iter_ = info["iterations"]
         self.report_ = info["report"]
         self.choice_ = self.report_["choice"] if self.report_ else None
         self.offset_ = 0.0
@@ -298,16 +437,29 @@ class SVClust(ClusterMixin, BaseEstimator):
         return self._handle
 
     def _rows(self, X):
-        """The fitted handle and X as the model's rows: a DataFrame's columns
-        are taken by name when the model knows its feature names."""
+        """The fitted handle, X as the model's rows, and the mask of its
+        rows with a missing value to leave out (None when there are none).
+
+        A DataFrame's columns are taken by name when the model knows its
+        feature names, as `svclust predict` takes them; an array after a
+        fit on a DataFrame, or a DataFrame after a fit on an array, gives
+        scikit-learn's warning."""
         h = self._fitted()
-        x, _, names = _as_rows(X)
+        cls = type(self).__name__
+        x, _, names = as_rows(X, cls)
         want = getattr(self, "feature_names_in_", None)
-        if names is not None and want is not None and list(names) != list(want):
+        if names is None and want is not None:
+            warnings.warn(f"X does not have valid feature names, but {cls} was fitted with feature names",
+                          UserWarning, stacklevel=3)
+        elif names is not None and want is None:
+            warnings.warn(f"X has feature names, but {cls} was fitted without feature names",
+                          UserWarning, stacklevel=3)
+            names = None  # the model's columns are positions
+        if names is not None and list(names) != list(want):
             # Columns are matched by name, as `svclust predict` matches
             # them: their order does not matter, a missing or extra one is
             # an error naming it.
-            pos = {a: k for k, a in enumerate(names)}  # distinct: _as_rows checked
+            pos = {a: k for k, a in enumerate(names)}  # distinct: as_rows checked
             for b in want:
                 if b not in pos:
                     raise ValueError(f"X has no column {b!r}, a feature of the model (its columns: {', '.join(names)})")
@@ -315,12 +467,13 @@ class SVClust(ClusterMixin, BaseEstimator):
             if extra:
                 raise ValueError(f"X: column {extra[0]!r} is no feature of the model (its features: {', '.join(want)})")
             x = np.ascontiguousarray(x[:, [pos[b] for b in want]])
+            names = list(want)
         d = self._info["n_features"]
         if x.shape[1] != d:
             # Before any row is dropped for a missing value, so that a
             # row of the wrong width is never mistaken for one to drop.
             raise ValueError(f"X has {x.shape[1]} features, but the model was trained on {d}")
-        return h, x
+        return h, x, check_finite(x, _param("na", self.na), names)
 
     # -- applying ----------------------------------------------------------
 
@@ -328,9 +481,8 @@ class SVClust(ClusterMixin, BaseEstimator):
         """Cluster of each row of X (raw, unscaled), -1 for an outlier, as
         `svclust predict` gives it; on the training rows, labels_. With
         na="drop" a row with a missing value gets -1."""
-        h, x = self._rows(X)
-        workers = _param("workers", self.workers)
-        missing = self._drop(x)
+        h, x, missing = self._rows(X)
+        workers = _workers(self.n_jobs)
         if missing is None:
             return h.predict(x, workers)
         out = np.full(x.shape[0], -1, dtype=np.int64)
@@ -342,23 +494,14 @@ class SVClust(ClusterMixin, BaseEstimator):
         """f(x) = Σᵢ αᵢ k(svᵢ, x) − 1 of each row of X, as `svclust score`
         gives it: lower is more abnormal, < 0 outside the domain. With
         na="drop" a row with a missing value gets NaN."""
-        h, x = self._rows(X)
-        workers = _param("workers", self.workers)
-        missing = self._drop(x)
+        h, x, missing = self._rows(X)
+        workers = _workers(self.n_jobs)
         if missing is None:
             return h.score(x, workers)
         out = np.full(x.shape[0], np.nan)
         if not missing.all():
             out[~missing] = h.score(x[~missing], workers)
         return out
-
-    def _drop(self, x):
-        """The rows of x with a missing value when na is "drop" (None when
-        there are none or na is "error", which leaves them to the library's
-        error)."""
-        if _na(_param("na", self.na)) != "drop":
-            return None
-        return _missing(x)
 
     def decision_function(self, X):
         """score_samples(X) − offset_ (offset_ is 0): ≥ 0 inside the domain
@@ -383,10 +526,11 @@ class SVClust(ClusterMixin, BaseEstimator):
     def load(cls, path):
         """Reads a model file written by save or by `svclust fit -model`.
 
-        The parameters recorded in the file (seed, gamma, C, budget, rule,
-        maintain, k, width, scale, outliers) are set; the others keep their
-        defaults. labels_ is absent: the file does not hold the training
-        rows' labels (predict them from the training data)."""
+        The parameters recorded in the file (random_state, gamma, C,
+        budget, rule, maintain, k, width, scale, outliers,
+        outlier_threshold) are set; the others keep their defaults.
+        labels_ is absent: the file does not hold the training rows'
+        labels (predict them from the training data)."""
         with open(path, "rb") as f:
             return cls.from_model_file(f.read())
 
@@ -453,9 +597,8 @@ class SVClust(ClusterMixin, BaseEstimator):
     def _outlier(self, X):
         """The outlier scores and membership strengths of the rows of X;
         NaN for a row with a missing value when na is "drop"."""
-        h, x = self._rows(X)
-        workers = _param("workers", self.workers)
-        missing = self._drop(x)
+        h, x, missing = self._rows(X)
+        workers = _workers(self.n_jobs)
         if missing is None:
             return h.outlier(x, workers)
         if missing.all():
@@ -463,13 +606,15 @@ class SVClust(ClusterMixin, BaseEstimator):
         return tuple(_expand(v, missing) for v in h.outlier(x[~missing], workers))
 
     def _more_tags(self):
-        return {"allow_nan": self.na == "drop", "requires_y": False}
-
-
-def _na(v):
-    if v not in ("error", "drop"):
-        raise ValueError(f"na must be error or drop, not {v!r}")
-    return v
+        # allow_nan: "whether the estimator supports data with missing
+        # values encoded as np.nan" (scikit-learn's developer guide,
+        # "Developing scikit-learn estimators", section "Estimator Tags",
+        # https://scikit-learn.org/1.2/developers/develop.html#estimator-tags).
+        # With na="drop" it does: the rows are left out and labelled -1.
+        # With the default na="error" the tag is False and NaN raises, as
+        # check_estimators_nan_inf requires. No check is skipped by it
+        # for the default estimator.
+        return {"allow_nan": self.na == "drop"}
 
 
 def _expand(v, missing):
@@ -478,26 +623,6 @@ def _expand(v, missing):
     out = np.full(missing.shape[0], np.nan)
     out[~missing] = v
     return out
-
-
-def _missing(x):
-    """The boolean mask of the rows of x with a NaN, or None if none has."""
-    if x.size == 0:
-        return None
-    m = np.isnan(x).any(axis=1)
-    return m if m.any() else None
-
-
-def _missing_error(x, missing):
-    """The error of X with missing values (na="error"), in the words of the
-    svclust command: the first, and how many rows and columns have one."""
-    i = int(np.flatnonzero(missing)[0])
-    j = int(np.flatnonzero(np.isnan(x[i]))[0])
-    rows = int(missing.sum())
-    cols = int(np.isnan(x).any(axis=0).sum())
-    r = "1 row has" if rows == 1 else f"{rows} rows have"
-    c = "1 column" if cols == 1 else f"{cols} columns"
-    return f"X[{i}, {j}]: not a finite number: NaN (a missing value); {r} missing values, in {c} (na='drop' skips those rows)"
 
 
 def _params_of(info):
@@ -511,7 +636,7 @@ def _params_of(info):
             p["outlier_threshold"] = info["outlier_threshold"]
     if not run:
         return p
-    p["seed"] = run["seed"]
+    p["random_state"] = run["seed"]
     p["gamma"] = "auto" if run.get("gamma_from") == "auto" else run["gamma"]
     p["C"] = "auto" if run.get("C_from") == "auto" else run["C"]
     if run.get("strategy") == "none":

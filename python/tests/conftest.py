@@ -64,3 +64,14 @@ def same_floats(a, b):
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     return a.shape == b.shape and a.view(np.uint64).tolist() == b.view(np.uint64).tolist()
+
+
+def pytest_report_header(config):
+    """Names the package and the library the tests run against: the
+    installed package, not the clone's python/svclust (see test_installed)."""
+    try:
+        import svclust
+        from svclust import _native
+    except ImportError as e:
+        return [f"svclust: cannot be imported: {e}"]
+    return [f"svclust: {os.path.dirname(svclust.__file__)}", f"libsvclust: {_native._lib._name}"]

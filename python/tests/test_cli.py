@@ -3,6 +3,7 @@ model files on the same data and seed, and read each other's model files."""
 
 import json
 import os
+import subprocess
 
 import numpy as np
 import pytest
@@ -29,6 +30,7 @@ def frame(x, names):
 def check_parity(cli, path, tmp_path, seed=1, args=(), **params):
     """Fits path with the command and with SVClust and compares everything."""
     x, names = read_csv(path)
+    xf = frame(x, names)
     model_cli = str(tmp_path / "cli.json")
     out = run(cli, "fit", "-seed", str(seed), "-json", "-model", model_cli, "-o", "-", *args, path)
     labels_cli = np.array(column(out), dtype=np.int64)
@@ -36,7 +38,7 @@ def check_parity(cli, path, tmp_path, seed=1, args=(), **params):
 
     os.environ["SOURCE_DATE_EPOCH"] = "0"
     try:
-        est = svclust.SVClust(seed=seed, **params).fit(frame(x, names))
+        est = svclust.SVClust(random_state=seed, **params).fit(xf)
     finally:
         del os.environ["SOURCE_DATE_EPOCH"]
     assert est.labels_.tolist() == labels_cli.tolist()
@@ -46,8 +48,8 @@ def check_parity(cli, path, tmp_path, seed=1, args=(), **params):
     # Scores of the command's model, and of Python's, on the same rows.
     scored = run(cli, "score", "-model", model_cli, path)
     score_cli = [float(s) for s in column(scored)]
-    assert same_floats(est.score_samples(x), score_cli)
-    assert same_floats(est.outlier_score(x), [float(s) for s in column(scored, 1)])
+    assert same_floats(est.score_samples(xf), score_cli)
+    assert same_floats(est.outlier_score(xf), [float(s) for s in column(scored, 1)])
 
     # fit -json, but for times and metrics.
     report = json.loads(run(cli, "fit", "-seed", str(seed), "-json", *args, path))
@@ -76,9 +78,12 @@ def check_parity(cli, path, tmp_path, seed=1, args=(), **params):
     pred_cli = np.array(column(run(cli, "predict", "-model", model_py, path)), dtype=np.int64)
     assert pred_cli.tolist() == est.labels_.tolist()
     loaded = svclust.SVClust.load(model_cli)
-    assert loaded.predict(x).tolist() == labels_cli.tolist()
-    assert same_floats(loaded.score_samples(x), score_cli)
-    assert same_floats(loaded.outlier_score(x), outlier_cli)
+    assert loaded.feature_names_in_.tolist() == names
+    assert loaded.n_iter_ == est.n_iter_ == report["iterations"]
+    assert loaded.seed_ == est.seed_ == seed
+    assert loaded.predict(xf).tolist() == labels_cli.tolist()
+    assert same_floats(loaded.score_samples(xf), score_cli)
+    assert same_floats(loaded.outlier_score(xf), outlier_cli)
     return est
 
 
@@ -106,3 +111,71 @@ def test_shared(cli, tmp_path, name):
     if not os.path.exists(path):
         pytest.skip(f"{path} is absent: set SVCLUST_DATA to the paper's data sets")
     check_parity(cli, path, tmp_path)
+
+
+# The flags of `svclust help fit` that read or write files, or choose how
+# a CSV file is read: in Python the data are an array or a DataFrame and
+# the results attributes (python/README.md lists them).
+FILE_FLAGS = {"-o", "-model", "-json", "-label", "-drop", "-features", "-sep", "-decimal", "-max-line",
+              "-stream", "-sample", "-progress", "-quiet", "-cpuprofile", "-memprofile"}
+
+
+def test_every_fit_flag(cli):
+    """Every flag of `svclust help fit` is a parameter's (PARAMETERS, the
+    README's table) or one of the file flags, and no parameter names a
+    flag the command lacks."""
+    import re
+    from svclust._estimator import PARAMETERS
+
+    r = subprocess.run([cli, "help", "fit"], capture_output=True, text=True)
+    flags = set(re.findall(r"^  (-[A-Za-z-]+)", r.stdout + r.stderr, re.M))
+    assert "-seed" in flags and "-space" in flags
+    params = {flag for _, flag in PARAMETERS.values()}
+    assert flags - FILE_FLAGS == params
+
+
+def test_trajectories_all(cli, tmp_path):
+    """trajectories="all" is -all, rule "components" (the same labels,
+    report and model as the command's)."""
+    path = str(tmp_path / "gauss3.csv")
+    run(cli, "gen", "-kind", "gauss3", "-n", "400", "-seed", "2", "-o", path)
+    check_parity(cli, path, tmp_path, seed=2, args=("-rule", "components", "-all"),
+                 rule="components", trajectories="all")
+
+
+def test_min_cluster_size_n_jobs(cli, tmp_path):
+    """min_cluster_size is -min-size, n_jobs -workers."""
+    path = str(tmp_path / "gauss4.csv")
+    run(cli, "gen", "-kind", "gauss4", "-n", "600", "-seed", "3", "-o", path)
+    check_parity(cli, path, tmp_path, seed=3, args=("-min-size", "30", "-workers", "1"),
+                 min_cluster_size=30, n_jobs=1)
+
+
+def test_space(cli, tmp_path):
+    """On 8 features, where the subspace rule decides: space "auto" gives
+    the command's result; space "input" gives that of -space input when
+    the library takes the parameter (python/export), and a clear error
+    otherwise."""
+    path = str(tmp_path / "hd8.csv")
+    run(cli, "gen", "-kind", "hd8", "-n", "500", "-seed", "1", "-o", path)
+    est = check_parity(cli, path, tmp_path, seed=1)
+    assert "subspace" in est.choice_
+    try:
+        check_parity(cli, path, tmp_path, seed=1, args=("-space", "input"), space="input")
+    except ValueError as e:
+        assert "this build of the library (python/export) takes no parameter space" in str(e)
+        pytest.skip(f"space='input' not compared with -space input: {e}")
+
+
+def test_text_column_like_the_command(cli, tmp_path):
+    """A text column: the command and the package both refuse it, naming
+    the column, saying it is not numeric and naming the fix."""
+    pd = pytest.importorskip("pandas")
+    path = str(tmp_path / "text.csv")
+    with open(path, "w") as f:
+        f.write("a,b,kind\n1,2,red\n3,4,blue\n5,6,red\n")
+    r = subprocess.run([cli, "fit", path], capture_output=True, text=True)
+    assert r.returncode != 0
+    assert 'column "kind" is not numeric; -drop kind to ignore it' in r.stderr
+    with pytest.raises(ValueError, match=r"column 'kind' is not numeric; X.drop\(columns=\['kind'\]\) to ignore it"):
+        svclust.SVClust().fit(pd.read_csv(path))

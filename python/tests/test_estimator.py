@@ -31,23 +31,26 @@ def X():
 
 @pytest.fixture(scope="module")
 def fitted(X):
-    return svclust.SVClust(seed=7).fit(X)
+    return svclust.SVClust(random_state=7).fit(X)
 
 
 def test_defaults_are_the_cli_flags():
+    """The defaults are those of `svclust fit` (svclust help fit), but
+    random_state and n_jobs, whose None is scikit-learn's (a fresh seed;
+    all cores, the command's -workers 0)."""
     p = svclust.SVClust().get_params()
-    assert p == dict(gamma="auto", C="auto", budget="auto", width="adaptive", rule="levels",
-                     min_size="auto", maintain="merge", k=None, eps="auto", tol=0.01, max_iter=0,
-                     min_iter=0, m=20, scale="zscore", seed=1, workers=0, outliers=False, all=False,
-                     outlier_threshold=0.5, na="error")
+    assert p == dict(gamma="auto", C="auto", budget="auto", width="adaptive", space="auto", rule="levels",
+                     min_cluster_size="auto", maintain="merge", k=None, eps="auto", trajectories="strip",
+                     tol=0.01, max_iter=0, min_iter=0, m=20, scale="zscore", random_state=None, n_jobs=None,
+                     outliers=False, outlier_threshold=0.5, na="error")
 
 
 def test_get_set_params_clone(X):
-    est = svclust.SVClust(gamma=2.5, budget=30, seed=9, outliers=True)
+    est = svclust.SVClust(gamma=2.5, budget=30, random_state=9, outliers=True)
     p = est.get_params()
     again = svclust.SVClust(**p)
     assert again.get_params() == p
-    assert est.set_params(seed=3) is est and est.seed == 3
+    assert est.set_params(random_state=3) is est and est.random_state == 3
     c = clone(est)
     assert c.get_params() == est.get_params() and c is not est
     assert not hasattr(c, "labels_")
@@ -76,9 +79,9 @@ def test_fitted_attributes(fitted, X):
 def test_dataframe_names(X):
     pd = pytest.importorskip("pandas")
     df = pd.DataFrame(X, columns=["a", "b"])
-    est = svclust.SVClust(seed=7).fit(df)
+    est = svclust.SVClust(random_state=7).fit(df)
     assert est.feature_names_in_.tolist() == ["a", "b"]
-    assert est.labels_.tolist() == svclust.SVClust(seed=7).fit(X).labels_.tolist()
+    assert est.labels_.tolist() == svclust.SVClust(random_state=7).fit(X).labels_.tolist()
     # Columns are matched by name: reordered, the same labels and scores;
     # a missing or extra column is an error naming it.
     swapped = pd.DataFrame({"b": X[:, 1], "a": X[:, 0]})
@@ -114,38 +117,73 @@ def test_save_load(fitted, X, tmp_path):
     assert not hasattr(back, "labels_") and not hasattr(back, "outlier_scores_")
     assert same_floats(back.outlier_score(X), fitted.outlier_scores_)
     assert back.outlier_threshold == 0.5
-    assert back.seed == 7 and back.gamma == "auto" and back.rule == "levels"
+    assert back.random_state == 7 and back.seed_ == 7 and back.gamma == "auto" and back.rule == "levels"
     assert back.n_clusters_ == fitted.n_clusters_
 
 
 def test_copies(X):
     """A Fortran-ordered, strided or int array gives the results of the
     C-contiguous float64 one, and X itself is never modified."""
-    ref = svclust.SVClust(seed=2).fit(X)
+    ref = svclust.SVClust(random_state=2).fit(X)
     before = X.copy()
     for x in (np.asfortranarray(X), np.hstack([X, X])[:, ::2], X.astype(np.float32).astype(np.float64)):
-        assert svclust.SVClust(seed=2).fit(x).labels_.tolist() == svclust.SVClust(seed=2).fit(np.ascontiguousarray(x)).labels_.tolist()
-    assert svclust.SVClust(seed=2).fit(np.asfortranarray(X)).labels_.tolist() == ref.labels_.tolist()
+        assert svclust.SVClust(random_state=2).fit(x).labels_.tolist() == svclust.SVClust(random_state=2).fit(np.ascontiguousarray(x)).labels_.tolist()
+    assert svclust.SVClust(random_state=2).fit(np.asfortranarray(X)).labels_.tolist() == ref.labels_.tolist()
     xi = np.rint(X * 10).astype(np.int64)
-    assert svclust.SVClust(seed=2).fit(xi).labels_.tolist() == svclust.SVClust(seed=2).fit(xi.astype(float)).labels_.tolist()
-    svclust.SVClust(seed=2, scale="none").fit(X)
+    assert svclust.SVClust(random_state=2).fit(xi).labels_.tolist() == svclust.SVClust(random_state=2).fit(xi.astype(float)).labels_.tolist()
+    svclust.SVClust(random_state=2, scale="none").fit(X)
     assert same_floats(X, before)
 
 
 @pytest.mark.parametrize("bad, exc, match", [
-    (np.array([[0.0, 1.0], [np.nan, 2.0]]), ValueError, r"X\[1, 0\]: not a finite number: NaN"),
-    (np.array([[0.0, np.inf], [1.0, 2.0]]), ValueError, r"X\[0, 1\]: not a finite number: \+Inf"),
-    (np.zeros((0, 2)), ValueError, "no data"),
-    (np.zeros((3, 0)), ValueError, "no data"),
-    (np.zeros(5), ValueError, "2-dimensional"),
-    (np.zeros((2, 2, 2)), ValueError, "2-dimensional"),
-    (np.array([[1, "a"]], dtype=object), TypeError, "dtype object"),
-    (np.array([["1", "2"]]), TypeError, "must hold numbers"),
-    (np.array([[1 + 1j, 2]]), TypeError, "must hold numbers"),
+    (np.array([[0.0, 1.0], [np.nan, 2.0]]), ValueError, r"^X\[1, 0\]: not a finite number: NaN \(a missing value\); "
+                                                        r"1 row has missing values, in 1 column \(na='drop' skips those rows\)$"),
+    (np.array([[0.0, np.inf], [1.0, -np.inf]]), ValueError, r"^X\[0, 1\]: not a finite number: inf \(infinity\); 2 rows have "
+                                                           r"infinite values, in 1 column; .*na='drop'"),
+    (np.array([[np.nan, np.inf]]), ValueError, r"^X\[0, 0\]: not a finite number: NaN"),
+    (np.zeros((0, 2)), ValueError, r"^Found array with 0 sample\(s\) \(shape=\(0, 2\)\) while a minimum of 1 is required"),
+    (np.zeros((3, 0)), ValueError, r"^Found array with 0 feature\(s\) \(shape=\(3, 0\)\) while a minimum of 1 is required"),
+    (np.zeros(5), ValueError, r"got a 1-dimensional array of shape \(5,\): Reshape your data either using X.reshape\(-1, 1\)"),
+    ([1.0, 2.0], ValueError, "Reshape your data"),
+    (np.zeros((2, 2, 2)), ValueError, r"X must be 2-dimensional \(rows × features\), not of shape \(2, 2, 2\)"),
+    (np.array([[1, "a"]], dtype=object), ValueError, r"^X\[0, 1\]: not a number: 'a' \(could not convert"),
+    (np.array([[1, "1,5"]], dtype=object), ValueError, r"^X\[0, 1\]: not a number: '1,5' .*decimal comma"),
+    (np.array([[1, {"foo": "bar"}]], dtype=object), TypeError, r"^X\[0, 1\]: not a number: \{'foo': 'bar'\} \(float\(\) argument must be a string or a (real )?number"),
+    (np.array([[1, 2j]], dtype=object), ValueError, r"^Complex data not supported: X\[0, 1\] is 2j"),
+    (np.array([["1", "2"]]), ValueError, r"X holds text \(dtype <U1\), not numbers: convert it with X.astype\(float\)"),
+    (np.array([[1 + 1j, 2]]), ValueError, r"^Complex data not supported: X holds complex numbers \(dtype complex128\)"),
+    (np.array([["2020-01-01"]], dtype="datetime64[D]"), TypeError, r"X must hold numbers, not values of dtype datetime64\[D\]"),
 ])
 def test_bad_data(bad, exc, match):
     with pytest.raises(exc, match=match):
         svclust.SVClust().fit(bad)
+
+
+def test_sparse(fitted, X):
+    """Sparse input is refused at fit and predict, saying so and how to
+    convert it (check_estimator_sparse_data wants "sparse" in the message)."""
+    sparse = pytest.importorskip("scipy.sparse")
+    for fmt in (sparse.csr_matrix, sparse.csc_matrix, sparse.coo_matrix):
+        with pytest.raises(TypeError, match=r"^SVClust does not support sparse input \(X is a scipy.sparse "
+                                            r"\w+ of shape \(400, 2\)\): pass a dense array, X.toarray\(\)"):
+            svclust.SVClust().fit(fmt(X))
+        with pytest.raises(TypeError, match="does not support sparse input"):
+            fitted.predict(fmt(X))
+
+
+def test_object_numbers(X):
+    """An object array of numbers (and numeric strings) is read as numpy
+    converts it: the labels of the float array; None is a missing value."""
+    ref = svclust.SVClust(random_state=2).fit(X)
+    obj = X.astype(object)
+    assert svclust.SVClust(random_state=2).fit(obj).labels_.tolist() == ref.labels_.tolist()
+    text = np.array([[repr(v) for v in row] for row in X[:50]], dtype=object)
+    assert ref.predict(text).tolist() == ref.predict(X[:50]).tolist()
+    obj[3, 1] = None
+    with pytest.raises(ValueError, match=r"^X\[3, 1\]: not a finite number: NaN \(a missing value\)"):
+        svclust.SVClust().fit(obj)
+    est = svclust.SVClust(random_state=2, na="drop").fit(obj)
+    assert est.na_rows_.tolist() == [3]
 
 
 def test_overflow():
@@ -164,14 +202,21 @@ def test_bad_data_at_predict(fitted):
         fitted.predict(np.zeros((4, 3)))
     with pytest.raises(ValueError, match="X has 3 features, but the model was trained on 2"):
         fitted.score_samples(np.zeros((4, 3)))
-    with pytest.raises(ValueError, match=r"X\[0, 1\]: not a finite number"):
+    with pytest.raises(ValueError, match=r"^X\[0, 1\]: not a finite number: NaN"):
         fitted.predict(np.array([[0.0, np.nan]]))
+    for method in (fitted.predict, fitted.score_samples, fitted.decision_function, fitted.outlier_score):
+        with pytest.raises(ValueError, match=r"^X\[1, 0\]: not a finite number: -inf \(infinity\)"):
+            method(np.array([[0.0, 1.0], [-np.inf, 0.0]]))
+        with pytest.raises(ValueError, match="Reshape your data"):
+            method(np.array([0.0, 1.0]))
     with pytest.raises(ValueError, match="overflows when scaled"):
         fitted.score_samples(np.array([[1e300, 0.0]]))
-    with pytest.raises(ValueError, match="no data"):
+    with pytest.raises(ValueError, match=r"0 sample\(s\)"):
         fitted.predict(np.zeros((0, 2)))
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="a missing value"):
         fitted.predict(np.array([[None, 1]], dtype=object))
+    with pytest.raises(TypeError, match="argument must be a string"):
+        fitted.predict(np.array([[object(), 1]], dtype=object))
     with pytest.raises(NotFittedError):
         svclust.SVClust().predict(np.zeros((1, 2)))
 
@@ -187,12 +232,20 @@ def test_bad_data_at_predict(fitted):
     (dict(maintain="drop"), ValueError, "maintain must be"),
     (dict(k=3), ValueError, "k applies only to maintain project-knn and project-random"),
     (dict(k=0, maintain="project-knn"), ValueError, "k must be ≥ 1"),
-    (dict(eps=0.1), ValueError, "all and eps apply only to rule components"),
-    (dict(min_size=0), ValueError, "min_size must be ≥ 1"),
+    (dict(eps=0.1), ValueError, 'trajectories="all" and eps apply only to rule components'),
+    (dict(min_cluster_size=0), ValueError, 'min_cluster_size must be ≥ 1 or "auto"'),
+    (dict(min_cluster_size=10, rule="components"), ValueError, "min_cluster_size applies only to rule levels"),
+    (dict(trajectories="all"), ValueError, 'trajectories="all" and eps apply only to rule components'),
+    (dict(trajectories="every"), ValueError, "trajectories must be strip or all, not 'every'"),
+    (dict(trajectories=True), TypeError, "trajectories must be a string"),
+    (dict(n_jobs=2000), ValueError, "n_jobs 2000: must be ≤ 1,024"),
+    (dict(n_jobs=0), ValueError, "n_jobs must not be 0"),
+    (dict(n_jobs=1.5), TypeError, "n_jobs must be None or a whole number"),
+    (dict(random_state=1.5), TypeError, "random_state must be None, a whole number or a numpy.random.RandomState"),
+    (dict(random_state=np.random.default_rng(0)), TypeError, r"not a numpy.random.Generator .*int\(rng.integers\(2\*\*32\)\)"),
     (dict(tol=float("inf")), ValueError, "tol must be ≥ 0 and finite"),
     (dict(m=1), ValueError, "m must be ≥ 2"),
     (dict(scale="log"), ValueError, "scale must be none, zscore or minmax"),
-    (dict(workers=-1), ValueError, "workers must be ≥ 0"),
     (dict(gamma=True), TypeError, "gamma must be a number"),
     (dict(budget=2.5), TypeError, "budget must be a whole number"),
     (dict(rule=1), TypeError, "rule must be a string"),
@@ -226,11 +279,11 @@ def test_threads():
     """Two estimators fitted at once on two threads give the results of
     fitting them one at a time."""
     data = [blobs(1500, seed=1), blobs(1500, seed=2)]
-    alone = [svclust.SVClust(seed=4).fit(x) for x in data]
+    alone = [svclust.SVClust(random_state=4).fit(x) for x in data]
     got = [None, None]
 
     def work(i):
-        got[i] = svclust.SVClust(seed=4).fit(data[i])
+        got[i] = svclust.SVClust(random_state=4).fit(data[i])
 
     ts = [threading.Thread(target=work, args=(i,)) for i in range(2)]
     for t in ts:
@@ -264,7 +317,7 @@ def test_keyboard_interrupt():
     assert time.monotonic() - start < 10
     assert not hasattr(est, "labels_")
     # The package still works afterwards.
-    assert svclust.SVClust(seed=1).fit(x[:300]).n_clusters_ >= 1
+    assert svclust.SVClust(random_state=1).fit(x[:300]).n_clusters_ >= 1
 
 
 def test_na_drop(X):
@@ -277,8 +330,8 @@ def test_na_drop(X):
     Xn[7, 1] = np.nan
     Xn[30, :] = np.nan
     keep = np.setdiff1d(np.arange(len(X)), rows)
-    est = svclust.SVClust(seed=3, na="drop").fit(Xn)
-    ref = svclust.SVClust(seed=3).fit(X[keep])
+    est = svclust.SVClust(random_state=3, na="drop").fit(Xn)
+    ref = svclust.SVClust(random_state=3).fit(X[keep])
     assert est.na_rows_.tolist() == rows
     assert est.labels_[rows].tolist() == [-1, -1, -1]
     assert est.labels_[keep].tolist() == ref.labels_.tolist()
@@ -291,7 +344,7 @@ def test_na_drop(X):
     assert same_floats(est.outlier_scores_[keep], ref.outlier_scores_)
     assert np.isnan(est.outlier_score(Xn)[rows]).all()
     assert same_floats(est.outlier_score(Xn)[keep], ref.outlier_scores_)
-    assert svclust.SVClust(seed=3, na="drop").fit(X).na_rows_.tolist() == []
+    assert svclust.SVClust(random_state=3, na="drop").fit(X).na_rows_.tolist() == []
 
 
 def test_na_error(X):
@@ -329,7 +382,7 @@ def test_outliers_threshold(X, rule):
     outlier_threshold."""
     rng = np.random.default_rng(1)
     Xn = np.vstack([X, rng.uniform(-10, 22, size=(40, 2))])  # noise over the blobs
-    est = svclust.SVClust(seed=7, rule=rule, outliers=True, outlier_threshold=0.3).fit(Xn)
+    est = svclust.SVClust(random_state=7, rule=rule, outliers=True, outlier_threshold=0.3).fit(Xn)
     flagged = est.outlier_scores_ >= 0.3
     assert flagged.any()
     assert ((est.labels_ == -1) == flagged).all()
@@ -342,9 +395,11 @@ def test_old_model_file():
     but its outlier scores are a ValueError naming the fix."""
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     est = svclust.SVClust.load(os.path.join(root, "modelfile", "testdata", "old", "v5-levels.json"))
+    assert est.feature_names_in_.tolist() == ["x1", "x2"]
     x = np.array([[2.0, 2.0]])
-    assert est.predict(x).shape == (1,)
-    with pytest.raises(ValueError, match="fit the data again"):
+    with pytest.warns(UserWarning, match="X does not have valid feature names, but SVClust was fitted with feature names"):
+        assert est.predict(x).shape == (1,)
+    with pytest.raises(ValueError, match="fit the data again"), pytest.warns(UserWarning):
         est.outlier_score(x)
 
 
@@ -354,18 +409,18 @@ def test_hostile_python_edges(X):
     na="drop" an all-NaN array of the wrong width is a width error, not
     rows to drop; a pickled na="drop" estimator keeps na_rows_."""
     for seed in (-1, 2**70):
-        with pytest.raises(ValueError, match=r"^seed must be a whole number from 0 to 18446744073709551615, not "):
-            svclust.SVClust(seed=seed).fit(X)
+        with pytest.raises(ValueError, match=r"^random_state must be a whole number from 0 to 18446744073709551615, not "):
+            svclust.SVClust(random_state=seed).fit(X)
     with pytest.raises(ValueError, match=r"^max_iter must be a whole number from "):
         svclust.SVClust(max_iter=2**70).fit(X)
     pd = pytest.importorskip("pandas")
     with pytest.raises(ValueError, match=r"X: column 'a' occurs twice"):
         svclust.SVClust().fit(pd.DataFrame(X, columns=["a", "a"]))
     with pytest.raises(ValueError, match=r"X: column 'a' occurs twice"):
-        svclust.SVClust(seed=1).fit(pd.DataFrame(X, columns=["a", "b"])).predict(pd.DataFrame(X, columns=["a", "a"]))
+        svclust.SVClust(random_state=1).fit(pd.DataFrame(X, columns=["a", "b"])).predict(pd.DataFrame(X, columns=["a", "a"]))
     Xn = X.copy()
     Xn[[3, 7], 0] = np.nan
-    est = svclust.SVClust(seed=1, na="drop").fit(Xn)
+    est = svclust.SVClust(random_state=1, na="drop").fit(Xn)
     with pytest.raises(ValueError, match="X has 5 features, but the model was trained on 2"):
         est.predict(np.full((3, 5), np.nan))
     back = pickle.loads(pickle.dumps(est))
