@@ -116,7 +116,7 @@ def test_shared(cli, tmp_path, name):
 # The flags of `svclust help fit` that read or write files, or choose how
 # a CSV file is read: in Python the data are an array or a DataFrame and
 # the results attributes (python/README.md lists them).
-FILE_FLAGS = {"-o", "-model", "-json", "-label", "-drop", "-features", "-sep", "-decimal", "-max-line",
+FILE_FLAGS = {"-o", "-model", "-json", "-label", "-drop", "-features", "-sep", "-decimal", "-no-header", "-max-line",
               "-stream", "-sample", "-progress", "-quiet", "-cpuprofile", "-memprofile"}
 
 
