@@ -4,6 +4,11 @@ shipped inside the package as svclust/libsvclust.so. Metadata is in
 pyproject.toml. Install from a clone with (see README.md)
 
     /usr/bin/python3 -m pip install --no-build-isolation --break-system-packages ./python
+
+or build a platform wheel holding the library, which installs where no Go
+toolchain is:
+
+    /usr/bin/python3 -m pip wheel --no-build-isolation --no-deps -w dist ./python
 """
 
 import os

@@ -616,6 +616,13 @@ class SVClust(ClusterMixin, BaseEstimator):
         # for the default estimator.
         return {"allow_nan": self.na == "drop"}
 
+    def __sklearn_tags__(self):
+        # The same tag for scikit-learn 1.6 and later, which read tags
+        # from __sklearn_tags__ instead of _more_tags (never called by 1.2).
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = self.na == "drop"
+        return tags
+
 
 def _expand(v, missing):
     """v, the values of the rows without a missing value, at their places
