@@ -41,9 +41,23 @@ type Dataset struct {
 
 	// Dropped lists, in increasing order, the data rows skipped for a
 	// missing value with ReadOptions.NA = NADrop, numbered from 0 over
-	// every data row of the input (data row i is line i+2); X, Labels
-	// hold the other rows in order. It is nil when no row was skipped.
+	// every data row of the input (data row i is line i+2, or i+1 with
+	// ReadOptions.NoHeader); X, Labels hold the other rows in order. It
+	// is nil when no row was skipped.
 	Dropped []int
+
+	// noHeader records ReadOptions.NoHeader for Line.
+	noHeader bool
+}
+
+// Line returns the line of the input that row i of X was read from,
+// counting from 1: after the header line, if there was one, and the rows
+// of Dropped.
+func (d *Dataset) Line(i int) int {
+	if d.noHeader {
+		return DataRow(i, d.Dropped) + 1
+	}
+	return DataRow(i, d.Dropped) + 2
 }
 
 // NAPolicy says what [Read] does with a missing value: see
@@ -85,6 +99,13 @@ type ReadOptions struct {
 	// Name is the file name used in error messages. "" is shown as
 	// "<input>" and "-" as "<stdin>".
 	Name string
+
+	// NoHeader says that the first line is a data row, not a header, as
+	// numpy.savetxt writes by default: the columns are named x1, x2, …
+	// in order (as WriteCSV names features without names), and Label,
+	// Drop and Features refer to them by those names. Data row i is then
+	// line i+1 (see [Dataset.Line]).
+	NoHeader bool
 
 	// Label is the header name of the ground-truth column; "" means
 	// "label". If no column has this name, the data have no labels and
@@ -397,9 +418,10 @@ func read(s *Scanner, rows int) (*Dataset, error) {
 		data = append(all, data...)
 	}
 	ds := &Dataset{
-		X:       mat.NewDense(rows, d, data),
-		Names:   s.names,
-		Dropped: s.dropped,
+		X:        mat.NewDense(rows, d, data),
+		Names:    s.names,
+		Dropped:  s.dropped,
+		noHeader: s.noHeader,
 	}
 	if s.labelCol >= 0 {
 		texts := s.classes
@@ -725,7 +747,7 @@ func numberClasses(labels []int, texts []string) ([]int, []string) {
 }
 
 // DataRow returns the data row (from 0; its line is DataRow + 2 below the
-// header) of the i-th row kept when the data rows of dropped (increasing,
+// header, see [Dataset.Line]) of the i-th row kept when the data rows of dropped (increasing,
 // as Dataset.Dropped) were skipped.
 func DataRow(i int, dropped []int) int {
 	for _, r := range dropped {

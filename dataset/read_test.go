@@ -65,6 +65,36 @@ var readTests = []struct {
 		dropped: []int{1},
 	},
 	{
+		name:  "no header",
+		in:    "\ufeff1,2\r\n3,4\r\n",
+		opt:   ReadOptions{NoHeader: true},
+		x:     [][]float64{{1, 2}, {3, 4}},
+		names: []string{"x1", "x2"},
+	},
+	{
+		name:    "no header, label by name",
+		in:      "1,a\n2,b\n3,\n",
+		opt:     ReadOptions{NoHeader: true, Label: "x2"},
+		x:       [][]float64{{1}, {2}, {3}},
+		labels:  []int{0, 1, -1},
+		names:   []string{"x1"},
+		classes: []string{"a", "b"},
+	},
+	{
+		name:    "no header, dropped row",
+		in:      "1,2\nNA,2\n5,6\n",
+		opt:     ReadOptions{NoHeader: true, NA: NADrop, Features: []string{"x2", "x1"}},
+		x:       [][]float64{{2, 1}, {6, 5}},
+		names:   []string{"x2", "x1"},
+		dropped: []int{1},
+	},
+	{
+		name: "no header, error on line 2",
+		in:   "1,2\n3,x\n",
+		opt:  ReadOptions{NoHeader: true},
+		err:  ErrNotNumber, line: 2, col: 2,
+	},
+	{
 		name:    "CRLF",
 		in:      "x1,x2,label\r\n1,2,0\r\n3,4,1\r\n",
 		x:       [][]float64{{1, 2}, {3, 4}},
@@ -1382,6 +1412,40 @@ func TestReadUnlabelledWorkers(t *testing.T) {
 			first = ds
 		} else if !slices.Equal(ds.Labels, first.Labels) {
 			t.Fatalf("labels differ between 1 and %d workers", w)
+		}
+	}
+}
+
+// TestDatasetLine checks the line of each row kept, with and without a
+// header line and with rows dropped.
+func TestDatasetLine(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in   string
+		opt  ReadOptions
+		want []int
+	}{
+		{"x\n1\nNA\n3\n", ReadOptions{NA: NADrop}, []int{2, 4}},
+		{"1\nNA\n3\nNA\n5\n", ReadOptions{NA: NADrop, NoHeader: true}, []int{1, 3, 5}},
+	} {
+		ds, err := Read(strings.NewReader(tc.in), tc.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := NewScanner(strings.NewReader(tc.in), tc.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, want := range tc.want {
+			if !s.Scan() {
+				t.Fatalf("%q: Scan stopped at row %d: %v", tc.in, i, s.Err())
+			}
+			if got := ds.Line(i); got != want {
+				t.Errorf("%q: Line(%d) = %d, want %d", tc.in, i, got, want)
+			}
+			if got := s.RowLine(i); got != want || s.Line() != want {
+				t.Errorf("%q: RowLine(%d) = %d and Line() = %d, want %d", tc.in, i, got, s.Line(), want)
+			}
 		}
 	}
 }

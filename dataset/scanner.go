@@ -51,6 +51,7 @@ type Scanner struct {
 	kept     []byte // a copy of text that outlives the reader's buffer (see next)
 	err      error
 	comma    bool // features have a decimal comma
+	noHeader bool // ReadOptions.NoHeader: line 1 is data
 
 	// Missing values (see ReadOptions.NA).
 	naDrop       bool
@@ -227,7 +228,17 @@ func (s *Scanner) header(opt ReadOptions) error {
 			return p.errorf(1, j+1, "%w: the name of column %d, %q, holds the byte 0x%02x at offset %d, which is not UTF-8 (a file in Windows-1252 or Latin-1?); save the file as UTF-8", ErrEncoding, j+1, c, c[k], k)
 		}
 	}
-	if allNumbers(cols, s.comma) {
+	if opt.NoHeader {
+		// Line 1 is data: the columns get names, and the line is read
+		// again as the first row, as line 1.
+		for j := range cols {
+			cols[j] = "x" + strconv.Itoa(j+1)
+		}
+		first := append(append(make([]byte, 0, len(head)+1), head...), '\n')
+		p.br = bufio.NewReaderSize(io.MultiReader(bytes.NewReader(first), p.br), bufSize)
+		p.line = 0
+		s.line, s.text, s.noHeader = 0, nil, true
+	} else if allNumbers(cols, s.comma) {
 		return p.errorf(1, 0, "%w: line 1 holds only numbers; the first line must name the columns", ErrNoHeader)
 	}
 
@@ -418,6 +429,16 @@ func (s *Scanner) Scan() bool { return s.next(s.row) }
 // Dropped returns the data rows skipped so far for a missing value (see
 // Dataset.Dropped). The caller must not modify the slice.
 func (s *Scanner) Dropped() []int { return s.dropped }
+
+// RowLine returns the line of the input that the i-th row scanned (from
+// 0) was read from, as [Dataset.Line] does; i must not be beyond the rows
+// scanned so far.
+func (s *Scanner) RowLine(i int) int {
+	if s.noHeader {
+		return DataRow(i, s.dropped) + 1
+	}
+	return DataRow(i, s.dropped) + 2
+}
 
 // next parses the next row into dst, which has one element per feature,
 // skipping the rows with a missing value.

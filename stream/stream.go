@@ -232,7 +232,7 @@ func SampleScale(ctx context.Context, open Opener, cfg *SampleConfig) (*Sample, 
 			e.Row, e.Feature = i, sc.Names()[j]
 			if res.All() {
 				// The sample is in order when it holds every row kept.
-				e.Line = dataset.DataRow(i, sc.Dropped()) + 2
+				e.Line = sc.RowLine(i)
 			}
 			return nil, e
 		}
