@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -221,15 +222,18 @@ func (f *trainFn) train(a summary) ([]byte, error) {
 	}
 	x := mat.NewDense(len(rows), d, nil)
 	for i, r := range rows {
-		if j, u := scaler.Overflow(r.Row); j >= 0 {
-			return nil, fmt.Errorf("%s:%d: feature %q: the value %v overflows when scaled (to %v)", r.ID.File, r.ID.Line, f.Names[j], r.Row[j], u)
-		}
-		scaler.TransformRow(x.RawRowView(i), r.Row)
+		copy(x.RawRowView(i), r.Row)
 	}
-	model, clustering, err := st.Fit(context.Background(), x, nil)
+	fit, err := st.FitRows(context.Background(), x, scaler, true, nil)
+	var oe *modelfile.OverflowError
+	if errors.As(err, &oe) {
+		r := rows[oe.Row]
+		return nil, fmt.Errorf("%s:%d: feature %q: the value %v overflows when scaled (to %v)", r.ID.File, r.ID.Line, f.Names[oe.Col], oe.Value, oe.Scaled)
+	}
 	if err != nil {
 		return nil, err
 	}
+	model, clustering := fit.Model, fit.Result
 	run := st.Record(f.Tool, model, settings.Source{Data: f.Data, Rows: all.Rows(), Sample: len(rows)})
 	mf := st.ModelFile(scaler, f.Names, run, model, clustering)
 	var buf bytes.Buffer

@@ -7,6 +7,8 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/util/jsonx"
 
 	"github.com/svclust/svclust/cluster"
+	"github.com/svclust/svclust/dataset"
+	"github.com/svclust/svclust/sample"
 	"github.com/svclust/svclust/settings"
 )
 
@@ -62,5 +64,28 @@ func TestTrainFnCarriesSettings(t *testing.T) {
 				t.Errorf("-rule %s: cluster method on the worker %+v", rule, c)
 			}
 		}
+	}
+}
+
+// TestTrainOverflow checks that the train step names the file, line and
+// feature of a sample value that overflows when scaled, now that it
+// scales through settings.Settings.FitRows, the pipeline of fit and the
+// Python package.
+func TestTrainOverflow(t *testing.T) {
+	st := settings.Default()
+	st.Scale = "none"
+	o := &Options{Settings: st, Tool: "test"}
+	f := &trainFn{Names: []string{"x1", "x2"}, Model: "m.json", Settings: o.settings(), Tool: o.Tool, Data: "in*"}
+	fitter := dataset.NewScaleFitter(dataset.ScaleNone, 2)
+	s := sample.NewBottomK(10)
+	rows := [][]float64{{0, 1}, {1, 2}, {2, -1e200}, {3, 4}}
+	for i, r := range rows {
+		fitter.Add(r)
+		s.Add(uint64(i), sample.RowID{File: "a.csv", Line: i + 2}, r)
+	}
+	_, err := f.train(summary{Files: []filePart{{File: "a.csv", Moments: fitter}}, Sample: s})
+	want := `a.csv:4: feature "x2": the value -1e+200 overflows when scaled (to -1e+200)`
+	if err == nil || err.Error() != want {
+		t.Fatalf("error %v, want %s", err, want)
 	}
 }

@@ -95,3 +95,61 @@ func (s *Settings) ModelFile(scaler *dataset.Scaler, features []string, run *mod
 		Partition: cl.Partition,
 	}
 }
+
+// Fitted is what [Settings.FitRows] makes of the rows of a data set: the
+// scaler fitted on them, the scaled rows, the model trained on them and
+// their clustering, with the outlier score of every row. The model file
+// and the report of the run are [Settings.ModelFile] and
+// [Settings.Report] of its parts.
+type Fitted struct {
+	Scaler *dataset.Scaler
+	Scaled *mat.Dense
+	Model  *svclust.Model
+	Result *cluster.Result
+}
+
+// ScaleRows scales the raw rows x with scaler, or with the scaler of the
+// settings' scaling fitted on x when scaler is nil. It scales x itself
+// when inPlace is set, and a copy otherwise. A value that the scaling
+// maps beyond ±[dataset.MaxScaled] is an *[modelfile.OverflowError] for
+// the first such row (its Row, from 0, and Col), returned before x is
+// changed. s must be valid ([Settings.Validate]).
+func (s *Settings) ScaleRows(x *mat.Dense, scaler *dataset.Scaler, inPlace bool) (*dataset.Scaler, *mat.Dense, error) {
+	if scaler == nil {
+		sc, err := s.Scaling()
+		if err != nil {
+			return nil, nil, err
+		}
+		scaler = dataset.FitScaler(x, sc)
+	}
+	n, _ := x.Dims()
+	for i := range n {
+		row := x.RawRowView(i)
+		if j, u := scaler.Overflow(row); j >= 0 {
+			e := modelfile.NewOverflowError(scaler, row, j, u)
+			e.Row = i
+			return nil, nil, e
+		}
+	}
+	if !inPlace {
+		x = mat.DenseCopyOf(x)
+	}
+	scaler.Transform(x)
+	return scaler, x, nil
+}
+
+// FitRows is the fit of fit, the Python package and svclust-beam: it
+// scales the raw rows x as [Settings.ScaleRows] does (scaler nil fits the
+// settings' scaling on x) and then trains and clusters them as
+// [Settings.Fit] does, returning the errors of both.
+func (s *Settings) FitRows(ctx context.Context, x *mat.Dense, scaler *dataset.Scaler, inPlace bool, h *Hooks) (*Fitted, error) {
+	scaler, scaled, err := s.ScaleRows(x, scaler, inPlace)
+	if err != nil {
+		return nil, err
+	}
+	m, cl, err := s.Fit(ctx, scaled, h)
+	if err != nil {
+		return nil, err
+	}
+	return &Fitted{Scaler: scaler, Scaled: scaled, Model: m, Result: cl}, nil
+}

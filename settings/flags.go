@@ -148,5 +148,5 @@ func ParseSep(s string) (byte, error) {
 	case "\t", `\t`, "tab":
 		return '\t', nil
 	}
-	return 0, errorf("-sep", "-sep must be , ; or tab, not %q", s)
+	return 0, errorf("-sep", "%s must be , ; or tab, not %q", flagRef("-sep"), s)
 }

@@ -30,7 +30,7 @@ const (
 // separators, if v > max, else nil.
 func AtMost(flag string, v, max int) error {
 	if v > max {
-		return errorf(flag, "%s %d: must be ≤ %s", flag, v, numfmt.Thousands(int64(max)))
+		return errorf(flag, "%s %d: must be ≤ %s", flagRef(flag), v, numfmt.Thousands(int64(max)))
 	}
 	return nil
 }

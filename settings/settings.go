@@ -179,16 +179,43 @@ func (a *Int) Set(s string) error {
 }
 
 // An Error is a bad setting. Its message names the flag at fault, as the
-// command line spells it; Flag is that flag ("" when none is known).
+// command line spells it; Flag is that flag ("" when none is known). The
+// flags the message names are kept apart from its text, so that a front
+// end with names of its own (the Python package) renders it with
+// [Error.Named].
 type Error struct {
-	Flag string
-	msg  string
+	Flag   string
+	format string
+	args   []any // values, and a flagRef for each flag named
 }
 
-// Error returns the message, which names the flag.
-func (e *Error) Error() string { return e.msg }
+// flagRef is a flag named in the message of an Error.
+type flagRef string
 
-// errorf returns the *Error of flag with the message format.
+// Error returns the message, which names the flags as the command line
+// spells them.
+func (e *Error) Error() string { return e.Named(nil) }
+
+// Named returns the message with each flag it names replaced by
+// name(flag), such as "min_cluster_size" for "-min-size"; nil keeps the
+// flags.
+func (e *Error) Named(name func(flag string) string) string {
+	args := make([]any, len(e.args))
+	for i, a := range e.args {
+		if f, ok := a.(flagRef); ok {
+			if name != nil {
+				a = name(string(f))
+			} else {
+				a = string(f)
+			}
+		}
+		args[i] = a
+	}
+	return fmt.Sprintf(e.format, args...)
+}
+
+// errorf returns the *Error of flag with the message format and arguments
+// a, in which each flag named is a flagRef.
 func errorf(flag, format string, a ...any) error {
-	return &Error{Flag: flag, msg: fmt.Sprintf(format, a...)}
+	return &Error{Flag: flag, format: format, args: a}
 }

@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -10,8 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/cluster"
+	"github.com/svclust/svclust/dataset"
+	"github.com/svclust/svclust/modelfile"
 )
 
 // parse returns the settings of the command line args, registered as
@@ -293,5 +298,95 @@ func TestSubspaceReason(t *testing.T) {
 	b, err := json.Marshal(subspaceOf(svclust.Choice{Concentration: 4.85, ConcentrationScaled: 6.47, ConcentrationMax: 6}))
 	if err != nil || !strings.Contains(string(b), `"concentration_scaled":6.47`) {
 		t.Errorf("json %s, %v: want concentration_scaled", b, err)
+	}
+}
+
+// TestErrorNamed checks that an *Error renders the flags it names in the
+// words of another front end, and only the flags: a value that spells a
+// flag stays as the user gave it.
+func TestErrorNamed(t *testing.T) {
+	t.Parallel()
+	rename := func(flag string) string { return strings.ReplaceAll(strings.TrimPrefix(flag, "-"), "-", "_") }
+	for _, tc := range []struct {
+		args        []string
+		cli, python string
+	}{
+		{[]string{"-k", "3", "-maintain", "removal"}, "-k applies only to -maintain project-knn and project-random, not removal",
+			"k applies only to maintain project-knn and project-random, not removal"},
+		{[]string{"-min-size", "4", "-rule", "components"}, "-min-size applies only to -rule levels", "min_size applies only to rule levels"},
+		{[]string{"-scale", "-tol"}, `-scale must be none, zscore or minmax, not "-tol"`, `scale must be none, zscore or minmax, not "-tol"`},
+	} {
+		err := parse(t, tc.args...).Validate()
+		var se *Error
+		if !errors.As(err, &se) {
+			t.Fatalf("%v: %v is not an *Error", tc.args, err)
+		}
+		if got := se.Error(); got != tc.cli {
+			t.Errorf("%v: Error() = %q, want %q", tc.args, got, tc.cli)
+		}
+		if got := se.Named(rename); got != tc.python {
+			t.Errorf("%v: Named = %q, want %q", tc.args, got, tc.python)
+		}
+	}
+	// A library ConfigError through FlagError names its flag too.
+	var se *Error
+	if !errors.As(FlagError(&svclust.ConfigError{Field: "MinIter", Value: -5, Reason: "must be ≥ -1"}), &se) {
+		t.Fatal("FlagError did not give an *Error")
+	}
+	if got := se.Named(rename); got != "min_iter -5: must be ≥ -1" {
+		t.Errorf("FlagError named %q", got)
+	}
+}
+
+// TestScaleRows checks the scaling step of the pipeline: the first value
+// that overflows is an *OverflowError naming its row and column, before x
+// changes; otherwise x is scaled in place or in a copy as asked, and
+// FitRows trains on exactly those rows.
+func TestScaleRows(t *testing.T) {
+	t.Parallel()
+	s := Default()
+	s.Scale = "none"
+	bad := mat.NewDense(3, 2, []float64{0, 1, 2, -1e200, 3, 4})
+	orig := mat.DenseCopyOf(bad)
+	_, _, err := s.ScaleRows(bad, nil, true)
+	var oe *modelfile.OverflowError
+	if !errors.As(err, &oe) || oe.Row != 1 || oe.Col != 1 || oe.Value != -1e200 {
+		t.Fatalf("error %v (%+v), want the overflow of row 1, column 1", err, oe)
+	}
+	if !mat.Equal(bad, orig) {
+		t.Error("the rows changed before the error")
+	}
+
+	s = Default()
+	ds, err := dataset.Generate(dataset.Gauss3, 200, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := mat.DenseCopyOf(ds.X)
+	sc, scaled, err := s.ScaleRows(ds.X, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(ds.X, raw) || mat.Equal(scaled, raw) {
+		t.Fatal("a copy was not scaled, or the rows were")
+	}
+	want := mat.DenseCopyOf(raw)
+	dataset.FitScaler(raw, dataset.ScaleZScore).Transform(want)
+	if !mat.Equal(scaled, want) || !reflect.DeepEqual(sc, dataset.FitScaler(raw, dataset.ScaleZScore)) {
+		t.Fatal("the rows are not z-scored by the scaler fitted on them")
+	}
+	fit, err := s.FitRows(context.Background(), ds.X, nil, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(ds.X, want) || fit.Scaled != ds.X {
+		t.Fatal("FitRows did not scale the rows in place")
+	}
+	m, cl, err := s.Fit(context.Background(), want, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fit.Model.Alpha, m.Alpha) || !reflect.DeepEqual(fit.Result.Labels, cl.Labels) {
+		t.Error("FitRows trained or clustered otherwise than Fit on the scaled rows")
 	}
 }

@@ -25,10 +25,10 @@ func (s *Settings) Validate() error {
 	}
 	switch {
 	case s.SampleGiven && !s.Stream:
-		return errorf("-sample", "-sample needs -stream")
+		return errorf("-sample", "%s needs %s", flagRef("-sample"), flagRef("-stream"))
 	case !s.Stream:
 	case s.Sample < 1:
-		return errorf("-sample", "-sample must be ≥ 1")
+		return errorf("-sample", "%s must be ≥ 1", flagRef("-sample"))
 	default:
 		return AtMost("-sample", s.Sample, MaxSample)
 	}
@@ -41,13 +41,13 @@ func (s *Settings) Config() (svclust.Config, error) {
 	var c svclust.Config
 	if !s.Gamma.Auto {
 		if !positive(s.Gamma.Value) {
-			return c, errorf("-gamma", `-gamma must be > 0 or "auto"`)
+			return c, errorf("-gamma", `%s must be > 0 or "auto"`, flagRef("-gamma"))
 		}
 		c.Gamma = s.Gamma.Value
 	}
 	if !s.C.Auto {
 		if !positive(s.C.Value) {
-			return c, errorf("-C", `-C must be > 0 or "auto"`)
+			return c, errorf("-C", `%s must be > 0 or "auto"`, flagRef("-C"))
 		}
 		c.C = s.C.Value
 	}
@@ -56,7 +56,7 @@ func (s *Settings) Config() (svclust.Config, error) {
 	switch b := s.Budget; {
 	case b.Auto:
 	case b.Value < 0:
-		return c, errorf("-budget", `-budget must be ≥ 0 (0 means no budget) or "auto"`)
+		return c, errorf("-budget", `%s must be ≥ 0 (0 means no budget) or "auto"`, flagRef("-budget"))
 	case b.Value == 0:
 		c.Budget = svclust.NoBudget
 	default:
@@ -67,16 +67,16 @@ func (s *Settings) Config() (svclust.Config, error) {
 	}
 	width, err := svclust.ParseWidth(s.Width)
 	if err != nil {
-		return c, errorf("-width", "-width must be adaptive or global, not %q", s.Width)
+		return c, errorf("-width", "%s must be adaptive or global, not %q", flagRef("-width"), s.Width)
 	}
 	c.Width = width
 	space, err := svclust.ParseSpace(s.Space)
 	if err != nil {
-		return c, errorf("-space", "-space must be auto or input, not %q", s.Space)
+		return c, errorf("-space", "%s must be auto or input, not %q", flagRef("-space"), s.Space)
 	}
 	c.Space = space
 	if s.K < 1 {
-		return c, errorf("-k", "-k must be ≥ 1")
+		return c, errorf("-k", "%s must be ≥ 1", flagRef("-k"))
 	}
 	k := 0 // the library's default, capped by the budget
 	if s.KGiven {
@@ -84,29 +84,29 @@ func (s *Settings) Config() (svclust.Config, error) {
 	}
 	mt, err := svclust.ParseMaintainer(s.Maintain, k)
 	if _, proj := mt.(svclust.Projection); s.KGiven && !proj {
-		return c, errorf("-k", "-k applies only to -maintain project-knn and project-random, not %s", s.Maintain)
+		return c, errorf("-k", "%s applies only to %s project-knn and project-random, not %s", flagRef("-k"), flagRef("-maintain"), s.Maintain)
 	}
 	if err != nil {
-		return c, errorf("-maintain", "-maintain must be %s, not %q", orList(svclust.MaintainerNames()), s.Maintain)
+		return c, errorf("-maintain", "%s must be %s, not %q", flagRef("-maintain"), orList(svclust.MaintainerNames()), s.Maintain)
 	}
 	c.Maintainer = mt
 	switch {
 	case !(s.Tol >= 0) || math.IsInf(s.Tol, 0):
-		return c, errorf("-tol", "-tol must be ≥ 0 and finite (0 runs -max-iter steps)")
+		return c, errorf("-tol", "%s must be ≥ 0 and finite (0 runs %s steps)", flagRef("-tol"), flagRef("-max-iter"))
 	case s.Tol == 0:
 		c.Tol = -1 // the library's "no stopping rule"
 	default:
 		c.Tol = s.Tol
 	}
 	if s.MaxIter < 0 {
-		return c, errorf("-max-iter", "-max-iter must be ≥ 0 (0 means the default)")
+		return c, errorf("-max-iter", "%s must be ≥ 0 (0 means the default)", flagRef("-max-iter"))
 	}
 	if err := AtMost("-max-iter", s.MaxIter, MaxIter); err != nil {
 		return c, err
 	}
 	c.MaxIter = s.MaxIter
 	if s.MinIter < -1 {
-		return c, errorf("-min-iter", "-min-iter must be ≥ -1 (0 means the default, -1 the paper's rule)")
+		return c, errorf("-min-iter", "%s must be ≥ -1 (0 means the default, -1 the paper's rule)", flagRef("-min-iter"))
 	}
 	if err := AtMost("-min-iter", s.MinIter, MaxIter); err != nil {
 		return c, err
@@ -131,16 +131,16 @@ func (s *Settings) Config() (svclust.Config, error) {
 func (s *Settings) ClusterMethod() (cluster.Method, error) {
 	rule, err := cluster.ParseRule(s.Rule)
 	if err != nil {
-		return nil, errorf("-rule", "-rule must be levels or components, not %q", s.Rule)
+		return nil, errorf("-rule", "%s must be levels or components, not %q", flagRef("-rule"), s.Rule)
 	}
 	var lv cluster.Levels
 	var cp cluster.Components
 	if !s.MinSize.Auto {
 		if s.MinSize.Value < 1 {
-			return nil, errorf("-min-size", `-min-size must be ≥ 1 or "auto"`)
+			return nil, errorf("-min-size", `%s must be ≥ 1 or "auto"`, flagRef("-min-size"))
 		}
 		if rule != cluster.RuleLevels {
-			return nil, errorf("-min-size", "-min-size applies only to -rule levels")
+			return nil, errorf("-min-size", "%s applies only to %s levels", flagRef("-min-size"), flagRef("-rule"))
 		}
 		lv.MinSize = s.MinSize.Value
 	}
@@ -150,16 +150,16 @@ func (s *Settings) ClusterMethod() (cluster.Method, error) {
 		if s.All {
 			flag = "-all"
 		}
-		return nil, errorf(flag, "-all and -eps apply only to -rule components")
+		return nil, errorf(flag, "%s and %s apply only to %s components", flagRef("-all"), flagRef("-eps"), flagRef("-rule"))
 	}
 	if !s.Eps.Auto {
 		if !positive(s.Eps.Value) {
-			return nil, errorf("-eps", `-eps must be > 0 or "auto"`)
+			return nil, errorf("-eps", `%s must be > 0 or "auto"`, flagRef("-eps"))
 		}
 		cp.Eps = s.Eps.Value
 	}
 	if s.M < 2 {
-		return nil, errorf("-m", "-m must be ≥ 2")
+		return nil, errorf("-m", "%s must be ≥ 2", flagRef("-m"))
 	}
 	if err := AtMost("-m", s.M, MaxM); err != nil {
 		return nil, err
@@ -175,7 +175,7 @@ func (s *Settings) ClusterMethod() (cluster.Method, error) {
 	cp.All = s.All || (s.Stream && components)
 	lv.Outliers, cp.Outliers = s.Outliers, s.Outliers
 	if t := s.OutlierThreshold; !(t > 0 && t < 1) {
-		return nil, errorf("-outlier-threshold", "-outlier-threshold must be in (0, 1), not %v", t)
+		return nil, errorf("-outlier-threshold", "%s must be in (0, 1), not %v", flagRef("-outlier-threshold"), t)
 	}
 	lv.OutlierThreshold, cp.OutlierThreshold = s.OutlierThreshold, s.OutlierThreshold
 	lv.Workers, cp.Workers = s.Workers, s.Workers
@@ -193,14 +193,14 @@ func (s *Settings) ClusterMethod() (cluster.Method, error) {
 func (s *Settings) Scaling() (dataset.Scale, error) {
 	sc, err := dataset.ParseScale(s.Scale)
 	if err != nil {
-		return sc, errorf("-scale", "-scale must be none, zscore or minmax, not %q", s.Scale)
+		return sc, errorf("-scale", "%s must be none, zscore or minmax, not %q", flagRef("-scale"), s.Scale)
 	}
 	return sc, nil
 }
 
 func (s *Settings) checkWorkers() error {
 	if s.Workers < 0 {
-		return errorf("-workers", "-workers must be ≥ 0 (0 means all cores)")
+		return errorf("-workers", "%s must be ≥ 0 (0 means all cores)", flagRef("-workers"))
 	}
 	return AtMost("-workers", s.Workers, MaxWorkers)
 }
@@ -218,6 +218,7 @@ var flagOf = map[string]string{
 	"Maintainer.K": "-k",
 	"Tol":          "-tol",
 	"MaxIter":      "-max-iter",
+	"MinIter":      "-min-iter",
 	"Eps":          "-eps",
 	"M":            "-m",
 	"Workers":      "-workers",
@@ -242,7 +243,7 @@ func FlagError(err error) error {
 	}
 	name, ok := flagOf[ce.Field]
 	if !ok {
-		return &Error{msg: err.Error()}
+		return &Error{format: "%s", args: []any{err.Error()}}
 	}
-	return errorf(name, "%s %v: %s", name, ce.Value, ce.Reason)
+	return errorf(name, "%s %v: %s", flagRef(name), ce.Value, ce.Reason)
 }

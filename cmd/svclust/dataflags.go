@@ -23,6 +23,7 @@ type dataFlags struct {
 	features listFlag
 	maxLine  int
 	na       string
+	noHeader bool
 }
 
 // listFlag is a comma-separated list of column names that records whether
@@ -50,6 +51,7 @@ func (o *dataFlags) register(fs *flag.FlagSet) {
 	fs.Var(&o.drop, "drop", "comma-separated `names` of columns that are neither features nor labels, such as an id; an empty name (-drop \"\") drops the unnamed columns, such as pandas' index or R's row names")
 	fs.Var(&o.features, "features", "comma-separated `names` of the feature columns, in the order the model takes them; the other columns but the label are dropped")
 	fs.IntVar(&o.maxLine, "max-line", dataset.DefaultMaxLine, "longest line of DATA accepted, in `bytes`")
+	fs.BoolVar(&o.noHeader, "no-header", false, "DATA has no header line: its first line is a row, and its columns are named x1, x2, … (as -label, -drop and -features name them), as numpy.savetxt writes by default")
 	fs.StringVar(&o.na, "na", "error", "what a missing value (an empty field, NA) is: `error`, or drop, which skips its row (and NaN rows) and writes an empty result at the row's place")
 }
 
@@ -57,7 +59,7 @@ func (o *dataFlags) register(fs *flag.FlagSet) {
 // column label (required when given is set), parsed on the goroutines of
 // -workers, or a usage error naming the flag at fault.
 func (o *dataFlags) options(path, label string, required bool, workers int) (dataset.ReadOptions, error) {
-	opt := dataset.ReadOptions{Name: path, Label: label, RequireLabel: required, MaxLine: o.maxLine, Workers: workers}
+	opt := dataset.ReadOptions{Name: path, Label: label, RequireLabel: required, MaxLine: o.maxLine, Workers: workers, NoHeader: o.noHeader}
 	sep, err := settings.ParseSep(o.sep)
 	if err != nil {
 		return opt, configError(err)
@@ -112,6 +114,8 @@ func dataError(err error) error {
 		return fmt.Errorf("%w (-drop \"\" drops the unnamed columns)", err)
 	case errors.Is(err, dataset.ErrSeparator):
 		return fmt.Errorf("%w (choose it with -sep)", err)
+	case errors.Is(err, dataset.ErrNoHeader):
+		return fmt.Errorf("%w (-no-header reads it as the first row, naming the columns x1, x2, …)", err)
 	}
 	return err
 }
@@ -227,21 +231,6 @@ func checkRereadable(path string) error {
 		kind = "a device"
 	}
 	return usagef("-stream reads DATA twice, so it must be a regular file; %s is %s, which can be read only once (write it to a file first)", path, kind)
-}
-
-// checkScaled returns an error that names the first value of ds, read from
-// path, that scaler makes overflow (see dataset.Scaler.Overflow), with its
-// line: data row i is line i+2, since the reader rejects blank lines and
-// newlines in quotes, counting the rows -na drop skipped. sc names the scaling (-scale) in the message.
-func checkScaled(path string, ds *dataset.Dataset, scaler *dataset.Scaler, sc string) error {
-	n, _ := ds.X.Dims()
-	for i := range n {
-		row := ds.X.RawRowView(i)
-		if j, u := scaler.Overflow(row); j >= 0 {
-			return overflowError(path, fmt.Sprintf("%s:%d", displayPath(path), dataset.DataRow(i, ds.Dropped)+2), ds.Names[j], row[j], u, !finite(scaler.Shift[j]) || !finite(scaler.Mul[j]), sc)
-		}
-	}
-	return nil
 }
 
 // overflowError is the error of the value v of the feature name, at where

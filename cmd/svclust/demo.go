@@ -55,10 +55,6 @@ vectors and the training and assignment times.`,
 		}
 		st := settings.Default()
 		st.Seed = seed
-		sc, err := st.Scaling()
-		if err != nil {
-			return configError(err)
-		}
 		var rows []demoRow
 		for _, k := range dataset.Kinds() {
 			if err := ctx.Err(); err != nil {
@@ -68,8 +64,7 @@ vectors and the training and assignment times.`,
 			if err != nil {
 				return err
 			}
-			dt := prepare(ds, sc)
-			r, err := fitCluster(dt, st, metrics.Indices{}, nil) // the table shows ARI and NMI only
+			r, err := fitCluster(newData(ds), st, metrics.Indices{}, nil) // the table shows ARI and NMI only
 			if err != nil {
 				return fmt.Errorf("%s: %w", k, err)
 			}

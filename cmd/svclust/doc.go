@@ -65,7 +65,9 @@ Input compressed with gzip is decompressed as it is read, recognised by its
 first bytes (1f 8b) whatever its name, by every command that reads data,
 fit -stream included.
 
-A first line of only numbers is reported as a missing header. Features must
+A first line of only numbers is reported as a missing header; -no-header
+reads it as the first row and names the columns x1, x2, … (numpy.savetxt
+writes no header by default). Features must
 be finite numbers written in decimal, as spreadsheets, R and pandas write
 them: an optional sign, digits with an optional decimal point, an optional
 exponent (5, -0.25, .5, 1.5e-3). Go's other forms (1_000, 0x1p4), Inf (in

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"github.com/svclust/svclust/internal/numfmt"
@@ -116,10 +117,10 @@ func (o *fitFlags) validate() error {
 	return configError(o.run.Validate())
 }
 
-// data is a loaded and scaled data set.
+// data is a loaded data set, scaled once fitted (or by scale).
 type data struct {
 	ds     *dataset.Dataset // without its Labels, which are in truth
-	scaler *dataset.Scaler
+	scaler *dataset.Scaler  // nil until the rows are scaled
 	n, d   int
 	truth  *metrics.Truth // nil without a label column
 	// path is the DATA argument, and sha256 the SHA-256 of the bytes of
@@ -133,10 +134,9 @@ func (o *fitFlags) readOptions(path string) (dataset.ReadOptions, error) {
 	return o.data.options(path, o.run.Label, o.run.LabelGiven, o.run.Workers)
 }
 
-// load reads the CSV file path as the flags o say and scales it in place
-// with a scaler fitted on it, reporting the bytes read to prog (nil reports
-// nothing).
-func load(path string, o *fitFlags, sc dataset.Scale, prog *progress) (*data, error) {
+// load reads the CSV file path as the flags o say, reporting the bytes
+// read to prog (nil reports nothing). The rows are not scaled yet.
+func load(path string, o *fitFlags, prog *progress) (*data, error) {
 	opt, err := o.readOptions(path)
 	if err != nil {
 		return nil, err
@@ -154,14 +154,35 @@ func load(path string, o *fitFlags, sc dataset.Scale, prog *progress) (*data, er
 	if err != nil {
 		return nil, dataError(err)
 	}
-	scaler := dataset.FitScaler(ds.X, sc)
-	if err := checkScaled(path, ds, scaler, sc.String()); err != nil {
-		return nil, err
-	}
-	dt := prepareScaled(ds, scaler)
+	dt := newData(ds)
 	dt.path, dt.sha256 = path, sum
 	prog.end()
 	return dt, nil
+}
+
+// scale scales the rows of dt in place as the settings st say
+// (settings.Settings.ScaleRows), with the error of a value that overflows
+// naming its line.
+func (dt *data) scale(st *settings.Settings) error {
+	scaler, _, err := st.ScaleRows(dt.ds.X, nil, true)
+	if err != nil {
+		return dt.scaleError(st, err)
+	}
+	dt.scaler = scaler
+	return nil
+}
+
+// scaleError returns err, an error of settings.Settings.ScaleRows or
+// FitRows on the rows of dt, with the file, line and name of a value that
+// overflows when scaled.
+func (dt *data) scaleError(st *settings.Settings, err error) error {
+	var oe *modelfile.OverflowError
+	if !errors.As(err, &oe) {
+		return configError(err)
+	}
+	sc, _ := st.Scaling() // validated
+	where := fmt.Sprintf("%s:%d", displayPath(dt.path), dt.ds.Line(oe.Row))
+	return overflowError(dt.path, where, dt.ds.Names[oe.Col], oe.Value, oe.Scaled, oe.Column, sc.String())
 }
 
 // openData opens the data file path, "-" meaning standard input, and
@@ -182,17 +203,10 @@ func openData(path string) (io.ReadCloser, int64, error) {
 	return f, size, nil
 }
 
-// prepare scales ds in place and moves its labels into data.truth.
-func prepare(ds *dataset.Dataset, sc dataset.Scale) *data {
-	return prepareScaled(ds, dataset.FitScaler(ds.X, sc))
-}
-
-// prepareScaled scales ds in place with scaler and moves its labels into
-// data.truth.
-func prepareScaled(ds *dataset.Dataset, scaler *dataset.Scaler) *data {
-	scaler.Transform(ds.X)
+// newData returns the data of ds, its labels moved into data.truth.
+func newData(ds *dataset.Dataset) *data {
 	n, d := ds.X.Dims()
-	dt := &data{ds: ds, scaler: scaler, n: n, d: d}
+	dt := &data{ds: ds, n: n, d: d}
 	if ds.Labels != nil {
 		dt.truth = metrics.NewTruth(ds.Labels, len(ds.Classes))
 	}
@@ -214,24 +228,26 @@ type result struct {
 	stream *streamInfo
 }
 
-// fitCluster trains and clusters the scaled data with the settings st and
-// assesses the clustering with the internal indices want, reporting its
-// phases to prog (nil reports nothing).
+// fitCluster scales the data in place, trains and clusters them with the
+// settings st (settings.Settings.FitRows) and assesses the clustering with
+// the internal indices want, reporting its phases to prog (nil reports
+// nothing).
 func fitCluster(dt *data, st *settings.Settings, want metrics.Indices, prog *progress) (*result, error) {
-	model, cl, err := trainCluster(dt.ds.X, st, prog)
+	fit, err := st.FitRows(context.Background(), dt.ds.X, nil, true, hooks(prog))
 	if err != nil {
-		return nil, err
+		return nil, dt.scaleError(st, err)
 	}
+	dt.scaler = fit.Scaler
 	prog.begin("metrics", "", 0)
-	r := &result{model: model, cl: cl}
-	r.validity = metrics.Assess(dt.ds.X, dt.truth, cl.Labels, want)
+	r := &result{model: fit.Model, cl: fit.Result}
+	r.validity = metrics.Assess(dt.ds.X, dt.truth, r.cl.Labels, want)
 	prog.end()
 	return r, nil
 }
 
-// trainCluster trains on the scaled rows x and clusters them with the
-// settings st (settings.Settings.Fit), reporting both phases to prog.
-func trainCluster(x *mat.Dense, st *settings.Settings, prog *progress) (*svclust.Model, *cluster.Result, error) {
+// hooks returns the hooks of settings.Settings.Fit that report its phases
+// to prog.
+func hooks(prog *progress) *settings.Hooks {
 	h := &settings.Hooks{
 		Begin: func(phase, unit string) { prog.begin(phase, unit, 0) },
 		End:   prog.end,
@@ -239,7 +255,13 @@ func trainCluster(x *mat.Dense, st *settings.Settings, prog *progress) (*svclust
 	if prog != nil {
 		h.Progress = func(done, total int) { prog.setTotal(int64(done), int64(total)) }
 	}
-	model, cl, err := st.Fit(context.Background(), x, h)
+	return h
+}
+
+// trainCluster trains on the scaled rows x and clusters them with the
+// settings st (settings.Settings.Fit), reporting both phases to prog.
+func trainCluster(x *mat.Dense, st *settings.Settings, prog *progress) (*svclust.Model, *cluster.Result, error) {
+	model, cl, err := st.Fit(context.Background(), x, hooks(prog))
 	if err != nil {
 		return nil, nil, configError(err)
 	}
@@ -291,15 +313,17 @@ func (o *fitFlags) begin(args []string) (path string, stop func() error, err err
 	return path, stop, nil
 }
 
-// prepare does what begin does and loads the data; the caller must call
-// stop when err is nil.
+// prepare does what begin does and loads and scales the data; the caller
+// must call stop when err is nil.
 func (o *fitFlags) prepare(args []string) (dt *data, stop func() error, err error) {
 	path, stop, err := o.begin(args)
 	if err != nil {
 		return nil, nil, err
 	}
-	sc, _ := o.run.Scaling() // validated by begin
-	if dt, err = load(path, o, sc, nil); err != nil {
+	if dt, err = load(path, o, nil); err == nil {
+		err = dt.scale(&o.run)
+	}
+	if err != nil {
 		stop()
 		return nil, nil, err
 	}
@@ -362,8 +386,7 @@ func (o *fitFlags) validateFit(args []string) error {
 
 // fitInMemory loads the data, fits, clusters and writes the outputs.
 func fitInMemory(e *env, o *fitFlags, path string, prog *progress) (*data, *result, error) {
-	sc, _ := o.run.Scaling() // validated by begin
-	dt, err := load(path, o, sc, prog)
+	dt, err := load(path, o, prog)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -442,6 +442,46 @@ func TestFitUnlabelledRows(t *testing.T) {
 	}
 }
 
+// TestNoHeader checks -no-header: a file without its header line, its
+// label column named x3, fits, predicts and reports as the file with it;
+// without the flag the error names it.
+func TestNoHeader(t *testing.T) {
+	t.Parallel()
+	full := genFile(t, "moons", 400)
+	text := readFile(t, full)
+	bare := writeFile(t, "bare.csv", text[strings.IndexByte(text, '\n')+1:])
+	dir := t.TempDir()
+	want, got := filepath.Join(dir, "want.csv"), filepath.Join(dir, "got.csv")
+	model := filepath.Join(dir, "m.json")
+	sumWant := mustCLI(t, "fit", "-o", want, full)
+	sumGot := mustCLI(t, "fit", "-no-header", "-label", "x3", "-o", got, "-model", model, bare)
+	if readFile(t, got) != readFile(t, want) {
+		t.Error("-no-header -label x3 labels the rows otherwise than the file with its header")
+	}
+	if metricsLine(sumGot) != metricsLine(sumWant) || metricsLine(sumGot) == "" {
+		t.Errorf("metrics %q, with the header %q", metricsLine(sumGot), metricsLine(sumWant))
+	}
+	pred := filepath.Join(dir, "pred.csv")
+	mustCLI(t, "predict", "-no-header", "-model", model, "-o", pred, bare)
+	if readFile(t, pred) != readFile(t, got) {
+		t.Errorf("predict -no-header wrote %.40q, fit %.40q", readFile(t, pred), readFile(t, got))
+	}
+	code, _, errs := cli(t, "fit", bare)
+	if code != 1 || !strings.Contains(errs, "bare.csv:1: no header") || !strings.Contains(errs, "-no-header") {
+		t.Errorf("without -no-header: exit %d, %s", code, errs)
+	}
+}
+
+// metricsLine returns the metrics line of a fit summary, or "".
+func metricsLine(summary string) string {
+	for line := range strings.SplitSeq(summary, "\n") {
+		if strings.HasPrefix(line, "metrics") {
+			return line
+		}
+	}
+	return ""
+}
+
 // withBlank returns labels with every 7th row's class made a class of its
 // own, as the empty label counted as a class would be.
 func withBlank(labels []int) []int {
@@ -475,7 +515,7 @@ func TestEvaluateIndices(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dt := prepare(ds, dataset.ScaleNone)
+	dt := newData(ds)
 	pred := make([]int, dt.n)
 	for i := range pred {
 		pred[i] = i % 3

@@ -181,13 +181,12 @@ func permute(x *mat.Dense, order []int) {
 
 // modelError returns err, an error of modelfile.File's Predict, Score or
 // ScaleRows on the rows of the data set ds read from the file path, with
-// the line and the name of a value that overflows when scaled: data row i
-// is line i+2, since the reader rejects blank lines and newlines in
-// quotes, and the rows -na drop skipped are counted back in.
+// the line and the name of a value that overflows when scaled
+// (dataset.Dataset.Line counts the header and the rows -na drop skipped).
 func modelError(err error, mf *modelfile.File, path string, ds *dataset.Dataset) error {
 	var oe *modelfile.OverflowError
 	if errors.As(err, &oe) {
-		return overflowError(path, fmt.Sprintf("%s:%d", displayPath(path), dataset.DataRow(oe.Row, ds.Dropped)+2), ds.Names[oe.Col], oe.Value, oe.Scaled, oe.Column, mf.Scale.String())
+		return overflowError(path, fmt.Sprintf("%s:%d", displayPath(path), ds.Line(oe.Row)), ds.Names[oe.Col], oe.Value, oe.Scaled, oe.Column, mf.Scale.String())
 	}
 	return err
 }

@@ -792,11 +792,10 @@ func TestSavedModelScoresExactly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, err := o.run.Scaling()
-	if err != nil {
-		t.Fatal(err)
+	dt, err := load(data, o, nil)
+	if err == nil {
+		err = dt.scale(&o.run)
 	}
-	dt, err := load(data, o, sc, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -132,10 +131,6 @@ var paramOf = map[string]string{
 	"-outliers": "outliers", "-outlier-threshold": "outlier_threshold",
 }
 
-// flagWord matches a flag in a message of package settings: a dash after a
-// space, an opening parenthesis or the start, then a name.
-var flagWord = regexp.MustCompile(`(^|[ (])-[A-Za-z][A-Za-z-]*`)
-
 // configError turns the errors of the settings (a *settings.Error) and of
 // the library (a *svclust.ConfigError) into a ValueError with the svclust
 // command's message, each flag named as its parameter ("-min-size must be
@@ -146,17 +141,12 @@ func configError(err error) error {
 	if !errors.As(err, &se) {
 		return err
 	}
-	msg := flagWord.ReplaceAllStringFunc(se.Error(), func(w string) string {
-		lead, flag := "", w
-		if w[0] != '-' {
-			lead, flag = w[:1], w[1:]
-		}
+	return &errValue{se.Named(func(flag string) string {
 		if name, ok := paramOf[flag]; ok {
-			return lead + name
+			return name
 		}
-		return w
-	})
-	return &errValue{msg}
+		return flag
+	})}
 }
 
 // setup is a validated fit configuration: the settings of the svclust
@@ -257,29 +247,18 @@ func fit(ctx context.Context, x []float64, n, d int, owned bool, js []byte) (*fi
 	if err := checkData(x, n, d); err != nil {
 		return nil, err
 	}
-	sc, _ := s.st.Scaling() // validated
-	raw := mat.NewDense(n, d, x)
-	scaler := dataset.FitScaler(raw, sc)
-	for i := range n {
-		row := x[i*d : i*d+d]
-		if j, u := scaler.Overflow(row); j >= 0 {
-			e := modelfile.NewOverflowError(scaler, row, j, u)
-			e.Row = i
-			return nil, overflowError(e, sc, s.p.Features)
-		}
+	sha := sum(x) // before fit scales x, if it is owned
+	fit, err := s.st.FitRows(ctx, mat.NewDense(n, d, x), nil, owned, nil)
+	var oe *modelfile.OverflowError
+	if errors.As(err, &oe) {
+		sc, _ := s.st.Scaling() // validated
+		return nil, overflowError(oe, sc, s.p.Features)
 	}
-	scaled := raw
-	if sc != dataset.ScaleNone {
-		if !owned {
-			scaled = mat.DenseCopyOf(raw)
-		}
-		scaler.Transform(scaled)
-	}
-	model, cl, err := s.st.Fit(ctx, scaled, nil)
 	if err != nil {
 		return nil, configError(err)
 	}
-	mf := s.st.ModelFile(scaler, s.p.Features, runOf(s, model, x, n), model, cl)
+	model, cl := fit.Model, fit.Result
+	mf := s.st.ModelFile(fit.Scaler, s.p.Features, runOf(s, model, sha, n), model, cl)
 	report, err := json.Marshal(s.st.Report(model, cl, n, d))
 	if err != nil {
 		return nil, err
@@ -309,18 +288,25 @@ func overflowError(e *modelfile.OverflowError, sc dataset.Scale, names []string)
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-// runOf returns the run record of the model file of a fit, as svclust fit
-// writes it, with the data named by params.Data and hashed as the
-// little-endian bytes of its float64 values.
-func runOf(s *setup, m *svclust.Model, x []float64, n int) *modelfile.Run {
+// sum returns the SHA-256 of the rows x, in hexadecimal: the little-endian
+// bytes of their float64 values, as the run record of a model file holds
+// it.
+func sum(x []float64) string {
 	h := sha256.New()
 	var b [8]byte
 	for _, v := range x {
 		binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
 		h.Write(b[:])
 	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// runOf returns the run record of the model file of a fit of n rows whose
+// SHA-256 is sha (see sum), as svclust fit writes it, with the data named
+// by params.Data.
+func runOf(s *setup, m *svclust.Model, sha string, n int) *modelfile.Run {
 	return s.st.Record(tool(), m, settings.Source{
-		Data: s.p.Data, Rows: n, SHA256: hex.EncodeToString(h.Sum(nil)),
+		Data: s.p.Data, Rows: n, SHA256: sha,
 		Created: settings.CreationTimeAt(s.p.SourceDateEpoch),
 	})
 }
