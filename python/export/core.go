@@ -11,6 +11,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -94,6 +95,7 @@ type params struct {
 	C        autoValue `json:"C"`
 	Budget   autoValue `json:"budget"`
 	Width    string    `json:"width"`
+	Space    string    `json:"space"` // "" is the default, "auto"
 	Rule     string    `json:"rule"`
 	MinSize  autoValue `json:"min_size"`
 	Maintain string    `json:"maintain"`
@@ -115,34 +117,28 @@ type params struct {
 	// the data in the model file's run record. SourceDateEpoch is the
 	// caller's $SOURCE_DATE_EPOCH, which the Go runtime of a shared
 	// library does not see change (it reads the environment once).
-	Features        []string `json:"features"`
-	Data            string   `json:"data"`
-	SourceDateEpoch string   `json:"source_date_epoch"`
-}
-
-// paramOf maps the flags of the svclust command to the parameters of the
-// estimator, which spell them as Python names.
-var paramOf = map[string]string{
-	"-gamma": "gamma", "-C": "C", "-budget": "budget", "-width": "width",
-	"-rule": "rule", "-min-size": "min_size", "-maintain": "maintain",
-	"-k": "k", "-eps": "eps", "-all": "all", "-tol": "tol",
-	"-max-iter": "max_iter", "-min-iter": "min_iter", "-m": "m",
-	"-scale": "scale", "-seed": "seed", "-workers": "workers",
-	"-outliers": "outliers", "-outlier-threshold": "outlier_threshold",
+	Features []string `json:"features"`
+	// Names maps the flags of the svclust command to the words that name
+	// them in the package's messages (its parameters), as
+	// settings.Error.Named renders them; a flag not in it keeps its name.
+	Names           map[string]string `json:"names"`
+	Data            string            `json:"data"`
+	SourceDateEpoch string            `json:"source_date_epoch"`
 }
 
 // configError turns the errors of the settings (a *settings.Error) and of
 // the library (a *svclust.ConfigError) into a ValueError with the svclust
-// command's message, each flag named as its parameter ("-min-size must be
-// ≥ 1" is "min_size must be ≥ 1"). Other errors are returned as they are.
-func configError(err error) error {
+// command's message, each flag named as names says (p.Names: "-min-size
+// must be ≥ 1" is "min_cluster_size must be ≥ 1"). Other errors are
+// returned as they are.
+func configError(err error, names map[string]string) error {
 	err = settings.FlagError(err)
 	var se *settings.Error
 	if !errors.As(err, &se) {
 		return err
 	}
 	return &errValue{se.Named(func(flag string) string {
-		if name, ok := paramOf[flag]; ok {
+		if name, ok := names[flag]; ok {
 			return name
 		}
 		return flag
@@ -172,13 +168,13 @@ func validate(js []byte) (*setup, error) {
 	st.C = settings.Float{Auto: p.C.auto, Value: p.C.v}
 	st.Eps = settings.Float{Auto: p.Eps.auto, Value: p.Eps.v}
 	for _, a := range []struct {
-		name string
+		flag string
 		v    autoValue
 		dst  *settings.Int
-	}{{"budget", p.Budget, &st.Budget}, {"min_size", p.MinSize, &st.MinSize}} {
+	}{{"-budget", p.Budget, &st.Budget}, {"-min-size", p.MinSize, &st.MinSize}} {
 		*a.dst = settings.Int{Auto: true}
 		if !a.v.auto {
-			n, err := a.v.integer(a.name)
+			n, err := a.v.integer(cmp.Or(p.Names[a.flag], a.flag))
 			if err != nil {
 				return nil, err
 			}
@@ -186,6 +182,9 @@ func validate(js []byte) (*setup, error) {
 		}
 	}
 	st.Width, st.Rule, st.Maintain, st.Scale = p.Width, p.Rule, p.Maintain, p.Scale
+	if p.Space != "" {
+		st.Space = p.Space
+	}
 	if p.K != nil {
 		st.K, st.KGiven = *p.K, true
 	}
@@ -195,7 +194,7 @@ func validate(js []byte) (*setup, error) {
 	st.Outliers, st.All = p.Outliers, p.All
 	st.OutlierThreshold = float64(p.OutlierThreshold)
 	if err := st.Validate(); err != nil {
-		return nil, configError(err)
+		return nil, configError(err, p.Names)
 	}
 	s.st = st
 	return s, nil
@@ -255,7 +254,7 @@ func fit(ctx context.Context, x []float64, n, d int, owned bool, js []byte) (*fi
 		return nil, overflowError(oe, sc, s.p.Features)
 	}
 	if err != nil {
-		return nil, configError(err)
+		return nil, configError(err, s.p.Names)
 	}
 	model, cl := fit.Model, fit.Result
 	mf := s.st.ModelFile(fit.Scaler, s.p.Features, runOf(s, model, sha, n), model, cl)

@@ -3,7 +3,6 @@
 import math
 import numbers
 import os
-import re
 import warnings
 
 import numpy as np
@@ -145,24 +144,10 @@ def _workers(n_jobs):
     return max(1, joblib.cpu_count() + 1 + n)
 
 
-# The library names a parameter in its messages by python/export's JSON
-# name, or by the svclust command's flag: these are the names that differ
-# from this package's parameters.
-_RENAMED = {json: name for name, (json, _) in PARAMETERS.items() if json not in (None, name, "all")}
-_BY_FLAG = {flag: name for name, (_, flag) in PARAMETERS.items()}
-_JSON_WORD = re.compile(r"(^|[ (])(" + "|".join(map(re.escape, _RENAMED)) + r")\b")
-_FLAG_WORD = re.compile(r"(^|[ (])(-[A-Za-z][A-Za-z-]*)")
-_ALL_AND_EPS = re.compile(r"(^|[ (])-?all and -?eps\b")
-
-
-def _python_names(msg):
-    """The message of the library with each parameter named as this
-    package names it ("min_size must be ≥ 1" is "min_cluster_size must be
-    ≥ 1", "-all and -eps apply only ..." is 'trajectories="all" and eps
-    apply only ...')."""
-    msg = _ALL_AND_EPS.sub(lambda m: m.group(1) + 'trajectories="all" and eps', msg)
-    msg = _JSON_WORD.sub(lambda m: m.group(1) + _RENAMED[m.group(2)], msg)
-    return _FLAG_WORD.sub(lambda m: m.group(1) + _BY_FLAG.get(m.group(2), m.group(2)), msg)
+# The word that names each flag of `svclust fit` in the library's messages:
+# this package's parameter (python/export renders its messages with it).
+_NAMES = {flag: name for name, (_, flag) in PARAMETERS.items()}
+_NAMES["-all"] = 'trajectories="all"'
 
 
 class SVClust(ClusterMixin, BaseEstimator):
@@ -337,12 +322,8 @@ class SVClust(ClusterMixin, BaseEstimator):
             v = _param(name, v)
             if name == "trajectories":
                 v = v == "all"
-            if name == "space" and v == "auto":
-                # The library's default; sent only when it differs, so that
-                # a library that takes no space parameter (python/export
-                # before it had one) still fits with the default.
-                continue
             out[PARAMETERS[name][0] or name] = v
+        out["names"] = _NAMES
         return out
 
     def fit(self, X, y=None):
@@ -367,10 +348,7 @@ class SVClust(ClusterMixin, BaseEstimator):
             # rather than the Go heap's, which would reserve as much again
             # for its collector (1M 2-D rows, 15 MiB: peak RSS +52 MiB, not +68).
             x, owned = x.copy(order="C"), True
-        try:
-            handle, labels = _native.run_fit(x, owned, params)
-        except ValueError as e:
-            raise ValueError(self._library_message(str(e))) from None
+        handle, labels = _native.run_fit(x, owned, params)
         outlier = handle.train_outliers(len(labels))
         if na == "drop":
             rows = np.flatnonzero(missing) if missing is not None else np.zeros(0, dtype=np.int64)
@@ -385,15 +363,6 @@ class SVClust(ClusterMixin, BaseEstimator):
             if self.report_ is not None and len(rows):
                 self.report_["dropped"] = int(len(rows))
         return self
-
-    def _library_message(self, msg):
-        """The message of an error of the library's fit, naming the
-        parameters as this package does."""
-        if 'unknown field "space"' in msg:
-            return (f"space={self.space!r}: this build of the library (python/export) takes no parameter "
-                    'space, so only space="auto" (its default) works; rebuild the package from a clone '
-                    "whose python/export takes it")
-        return _python_names(msg)
 
     def fit_predict(self, X, y=None):
         """Fits X and returns labels_."""

@@ -126,50 +126,34 @@ def test_n_iter(X):
     assert back.n_iter_ == est.n_iter_ and back.seed_ == 1
 
 
-def _library_takes_space(X):
-    try:
-        svclust.SVClust(space="input", random_state=1).fit(X[:50])
-        return True
-    except ValueError as e:
-        if "this build of the library (python/export) takes no parameter space" in str(e):
-            return False
-        raise
-
-
 def test_space(X):
-    """space: "auto" is the library's default and always fits; any other
-    value either reaches the library (which checks it with the command's
-    words) or, with a library that takes no space parameter, is a clear
-    error naming the parameter rather than a JSON decoding error."""
+    """space: "auto" is the library's default; any other value reaches the
+    library, which checks it with the command's words."""
     assert svclust.SVClust(random_state=1, space="auto").fit(X).n_clusters_ == 3
+    assert svclust.SVClust(random_state=1, space="input").fit(X).n_clusters_ >= 1
     with pytest.raises(TypeError, match="space must be a string"):
         svclust.SVClust(space=1).fit(X)
-    if _library_takes_space(X):
-        with pytest.raises(ValueError, match='space must be auto or input, not "pca"'):
-            svclust.SVClust(space="pca").fit(X)
-    else:
-        with pytest.raises(ValueError, match=r"^space='pca': this build of the library \(python/export\) takes no "
-                                             r'parameter space, so only space="auto"'):
-            svclust.SVClust(space="pca").fit(X)
+    with pytest.raises(ValueError, match='^space must be auto or input, not "pca"$'):
+        svclust.SVClust(space="pca").fit(X)
 
 
-@pytest.mark.parametrize("msg, want", [
-    # python/export's names of the parameters, and the command's flags.
-    ('min_size must be ≥ 1 or "auto"', 'min_cluster_size must be ≥ 1 or "auto"'),
-    ("-min-size applies only to -rule levels", "min_cluster_size applies only to rule levels"),
-    ("all and eps apply only to rule components", 'trajectories="all" and eps apply only to rule components'),
-    ("-all and -eps apply only to -rule components", 'trajectories="all" and eps apply only to rule components'),
-    ("workers 2000: must be ≤ 1,024", "n_jobs 2000: must be ≤ 1,024"),
-    ("-workers must be ≥ 0 (0 means all cores)", "n_jobs must be ≥ 0 (0 means all cores)"),
-    ("-k 9: must be ≤ the budget (-budget 5)", "k 9: must be ≤ the budget (budget 5)"),
-    ("-min-iter must be ≥ -1 (0 means the default, -1 the paper's rule)",
-     "min_iter must be ≥ -1 (0 means the default, -1 the paper's rule)"),
-    ("X[0, 1]: not a finite number: NaN", "X[0, 1]: not a finite number: NaN"),
+@pytest.mark.parametrize("params, want", [
+    # The library's messages, each flag named as this package names it
+    # (python/export renders them with the names fit sends).
+    (dict(min_cluster_size=0), '^min_cluster_size must be ≥ 1 or "auto"$'),
+    (dict(min_cluster_size=4, rule="components"), "^min_cluster_size applies only to rule levels$"),
+    (dict(trajectories="all"), '^trajectories="all" and eps apply only to rule components$'),
+    (dict(n_jobs=2000), "^n_jobs 2000: must be ≤ 1,024$"),
+    (dict(k=3, maintain="removal"), "^k applies only to maintain project-knn and project-random, not removal$"),
+    (dict(tol=-1.0), r"^tol must be ≥ 0 and finite \(0 runs max_iter steps\)$"),
+    (dict(m=1), "^m must be ≥ 2$"),
+    (dict(random_state=1, gamma=0.5, outlier_threshold=1.5), r"^outlier_threshold must be in \(0, 1\), not 1.5$"),
 ])
-def test_python_names(msg, want):
-    """The library's messages name each parameter as this package does,
-    whether they name it by python/export's JSON name or by its flag."""
-    assert _estimator._python_names(msg) == want
+def test_parameter_names_in_errors(X, params, want):
+    """The library names each parameter as this package does, never by
+    the command's flag or python/export's JSON name."""
+    with pytest.raises(ValueError, match=want):
+        svclust.SVClust(**params).fit(X)
 
 
 def test_readme_table():
