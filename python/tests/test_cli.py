@@ -153,18 +153,12 @@ def test_min_cluster_size_n_jobs(cli, tmp_path):
 
 def test_space(cli, tmp_path):
     """On 8 features, where the subspace rule decides: space "auto" gives
-    the command's result; space "input" gives that of -space input when
-    the library takes the parameter (python/export), and a clear error
-    otherwise."""
+    the command's result; space "input" gives that of -space input."""
     path = str(tmp_path / "hd8.csv")
     run(cli, "gen", "-kind", "hd8", "-n", "500", "-seed", "1", "-o", path)
     est = check_parity(cli, path, tmp_path, seed=1)
     assert "subspace" in est.choice_
-    try:
-        check_parity(cli, path, tmp_path, seed=1, args=("-space", "input"), space="input")
-    except ValueError as e:
-        assert "this build of the library (python/export) takes no parameter space" in str(e)
-        pytest.skip(f"space='input' not compared with -space input: {e}")
+    check_parity(cli, path, tmp_path, seed=1, args=("-space", "input"), space="input")
 
 
 def test_text_column_like_the_command(cli, tmp_path):
