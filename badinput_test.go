@@ -284,6 +284,7 @@ func TestModelValidateSubspace(t *testing.T) {
 	}{
 		{"mean short", "mean of length 2", func(s *svclust.Subspace) { s.Mean = s.Mean[:2] }},
 		{"NaN mean", "mean NaN", func(s *svclust.Subspace) { s.Mean[1] = math.NaN() }},
+		{"huge mean", "mean 1e+160 is beyond", func(s *svclust.Subspace) { s.Mean[0] = 1e160 }},
 		{"Inf basis", "basis value +Inf", func(s *svclust.Subspace) { s.Basis.Set(0, 2, math.Inf(1)) }},
 		{"huge basis", "not orthonormal", func(s *svclust.Subspace) { s.Basis.Set(1, 1, 1.7e308); s.Basis.Set(1, 2, 1.7e308) }},
 		{"scaled basis", "not orthonormal", func(s *svclust.Subspace) { s.Basis.Set(0, 0, 2) }},

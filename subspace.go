@@ -211,9 +211,15 @@ func (p *Subspace) Residuals(dst, data, proj []float64, n, workers int) []float6
 // file), and its projections may overflow.
 const orthoTol = 1e-8
 
+// maxSubspaceMean bounds the mean of a Subspace: the mean of rows scaled
+// within ±1e150 (dataset.MaxScaled) is within it, and the squared distance
+// of such a row from it stays finite in millions of features. Beyond it, a
+// finite mean made every score NaN.
+const maxSubspaceMean = 1e150
+
 // Check returns an error if p is not a valid projection of d ≥ 1 features
-// onto q ≥ 1 directions: a mean of d finite values and q ≤ d finite
-// directions, orthonormal to within orthoTol. It costs O(q²·d).
+// onto q ≥ 1 directions: a mean of d finite values within ±1e150 and q ≤ d
+// finite directions, orthonormal to within orthoTol. It costs O(q²·d).
 func (p *Subspace) Check() error {
 	if p.Basis == nil {
 		return fmt.Errorf("svclust: Subspace: no basis")
@@ -228,6 +234,9 @@ func (p *Subspace) Check() error {
 	for _, v := range p.Mean {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return fmt.Errorf("svclust: Subspace: mean %v is not finite", v)
+		}
+		if math.Abs(v) > maxSubspaceMean {
+			return fmt.Errorf("svclust: Subspace: mean %v is beyond ±%g, where distances to it overflow", v, maxSubspaceMean)
 		}
 	}
 	for k := range q {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
@@ -32,6 +33,11 @@ var ErrNotFinite = errors.New("figure: data contain NaN or Inf")
 // smooth, and costs 300²·B kernel evaluations for B support vectors.
 const DefaultGrid = 300
 
+// MaxGrid bounds Options.Grid: its square is the number of values of f
+// Domain evaluates, 25 million at 5,000, far beyond the pixels of any
+// figure Save writes.
+const MaxGrid = 5000
+
 // margin is the fraction of the larger extent of the data added on every
 // side of the plotted area, so that the boundary f = 0 around the outermost
 // points is visible.
@@ -52,8 +58,8 @@ type Options struct {
 	// to [0.5, 2.5].
 	Radius vg.Length
 	// Grid is the number of grid points along the longer side of the data
-	// area at which Domain evaluates f; 0 means DefaultGrid. It must not be
-	// negative, and values below 2 are raised to 2.
+	// area at which Domain evaluates f; 0 means DefaultGrid. It must be in
+	// [0, MaxGrid], and values below 2 are raised to 2.
 	Grid int
 	// Workers is the number of goroutines Domain uses to evaluate f; 0 means
 	// GOMAXPROCS. The figure does not depend on it.
@@ -243,13 +249,13 @@ func Clusters(x mat.Matrix, labels []int, opt *Options) (*plot.Plot, error) {
 // wrapping ErrNotFinite if x holds NaN or Inf, one wrapping
 // svclust.ErrNotTrained if m is not valid (svclust.Model.Validate: nil, or
 // the zero Model), and an error if labels is not nil and its length is not
-// the number of rows of x, or if opt.Grid is negative.
+// the number of rows of x, or if opt.Grid is outside [0, MaxGrid].
 func Domain(m *svclust.Model, x mat.Matrix, labels []int, opt *Options) (*plot.Plot, error) {
 	if opt == nil {
 		opt = &Options{}
 	}
-	if opt.Grid < 0 {
-		return nil, fmt.Errorf("figure: Options.Grid = %d: must not be negative", opt.Grid)
+	if opt.Grid < 0 || opt.Grid > MaxGrid {
+		return nil, fmt.Errorf("figure: Options.Grid = %d: must be in [0, %d]", opt.Grid, MaxGrid)
 	}
 	if err := m.Validate(); err != nil {
 		return nil, err
@@ -333,26 +339,33 @@ func addPoints(p *plot.Plot, x mat.Matrix, labels []int, opt *Options) error {
 		return nil
 	}
 	// Legend entries in label order, outliers last.
-	maxLabel, outliers := -1, false
-	for i := range n {
-		maxLabel = max(maxLabel, label(i))
-		outliers = outliers || label(i) < 0
-	}
-	seen := make([]bool, maxLabel+1)
-	for i := range n {
-		if l := label(i); l >= 0 {
-			seen[l] = true
-		}
-	}
-	for l, ok := range seen {
-		if ok {
-			p.Legend.Add(fmt.Sprintf("cluster %d", l), glyphThumb(style(l, r)))
-		}
+	clusters, outliers := legendLabels(labels)
+	for _, l := range clusters {
+		p.Legend.Add(fmt.Sprintf("cluster %d", l), glyphThumb(style(l, r)))
 	}
 	if outliers {
 		p.Legend.Add("outliers", glyphThumb(style(-1, r)))
 	}
 	return nil
+}
+
+// legendLabels returns the distinct clusters of labels (≥ 0) in increasing
+// order, [0] for nil labels, and whether there are outliers (< 0). The
+// labels are collected, not indexed: one label of 2³¹ must not cost
+// gigabytes.
+func legendLabels(labels []int) (clusters []int, outliers bool) {
+	if labels == nil {
+		return []int{0}, false
+	}
+	for _, l := range labels {
+		if l >= 0 {
+			clusters = append(clusters, l)
+		} else {
+			outliers = true
+		}
+	}
+	slices.Sort(clusters)
+	return slices.Compact(clusters), outliers
 }
 
 // glyphThumb is a legend thumbnail showing one glyph.

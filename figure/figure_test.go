@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -477,5 +478,45 @@ func TestAppendPath(t *testing.T) {
 		if p[i].Type != want[i].Type || (want[i].Type != vg.CloseComp && p[i].Pos != want[i].Pos) {
 			t.Errorf("component %d: %+v, want %+v", i, p[i], want[i])
 		}
+	}
+}
+
+// TestHostileSizes checks the bounds on what a caller's numbers make the
+// figure allocate: a grid beyond MaxGrid and an image side outside
+// [MinSize, MaxSize] are errors before anything is drawn (they panicked or
+// ran out of memory), and the legend of a cluster labelled 2³⁰ lists it
+// without an array as long as the label.
+func TestHostileSizes(t *testing.T) {
+	x, m, labels := moons(t, 100)
+	if _, err := Domain(m, x, labels, &Options{Grid: MaxGrid + 1}); err == nil {
+		t.Error("Grid beyond MaxGrid accepted")
+	}
+	p, err := Clusters(x, labels, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "f.png")
+	for _, s := range [][2]vg.Length{{1e9, vg.Inch}, {vg.Inch, MaxSize + 1}, {1e-300, vg.Inch}, {vg.Inch, MinSize / 2}} {
+		if err := Save(path, s[0], s[1], p); err == nil {
+			t.Errorf("size %v×%v accepted", s[0], s[1])
+		}
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Error("a file was written")
+	}
+	big := slices.Clone(labels)
+	big[0] = 1 << 30
+	big[1] = -1
+	p, err = Clusters(x, big, &Options{Legend: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path = filepath.Join(t.TempDir(), "legend.png")
+	clusters, outliers := legendLabels(big)
+	if want := []int{0, 1, 1 << 30}; !slices.Equal(clusters, want) || !outliers {
+		t.Errorf("legend of clusters %v and outliers %v, want %v and true", clusters, outliers, want)
+	}
+	if err := Save(path, 2*vg.Inch, 2*vg.Inch, p); err != nil {
+		t.Fatal(err)
 	}
 }

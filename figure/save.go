@@ -28,6 +28,14 @@ const DPI = 150
 // PanelSize is the width and height of one panel drawn by Panels.
 const PanelSize = 4 * vg.Inch
 
+// MinSize and MaxSize bound the width and height of the image Save
+// writes: below an inch nothing is legible, and 200 inches, far beyond any
+// page, keep a PNG below 30,000 pixels a side at DPI.
+const (
+	MinSize = vg.Inch
+	MaxSize = 200 * vg.Inch
+)
+
 // ErrFormat is wrapped by the error of Format, Save and Panels for a file
 // name that ends neither in .png nor in .svg.
 var ErrFormat = errors.New("figure: the file name must end in .png or .svg")
@@ -56,7 +64,7 @@ func Format(path string) (string, error) {
 // seen undistorted that way. It changes the axis ranges of the plots.
 //
 // It returns an error, before writing anything, if no plot is given, a
-// plot is nil, or w or h is not positive.
+// plot is nil, or w or h is outside [MinSize, MaxSize].
 func Save(path string, w, h vg.Length, plots ...*plot.Plot) error {
 	return save(path, "", w, h, plots)
 }
@@ -149,8 +157,8 @@ func save(path, title string, w, h vg.Length, plots []*plot.Plot) error {
 			return fmt.Errorf("figure: plot %d is nil", i+1)
 		}
 	}
-	if !(w > 0 && h > 0) {
-		return fmt.Errorf("figure: the image size %v×%v must be positive", w, h)
+	if !(w >= MinSize && w <= MaxSize && h >= MinSize && h <= MaxSize) {
+		return fmt.Errorf("figure: the image size %v×%v: each side must be in [%v, %v] (1 to 200 inches)", w, h, MinSize, MaxSize)
 	}
 	format, err := Format(path)
 	if err != nil {

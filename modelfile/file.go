@@ -170,14 +170,30 @@ type head struct {
 // stored. The matrices are streamed row by row through a small buffer, so
 // the memory Write needs does not grow with the model. Write returns an
 // error before writing anything if f has no Model or Scaler, a Partition
-// of another Model, an unknown Scale, or a model Read would reject (no
-// support vectors, NaN or Inf values), wrapping ErrFormat for the last.
+// of another Model, an unknown Scale, or anything else Read would reject:
+// an invalid File (File.Validate; the error wraps svclust.ErrNotTrained)
+// or a run record that contradicts it, or values Read refuses (wrapping
+// ErrFormat).
 func (f *File) Write(w io.Writer) error {
 	if f == nil || w == nil {
 		return errors.New("modelfile: File.Write: nil *File or nil io.Writer")
 	}
 	if f.Model == nil || f.Scaler == nil {
 		return errors.New("modelfile: File.Write: no model or no scaler")
+	}
+	// What Read would refuse is not written: a file that cannot be
+	// loaded again loses the model.
+	if err := f.Validate(); err != nil {
+		return fmt.Errorf("modelfile: File.Write: %w", err)
+	}
+	if f.Run != nil {
+		rule := ""
+		if f.Partition != nil {
+			rule = f.Partition.Rule().String()
+		}
+		if err := checkRun(f.Run, f.Model, rule, true); err != nil {
+			return fmt.Errorf("modelfile: File.Write: %w", err)
+		}
 	}
 	if f.Partition != nil && f.Partition.Model() != f.Model {
 		return errors.New("modelfile: File.Write: the Partition is not of the Model")

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -102,10 +103,14 @@ func TestReadErrors(t *testing.T) {
 		{"bare keys in version 5", strings.Replace(good, `"scale":`, `"gamma":1,"scale":`, 1), `the model under "model"`},
 		{"no choice", strings.Replace(good, `,"choice":`, `,"x":`, 1), `unknown field "x"`},
 		{"scale", strings.Replace(good, `"zscore"`, `"log"`, 1), `unknown scale "log"`},
-		{"negative multiplier", strings.Replace(good, `"mul":[`, `"mul":[-`, 1), "not > 0"},
+		{"negative multiplier", strings.Replace(good, `"mul":[`, `"mul":[-`, 1), "want > 0 with a finite inverse"},
 		{"unknown key", strings.Replace(good, `{"format"`, `{"extra":1,"format"`, 1), `unknown field "extra"`},
 		{"trailing data", good + "{}", "data after the model"},
-		{"features", strings.Replace(good, `"features":["x1",`, `"features":[`, 1), "1 feature names for a model of dimension 2"},
+		{"features", strings.Replace(good, `"features":["x1",`, `"features":[`, 1), "features has 1 names for 2 features"},
+		{"features twice", strings.Replace(good, `"features":["x1","x2"]`, `"features":["x1","x1"]`, 1), `features names "x1" twice`},
+		{"feature is the label", strings.Replace(good, `"features":["x1","x2"]`, `"features":["x1","label"]`, 1), `features: "label" is also the Label column`},
+		{"multiplier without inverse", regexp.MustCompile(`"mul":\[[^,]*,`).ReplaceAllString(good, `"mul":[5e-324,`), "multiplier of column 1 is 5e-324"},
+		{"scale none, scaler not", strings.Replace(good, `"scale":"zscore"`, `"scale":"none"`, 1), "scale none, but column 1 is shifted"},
 	} {
 		_, err := Read(strings.NewReader(c.in), 0)
 		if err == nil || !strings.Contains(err.Error(), c.msg) {

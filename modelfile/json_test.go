@@ -107,7 +107,9 @@ func TestRoundTripRules(t *testing.T) {
 	}
 }
 
-// TestWriteInvalid: a model Read would reject is not written.
+// TestWriteInvalid: a model Read would reject is not written, nor a file
+// whose other parts Read would reject (they were written, and could then
+// never be loaded again).
 func TestWriteInvalid(t *testing.T) {
 	for name, m := range map[string]*svclust.Model{
 		"empty": {},
@@ -115,7 +117,30 @@ func TestWriteInvalid(t *testing.T) {
 	} {
 		f := &File{Scaler: &dataset.Scaler{}, Model: m}
 		var b bytes.Buffer
-		if err := f.Write(&b); !errors.Is(err, ErrFormat) || b.Len() != 0 {
+		if err := f.Write(&b); !errors.Is(err, svclust.ErrNotTrained) || b.Len() != 0 {
+			t.Errorf("%s: %v after %d bytes", name, err, b.Len())
+		}
+	}
+	for name, edit := range map[string]func(f *File){
+		"features too many": func(f *File) { f.Features = []string{"a", "b", "c"} },
+		"features twice":    func(f *File) { f.Features = []string{"a", "a"} },
+		"feature is label":  func(f *File) { f.Features, f.Label = []string{"a", "label"}, "label" },
+		"scaler short":      func(f *File) { f.Scaler = &dataset.Scaler{Shift: []float64{0}, Mul: []float64{-1}} },
+		"scaler NaN":        func(f *File) { f.Scaler.Shift[0] = math.NaN() },
+		"scaler tiny":       func(f *File) { f.Scaler.Mul[0] = 5e-324 },
+		"none not identity": func(f *File) { f.Scale, f.Scaler.Mul[1] = dataset.ScaleNone, 2 },
+		"run rows":          func(f *File) { f.Run = &Run{Rows: -5} },
+	} {
+		f, _ := trainGauss3(t, &cluster.Levels{})
+		f.Scale = dataset.ScaleZScore
+		f.Scaler = &dataset.Scaler{Shift: []float64{0, 0}, Mul: []float64{1, 1}}
+		var b bytes.Buffer
+		if err := f.Write(&b); err != nil {
+			t.Fatalf("%s: the file before the edit: %v", name, err)
+		}
+		edit(f)
+		b.Reset()
+		if err := f.Write(&b); err == nil || b.Len() != 0 {
 			t.Errorf("%s: %v after %d bytes", name, err, b.Len())
 		}
 	}
@@ -175,7 +200,7 @@ func TestWriteErrors(t *testing.T) {
 	}
 	m.Alpha[0] = math.Inf(1)
 	w := &failWriter{n: 1 << 30}
-	if err := f.Write(w); !errors.Is(err, ErrFormat) || w.n != 1<<30 {
+	if err := f.Write(w); !errors.Is(err, svclust.ErrNotTrained) || w.n != 1<<30 {
 		t.Errorf("invalid model: got %v after writing %d bytes", err, 1<<30-w.n)
 	}
 }

@@ -1,6 +1,7 @@
 package modelfile
 
 import (
+	"errors"
 	"fmt"
 
 	"gonum.org/v1/gonum/mat"
@@ -32,10 +33,13 @@ func (e *DimError) Error() string {
 func (e *DimError) Unwrap() error { return svclust.ErrDimension }
 
 // Validate returns an error wrapping svclust.ErrNotTrained unless m has
-// what its methods need: a valid Model (svclust.Model.Validate), a Scaler
-// of its dimension and, if set, one feature name per dimension. A File
-// that Read returns is valid; one built by hand, or the zero File, may not
-// be, and its methods then return this error.
+// what its methods need and Write can write: a valid Model
+// (svclust.Model.Validate), a Scaler of its dimension whose values are
+// finite, whose multipliers are > 0 with a finite inverse, and which is
+// the identity for ScaleNone, and, if set, one distinct feature name per
+// dimension, none of them the Label. A File that Read returns is valid;
+// one built by hand, or the zero File, may not be, and its methods then
+// return this error.
 func (m *File) Validate() error {
 	if m == nil {
 		return fmt.Errorf("%w: nil *File", svclust.ErrNotTrained)
@@ -43,15 +47,51 @@ func (m *File) Validate() error {
 	if err := m.Model.Validate(); err != nil {
 		return err
 	}
+	if err := m.checkParts(); err != nil {
+		return fmt.Errorf("%w: File.%v", svclust.ErrNotTrained, err)
+	}
+	return nil
+}
+
+// checkParts checks the scaler and the names of m, whose Model is valid,
+// as Validate says, naming the field at fault first.
+func (m *File) checkParts() error {
 	d := m.Model.Dim()
-	if m.Scaler == nil {
-		return fmt.Errorf("%w: File.Scaler is nil", svclust.ErrNotTrained)
+	s := m.Scaler
+	if s == nil {
+		return errors.New("Scaler is nil")
 	}
-	if len(m.Scaler.Shift) != d || len(m.Scaler.Mul) != d {
-		return fmt.Errorf("%w: File.Scaler has %d shifts and %d multipliers for %d features", svclust.ErrNotTrained, len(m.Scaler.Shift), len(m.Scaler.Mul), d)
+	if len(s.Shift) != d || len(s.Mul) != d {
+		return fmt.Errorf("Scaler has %d shifts and %d multipliers for %d features", len(s.Shift), len(s.Mul), d)
 	}
-	if m.Features != nil && len(m.Features) != d {
-		return fmt.Errorf("%w: File.Features has %d names for %d features", svclust.ErrNotTrained, len(m.Features), d)
+	for j := range d {
+		if !finite(s.Shift[j]) || !finite(s.Mul[j]) {
+			return fmt.Errorf("Scaler: column %d is not finite", j+1)
+		}
+		// fit writes 1/spread, or 1 for a constant column: never ≤ 0,
+		// which would fold or collapse the column, and never so small
+		// that the spread it stands for overflows.
+		if !(s.Mul[j] > 0) || !finite(1/s.Mul[j]) {
+			return fmt.Errorf("Scaler: the multiplier of column %d is %v: want > 0 with a finite inverse", j+1, s.Mul[j])
+		}
+		if m.Scale == dataset.ScaleNone && (s.Shift[j] != 0 || s.Mul[j] != 1) {
+			return fmt.Errorf("Scaler: scale none, but column %d is shifted by %v and multiplied by %v", j+1, s.Shift[j], s.Mul[j])
+		}
+	}
+	if m.Features != nil {
+		if len(m.Features) != d {
+			return fmt.Errorf("Features has %d names for %d features", len(m.Features), d)
+		}
+		seen := make(map[string]int, d)
+		for j, name := range m.Features {
+			if k, ok := seen[name]; ok {
+				return fmt.Errorf("Features names %q twice (features %d and %d): a data file cannot have both columns", name, k+1, j+1)
+			}
+			seen[name] = j
+			if m.Label != "" && name == m.Label {
+				return fmt.Errorf("Features: %q is also the Label column", name)
+			}
+		}
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/svclust/svclust"
@@ -303,13 +304,10 @@ func decode(r io.Reader) (*File, error) {
 		if mf.Scaler == nil {
 			return nil, bad("no scaler")
 		}
-		if err := checkScaler(mf.Scaler, d); err != nil {
-			return nil, err
-		}
 		f.Scaler = mf.Scaler
 	}
-	if mf.Features != nil && len(mf.Features) != d {
-		return nil, bad("%d feature names for a model of dimension %d", len(mf.Features), d)
+	if err := f.checkParts(); err != nil {
+		return nil, bad("%s", lowerFirst(err.Error()))
 	}
 	if pj != nil {
 		p, err := pj.partition(m, version)
@@ -421,23 +419,13 @@ func isHex(s string, n int) bool {
 	return true
 }
 
-// checkScaler checks a scaler read from a file for a model of dimension d.
-func checkScaler(s *dataset.Scaler, d int) error {
-	if len(s.Shift) != d || len(s.Mul) != d {
-		return fmt.Errorf("%w: scaler has %d shifts and %d multipliers for a model of dimension %d",
-			ErrFormat, len(s.Shift), len(s.Mul), d)
+// lowerFirst returns s with its first letter in lower case, as the keys
+// of the file spell the fields of File ("scaler" for Scaler).
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
 	}
-	for j := range d {
-		if !finite(s.Shift[j]) || !finite(s.Mul[j]) {
-			return fmt.Errorf("%w: scaler column %d is not finite", ErrFormat, j+1)
-		}
-		// fit writes 1/spread, or 1 for a constant column: never ≤ 0,
-		// which would fold or collapse the column.
-		if s.Mul[j] <= 0 {
-			return fmt.Errorf("%w: scaler multiplier of column %d is %v, not > 0", ErrFormat, j+1, s.Mul[j])
-		}
-	}
-	return nil
+	return strings.ToLower(s[:1]) + s[1:]
 }
 
 // choiceOf returns the Choice of m, read from a file older than version 5

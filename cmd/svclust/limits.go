@@ -13,9 +13,6 @@ const (
 	maxGenN = 1_000_000_000
 	// maxDemoN bounds demo -n, the points of each data set it fits.
 	maxDemoN = 1_000_000
-	// maxGrid bounds plot -grid, whose square is the number of values of
-	// f evaluated.
-	maxGrid = 5000
 	// maxRuns bounds reproduce -runs, and maxTuneRuns tune -runs, which
 	// multiplies every grid point's fits.
 	maxRuns     = 10_000

@@ -69,20 +69,18 @@ func runPlot(e *env, o *plotFlags, args []string) error {
 	if _, err := figure.Format(o.out); err != nil {
 		return usagef("-o %s: the file name must end in .png or .svg", o.out)
 	}
-	// 200 inches is far beyond any page and keeps a PNG below 30,000 pixels
-	// a side at 150 dpi.
 	for _, f := range []struct {
 		name string
 		v    float64
 	}{{"-width", o.width}, {"-height", o.height}} {
-		if !(f.v > 0 && f.v <= 200) {
-			return usagef("%s must be > 0 and ≤ 200 (inches)", f.name)
+		if l := vg.Length(f.v) * vg.Inch; !(l >= figure.MinSize && l <= figure.MaxSize) {
+			return usagef("%s must be ≥ %g and ≤ %g (inches)", f.name, figure.MinSize/vg.Inch, figure.MaxSize/vg.Inch)
 		}
 	}
 	if o.grid < 0 {
-		return usagef("-grid must be ≥ 0 (0 means 300)")
+		return usagef("-grid must be ≥ 0 (0 means %d)", figure.DefaultGrid)
 	}
-	if err := atMost("-grid", o.grid, maxGrid); err != nil {
+	if err := atMost("-grid", o.grid, figure.MaxGrid); err != nil {
 		return err
 	}
 	mf, path, err := o.setup(e, args, namedPath{"-labels", o.labels})
@@ -182,9 +180,11 @@ func readLabels(path string, n int, data string, dropped []int) ([]int, error) {
 	labels := make([]int, n)
 	for i := range n {
 		v := ds.X.At(i, col)
-		if v != math.Trunc(v) || math.Abs(v) > math.MaxInt32 {
-			// The header is line 1, and dataset rejects blank lines.
-			return nil, fmt.Errorf("%s:%d: cluster %v is not an integer", path, dataset.DataRow(i, ds.Dropped)+2, v)
+		switch {
+		case v != math.Trunc(v):
+			return nil, fmt.Errorf("%s:%d: cluster %v is not an integer", path, ds.Line(i), v)
+		case math.Abs(v) > math.MaxInt32:
+			return nil, fmt.Errorf("%s:%d: cluster %v is out of range: a cluster is an integer from -1 to %d", path, ds.Line(i), v, math.MaxInt32)
 		}
 		labels[i] = int(v)
 	}

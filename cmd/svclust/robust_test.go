@@ -507,7 +507,7 @@ func TestRobust(t *testing.T) {
 		}, code: 1, msg: "m.json: modelfile: invalid model file: scaler has 3 shifts"},
 		{name: "short scaler", args: modelArgs("predict"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { v["scaler"].(map[string]any)["shift"] = []any{1.0} })
-		}, code: 1, msg: "invalid model file: scaler has 1 shifts and 2 multipliers for a model of dimension 2"},
+		}, code: 1, msg: "invalid model file: scaler has 1 shifts and 2 multipliers for 2 features"},
 		{name: "no scaler", args: modelArgs("predict"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { delete(v, "scaler") })
 		}, code: 1, msg: "invalid model file: no scaler"},
@@ -519,7 +519,7 @@ func TestRobust(t *testing.T) {
 		}, old: true, code: 1, msg: "invalid model file: no model"},
 		{name: "features of another dimension", args: modelArgs("predict"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { v["features"] = []any{"x1"} })
-		}, code: 1, msg: "invalid model file: 1 feature names for a model of dimension 2"},
+		}, code: 1, msg: "invalid model file: features has 1 names for 2 features"},
 		{name: "huge declared dim", args: modelArgs("predict"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { inner(v)["dim"] = 1 << 40 })
 		}, old: true, code: 1, msg: "sv row 0 has 2 values, want 1099511627776"},
@@ -545,10 +545,10 @@ func TestRobust(t *testing.T) {
 		// keys, the last one winning, which hid a γ of -1.
 		{name: "zero scaler multiplier", args: modelArgs("predict"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { v["scaler"].(map[string]any)["mul"] = []any{0.0, 1.0} })
-		}, code: 1, msg: "invalid model file: scaler multiplier of column 1 is 0, not > 0"},
+		}, code: 1, msg: "invalid model file: scaler: the multiplier of column 1 is 0: want > 0 with a finite inverse"},
 		{name: "negative scaler multiplier", args: modelArgs("score"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { v["scaler"].(map[string]any)["mul"] = []any{1.0, -2.0} })
-		}, code: 1, msg: "invalid model file: scaler multiplier of column 2 is -2, not > 0"},
+		}, code: 1, msg: "invalid model file: scaler: the multiplier of column 2 is -2: want > 0 with a finite inverse"},
 		{name: "duplicate gamma", args: modelArgs("predict"), data: valid, model: func(g string) string {
 			i := strings.Index(g, `"model":`)
 			return g[:i] + strings.Replace(g[i:], `"gamma":`, `"gamma":-1,"gamma":`, 1)
