@@ -2,10 +2,13 @@ package modelfile
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -476,17 +479,115 @@ func (pj *partitionJSON) partition(m *svclust.Model, version int) (cluster.Parti
 }
 
 // matrixJSON is a matrix of a model file, written as a list of rows. A
-// decoded matrix holds the rows read; one to be written holds the matrix
-// itself, which is then neither copied nor sliced into rows.
+// decoded matrix holds the values read, row after row, all rows of the
+// width of the first up to the first row of another width (badRow), where
+// decoding stopped; one to be written holds the matrix itself, which is
+// then neither copied nor sliced into rows.
 type matrixJSON struct {
-	rows [][]float64
-	m    *mat.Dense
+	data   []float64
+	rows   int // rows decoded into data, each of width values
+	width  int
+	badRow int // the first row of another width than row 0, or 0 if none
+	badLen int // its width
+	m      *mat.Dense
 }
 
-// UnmarshalJSON implements json.Unmarshaler.
+// UnmarshalJSON implements json.Unmarshaler. It parses the rows itself,
+// into one slice: decoding them as [][]float64 took 20 times the size of
+// the file in memory (a slice per row) and minutes for a file of a
+// million empty rows, whose first row already made it invalid.
 func (a *matrixJSON) UnmarshalJSON(b []byte) error {
-	a.m = nil
-	return json.Unmarshal(b, &a.rows)
+	*a = matrixJSON{}
+	p := &matrixParser{b: bytes.TrimSpace(b)}
+	if string(p.b) == "null" {
+		return nil
+	}
+	if !p.next('[') {
+		return errors.New("a matrix is a list of rows")
+	}
+	if p.next(']') {
+		return nil
+	}
+	for row := 0; ; row++ {
+		if !p.next('[') {
+			return fmt.Errorf("row %d is not a list of numbers", row)
+		}
+		n := 0
+		if !p.next(']') {
+			for {
+				v, err := p.number()
+				if err != nil {
+					return fmt.Errorf("row %d: %w", row, err)
+				}
+				a.data = append(a.data, v)
+				n++
+				if p.next(']') {
+					break
+				}
+				if !p.next(',') {
+					return fmt.Errorf("row %d is not a list of numbers", row)
+				}
+			}
+		}
+		switch {
+		case row == 0:
+			a.width = n
+		case n != a.width:
+			// The matrix is invalid whatever its dimension: stop here.
+			a.data = a.data[:len(a.data)-n]
+			a.badRow, a.badLen = row, n
+			return nil
+		}
+		a.rows++
+		if p.next(']') {
+			return nil
+		}
+		if !p.next(',') {
+			return errors.New("a matrix is a list of rows")
+		}
+	}
+}
+
+// matrixParser reads the JSON text of a matrix, which the decoder has
+// found to be valid JSON.
+type matrixParser struct {
+	b []byte
+	i int
+}
+
+// skip skips the spaces at the current position.
+func (p *matrixParser) skip() {
+	for p.i < len(p.b) && (p.b[p.i] == ' ' || p.b[p.i] == '\t' || p.b[p.i] == '\n' || p.b[p.i] == '\r') {
+		p.i++
+	}
+}
+
+// next skips spaces and reports whether the next byte is c, consuming it
+// if it is.
+func (p *matrixParser) next(c byte) bool {
+	p.skip()
+	if p.i < len(p.b) && p.b[p.i] == c {
+		p.i++
+		return true
+	}
+	return false
+}
+
+// number reads the number at the current position.
+func (p *matrixParser) number() (float64, error) {
+	p.skip()
+	start := p.i
+	for p.i < len(p.b) && strings.IndexByte("+-.0123456789eE", p.b[p.i]) >= 0 {
+		p.i++
+	}
+	if start == p.i {
+		return 0, errors.New("not a number")
+	}
+	v, err := strconv.ParseFloat(string(p.b[start:p.i]), 64)
+	if err != nil {
+		return 0, fmt.Errorf("%s is not a float64", p.b[start:p.i])
+	}
+	return v, nil
 }
 
 // len returns the number of rows of a.
@@ -495,7 +596,7 @@ func (a *matrixJSON) len() int {
 		r, _ := a.m.Dims()
 		return r
 	}
-	return len(a.rows)
+	return a.rows
 }
 
 // row returns row i of a.
@@ -503,11 +604,19 @@ func (a *matrixJSON) row(i int) []float64 {
 	if a.m != nil {
 		return a.m.RawRowView(i)
 	}
-	return a.rows[i]
+	return a.data[i*a.width : (i+1)*a.width : (i+1)*a.width]
 }
 
 // checkRows checks that every row of a has length d and finite values.
 func checkRows(name string, a *matrixJSON, d int) error {
+	if a.m == nil {
+		switch {
+		case a.len() > 0 && a.width != d:
+			return fmt.Errorf("%w: %s row 0 has %d values, want %d", ErrFormat, name, a.width, d)
+		case a.badRow > 0:
+			return fmt.Errorf("%w: %s row %d has %d values, want %d", ErrFormat, name, a.badRow, a.badLen, d)
+		}
+	}
 	for i := range a.len() {
 		r := a.row(i)
 		if len(r) != d {
@@ -522,10 +631,14 @@ func checkRows(name string, a *matrixJSON, d int) error {
 	return nil
 }
 
-// dense returns the checked rows of a, each of length d, as a new matrix.
-// Its size comes from the rows present, never from a declared size.
+// dense returns the checked rows of a, each of length d, as a matrix (of
+// the decoded values themselves). Its size comes from the rows present,
+// never from a declared size.
 func dense(a *matrixJSON, d int) *mat.Dense {
 	n := a.len()
+	if a.m == nil && n > 0 {
+		return mat.NewDense(n, d, a.data[:n*d:n*d])
+	}
 	data := make([]float64, 0, n*d)
 	for i := range n {
 		data = append(data, a.row(i)...)

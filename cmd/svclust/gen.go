@@ -61,6 +61,9 @@ DS1). The same seed gives the same data.`,
 		if len(args) > 0 {
 			return usagef("unexpected arguments: %s", strings.Join(args, " "))
 		}
+		if out == "" {
+			return usagef("-o needs a file name (- for standard output)")
+		}
 		// GenerateCSV writes what Generate and WriteCSV would, without
 		// holding the points in memory.
 		return e.writeOutputs(output{"-o", out, func(w io.Writer) error { return dataset.GenerateCSV(w, k, n, seed) }})

@@ -183,6 +183,9 @@ func checkPaths(ins, outs []namedPath) error {
 			if in.path != "" && in.path != "-" && samePath(o.path, in.path) {
 				return usagef("%s %s is the same file as %s %s: write the output elsewhere", o.flag, o.path, in.flag, in.path)
 			}
+			if in.path == "-" && isStdin(o.path) {
+				return usagef("%s %s is the file standard input reads (%s -): write the output elsewhere", o.flag, o.path, in.flag)
+			}
 		}
 		if fi, err := os.Stat(o.path); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 			continue // such as /dev/null, which two outputs may share
@@ -199,6 +202,18 @@ func checkPaths(ins, outs []namedPath) error {
 		}
 	}
 	return nil
+}
+
+// isStdin reports whether path names the file that standard input reads
+// (/dev/stdin, /proc/self/fd/0, or the file itself when input is
+// redirected from it), which writing would change under the reader.
+func isStdin(path string) bool {
+	in, err := os.Stdin.Stat()
+	if err != nil || in.Mode()&os.ModeCharDevice != 0 {
+		return false // a terminal: nothing to lose
+	}
+	fi, err := os.Stat(path)
+	return err == nil && os.SameFile(fi, in)
 }
 
 // samePath reports whether the paths a and b name the same file: when both

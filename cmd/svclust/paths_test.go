@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -253,5 +255,47 @@ func TestOutputDevStdout(t *testing.T) {
 	}
 	if fi, err := os.Lstat("/dev/stdout"); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Fatalf("/dev/stdout is no longer a link (%v)", err)
+	}
+}
+
+// TestOutputIsStdin checks that an output naming the file standard input
+// is redirected from, when DATA is -, is refused before anything is read
+// or written (the labels were appended to the input, exit 0), and that
+// an empty -o of predict and gen is a usage error naming it.
+func TestOutputIsStdin(t *testing.T) {
+	t.Parallel()
+	in := genFile(t, "gauss3", 60)
+	data := readFile(t, in)
+	model := filepath.Join(t.TempDir(), "m.json")
+	mustCLI(t, "fit", "-model", model, in)
+	for _, args := range [][]string{
+		{"fit", "-quiet", "-o", "/dev/stdin", "-"},
+		{"fit", "-model", "/proc/self/fd/0", "-"},
+		{"fit", "-o", in, "-"},
+		{"predict", "-model", model, "-o", "/dev/stdin", "-"},
+		{"score", "-model", model, "-o", "/dev/stdin", "-"},
+	} {
+		f, err := os.Open(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := svclustCmd(t, args...)
+		cmd.Stdin = f
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		err = cmd.Run()
+		f.Close()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(stderr.String(), "standard input reads") {
+			t.Errorf("%v: %v, %s", args, err, stderr.String())
+		}
+		if readFile(t, in) != data {
+			t.Fatalf("%v changed the input", args)
+		}
+	}
+	for _, args := range [][]string{{"predict", "-model", model, "-o", "", in}, {"gen", "-o", ""}} {
+		if code, _, errs := cli(t, args...); code != 2 || !strings.Contains(errs, "-o needs a file name") {
+			t.Errorf("%v: exit %d, %s", args, code, errs)
+		}
 	}
 }

@@ -86,6 +86,9 @@ func (o *modelFlags) setup(e *env, args []string, more ...namedPath) (*modelfile
 	if _, err := o.data.options(path, "", false, o.workers); err != nil {
 		return nil, "", err
 	}
+	if o.out == "" {
+		return nil, "", usagef("-o needs a file name (- for standard output)")
+	}
 	ins := append([]namedPath{{"DATA", path}, {"-model", o.model}}, more...)
 	if err := checkPaths(ins, []namedPath{{"-o", o.out}}); err != nil {
 		return nil, "", err

@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"github.com/svclust/svclust/internal/numfmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -147,6 +149,29 @@ the report gives the date of each part.`,
 	return c
 }
 
+// checkDataDir returns an error naming -data unless dir is a directory
+// holding at least one of the data sets sets (NAME.csv); those missing are
+// skipped by the run, with a message.
+func checkDataDir(dir string, sets []reproduce.DataSet) error {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("-data %s: %w (the directory of the paper's data sets: $SVCLUST_DATA or ../shared/datasets by default)", dir, err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("-data %s: not a directory", dir)
+	}
+	for _, d := range sets {
+		if _, err := os.Stat(filepath.Join(dir, d.Name+".csv")); err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("-data %s: none of the %d data sets is there (%s.csv, …): nothing to reproduce", dir, len(sets), sets[0].Name)
+}
+
 // maxReportBytes bounds the file read by -from: a reproduction.json of
 // the paper's 15 data sets and 7 methods takes about 100 KB.
 const maxReportBytes = 64 << 20
@@ -180,6 +205,13 @@ func runReproduce(ctx context.Context, e *env, o *reproFlags, args []string) err
 	}
 	if err := checkPaths([]namedPath{{"-from", o.from}, {"-paper-from", o.paperFrom}}, paths); err != nil {
 		return err
+	}
+	if o.from == "" && o.paperFrom == "" {
+		// A run reads the data sets: a -data without any of them would
+		// replace the report with one of skipped pairs.
+		if err := checkDataDir(o.data, sets); err != nil {
+			return err
+		}
 	}
 
 	var rep *reproduce.Report

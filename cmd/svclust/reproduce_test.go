@@ -327,3 +327,24 @@ func TestReproduceFromWithoutData(t *testing.T) {
 		t.Errorf("report: %v; Reach section present without data", err)
 	}
 }
+
+// TestReproduceNoData checks that a -data holding none of the data sets
+// (a typo) fails naming -data and leaves the report of before as it was:
+// it was replaced by one of 105 skipped pairs, exit 0.
+func TestReproduceNoData(t *testing.T) {
+	t.Parallel()
+	out := t.TempDir()
+	md := filepath.Join(out, "REPRODUCTION.md")
+	if err := os.WriteFile(md, []byte("the report of before\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{filepath.Join(out, "no-such-dir"), t.TempDir(), md} {
+		code, _, errs := cli(t, "reproduce", "-quiet", "-data", dir, "-out", out)
+		if code != 1 || !strings.Contains(errs, "-data "+dir) {
+			t.Errorf("-data %s: exit %d, %s", dir, code, errs)
+		}
+	}
+	if readFile(t, md) != "the report of before\n" {
+		t.Error("the report was replaced")
+	}
+}
