@@ -71,3 +71,22 @@ func sameNaN(a, b *mat.Dense) bool {
 		return true
 	}()
 }
+
+// TestNegativeWorkers: every File method that labels or scores rows
+// refuses a negative number of workers with a *svclust.ConfigError, as
+// svclust.Config does, rather than taking it for GOMAXPROCS.
+func TestNegativeWorkers(t *testing.T) {
+	m, raw := fitted(t, 60)
+	for name, call := range map[string]func() error{
+		"Predict":       func() error { _, err := m.Predict(nil, raw.X, -1); return err },
+		"Score":         func() error { _, err := m.Score(nil, raw.X, -1); return err },
+		"OutlierScores": func() error { _, err := m.OutlierScores(nil, raw.X, -2); return err },
+		"PredictScores": func() error { _, _, err := m.PredictScores(nil, nil, raw.X, -1); return err },
+		"ScoreOutliers": func() error { _, _, err := m.ScoreOutliers(nil, nil, raw.X, -1); return err },
+	} {
+		var ce *svclust.ConfigError
+		if err := call(); !errors.As(err, &ce) || ce.Field != "workers" {
+			t.Errorf("%s: error %v, want a ConfigError of workers", name, err)
+		}
+	}
+}

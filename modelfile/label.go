@@ -198,9 +198,9 @@ func (m *File) ScaleRows(x *mat.Dense) error {
 // for a File whose Model or Scaler is missing or invalid (such as the
 // zero File), svclust.ErrNoData for a nil x, and an error wrapping
 // svclust.ErrDimension if dst is not nil and its length is not the
-// number of rows of x.
+// number of rows of x, and a *svclust.ConfigError for workers < 0.
 func (m *File) Predict(dst []int, x mat.Matrix, workers int) ([]int, error) {
-	return withRows(m, "Predict", dst, x, m.clustered, func(dst []int, scaled *mat.Dense) error {
+	return withRows(m, "Predict", dst, x, workers, m.clustered, func(dst []int, scaled *mat.Dense) error {
 		m.Partition.Predict(dst, scaled, workers)
 		return nil
 	})
@@ -212,7 +212,7 @@ func (m *File) Predict(dst []int, x mat.Matrix, workers int) ([]int, error) {
 // ([File.OutlierScores] ranks outliers on a common scale). It returns the
 // errors of [File.Predict] but ErrNotClustered.
 func (m *File) Score(dst []float64, x mat.Matrix, workers int) ([]float64, error) {
-	return withRows(m, "Score", dst, x, nil, func(dst []float64, scaled *mat.Dense) error {
+	return withRows(m, "Score", dst, x, workers, nil, func(dst []float64, scaled *mat.Dense) error {
 		m.Model.Score(dst, scaled, workers)
 		return nil
 	})
@@ -227,7 +227,7 @@ func (m *File) Score(dst []float64, x mat.Matrix, workers int) ([]float64, error
 // partition has no outlier fence: fitting again gives one. Otherwise it
 // returns errors and panics as [File.Predict] does.
 func (m *File) OutlierScores(dst []float64, x mat.Matrix, workers int) ([]float64, error) {
-	return withRows(m, "OutlierScores", dst, x, m.scored, func(dst []float64, scaled *mat.Dense) error {
+	return withRows(m, "OutlierScores", dst, x, workers, m.scored, func(dst []float64, scaled *mat.Dense) error {
 		_, err := m.Partition.OutlierScores(dst, scaled, workers)
 		return err
 	})
@@ -253,10 +253,22 @@ func (m *File) scored() error {
 	return nil
 }
 
-// withRows checks x and dst as Predict, Score and OutlierScores (name) do,
+// checkWorkers returns the error of a negative number of workers given to
+// the method name, as svclust.Config refuses one.
+func checkWorkers(name string, workers int) error {
+	if workers < 0 {
+		return &svclust.ConfigError{Field: "workers", Value: workers, Reason: fmt.Sprintf("%s: must be ≥ 0 (0 means GOMAXPROCS)", name)}
+	}
+	return nil
+}
+
+// withRows checks x, workers and dst as Predict, Score and OutlierScores (name) do,
 // allocates a nil dst, returns the error of ready (when not nil) and calls
 // pass on each chunk of scaled rows with the part of dst for them.
-func withRows[T int | float64](m *File, name string, dst []T, x mat.Matrix, ready func() error, pass func([]T, *mat.Dense) error) ([]T, error) {
+func withRows[T int | float64](m *File, name string, dst []T, x mat.Matrix, workers int, ready func() error, pass func([]T, *mat.Dense) error) ([]T, error) {
+	if err := checkWorkers(name, workers); err != nil {
+		return nil, err
+	}
 	if err := m.check(x); err != nil {
 		return nil, err
 	}
@@ -286,7 +298,7 @@ func withRows[T int | float64](m *File, name string, dst []T, x mat.Matrix, read
 // cluster.Partition.PredictScores); nil slices are allocated. It returns
 // the errors of both.
 func (m *File) PredictScores(dst []int, scores []float64, x mat.Matrix, workers int) ([]int, []float64, error) {
-	return withScores(m, "PredictScores", dst, scores, x, func(dst []int, scores []float64, scaled *mat.Dense) error {
+	return withScores(m, "PredictScores", dst, scores, x, workers, func(dst []int, scores []float64, scaled *mat.Dense) error {
 		_, _, err := m.Partition.PredictScores(dst, scores, scaled, workers)
 		return err
 	})
@@ -297,7 +309,7 @@ func (m *File) PredictScores(dst []int, scores []float64, x mat.Matrix, workers 
 // cluster.ScoreOutliers); nil slices are allocated. It returns the errors
 // of both.
 func (m *File) ScoreOutliers(fx, scores []float64, x mat.Matrix, workers int) ([]float64, []float64, error) {
-	return withScores(m, "ScoreOutliers", fx, scores, x, func(fx, scores []float64, scaled *mat.Dense) error {
+	return withScores(m, "ScoreOutliers", fx, scores, x, workers, func(fx, scores []float64, scaled *mat.Dense) error {
 		return cluster.ScoreOutliers(m.Partition, fx, scores, scaled, workers)
 	})
 }
@@ -305,7 +317,10 @@ func (m *File) ScoreOutliers(fx, scores []float64, x mat.Matrix, workers int) ([
 // withScores checks x, dst and scores as PredictScores and ScoreOutliers
 // (name) do, allocates the nil ones and calls pass on each chunk of scaled
 // rows with the parts of dst and scores for them.
-func withScores[T int | float64](m *File, name string, dst []T, scores []float64, x mat.Matrix, pass func([]T, []float64, *mat.Dense) error) ([]T, []float64, error) {
+func withScores[T int | float64](m *File, name string, dst []T, scores []float64, x mat.Matrix, workers int, pass func([]T, []float64, *mat.Dense) error) ([]T, []float64, error) {
+	if err := checkWorkers(name, workers); err != nil {
+		return nil, nil, err
+	}
 	if err := m.check(x); err != nil {
 		return nil, nil, err
 	}

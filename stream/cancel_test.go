@@ -3,6 +3,7 @@ package stream
 import (
 	"context"
 	"errors"
+	"github.com/svclust/svclust"
 	"io"
 	"strings"
 	"testing"
@@ -76,5 +77,18 @@ func TestLabelStreamCancelledBefore(t *testing.T) {
 	}
 	if _, err := LabelStream(nil, func(Pass) (io.ReadCloser, error) { return nil, errors.New("opened") }, m, nil, func(_, _ []int) error { return nil }); err == nil || err.Error() == "opened" {
 		t.Errorf("nil Context: error %v, want one before opening", err)
+	}
+}
+
+// TestLabelStreamNegativeWorkers: a negative LabelConfig.Workers is a
+// *svclust.ConfigError before the data are opened, as svclust.Config
+// refuses one (it was taken as GOMAXPROCS).
+func TestLabelStreamNegativeWorkers(t *testing.T) {
+	m, raw := fitted(t, 60)
+	open, passes := csvOpener(t, raw)
+	_, err := LabelStream(context.Background(), open, m, &LabelConfig{Workers: -1}, func(_, _ []int) error { return nil })
+	var ce *svclust.ConfigError
+	if !errors.As(err, &ce) || ce.Field != "LabelConfig.Workers" || len(*passes) != 0 {
+		t.Errorf("Workers -1: error %v, passes %v; want a ConfigError before opening", err, *passes)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/modelfile"
@@ -284,6 +285,7 @@ type LabelConfig struct {
 	// SampleScale counted them); another number is a *ChangedError.
 	Rows int
 	// Workers is the number of goroutines of Predict; 0 means GOMAXPROCS.
+	// It must not be negative.
 	// With more than one, the next chunk is read while one is labelled;
 	// with 1, each chunk is labelled in the caller's goroutine.
 	Workers int
@@ -332,6 +334,9 @@ func LabelStream(ctx context.Context, open Opener, m *modelfile.File, cfg *Label
 	}
 	if emit == nil {
 		return 0, errors.New("stream: LabelStream: nil emit")
+	}
+	if cfg.Workers < 0 {
+		return 0, &svclust.ConfigError{Field: "LabelConfig.Workers", Value: cfg.Workers, Reason: "must be ≥ 0 (0 means GOMAXPROCS)"}
 	}
 	if err := ctxErr(ctx); err != nil {
 		return 0, err

@@ -556,7 +556,7 @@ func TestTune(t *testing.T) {
 		t.Fatalf("result %s", first)
 	}
 	g := res.Grid
-	if g[0].GammaGrid != "0.5x" || g[1].CGrid != "8" || g[2].GammaGrid != "auto" || g[4].Gamma != 4 || g[0].Gamma != 0.5*res.AutoGamma || g[2].Gamma != res.AutoGamma {
+	if g[0].GammaGrid != "0.5x" || g[1].CGrid != "8" || g[2].GammaGrid != "auto" || g[4].Gamma != 4 || float64(g[0].Gamma) != 0.5*res.AutoGamma || float64(g[2].Gamma) != res.AutoGamma {
 		t.Errorf("grid is not γ-major or not resolved: %s", first)
 	}
 	for _, p := range g {

@@ -130,7 +130,7 @@ in the model's order. A model without names takes the columns in order.`,
 	c.Run = o.runWith(func(e *env, mf *modelfile.File, x *mat.Dense, dropped []int) (func(io.Writer) error, error) {
 		labels, scores, err := mf.PredictScores(nil, nil, x, o.workers)
 		if errors.Is(err, cluster.ErrNoOutlierScores) {
-			o.note(e, "%s was written before the outlier scores (model file version 5 or older): no outlier column; fit the data again to get it", o.model)
+			o.note(e, "%s holds no outlier data (a model file of version 5 or older, or a partition built without them): no outlier column; fit the data again to get it", o.model)
 			labels, scores, err = nil, nil, nil
 			labels, err = mf.Predict(nil, x, o.workers)
 		}
@@ -170,7 +170,7 @@ as for predict (see svclust help predict).`,
 			if noPart {
 				o.note(e, "%s has no partition, hence no outlier scores: writing the column \"score\" alone", o.model)
 			} else {
-				o.note(e, "%s was written before the outlier scores (model file version 5 or older): no outlier column; fit the data again to get it", o.model)
+				o.note(e, "%s holds no outlier data (a model file of version 5 or older, or a partition built without them): no outlier column; fit the data again to get it", o.model)
 			}
 			outlier = nil
 			scores, err = mf.Score(nil, x, o.workers)

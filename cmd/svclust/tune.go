@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -87,11 +88,11 @@ var metricOf = map[string]func(truth, pred []int) float64{
 type gridPoint struct {
 	// GammaGrid and CGrid are the grid values ("0.5x", "auto", "8"),
 	// Gamma and C the values they resolved to.
-	GammaGrid string  `json:"gamma_grid"`
-	CGrid     string  `json:"C_grid"`
-	Gamma     float64 `json:"gamma"`
-	C         float64 `json:"C"`
-	Clusters  int     `json:"clusters"`
+	GammaGrid string `json:"gamma_grid"`
+	CGrid     string `json:"C_grid"`
+	Gamma     number `json:"gamma"`
+	C         number `json:"C"`
+	Clusters  int    `json:"clusters"`
 	// DBCV is the criterion without labels; Index the -metric against
 	// the labels, when the data have them, under the key "score" that
 	// tune -json has always written.
@@ -235,7 +236,7 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, runs int, 
 	case errors.Is(err, tune.ErrAllFailed):
 		// A run failure rather than a usage error, even when each point
 		// failed on its flags: other grids may succeed.
-		return fmt.Errorf("every grid point failed; the first: %v", configError(res.Points[0].Err))
+		return fmt.Errorf("every grid point failed; the first: %v", gridError(res.Points[0].Err))
 	case ctx.Err() != nil:
 		return ctx.Err()
 	case err != nil:
@@ -285,11 +286,33 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, runs int, 
 	return nil
 }
 
+// number is a float64 that JSON holds as null when it is not finite, as
+// the γ of a grid point that overflowed (1e308x): encoding/json refuses
+// ±Inf and NaN, which failed tune -json after the whole search.
+type number float64
+
+// MarshalJSON implements json.Marshaler.
+func (v number) MarshalJSON() ([]byte, error) {
+	if !finite(float64(v)) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(float64(v))
+}
+
+// UnmarshalJSON implements json.Unmarshaler: null is NaN.
+func (v *number) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*v = number(math.NaN())
+		return nil
+	}
+	return json.Unmarshal(b, (*float64)(v))
+}
+
 // gridPointOf returns the JSON form of a grid point.
 func gridPointOf(p tune.Point) *gridPoint {
-	g := &gridPoint{GammaGrid: p.GammaValue.String(), CGrid: p.CValue.String(), Gamma: p.Gamma, C: p.C}
+	g := &gridPoint{GammaGrid: p.GammaValue.String(), CGrid: p.CValue.String(), Gamma: number(p.Gamma), C: number(p.C)}
 	if p.Err != nil {
-		g.Error = configError(p.Err).Error()
+		g.Error = gridError(p.Err).Error()
 		return g
 	}
 	g.Clusters = p.Clusters
@@ -329,7 +352,7 @@ func printGrid(w io.Writer, res *tune.Result, criterion string, labelled, stabil
 		}
 		head := fmt.Sprintf("%.4g\t(%s)\t%.4g\t(%s)\t", p.Gamma, p.GammaValue, p.C, p.CValue)
 		if p.Err != nil {
-			fmt.Fprintf(tw, "%s\t\terror: %v\t\n", head, configError(p.Err))
+			fmt.Fprintf(tw, "%s\t\terror: %v\t\n", head, gridError(p.Err))
 			continue
 		}
 		fmt.Fprintf(tw, "%s%d\t%s\t", head, p.Clusters, f(p.DBCV))
@@ -440,4 +463,22 @@ func shellJoin(args []string) string {
 		}
 	}
 	return strings.Join(q, " ")
+}
+
+// gridError is the error of one point of the grid: a bad γ or C names the
+// grid flag that gave it ("-gamma-grid +Inf: must be > 0"), since tune has
+// no -gamma or -C.
+func gridError(err error) error {
+	err = settings.FlagError(err)
+	var se *settings.Error
+	if !errors.As(err, &se) {
+		return err
+	}
+	return &usageError{se.Named(func(flag string) string {
+		switch flag {
+		case "-gamma", "-C":
+			return flag + "-grid"
+		}
+		return flag
+	})}
 }

@@ -125,3 +125,19 @@ func TestTuneSubspaceModel(t *testing.T) {
 		t.Error("predict with tune's model differs from tune's labels")
 	}
 }
+
+// TestTuneGridError: a grid point whose γ overflows names -gamma-grid,
+// the flag that gave it, in the table and in -json (it named -gamma,
+// which tune does not have).
+func TestTuneGridError(t *testing.T) {
+	t.Parallel()
+	data := genFile(t, "gauss3", 200)
+	out := mustCLI(t, "tune", "-gamma-grid", "1e308x,auto", "-C-grid", "auto", data)
+	if !strings.Contains(out, "error: -gamma-grid +Inf: must be > 0") || strings.Contains(out, "error: -gamma ") {
+		t.Errorf("table:\n%s", out)
+	}
+	js := mustCLI(t, "tune", "-json", "-gamma-grid", "1e308x,auto", "-C-grid", "auto", data)
+	if !strings.Contains(js, `-gamma-grid +Inf`) {
+		t.Errorf("-json: %s", js)
+	}
+}

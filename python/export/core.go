@@ -372,7 +372,7 @@ func (f *fitted) outlierScores(dst, strength []float64, x []float64, n, d, worke
 	}
 	_, err := f.mf.OutlierScores(dst, mat.NewDense(n, d, x), workers)
 	if errors.Is(err, cluster.ErrNoOutlierScores) {
-		return valuef("the model file was written before the outlier scores (version 5 or older): fit the data again to get them")
+		return valuef("the model holds no outlier data (a model file of version 5 or older, or a partition built without them): fit the data again to get them")
 	}
 	if err != nil {
 		return f.modelError(err)
