@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"math"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -35,13 +36,34 @@ import (
 
 // An errValue is an error the Python package raises as ValueError: bad
 // data or bad parameters. Other errors (context.Canceled aside) are
-// RuntimeErrors.
-type errValue struct{ msg string }
+// RuntimeErrors. An error about one value of X is located: at (row, col)
+// of the rows the package passed, col alone when row is −1. The package
+// names the place in the user's X (its rows before na="drop" left some
+// out, its columns before they were put in the model's order).
+type errValue struct {
+	msg      string
+	located  bool
+	row, col int
+}
 
-func (e *errValue) Error() string { return e.msg }
+func (e *errValue) Error() string {
+	switch {
+	case !e.located:
+		return e.msg
+	case e.row < 0:
+		return fmt.Sprintf("X[:, %d]: %s", e.col, e.msg)
+	}
+	return fmt.Sprintf("X[%d, %d]: %s", e.row, e.col, e.msg)
+}
 
 func valuef(format string, args ...any) error {
-	return &errValue{fmt.Sprintf(format, args...)}
+	return &errValue{msg: fmt.Sprintf(format, args...)}
+}
+
+// locatedf is valuef for the value of X at (row, col), or the column col
+// when row is −1.
+func locatedf(row, col int, format string, args ...any) error {
+	return &errValue{msg: fmt.Sprintf(format, args...), located: true, row: row, col: col}
 }
 
 // autoValue is a parameter that is a number or the string "auto", as the
@@ -82,8 +104,14 @@ func (v *number) UnmarshalJSON(b []byte) error {
 // integer returns the value of a whole-number parameter, or an error
 // naming it.
 func (a autoValue) integer(name string) (int, error) {
-	if a.v != math.Trunc(a.v) || math.Abs(a.v) > 1<<53 {
+	switch {
+	case a.v != math.Trunc(a.v):
 		return 0, valuef(`%s must be a whole number or "auto", not %v`, name, a.v)
+	case a.v >= math.MaxInt64:
+		// Beyond every bound of the settings, which name it.
+		return math.MaxInt64, nil
+	case a.v <= math.MinInt64:
+		return math.MinInt64, nil
 	}
 	return int(a.v), nil
 }
@@ -137,7 +165,7 @@ func configError(err error, names map[string]string) error {
 	if !errors.As(err, &se) {
 		return err
 	}
-	return &errValue{se.Named(func(flag string) string {
+	return &errValue{msg: se.Named(func(flag string) string {
 		if name, ok := names[flag]; ok {
 			return name
 		}
@@ -216,7 +244,7 @@ type fitted struct {
 func notFinite(x []float64, d int) error {
 	for k, v := range x {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return valuef("X[%d, %d]: %s: %v", k/d, k%d, strings.TrimPrefix(dataset.ErrNotFinite.Error(), "dataset: "), v)
+			return locatedf(k/d, k%d, "%s: %v", strings.TrimPrefix(dataset.ErrNotFinite.Error(), "dataset: "), v)
 		}
 	}
 	return nil
@@ -242,6 +270,12 @@ func fit(ctx context.Context, x []float64, n, d int, owned bool, js []byte) (*fi
 	}
 	if s.p.Features != nil && len(s.p.Features) != d {
 		return nil, valuef("%d feature names for %d columns", len(s.p.Features), d)
+	}
+	if slices.Contains(s.p.Features, s.st.Label) {
+		// A DataFrame's column named as the command's label column is a
+		// feature here: the model file then names no label column, and
+		// svclust predict reads that column as the feature.
+		s.st.Label = ""
 	}
 	if err := checkData(x, n, d); err != nil {
 		return nil, err
@@ -271,18 +305,18 @@ func fit(ctx context.Context, x []float64, n, d int, owned bool, js []byte) (*fi
 // feature names or nil. When the scaling of the column itself overflowed,
 // the error is about the column.
 func overflowError(e *modelfile.OverflowError, sc dataset.Scale, names []string) error {
-	what := fmt.Sprintf("column %d", e.Col)
+	what := "" // the feature's name, with its separator, for a DataFrame
 	if names != nil {
-		what = fmt.Sprintf("feature %q", names[e.Col])
+		what = fmt.Sprintf("feature %q: ", names[e.Col])
 	}
 	if e.Column {
-		return valuef("X: %s: its mean, range or standard deviation overflows float64, so its values cannot be scaled (scale %s); divide the column by a power of ten", what, sc)
+		return locatedf(-1, e.Col, "%sits mean, range or standard deviation overflows float64, so its values cannot be scaled (scale %s); divide the column by a power of ten", what, sc)
 	}
 	why := fmt.Sprintf("to %v", e.Scaled)
 	if finite(e.Scaled) {
 		why = fmt.Sprintf("to %.3g, beyond ±%.0e, where the squared distances of the kernel overflow", e.Scaled, dataset.MaxScaled)
 	}
-	return valuef("X[%d, %d]: %s: the value %v overflows when scaled (scale %s): it scales %s; divide the column by a power of ten", e.Row, e.Col, what, e.Value, sc, why)
+	return locatedf(e.Row, e.Col, "%sthe value %v overflows when scaled (scale %s): it scales %s; divide the column by a power of ten", what, e.Value, sc, why)
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
@@ -416,7 +450,7 @@ func (f *fitted) modelFile() ([]byte, error) {
 func load(b []byte) (*fitted, error) {
 	mf, err := modelfile.Read(bytes.NewReader(b), 0)
 	if err != nil {
-		return nil, &errValue{err.Error()}
+		return nil, &errValue{msg: err.Error()}
 	}
 	return &fitted{mf: mf}, nil
 }

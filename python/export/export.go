@@ -9,9 +9,10 @@ package main
 //   - A fitted model is an opaque handle (a runtime/cgo.Handle), released
 //     with svclust_release.
 //   - On failure a function returns 0 (or the null handle), sets *kind to
-//     1 (ValueError), 2 (cancelled: KeyboardInterrupt) or 3 (RuntimeError,
-//     such as a recovered panic), and sets *msg to a message allocated
-//     with malloc, which the caller frees with svclust_free.
+//     1 (ValueError), 2 (cancelled: KeyboardInterrupt), 3 (RuntimeError,
+//     such as a recovered panic) or 4 (a ValueError about a value of X,
+//     its place as JSON: see kindLocated), and sets *msg to a message
+//     allocated with malloc, which the caller frees with svclust_free.
 //   - Arrays are the caller's, row-major float64 (X) and int64 (labels),
 //     read or written during the call only.
 
@@ -23,6 +24,7 @@ import "C"
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/cgo"
@@ -35,12 +37,24 @@ const (
 	kindValue    = 1
 	kindCanceled = 2
 	kindRuntime  = 3
+	// kindLocated is a ValueError about a value of X: *msg is the JSON
+	// object {"row": r, "col": c, "message": m}, r −1 for a whole column.
+	kindLocated = 4
 )
 
 // fail stores err in *kind and *msg.
 func fail(err error, kind *C.int, msg **C.char) {
 	var ev *errValue
+	text := err.Error()
 	switch {
+	case errors.As(err, &ev) && ev.located:
+		*kind = kindLocated
+		b, _ := json.Marshal(struct {
+			Row     int    `json:"row"`
+			Col     int    `json:"col"`
+			Message string `json:"message"`
+		}{ev.row, ev.col, ev.msg})
+		text = string(b)
 	case errors.As(err, &ev):
 		*kind = kindValue
 	case errors.Is(err, context.Canceled):
@@ -48,7 +62,7 @@ func fail(err error, kind *C.int, msg **C.char) {
 	default:
 		*kind = kindRuntime
 	}
-	*msg = C.CString(err.Error())
+	*msg = C.CString(text)
 }
 
 // guard recovers a panic of the calling function into its error.

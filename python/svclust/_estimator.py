@@ -1,5 +1,6 @@
 """SVClust: the scikit-learn estimator over the svclust Go library."""
 
+import contextlib
 import math
 import numbers
 import os
@@ -60,13 +61,13 @@ def _param(name, v):
         if isinstance(v, bool) or not isinstance(v, numbers.Integral if whole else numbers.Real):
             kind = "a whole number" if whole else "a number"
             raise TypeError(f'{name} must be {kind} or "auto", not {v!r}')
-        return int(v) if whole else _float(v)
+        return _int64(name, v) if whole else _float(v)
     if name == "k":
         if v is None:
             return None
         if not is_integral(v):
             raise TypeError(f"k must be a whole number or None, not {v!r}")
-        return int(v)
+        return _int64(name, v)
     if name in ("tol", "outlier_threshold"):
         if isinstance(v, bool) or not isinstance(v, numbers.Real):
             raise TypeError(f"{name} must be a number, not {v!r}")
@@ -74,10 +75,7 @@ def _param(name, v):
     if name in _INTS:
         if not is_integral(v):
             raise TypeError(f"{name} must be a whole number, not {v!r}")
-        lo, hi = -(2**63), 2**63 - 1
-        if not lo <= int(v) <= hi:
-            raise ValueError(f"{name} must be a whole number from {lo} to {hi}, not {int(v)}")
-        return int(v)
+        return _int64(name, v)
     if name in _STRS:
         if not isinstance(v, str):
             raise TypeError(f"{name} must be a string, not {v!r}")
@@ -97,8 +95,20 @@ def _param(name, v):
     raise TypeError(f"unknown parameter {name}")
 
 
+def _int64(name, v):
+    """The whole number v, or a ValueError naming the parameter when it is
+    beyond the 64-bit integers the library takes."""
+    lo, hi = -(2**63), 2**63 - 1
+    if not lo <= int(v) <= hi:
+        raise ValueError(f"{name} must be a whole number from {lo} to {hi}, not {int(v)}")
+    return int(v)
+
+
 def _float(v):
-    v = float(v)
+    try:
+        v = float(v)
+    except OverflowError:  # an int beyond float64, such as 10**400
+        v = math.inf if v > 0 else -math.inf
     return v if math.isfinite(v) else repr(v)  # "nan", "inf": JSON has no such numbers
 
 
@@ -131,7 +141,7 @@ def _workers(n_jobs):
         return 0
     if not is_integral(n_jobs):
         raise TypeError(f"n_jobs must be None or a whole number, not {n_jobs!r}")
-    n = int(n_jobs)
+    n = _int64("n_jobs", n_jobs)
     if n == 0:
         raise ValueError("n_jobs must not be 0: None or -1 means all cores, a positive number that many, "
                          "-2 all but one")
@@ -348,7 +358,8 @@ class SVClust(ClusterMixin, BaseEstimator):
             # rather than the Go heap's, which would reserve as much again
             # for its collector (1M 2-D rows, 15 MiB: peak RSS +52 MiB, not +68).
             x, owned = x.copy(order="C"), True
-        handle, labels = _native.run_fit(x, owned, params)
+        with _placed(missing, None):
+            handle, labels = _native.run_fit(x, owned, params)
         outlier = handle.train_outliers(len(labels))
         if na == "drop":
             rows = np.flatnonzero(missing) if missing is not None else np.zeros(0, dtype=np.int64)
@@ -406,8 +417,9 @@ class SVClust(ClusterMixin, BaseEstimator):
         return self._handle
 
     def _rows(self, X):
-        """The fitted handle, X as the model's rows, and the mask of its
-        rows with a missing value to leave out (None when there are none).
+        """The fitted handle, X as the model's rows, the mask of its rows
+        with a missing value to leave out (None when there are none), and
+        the column of X of each of the model's features (None: the same).
 
         A DataFrame's columns are taken by name when the model knows its
         feature names, as `svclust predict` takes them; an array after a
@@ -416,6 +428,7 @@ class SVClust(ClusterMixin, BaseEstimator):
         h = self._fitted()
         cls = type(self).__name__
         x, _, names = as_rows(X, cls)
+        cols = None  # the model's columns are X's
         want = getattr(self, "feature_names_in_", None)
         if names is None and want is not None:
             warnings.warn(f"X does not have valid feature names, but {cls} was fitted with feature names",
@@ -435,14 +448,15 @@ class SVClust(ClusterMixin, BaseEstimator):
             extra = [a for a in names if a not in set(want)]
             if extra:
                 raise ValueError(f"X: column {extra[0]!r} is no feature of the model (its features: {', '.join(want)})")
-            x = np.ascontiguousarray(x[:, [pos[b] for b in want]])
+            cols = [pos[b] for b in want]
+            x = np.ascontiguousarray(x[:, cols])
             names = list(want)
         d = self._info["n_features"]
         if x.shape[1] != d:
             # Before any row is dropped for a missing value, so that a
             # row of the wrong width is never mistaken for one to drop.
             raise ValueError(f"X has {x.shape[1]} features, but the model was trained on {d}")
-        return h, x, check_finite(x, _param("na", self.na), names)
+        return h, x, check_finite(x, _param("na", self.na), names), cols
 
     # -- applying ----------------------------------------------------------
 
@@ -450,27 +464,29 @@ class SVClust(ClusterMixin, BaseEstimator):
         """Cluster of each row of X (raw, unscaled), -1 for an outlier, as
         `svclust predict` gives it; on the training rows, labels_. With
         na="drop" a row with a missing value gets -1."""
-        h, x, missing = self._rows(X)
+        h, x, missing, cols = self._rows(X)
         workers = _workers(self.n_jobs)
-        if missing is None:
-            return h.predict(x, workers)
-        out = np.full(x.shape[0], -1, dtype=np.int64)
-        if not missing.all():
-            out[~missing] = h.predict(x[~missing], workers)
-        return out
+        with _placed(missing, cols):
+            if missing is None:
+                return h.predict(x, workers)
+            out = np.full(x.shape[0], -1, dtype=np.int64)
+            if not missing.all():
+                out[~missing] = h.predict(x[~missing], workers)
+            return out
 
     def score_samples(self, X):
         """f(x) = Σᵢ αᵢ k(svᵢ, x) − 1 of each row of X, as `svclust score`
         gives it: lower is more abnormal, < 0 outside the domain. With
         na="drop" a row with a missing value gets NaN."""
-        h, x, missing = self._rows(X)
+        h, x, missing, cols = self._rows(X)
         workers = _workers(self.n_jobs)
-        if missing is None:
-            return h.score(x, workers)
-        out = np.full(x.shape[0], np.nan)
-        if not missing.all():
-            out[~missing] = h.score(x[~missing], workers)
-        return out
+        with _placed(missing, cols):
+            if missing is None:
+                return h.score(x, workers)
+            out = np.full(x.shape[0], np.nan)
+            if not missing.all():
+                out[~missing] = h.score(x[~missing], workers)
+            return out
 
     def decision_function(self, X):
         """score_samples(X) − offset_ (offset_ is 0): ≥ 0 inside the domain
@@ -566,13 +582,14 @@ class SVClust(ClusterMixin, BaseEstimator):
     def _outlier(self, X):
         """The outlier scores and membership strengths of the rows of X;
         NaN for a row with a missing value when na is "drop"."""
-        h, x, missing = self._rows(X)
+        h, x, missing, cols = self._rows(X)
         workers = _workers(self.n_jobs)
-        if missing is None:
-            return h.outlier(x, workers)
-        if missing.all():
-            return np.full(x.shape[0], np.nan), np.full(x.shape[0], np.nan)
-        return tuple(_expand(v, missing) for v in h.outlier(x[~missing], workers))
+        with _placed(missing, cols):
+            if missing is None:
+                return h.outlier(x, workers)
+            if missing.all():
+                return np.full(x.shape[0], np.nan), np.full(x.shape[0], np.nan)
+            return tuple(_expand(v, missing) for v in h.outlier(x[~missing], workers))
 
     def _more_tags(self):
         # allow_nan: "whether the estimator supports data with missing
@@ -599,6 +616,22 @@ def _expand(v, missing):
     out = np.full(missing.shape[0], np.nan)
     out[~missing] = v
     return out
+
+
+@contextlib.contextmanager
+def _placed(missing, cols):
+    """Raises a ValueError about a value of the rows passed to the library
+    (_native.LocatedError) at its place in the caller's X: the rows before
+    those with a missing value were left out (missing, or None), the
+    columns before they were put in the model's order (cols, or None)."""
+    try:
+        yield
+    except _native.LocatedError as e:
+        row = e.row
+        if row is not None and missing is not None:
+            row = int(np.flatnonzero(~missing)[row])
+        col = e.col if cols is None else cols[e.col]
+        raise ValueError(e.at(row, col)) from None
 
 
 def _params_of(info):

@@ -107,6 +107,14 @@ def feature_names(cols, what="X"):
     for c in cols:
         if c in seen:
             raise ValueError(f"{what}: column {c!r} occurs twice")
+        try:
+            c.encode("utf-8")
+        except UnicodeEncodeError as e:
+            # A lone surrogate (a name decoded with errors="surrogateescape"):
+            # the model file holds UTF-8 text, which would store it as
+            # U+FFFD and then match no column.
+            raise ValueError(f"{what}: the name of column {c!r} is not text: {e.reason} at offset {e.start}; "
+                             "rename the column") from None
         seen.add(c)
     return cols
 

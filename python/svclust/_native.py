@@ -92,7 +92,21 @@ _outlier = _sig("svclust_outlier", _int, _h, _dp, _i64, _i64, _int, _dp, _dp, *_
 _train_outliers = _sig("svclust_train_outliers", _int, _h, _i64, _dp, _dp, *_err)
 
 # The error kinds of python/export/export.go.
-_KIND_VALUE, _KIND_CANCELED = 1, 2
+_KIND_VALUE, _KIND_CANCELED, _KIND_LOCATED = 1, 2, 4
+
+
+class LocatedError(ValueError):
+    """A ValueError about one value of the rows passed to the library (row
+    and col in them; row None for a whole column), which the estimator
+    names at its place in the caller's X."""
+
+    def __init__(self, row, col, message):
+        self.row, self.col, self.message = row, col, message
+        super().__init__(self.at(row, col))
+
+    def at(self, row, col):
+        """The message, placed at X[row, col] (X[:, col] for no row)."""
+        return f"X[{':' if row is None else row}, {col}]: {self.message}"
 
 
 class _Error:
@@ -110,6 +124,10 @@ class _Error:
         _free(ctypes.cast(self.msg, _p))
         if self.kind.value == _KIND_VALUE:
             raise ValueError(msg)
+        if self.kind.value == _KIND_LOCATED:
+            where = json.loads(msg)
+            row = where["row"] if where["row"] >= 0 else None
+            raise LocatedError(row, where["col"], where["message"])
         if self.kind.value == _KIND_CANCELED:
             raise KeyboardInterrupt(msg)
         raise RuntimeError(msg)

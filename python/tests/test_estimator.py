@@ -189,10 +189,10 @@ def test_object_numbers(X):
 def test_overflow():
     """Finite values that overflow when scaled: the command's messages."""
     x = [[1e308, 1.0], [-1e308, 2.0], [0.0, 3.0]]
-    with pytest.raises(ValueError, match=r"^X: column 0: its mean, range or standard deviation overflows float64, "
+    with pytest.raises(ValueError, match=r"^X\[:, 0\]: its mean, range or standard deviation overflows float64, "
                                          r"so its values cannot be scaled \(scale minmax\)"):
         svclust.SVClust(scale="minmax").fit(x)
-    with pytest.raises(ValueError, match=r"^X\[0, 0\]: column 0: the value 1e\+308 overflows when scaled "
+    with pytest.raises(ValueError, match=r"^X\[0, 0\]: the value 1e\+308 overflows when scaled "
                                          r"\(scale none\): it scales to 1e\+308, beyond ±1e\+150"):
         svclust.SVClust(scale="none").fit(x)
 
@@ -426,3 +426,47 @@ def test_hostile_python_edges(X):
     back = pickle.loads(pickle.dumps(est))
     assert list(back.na_rows_) == [3, 7] and list(est.na_rows_) == [3, 7]
     assert (back.labels_ == est.labels_).all()
+
+
+def test_hostile_python_places_and_names(X):
+    """The second hostile battery's Python cases (issue 34): an overflow is
+    named at its place in the caller's X (rows before na="drop" left some
+    out, columns before they were put in the model's order); a DataFrame
+    column named "label" is a feature the fitted model keeps (predict,
+    pickle, save); a column name that is not text is refused at fit rather
+    than stored as U+FFFD; numbers beyond 64 bits and beyond float64 are
+    ValueErrors naming the parameter."""
+    import pickle
+
+    bad = np.array([[np.nan, 1.0], [np.nan, 2.0], [1.0, 1.0], [2.0, 2.0], [3e200, 3.0], [4.0, 4.0]])
+    with pytest.raises(ValueError, match=r"^X\[4, 0\]: the value 3e\+200 overflows when scaled"):
+        svclust.SVClust(na="drop", scale="none", random_state=1).fit(bad)
+    est = svclust.SVClust(na="drop", scale="none", random_state=1, gamma=1.0, C=10.0).fit(X[:60])
+    with pytest.raises(ValueError, match=r"^X\[2, 0\]: the value 1e\+200 overflows"):
+        est.predict(np.array([[np.nan, 1.0], [np.nan, 1.0], [1e200, 1.0]]))
+    try:
+        import pandas as pd
+    except ImportError:
+        pd = None
+    if pd is not None:
+        frame = pd.DataFrame(X[:60], columns=["a", "b"])
+        est = svclust.SVClust(scale="none", random_state=1, gamma=1.0, C=10.0).fit(frame)
+        shuffled = frame[["b", "a"]].copy()
+        shuffled.iloc[3, 1] = 1e200
+        with pytest.raises(ValueError, match=r'^X\[3, 1\]: feature "a": the value 1e\+200 overflows'):
+            est.predict(shuffled)
+        labelled = pd.DataFrame(X, columns=["label", "b"])
+        est = svclust.SVClust(random_state=1).fit(labelled)
+        assert est.predict(labelled).tolist() == est.labels_.tolist()
+        back = pickle.loads(pickle.dumps(est))
+        assert back.predict(labelled).tolist() == est.labels_.tolist()
+        with pytest.raises(ValueError, match="is not text"):
+            svclust.SVClust().fit(pd.DataFrame(X, columns=["a\udc80", "c"]))
+    with pytest.raises(ValueError, match=r"^k must be a whole number from"):
+        svclust.SVClust(k=2**70, maintain="project-knn").fit(X)
+    with pytest.raises(ValueError, match=r"^n_jobs must be a whole number from"):
+        svclust.SVClust(n_jobs=2**70).fit(X)
+    with pytest.raises(ValueError, match=r"^budget 9223372036854775807: must be ≤ 20,000$"):
+        svclust.SVClust(budget=2**63 - 1).fit(X)
+    with pytest.raises(ValueError, match=r'^gamma must be > 0 or "auto"$'):
+        svclust.SVClust(gamma=10**400).fit(X)
