@@ -52,7 +52,7 @@ func (p Projection) checkBudget(budget int) error {
 		return &ConfigError{"Maintainer.K", p.K, "must be ≥ 1 (0 selects the default)"}
 	}
 	if budget > 0 && p.K > budget {
-		return &ConfigError{"Maintainer.K", p.K, fmt.Sprintf("must not exceed the budget %d (Config.Budget 0: the budget chosen from the data)", budget)}
+		return &ConfigError{"Maintainer.K", p.K, fmt.Sprintf("must not exceed the budget %d", budget)}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package svclust
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -94,6 +95,10 @@ func trainObjective(ctx context.Context, x mat.Matrix, cfg *Config, pre *Chosen,
 	// not chosen yet.
 	if v, ok := c.Maintainer.(budgetChecker); ok && ch.BudgetAuto {
 		if err := v.checkBudget(ch.Budget); err != nil {
+			var ce *ConfigError
+			if errors.As(err, &ce) {
+				ce.Reason += ", the budget chosen from the data"
+			}
 			return nil, nil, err
 		}
 	}

@@ -10,8 +10,8 @@ import (
 // check validates t as the data of a LevelTree of a model with nsv support
 // vectors.
 func (t *LevelTreeData) check(nsv int) error {
-	if t.M < 2 {
-		return fmt.Errorf("cluster: m = %d: must be ≥ 2", t.M)
+	if t.M < 2 || t.M > MaxM {
+		return fmt.Errorf("cluster: m = %d: must be in [2, %d]", t.M, MaxM)
 	}
 	k := len(t.Birth)
 	if k < 1 || k > nsv {
@@ -47,8 +47,8 @@ func (g *GraphData) check(d int) error {
 	if math.IsNaN(g.Eps) || math.IsInf(g.Eps, 0) || g.Eps < 0 {
 		return fmt.Errorf("cluster: eps = %v: must be ≥ 0 and finite", g.Eps)
 	}
-	if g.M < 2 {
-		return fmt.Errorf("cluster: m = %d: must be ≥ 2", g.M)
+	if g.M < 2 || g.M > MaxM {
+		return fmt.Errorf("cluster: m = %d: must be in [2, %d]", g.M, MaxM)
 	}
 	if g.Clusters < 1 {
 		return fmt.Errorf("cluster: clusters = %d: must be ≥ 1", g.Clusters)

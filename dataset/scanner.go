@@ -216,7 +216,7 @@ func (s *Scanner) header(opt ReadOptions) error {
 	// as U+FFFD and then match no name, so it is refused, naming the
 	// column, rather than changed.
 	for j, c := range cols {
-		if !utf8.ValidString(c) {
+		if !opt.NoHeader && !utf8.ValidString(c) {
 			k := 0
 			for k < len(c) {
 				r, size := utf8.DecodeRuneInString(c[k:])
@@ -264,6 +264,7 @@ func (s *Scanner) header(opt ReadOptions) error {
 	}
 	if labelCol >= 0 {
 		s.ids = make(map[string]int)
+		s.classes = []string{} // not nil: the data have a label column
 	}
 	s.ncol, s.labelCol, s.cols = len(cols), labelCol, cols
 	return s.choose(cols, opt)
@@ -779,7 +780,8 @@ func (s *Scanner) Label() int { return s.label }
 
 // Classes returns the label texts seen so far, in order of first
 // appearance: Classes()[Label()] is the text of the current row's label
-// when Label() ≥ 0. The caller must not modify the slice.
+// when Label() ≥ 0. It is nil only without a label column. The caller
+// must not modify the slice.
 func (s *Scanner) Classes() []string { return s.classes }
 
 // Rows returns the number of rows read so far.

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -194,6 +196,15 @@ func decode(r io.Reader) (*File, error) {
 	dec.DisallowUnknownFields()
 	var mf fileJSON
 	if err := dec.Decode(&mf); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			// A model file with a value of the wrong kind: say so in the
+			// file's words, not in Go's types.
+			if strings.HasPrefix(te.Value, "number") {
+				return nil, fmt.Errorf("%w: %s: %s is not %s", ErrFormat, te.Field, te.Value, kindOf(te.Type))
+			}
+			return nil, fmt.Errorf("%w: %s: a %s where %s belongs", ErrFormat, te.Field, te.Value, kindOf(te.Type))
+		}
 		return nil, notModel(err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
@@ -359,6 +370,16 @@ func checkRun(r *Run, m *svclust.Model, rule string, current bool) error {
 		return bad("data_sha256", "%q is not 64 hexadecimal digits", r.DataSHA256)
 	case r.Budget == -1 && r.Strategy != "" && r.Strategy != "none":
 		return bad("strategy", "%q without a budget, want \"none\"", r.Strategy)
+	case r.Strategy == "none" && r.Budget > 0:
+		return bad("strategy", "\"none\" beside a budget of %d", r.Budget)
+	case r.Strategy != "" && r.Strategy != "none" && !slices.Contains(svclust.MaintainerNames(), r.Strategy):
+		return bad("strategy", "%q, want none or one of %q", r.Strategy, svclust.MaintainerNames())
+	case r.K > 0 && r.Strategy != "" && r.Strategy != "project-knn" && r.Strategy != "project-random":
+		return bad("k", "%d beside strategy %q: k belongs to project-knn and project-random", r.K, r.Strategy)
+	case r.Rows > 0 && m.Choice.Sample > r.Rows:
+		return bad("rows", "%d, fewer than the %d rows of the model's choice.sample", r.Rows, m.Choice.Sample)
+	case r.Rows > 0 && m.Stats.ObjectiveRows > r.Rows:
+		return bad("rows", "%d, fewer than the %d rows of the model's stats.objective_rows", r.Rows, m.Stats.ObjectiveRows)
 	}
 	if r.Created != "" {
 		if _, err := time.Parse(time.RFC3339, r.Created); err != nil {
@@ -417,6 +438,25 @@ func isHex(s string, n int) bool {
 		}
 	}
 	return true
+}
+
+// kindOf describes the values of type t that a model file holds there.
+func kindOf(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return fmt.Sprintf("a whole number (in digits) from 0 to %d", uint64(math.MaxUint64)>>(64-t.Bits()))
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return fmt.Sprintf("a whole number (in digits) from %d to %d", int64(-1)<<(t.Bits()-1), int64(math.MaxInt64)>>(64-t.Bits()))
+	case reflect.Float32, reflect.Float64:
+		return "a number within float64's range"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	}
+	return "an object"
 }
 
 // lowerFirst returns s with its first letter in lower case, as the keys

@@ -131,7 +131,7 @@ func Load(dir string, ds DataSet, sc dataset.Scale) (*Data, error) {
 	for i, l := range d.Labels {
 		if l < 0 {
 			// The protocol's indices and Reach need a class on every row.
-			return nil, fmt.Errorf("%s:%d: %w: the protocol needs a label on every row", path, dataset.DataRow(i, d.Dropped)+2, dataset.ErrNoLabel)
+			return nil, fmt.Errorf("%s:%d: the label is missing: the protocol needs a label on every row", path, d.Line(i))
 		}
 	}
 	dataset.FitScaler(d.X, sc).Transform(d.X)

@@ -2,6 +2,9 @@ package settings
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"math"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -113,8 +116,28 @@ type Fitted struct {
 // when inPlace is set, and a copy otherwise. A value that the scaling
 // maps beyond ±[dataset.MaxScaled] is an *[modelfile.OverflowError] for
 // the first such row (its Row, from 0, and Col), returned before x is
-// changed. s must be valid ([Settings.Validate]).
+// changed. Rows holding NaN or ±Inf are an error wrapping
+// svclust.ErrNotFinite (row and column from 1), nil or empty rows
+// svclust.ErrNoData, and a scaler of another width svclust.ErrDimension. s
+// must be valid ([Settings.Validate]).
 func (s *Settings) ScaleRows(x *mat.Dense, scaler *dataset.Scaler, inPlace bool) (*dataset.Scaler, *mat.Dense, error) {
+	if s == nil {
+		return nil, nil, errors.New("settings: ScaleRows: nil *Settings")
+	}
+	if x == nil || x.IsEmpty() {
+		return nil, nil, svclust.ErrNoData
+	}
+	n, d := x.Dims()
+	if scaler != nil && (len(scaler.Shift) != d || len(scaler.Mul) != d) {
+		return nil, nil, fmt.Errorf("%w: settings: ScaleRows: a scaler of %d columns for rows of %d", svclust.ErrDimension, len(scaler.Shift), d)
+	}
+	for i := range n {
+		for j, v := range x.RawRowView(i) {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, nil, fmt.Errorf("%w: row %d, column %d: %v", svclust.ErrNotFinite, i+1, j+1, v)
+			}
+		}
+	}
 	if scaler == nil {
 		sc, err := s.Scaling()
 		if err != nil {
@@ -122,7 +145,6 @@ func (s *Settings) ScaleRows(x *mat.Dense, scaler *dataset.Scaler, inPlace bool)
 		}
 		scaler = dataset.FitScaler(x, sc)
 	}
-	n, _ := x.Dims()
 	for i := range n {
 		row := x.RawRowView(i)
 		if j, u := scaler.Overflow(row); j >= 0 {

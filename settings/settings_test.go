@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -388,5 +389,31 @@ func TestScaleRows(t *testing.T) {
 	}
 	if !reflect.DeepEqual(fit.Model.Alpha, m.Alpha) || !reflect.DeepEqual(fit.Result.Labels, cl.Labels) {
 		t.Error("FitRows trained or clustered otherwise than Fit on the scaled rows")
+	}
+}
+
+// TestScaleRowsBadInput: the shared pipeline returns errors, never panics,
+// for what a library caller may pass: nil rows or settings, a scaler of
+// another width, NaN or Inf (which were reported as an overflow).
+func TestScaleRowsBadInput(t *testing.T) {
+	t.Parallel()
+	s := Default()
+	x := mat.NewDense(2, 2, []float64{1, 2, 3, 4})
+	if _, _, err := s.ScaleRows(nil, nil, true); !errors.Is(err, svclust.ErrNoData) {
+		t.Errorf("nil rows: %v", err)
+	}
+	if _, err := (*Settings)(nil).FitRows(context.Background(), x, nil, true, nil); err == nil {
+		t.Error("nil *Settings: no error")
+	}
+	if _, _, err := s.ScaleRows(x, &dataset.Scaler{Shift: []float64{0}, Mul: []float64{1}}, true); !errors.Is(err, svclust.ErrDimension) {
+		t.Errorf("a scaler of 1 column: %v", err)
+	}
+	for _, v := range []float64{math.NaN(), math.Inf(-1)} {
+		y := mat.DenseCopyOf(x)
+		y.Set(1, 0, v)
+		var oe *modelfile.OverflowError
+		if _, _, err := s.ScaleRows(y, nil, true); !errors.Is(err, svclust.ErrNotFinite) || errors.As(err, &oe) || !strings.Contains(err.Error(), "row 2, column 1") {
+			t.Errorf("%v: %v", v, err)
+		}
 	}
 }

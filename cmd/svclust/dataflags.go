@@ -97,11 +97,13 @@ func (o *dataFlags) options(path, label string, required bool, workers int) (dat
 	return opt, nil
 }
 
-// dataError returns err, a data error, with a hint at the flag that
-// changes what caused it.
-func dataError(err error) error {
+// dataError returns err, a data error of reading with opt, with a hint at
+// the flag that changes what caused it.
+func dataError(err error, opt dataset.ReadOptions) error {
 	var pe *dataset.ParseError
 	switch {
+	case opt.NoHeader && errors.Is(err, dataset.ErrNotNumber) && errors.As(err, &pe) && pe.Line == 1:
+		return fmt.Errorf("%w; with -no-header line 1 is a row: if it names the columns, leave -no-header out", err)
 	case errors.Is(err, dataset.ErrMissing) && !strings.Contains(err.Error(), "every row has one"):
 		return fmt.Errorf("%w (-na drop skips those rows)", err)
 	case errors.Is(err, dataset.ErrNotNumber) && errors.As(err, &pe) && pe.Field != "":

@@ -152,7 +152,7 @@ func load(path string, o *fitFlags, prog *progress) (*data, error) {
 	prog.begin("read", "bytes", size)
 	ds, sum, err := dataset.ReadSum(&countingReader{r: r, p: prog}, opt)
 	if err != nil {
-		return nil, dataError(err)
+		return nil, dataError(err, opt)
 	}
 	dt := newData(ds)
 	dt.path, dt.sha256 = path, sum

@@ -437,8 +437,18 @@ func TestFitUnlabelledRows(t *testing.T) {
 		lines[i] = lines[i][:strings.LastIndexByte(lines[i], ',')+1]
 	}
 	none := writeFile(t, "none.csv", strings.Join(lines, "\n")+"\n")
-	if sum := mustCLI(t, "fit", none); !strings.Contains(sum, "no row has a label") {
-		t.Errorf("every label missing:\n%s", sum)
+	for _, mode := range [][]string{{"fit"}, {"fit", "-stream"}} {
+		if sum := mustCLI(t, append(mode, none)...); !strings.Contains(sum, "no row has a label") {
+			t.Errorf("%v, every label missing:\n%s", mode, sum)
+		}
+		var got struct{ Metrics *metrics.Validity }
+		if err := json.Unmarshal([]byte(mustCLI(t, append(mode, "-json", none)...)), &got); err != nil || got.Metrics == nil ||
+			got.Metrics.Unlabelled != len(lines)-1 || got.Metrics.Clusters < 1 || !math.IsNaN(got.Metrics.ARI) {
+			t.Errorf("%v -json, every label missing: metrics %+v (%v)", mode, got.Metrics, err)
+		}
+	}
+	if code, _, errs := cli(t, "tune", "-gamma-grid", "auto", "-C-grid", "auto", none); code != 0 || !strings.Contains(errs, "no row of") {
+		t.Errorf("tune, every label missing: exit %d, %s", code, errs)
 	}
 }
 
@@ -469,6 +479,17 @@ func TestNoHeader(t *testing.T) {
 	code, _, errs := cli(t, "fit", bare)
 	if code != 1 || !strings.Contains(errs, "bare.csv:1: no header") || !strings.Contains(errs, "-no-header") {
 		t.Errorf("without -no-header: exit %d, %s", code, errs)
+	}
+	// Given to a file with a header, the header is a row of text.
+	code, _, errs = cli(t, "fit", "-no-header", full)
+	if code != 1 || !strings.Contains(errs, `:1:1: not a number: "x1"`) || !strings.Contains(errs, "leave -no-header out") {
+		t.Errorf("-no-header on a file with a header: exit %d, %s", code, errs)
+	}
+	// Line 1 is data: a label there is a label, not a column name, so a
+	// byte that is not UTF-8 is a class as on any other line.
+	latin := writeFile(t, "latin.csv", "1,\xe9\n3,a\n5,b\n7,\xe9\n")
+	if code, _, errs := cli(t, "fit", "-no-header", "-label", "x2", latin); code != 0 {
+		t.Errorf("-no-header, a Latin-1 label on line 1: exit %d, %s", code, errs)
 	}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -57,6 +58,12 @@ func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 //     warning (unless quiet) for a name that differs from the model's;
 //   - by position for a model without feature names.
 func loadFor(e *env, quiet bool, mf *modelfile.File, path string, opt dataset.ReadOptions) (*dataset.Dataset, error) {
+	if slices.Contains(mf.Features, cmp.Or(opt.Label, "label")) {
+		// A feature of the model has the label column's name (a model
+		// fitted from Python on a DataFrame with a column "label"): the
+		// column is that feature.
+		opt.NoLabel = true
+	}
 	mapped, err := featureMap(mf, opt.Features)
 	if err != nil {
 		return nil, err
@@ -67,7 +74,7 @@ func loadFor(e *env, quiet bool, mf *modelfile.File, path string, opt dataset.Re
 	}
 	ds, err := dataset.ReadFile(path, opt)
 	if err != nil {
-		return nil, dataError(err)
+		return nil, dataError(err, opt)
 	}
 	ds.Labels = nil // not needed, and as large as a column of data
 	if mf.Features != nil && !listed {

@@ -172,6 +172,29 @@ func checkDataDir(dir string, sets []reproduce.DataSet) error {
 	return fmt.Errorf("-data %s: none of the %d data sets is there (%s.csv, …): nothing to reproduce", dir, len(sets), sets[0].Name)
 }
 
+// skippedByFlag is the reason of the pairs -skip names.
+const skippedByFlag = "by -skip"
+
+// checkRan returns an error when no (data set, method) pair of recs ran
+// and some were skipped because their data set could not be read (not by
+// -skip): the report of before is then kept rather than replaced by one of
+// pairs that did not run.
+func checkRan(recs []reproduce.Record) error {
+	var unread *reproduce.Record
+	for i, r := range recs {
+		switch {
+		case !strings.HasPrefix(r.Status, "skipped"):
+			return nil
+		case r.Status != "skipped: "+skippedByFlag && unread == nil:
+			unread = &recs[i]
+		}
+	}
+	if unread == nil {
+		return nil
+	}
+	return fmt.Errorf("no (data set, method) pair ran, so the report is not written; %s: %s", unread.Dataset, unread.Status)
+}
+
 // maxReportBytes bounds the file read by -from: a reproduction.json of
 // the paper's 15 data sets and 7 methods takes about 100 KB.
 const maxReportBytes = 64 << 20
@@ -254,6 +277,9 @@ func runReproduce(ctx context.Context, e *env, o *reproFlags, args []string) err
 		}
 		rep.Records, err = p.Run(ctx, o.data, sets, ms)
 		if err != nil {
+			return err
+		}
+		if err := checkRan(rep.Records); err != nil {
 			return err
 		}
 		rep.Seconds = time.Since(start).Seconds()
@@ -432,7 +458,7 @@ func (o *reproFlags) protocol() (*reproduce.Protocol, []reproduce.DataSet, []rep
 		if !ok || name == "" || err != nil {
 			return nil, nil, nil, usagef("-skip: %q is not NAME/METHOD", pair)
 		}
-		skip[name+"/"+string(m)] = "by -skip"
+		skip[name+"/"+string(m)] = skippedByFlag
 	}
 	p := &reproduce.Protocol{
 		Skip:   skip,

@@ -344,6 +344,19 @@ func TestReproduceNoData(t *testing.T) {
 			t.Errorf("-data %s: exit %d, %s", dir, code, errs)
 		}
 	}
+	// A data set whose row 3 has no label: the pair cannot run, and the
+	// report of before stays.
+	data := tinyData(t)
+	path := filepath.Join(data, "gauss3.csv")
+	lines := strings.Split(readFile(t, path), "\n")
+	lines[3] = lines[3][:strings.LastIndexByte(lines[3], ',')+1]
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := cli(t, "reproduce", "-quiet", "-data", data, "-datasets", "gauss3", "-methods", "svc", "-gamma-grid", "1", "-C-grid", "8", "-out", out)
+	if code != 1 || !strings.Contains(errs, "gauss3.csv:4: the label is missing") || !strings.Contains(errs, "the report is not written") {
+		t.Errorf("a label missing: exit %d, %s", code, errs)
+	}
 	if readFile(t, md) != "the report of before\n" {
 		t.Error("the report was replaced")
 	}

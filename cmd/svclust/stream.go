@@ -82,7 +82,7 @@ func runStream(ctx context.Context, e *env, o *fitFlags, path string, prog *prog
 		if errors.As(err, &ce) {
 			return changed(path, ce.Before, ce.Now)
 		}
-		return dataError(err)
+		return dataError(err, opt)
 	}
 
 	sm, err := stream.SampleScale(ctx, open, &stream.SampleConfig{
@@ -186,6 +186,14 @@ func runStream(ctx context.Context, e *env, o *fitFlags, path string, prog *prog
 	r.stream.assign = time.Since(start)
 	r.validity = table.Validity()
 	r.validity.Unlabelled = unlabelled
+	// The clusters of every row, the unlabelled ones too, as
+	// metrics.Assess counts them.
+	r.validity.Clusters = 0
+	for _, c := range r.stream.counts[1:] {
+		if c > 0 {
+			r.validity.Clusters++
+		}
+	}
 
 	prog.begin("write", "", 0)
 	if err := labels.commit(e, o, modelFileOf(st, dt, r)); err != nil {

@@ -118,6 +118,9 @@ type tuneJSON struct {
 	// -gamma does not reproduce (it trains in the features); -model
 	// writes that point's model.
 	FitCommand string `json:"fit_command"`
+	// Unlabelled counts the rows whose label is missing, left out of
+	// the -metric (omitted when 0).
+	Unlabelled int `json:"unlabelled,omitempty"`
 }
 
 func newTune() *Command {
@@ -224,6 +227,9 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, runs int, 
 	search := &tune.Search{Train: cfg, Cluster: method, Gammas: gammas, Cs: cs, Metric: index, Runs: runs, Workers: st.Workers,
 		Keep: o.out != "" || o.model != ""}
 	criterion := "dbcv"
+	if dt.labelled() && len(dt.ds.Classes) == 0 {
+		fmt.Fprintf(e.stderr, "svclust: note: no row of %s has a label: tune ranks the settings by DBCV, not by -metric %s\n", displayPath(args[0]), metric)
+	}
 	if dt.labelled() && len(dt.ds.Classes) > 0 { // else no row has a label
 		search.Truth = make([]int, dt.n)
 		for i := range search.Truth {
@@ -272,11 +278,11 @@ func runTune(ctx context.Context, e *env, o *fitFlags, metric string, runs int, 
 	}
 	if o.json {
 		return writeJSON(out, &tuneJSON{Criterion: criterion, Strategy: strategy(st), AutoGamma: res.AutoGamma,
-			Best: grid[res.Best], Grid: grid, FitCommand: command})
+			Best: grid[res.Best], Grid: grid, FitCommand: command, Unlabelled: unlabelledOf(dt)})
 	}
 	printGrid(out, res, criterion, search.Truth != nil, runs > 1)
-	if search.Truth != nil && dt.truth.Unlabelled() > 0 {
-		fmt.Fprintf(out, "%s: %s without a label left out\n", strings.ToUpper(criterion), plural(dt.truth.Unlabelled(), "row"))
+	if search.Truth != nil && unlabelledOf(dt) > 0 {
+		fmt.Fprintf(out, "%s: %s without a label left out\n", strings.ToUpper(criterion), plural(unlabelledOf(dt), "row"))
 	}
 	if inSubspace {
 		fmt.Fprintf(out, "strategy: %s; the best setting trains in the automatic choice's subspace, which fit -gamma does not: -model writes its model\n", strategy(st))
@@ -388,6 +394,9 @@ func (o *fitFlags) fitArgs(p tune.Point, path string) []string {
 	if st.Width != "adaptive" {
 		a = append(a, "-width", st.Width)
 	}
+	if st.Space != "auto" {
+		a = append(a, "-space", st.Space)
+	}
 	if st.KGiven {
 		a = append(a, "-k", strconv.Itoa(st.K))
 	}
@@ -440,6 +449,12 @@ func (o *fitFlags) fitArgs(p tune.Point, path string) []string {
 		if d.maxLine != dataset.DefaultMaxLine {
 			a = append(a, "-max-line", strconv.Itoa(d.maxLine))
 		}
+		if d.na != "" && d.na != "error" {
+			a = append(a, "-na", d.na)
+		}
+		if d.noHeader {
+			a = append(a, "-no-header")
+		}
 	}
 	return append(a, "--", path)
 }
@@ -481,4 +496,13 @@ func gridError(err error) error {
 		}
 		return flag
 	})}
+}
+
+// unlabelledOf returns the rows of dt whose label is missing (0 without a
+// label column).
+func unlabelledOf(dt *data) int {
+	if dt.truth == nil {
+		return 0
+	}
+	return dt.truth.Unlabelled()
 }

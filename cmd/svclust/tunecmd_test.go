@@ -141,3 +141,33 @@ func TestTuneGridError(t *testing.T) {
 		t.Errorf("-json: %s", js)
 	}
 }
+
+// TestTuneFitCommandReadsAlike: the fit command tune prints carries the
+// flags that shape the reading of the data and the space of the kernel
+// (-no-header, -na, -space), so that running it gives tune's labels (it
+// dropped them: the command failed, or fitted otherwise).
+func TestTuneFitCommandReadsAlike(t *testing.T) {
+	t.Parallel()
+	text := readFile(t, genFile(t, "gauss3", 300))
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")[1:]
+	lines[4] = "NA" + lines[4][strings.IndexByte(lines[4], ','):]
+	data := writeFile(t, "bare.csv", strings.Join(lines, "\n")+"\n")
+	dir := t.TempDir()
+	tuned, fitted := filepath.Join(dir, "tune.csv"), filepath.Join(dir, "fit.csv")
+	var res tuneJSON
+	out := mustCLI(t, "tune", "-json", "-no-header", "-label", "x3", "-na", "drop", "-space", "input", "-gamma-grid", "auto", "-C-grid", "auto", "-o", tuned, data)
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"-no-header", "-na drop", "-space input"} {
+		if !strings.Contains(res.FitCommand, " "+f+" ") {
+			t.Errorf("fit_command %q lacks %s", res.FitCommand, f)
+		}
+	}
+	args := strings.Fields(res.FitCommand)[1:]
+	args = append(args[:len(args)-2], "-o", fitted, "--", data)
+	mustCLI(t, args...)
+	if readFile(t, fitted) != readFile(t, tuned) {
+		t.Error("the printed fit command labels the rows otherwise than tune")
+	}
+}
