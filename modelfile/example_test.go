@@ -55,8 +55,9 @@ func Example() {
 		return
 	}
 
-	// Map a header onto the model's features, and label raw rows.
-	cols, err := read.Columns([]string{"label", "x1", "x2"})
+	// Match the feature columns of a file onto the model's, by name, and
+	// label raw rows.
+	order, err := read.Order([]string{"x2", "x1"})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -70,13 +71,13 @@ func Example() {
 	for i, l := range labels {
 		same = same && l == cl.Labels[i]
 	}
-	fmt.Println("features in columns:", cols.Features, "label in column:", cols.Label)
+	fmt.Println("the model's features are columns", order)
 	fmt.Println("clusters:", cl.Clusters)
 	fmt.Println("labels of the raw rows are those of Fit:", same)
 	_, err = read.Predict(nil, mat.NewDense(1, 3, nil), 0)
 	fmt.Println(err)
 	// Output:
-	// features in columns: [1 2] label in column: 0
+	// the model's features are columns [1 0]
 	// clusters: 3
 	// labels of the raw rows are those of Fit: true
 	// modelfile: 3 features, but the model was trained on 2

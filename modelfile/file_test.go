@@ -224,37 +224,6 @@ func TestPredictErrors(t *testing.T) {
 	}
 }
 
-// TestColumns: the label column by name is no feature, the others are the
-// features in order (svclust predict's rule), a renamed feature is
-// reported, and a wrong count or an unnamed or repeated column is an error.
-func TestColumns(t *testing.T) {
-	m, _ := fitted(t, 60)
-	for _, c := range []struct {
-		header         []string
-		features       []int
-		label, renamed int
-		err            string
-	}{
-		{[]string{"x1", "x2", "label"}, []int{0, 1}, 2, -1, ""},
-		{[]string{"label", "x1", "x2"}, []int{1, 2}, 0, -1, ""},
-		{[]string{"x1", "y"}, []int{0, 1}, -1, 1, ""},
-		{[]string{"x1", "x2", "x3"}, nil, 0, 0, "3 features, but the model was trained on 2"},
-		{[]string{"x1", "", "label"}, nil, 0, 0, "column 2 has no name"},
-		{[]string{"x1", "x1"}, nil, 0, 0, `"x1" names columns 1 and 2`},
-	} {
-		got, err := m.Columns(c.header)
-		if c.err != "" {
-			if err == nil || !strings.Contains(err.Error(), c.err) {
-				t.Errorf("%q: error %v, want %q", c.header, err, c.err)
-			}
-			continue
-		}
-		if err != nil || !slices.Equal(got.Features, c.features) || got.Label != c.label || got.Renamed != c.renamed {
-			t.Errorf("%q: %+v, %v; want features %v, label %d, renamed %d", c.header, got, err, c.features, c.label, c.renamed)
-		}
-	}
-}
-
 // TestOutlierScoresSaved: a saved and loaded model gives the raw training
 // rows exactly the outlier scores fit gave them, and the labels of
 // -outliers, of both rules.

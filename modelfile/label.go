@@ -373,62 +373,6 @@ func (m *File) chunks(x mat.Matrix, do func(lo, hi int, scaled *mat.Dense) error
 	return nil
 }
 
-// Columns says where the model's features are in the columns of a data
-// file, as [File.Columns] finds them.
-type Columns struct {
-	// Features[j] is the 0-based column of the header that holds the
-	// model's feature j.
-	Features []int
-	// Label is the 0-based column of the label, or −1 if there is none.
-	Label int
-	// Renamed is the first feature whose name in the header differs from
-	// the model's, or −1 if every name matches or the model has none.
-	// Features are matched by position, so a renamed feature is worth a
-	// warning, not an error.
-	Renamed int
-}
-
-// Columns maps the header of a data file onto the model's features as
-// svclust predict does: the column named as the model's label column
-// (Label, or "label" if that is "") holds no feature, and the other
-// columns are the features, in order. It returns an error if a name is
-// empty or occurs twice, or if the number of features is not the model's
-// dimension ([*DimError]).
-func (m *File) Columns(header []string) (*Columns, error) {
-	if err := m.Validate(); err != nil {
-		return nil, err
-	}
-	label := m.Label
-	if label == "" {
-		label = "label"
-	}
-	c := &Columns{Label: -1}
-	seen := make(map[string]int, len(header))
-	for j, name := range header {
-		if k, ok := seen[name]; ok {
-			return nil, fmt.Errorf("modelfile: %w: %q names columns %d and %d", dataset.ErrColumnName, name, k+1, j+1)
-		}
-		seen[name] = j
-		switch {
-		case name == label:
-			c.Label = j
-		case name == "":
-			return nil, fmt.Errorf("modelfile: %w: column %d has no name", dataset.ErrColumnName, j+1)
-		default:
-			c.Features = append(c.Features, j)
-		}
-	}
-	names := make([]string, len(c.Features))
-	for j, k := range c.Features {
-		names[j] = header[k]
-	}
-	var err error
-	if c.Renamed, err = m.Renamed(names); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
 // Renamed checks the feature names of a data file, in the order of its
 // feature columns, against the model's: it returns a [*DimError] if their
 // number is not the model's dimension, and otherwise the first feature

@@ -75,3 +75,10 @@ def pytest_report_header(config):
     except ImportError as e:
         return [f"svclust: cannot be imported: {e}"]
     return [f"svclust: {os.path.dirname(svclust.__file__)}", f"libsvclust: {_native._lib._name}"]
+
+
+def blobs(n=400, seed=0):
+    """Three well-separated Gaussian blobs in the plane."""
+    rng = np.random.default_rng(seed)
+    centers = np.array([[0.0, 0.0], [12.0, 0.0], [0.0, 12.0]])
+    return centers[np.arange(n) % 3] + rng.normal(size=(n, 2))

@@ -14,14 +14,7 @@ from sklearn.exceptions import NotFittedError
 
 import svclust
 from svclust import _native
-from conftest import same_floats
-
-
-def blobs(n=400, seed=0):
-    """Three well-separated Gaussian blobs in the plane."""
-    rng = np.random.default_rng(seed)
-    centers = np.array([[0.0, 0.0], [12.0, 0.0], [0.0, 12.0]])
-    return centers[np.arange(n) % 3] + rng.normal(size=(n, 2))
+from conftest import blobs, same_floats
 
 
 @pytest.fixture(scope="module")

@@ -9,19 +9,14 @@ import numpy as np
 import pytest
 
 import svclust
+from conftest import blobs
 
 pd = pytest.importorskip("pandas")
 
 
-def blobs(n=300, seed=0):
-    rng = np.random.default_rng(seed)
-    centers = np.array([[0.0, 0.0], [12.0, 0.0], [0.0, 12.0]])
-    return centers[np.arange(n) % 3] + rng.normal(size=(n, 2))
-
-
 @pytest.fixture(scope="module")
 def X():
-    return blobs()
+    return blobs(300)
 
 
 @pytest.fixture(scope="module")

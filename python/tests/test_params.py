@@ -11,18 +11,12 @@ import pytest
 
 import svclust
 from svclust import _estimator
-from conftest import ROOT, same_floats
-
-
-def blobs(n=300, seed=0):
-    rng = np.random.default_rng(seed)
-    centers = np.array([[0.0, 0.0], [12.0, 0.0], [0.0, 12.0]])
-    return centers[np.arange(n) % 3] + rng.normal(size=(n, 2))
+from conftest import ROOT, blobs, same_floats
 
 
 @pytest.fixture(scope="module")
 def X():
-    return blobs()
+    return blobs(300)
 
 
 def model(est):
