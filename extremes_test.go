@@ -19,6 +19,9 @@ import (
 // beyond MaxC once gave a model whose objective was +Inf, which no model
 // file could hold (docs/guarantees.md).
 func TestExtremeSettings(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (seconds); go test without -short runs it")
+	}
 	ds, err := dataset.Generate(dataset.Moons, 300, 1)
 	if err != nil {
 		t.Fatal(err)

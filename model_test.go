@@ -17,6 +17,9 @@ import (
 // 1e-12 of f + 1. It also checks that the index is used for these 2-D
 // models with the automatic settings, so that the comparison tests it.
 func TestScoreMatchesDecision(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (seconds); go test without -short runs it")
+	}
 	t.Parallel()
 	for _, kind := range []dataset.Kind{dataset.Moons, dataset.Nested} {
 		ds := generated(t, kind, 2000)

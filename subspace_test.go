@@ -124,6 +124,9 @@ func eye(n int) *mat.Dense {
 // at most 2,500 rows keep the default, larger ones train longer, up to the
 // cap; a given γ keeps DefaultMinIter.
 func TestAutoMinIter(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (seconds); go test without -short runs it")
+	}
 	for _, c := range []struct{ n, want int }{{100, DefaultMinIter}, {2500, DefaultMinIter}, {2800, 11200}, {5000, MaxAutoMinIter}, {1e6, MaxAutoMinIter}} {
 		if got := autoMinIter(c.n); got != c.want {
 			t.Errorf("autoMinIter(%d) = %d, want %d", c.n, got, c.want)

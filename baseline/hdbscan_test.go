@@ -228,6 +228,9 @@ func TestHDBSCANWorkers(t *testing.T) {
 // computeStability, see HDBSCAN), compound, d31, r15 and musk differed
 // (4, 42, 15 and 209 clusters against the anchors' 5, 49, 16 and 212).
 func TestHDBSCANAnchors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (seconds); go test without -short runs it")
+	}
 	dir := os.Getenv("SVCLUST_DATA")
 	if dir == "" {
 		dir = filepath.Join("..", "..", "shared", "datasets")

@@ -41,6 +41,9 @@ func TestGaussiansFound(t *testing.T) {
 // must return Cluster's labels exactly, in every mode and for any number of
 // workers.
 func TestPredictReproducesCluster(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (seconds); go test without -short runs it")
+	}
 	t.Parallel()
 	for _, am := range []int{defaultAnchorMin, -1} {
 		t.Run(fmt.Sprintf("anchorMin=%d", am), func(t *testing.T) {

@@ -279,6 +279,9 @@ func TestSpaceStats(t *testing.T) {
 // project them (docs/high-dim.md: mean ARI 0.71 at n = 1000), while the
 // kernel on the 32 features finds one: the test can fail.
 func TestProjectedHighDim(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (seconds); go test without -short runs it")
+	}
 	t.Parallel()
 	for _, space := range []svclust.SpaceRule{svclust.AutoSpace, svclust.InputSpace} {
 		ds, err := dataset.GenerateHigh("t32", 600, 1)

@@ -18,6 +18,9 @@ import (
 // of workers): a saved model gives fit's output. The bound is lowered to
 // 500 rows of 2,000 so that the test stays small (stride 4, 500 rows).
 func TestFitSampled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (seconds); go test without -short runs it")
+	}
 	t.Parallel()
 	ds := generated(t, dataset.Moons, 2000)
 	m, err := svclust.Train(ds.X, &svclust.Config{Seed: 1})

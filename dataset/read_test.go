@@ -1334,6 +1334,9 @@ func TestReadGzip(t *testing.T) {
 // TestReadTooManyColumns checks that a header of more than MaxColumns
 // columns, 2 MB of commas here, is an error before its names are stored.
 func TestReadTooManyColumns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (seconds); go test without -short runs it")
+	}
 	head := strings.Repeat(",", MaxColumns) + "\n1\n"
 	_, err := Read(strings.NewReader(head), ReadOptions{Name: "wide"})
 	checkParseError(t, err, ErrTooManyColumns, "wide", 1, 0, fmt.Sprintf("%d, at most %d", MaxColumns+1, MaxColumns))

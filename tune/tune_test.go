@@ -102,6 +102,9 @@ func TestPicked(t *testing.T) {
 // of the best point, those a plain fit at its setting gives (its stored
 // objective included), and the points are those of a search without it.
 func TestSearchKeep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (seconds); go test without -short runs it")
+	}
 	t.Parallel()
 	x, truth := zscored(t, dataset.Moons, 300, 2)
 	for _, labelled := range []bool{false, true} {
@@ -246,6 +249,9 @@ func refitARI(t *testing.T, x *mat.Dense, truth []int, p Point) float64 {
 // of workers, and that DBCV is evaluated on a sample when the data are
 // larger than Sample.
 func TestSearchWorkers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (seconds); go test without -short runs it")
+	}
 	t.Parallel()
 	x, _ := zscored(t, dataset.Moons, 600, 3)
 	var first *Result
@@ -294,6 +300,9 @@ func TestSearchErrors(t *testing.T) {
 // as do the other seeds of -runs; a γ given as a number trains in the
 // features. The model kept for the best point is in that subspace.
 func TestSearchSubspace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (seconds); go test without -short runs it")
+	}
 	t.Parallel()
 	ds, err := dataset.GenerateHigh("t32", 300, 1)
 	if err != nil {

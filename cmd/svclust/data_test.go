@@ -47,6 +47,9 @@ func mapLines(s string, f func(i int, line string) string) string {
 // results of the plain comma-separated file that holds the same data:
 // labels, model and scores byte for byte.
 func TestDataFormats(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (seconds); go test without -short runs it")
+	}
 	t.Parallel()
 	g3, err := dataset.Generate(dataset.Gauss3, 200, 5)
 	if err != nil {
@@ -220,6 +223,9 @@ func TestDataErrors(t *testing.T) {
 // finished after a minute: /dev/zero, a line of 20 MB, and a FIFO
 // given to fit -stream, whose second open would block.
 func TestHostileInput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (seconds); go test without -short runs it")
+	}
 	if runtime.GOOS == "windows" {
 		t.Skip("no /dev/zero or FIFOs")
 	}

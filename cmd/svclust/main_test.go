@@ -345,6 +345,9 @@ func TestFitJSON(t *testing.T) {
 // bit for bit, as the Table documents. The second file has 70,000
 // classes, more than 2 bytes hold.
 func TestFitMetricsMatchLibrary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (seconds); go test without -short runs it")
+	}
 	t.Parallel()
 	var many strings.Builder
 	many.WriteString("x1,label\n")
@@ -390,6 +393,9 @@ func TestFitMetricsMatchLibrary(t *testing.T) {
 // counting the empty label as a class lowered the ARI of a file that
 // clusters perfectly (issue 34).
 func TestFitUnlabelledRows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (seconds); go test without -short runs it")
+	}
 	t.Parallel()
 	full := genFile(t, "gauss3", 700)
 	lines := strings.Split(strings.TrimSuffix(readFile(t, full), "\n"), "\n")
@@ -557,6 +563,9 @@ func TestEvaluateIndices(t *testing.T) {
 }
 
 func TestTune(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (seconds); go test without -short runs it")
+	}
 	t.Parallel()
 	data := genFile(t, "gauss3", 300)
 	grid := []string{"-gamma-grid", "0.5x,auto,4", "-C-grid", "auto,8"}
@@ -642,6 +651,9 @@ func TestTune(t *testing.T) {
 }
 
 func TestDemo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (seconds); go test without -short runs it")
+	}
 	t.Parallel()
 	out := mustCLI(t, "demo", "-n", "200")
 	for _, k := range dataset.Kinds() {

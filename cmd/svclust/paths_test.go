@@ -185,6 +185,9 @@ func TestModelNotRegular(t *testing.T) {
 // on readReport with a limit of 1 MiB, and through the command on a file
 // one byte over the limit the command sets.
 func TestReproduceFromBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (seconds); go test without -short runs it")
+	}
 	big := writeFile(t, "r.json", `{"records":[`+strings.Repeat(" ", 2<<20)+`]}`)
 	if _, err := readReport(big, 1<<20); err == nil || !strings.Contains(err.Error(), "r.json: larger than 1 MiB") {
 		t.Errorf("readReport of 2 MiB with a limit of 1 MiB: %v", err)

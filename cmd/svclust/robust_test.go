@@ -181,6 +181,9 @@ func untimed(t *testing.T, j *fitJSON) string {
 // not panic, and must neither create nor change an output file; the
 // legitimate inputs among them must succeed with the documented result.
 func TestRobust(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (seconds); go test without -short runs it")
+	}
 	g3, err := dataset.Generate(dataset.Gauss3, 100, 3)
 	if err != nil {
 		t.Fatal(err)

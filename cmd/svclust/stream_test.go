@@ -45,6 +45,9 @@ func fitMetrics(t *testing.T, out string) map[string]any {
 // -all). The external indices come from a contingency table that numbers
 // labels as Evaluate does, so they agree bit for bit too.
 func TestStreamMatchesFitAll(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (seconds); go test without -short runs it")
+	}
 	t.Parallel()
 	moons := genFile(t, "moons", 500)
 	gauss := genFile(t, "gauss3", 400)
@@ -96,6 +99,9 @@ func TestStreamMatchesFitAll(t *testing.T) {
 // equals fit's), predict with the model gives the same labels, and the run
 // does not depend on -workers.
 func TestStreamSample(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (seconds); go test without -short runs it")
+	}
 	t.Parallel()
 	data := genFile(t, "gauss3", 1500)
 	_, fitModel, _ := fitFiles(t, data, "-rule", "components", "-all")

@@ -11,6 +11,9 @@ import (
 // from its timings for any -workers, and predict and score write the same
 // output; the library promises results independent of Config.Workers.
 func TestWorkersDeterministic(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (seconds); go test without -short runs it")
+	}
 	t.Parallel()
 	data := genFile(t, "moons", 600)
 	for _, flags := range [][]string{
