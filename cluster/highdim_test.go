@@ -5,7 +5,7 @@ package cluster_test
 //
 //	go test -run '^$' -bench 'Defaults(Calibration|HighKinds)$' -benchtime 1x ./cluster
 //	SVCLUST_SPACE=input go test ...   # the kernel on the features only
-//	SVCLUST_STATS=1 go test -run SpaceStats -v ./cluster
+//	go run ./tools/probe space   # the statistics of the subspace rule (was TestSpaceStats)
 //
 // Calibration reads $SVCLUST_CALIB (default ../../shared/calibration) and
 // its anchors.tsv; $SVCLUST_MIND keeps the sets of at least that many
@@ -230,47 +230,6 @@ func BenchmarkDefaultsHD8Sizes(b *testing.B) {
 			fmt.Fprintf(&t, "%-5d mean ARI %.3f\n", n, sum/5)
 		}
 		fmt.Print(t.String())
-	}
-}
-
-// TestSpaceStats prints the subspace rule's statistics (concentration
-// ρ_med/ρ, intrinsic dimension, whether projected) on every generated
-// kind, high-dimensional kind (data seeds 1–5) and calibration set with
-// d ≥ 4, z-scored: where the data fall against the threshold 6. Skipped
-// unless $SVCLUST_STATS is set.
-func TestSpaceStats(t *testing.T) {
-	if os.Getenv("SVCLUST_STATS") == "" {
-		t.Skip("set SVCLUST_STATS=1")
-	}
-	show := func(name string, ds *dataset.Dataset) {
-		dataset.FitScaler(ds.X, dataset.ScaleZScore).Transform(ds.X)
-		_, d := ds.X.Dims()
-		ch, err := svclust.Choose(ds.X, &svclust.Config{Seed: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("%-16s d=%4d  %s", name, d, spaceNote(ch))
-	}
-	for _, k := range highKinds() {
-		for seed := uint64(1); seed <= 5; seed++ {
-			ds, _ := dataset.GenerateHigh(k, 1000, seed)
-			show(fmt.Sprintf("%s/%d", k, seed), ds)
-		}
-	}
-	for _, dir := range []string{os.Getenv("SVCLUST_CALIB"), os.Getenv("SVCLUST_DATA")} {
-		if dir == "" {
-			continue
-		}
-		fs, _ := filepath.Glob(filepath.Join(dir, "*.csv"))
-		for _, f := range fs {
-			ds, err := dataset.ReadFile(f, dataset.ReadOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, d := ds.X.Dims(); d >= 4 {
-				show(strings.TrimSuffix(filepath.Base(f), ".csv"), ds)
-			}
-		}
 	}
 }
 
