@@ -48,8 +48,13 @@ const margin = 0.1
 type Options struct {
 	// Title is drawn above the plot; "" means none.
 	Title string
-	// XLabel and YLabel name the axes; "" means "x1" and "x2".
+	// XLabel and YLabel name the axes; "" means "x1" and "x2", and for
+	// Projection the principal components with their share of the
+	// variance ("PC1 of Of (62% of the variance)").
 	XLabel, YLabel string
+	// Of says what the data are, for Projection's axes ("the
+	// zscore-scaled data"); "" leaves it out.
+	Of string
 	// Legend adds a legend naming each cluster, the outliers, the support
 	// vectors and the boundary, in the top right corner of the plot.
 	Legend bool

@@ -139,11 +139,15 @@ func Projection(m *svclust.Model, x mat.Matrix, labels []int, opt *Options) (*pl
 		return nil, nil, err
 	}
 	o := *opt
+	of := ""
+	if o.Of != "" {
+		of = " of " + o.Of
+	}
 	if o.XLabel == "" {
-		o.XLabel = fmt.Sprintf("PC1 (%.0f%% of the variance)", 100*pca.Share[0])
+		o.XLabel = fmt.Sprintf("PC1%s (%.0f%% of the variance)", of, 100*pca.Share[0])
 	}
 	if o.YLabel == "" {
-		o.YLabel = fmt.Sprintf("PC2 (%.0f%% of the variance)", 100*pca.Share[1])
+		o.YLabel = fmt.Sprintf("PC2%s (%.0f%% of the variance)", of, 100*pca.Share[1])
 	}
 	p := newPlot(&o)
 	px := pca.Project(x)

@@ -32,9 +32,18 @@ const PanelSize = 4 * vg.Inch
 // writes: below an inch nothing is legible, and 200 inches, far beyond any
 // page, keep a PNG below 30,000 pixels a side at DPI.
 const (
-	MinSize = vg.Inch
-	MaxSize = 200 * vg.Inch
+	MinSize = MinInches * vg.Inch
+	MaxSize = MaxInches * vg.Inch
 )
+
+// MinInches and MaxInches are MinSize and MaxSize in inches.
+const (
+	MinInches = 1
+	MaxInches = 200
+)
+
+// Inches returns the length of v inches, for the sizes of Save.
+func Inches(v float64) vg.Length { return vg.Length(v) * vg.Inch }
 
 // ErrFormat is wrapped by the error of Format, Save and Panels for a file
 // name that ends neither in .png nor in .svg.

@@ -8,8 +8,6 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/vg"
 
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/figure"
@@ -73,8 +71,8 @@ func runPlot(e *env, o *plotFlags, args []string) error {
 		name string
 		v    float64
 	}{{"-width", o.width}, {"-height", o.height}} {
-		if l := vg.Length(f.v) * vg.Inch; !(l >= figure.MinSize && l <= figure.MaxSize) {
-			return usagef("%s must be ≥ %g and ≤ %g (inches)", f.name, figure.MinSize/vg.Inch, figure.MaxSize/vg.Inch)
+		if !(f.v >= figure.MinInches && f.v <= figure.MaxInches) {
+			return usagef("%s must be ≥ %d and ≤ %d (inches)", f.name, figure.MinInches, figure.MaxInches)
 		}
 	}
 	if o.grid < 0 {
@@ -117,27 +115,25 @@ func runPlot(e *env, o *plotFlags, args []string) error {
 		labels = mf.Partition.Predict(nil, x, o.workers)
 	}
 	opt := &figure.Options{Title: o.title, Legend: o.legend, Grid: o.grid, Workers: o.workers, SupportVectors: o.sv}
-	var p *plot.Plot
+	w, h := figure.Inches(o.width), figure.Inches(o.height)
 	if d == 2 {
 		opt.XLabel, opt.YLabel = axisLabel(mf, 0), axisLabel(mf, 1)
 		opt.Scaler = mf.Scaler
-		p, err = figure.Domain(mf.Model, ds.X, labels, opt)
-	} else {
-		var pca *figure.PCA
-		p, pca, err = figure.Projection(mf.Model, x, labels, opt)
-		if err == nil {
-			scaled := "the " + mf.Scale.String() + "-scaled data"
-			if mf.Scale == dataset.ScaleNone {
-				scaled = "the data"
-			}
-			p.X.Label.Text = fmt.Sprintf("PC1 of %s (%.0f%% of the variance)", scaled, 100*pca.Share[0])
-			p.Y.Label.Text = fmt.Sprintf("PC2 of %s (%.0f%% of the variance)", scaled, 100*pca.Share[1])
+		p, err := figure.Domain(mf.Model, ds.X, labels, opt)
+		if err != nil {
+			return err
 		}
+		return figure.Save(o.out, w, h, p)
 	}
+	opt.Of = "the " + mf.Scale.String() + "-scaled data"
+	if mf.Scale == dataset.ScaleNone {
+		opt.Of = "the data"
+	}
+	p, _, err := figure.Projection(mf.Model, x, labels, opt)
 	if err != nil {
 		return err
 	}
-	return figure.Save(o.out, vg.Length(o.width)*vg.Inch, vg.Length(o.height)*vg.Inch, p)
+	return figure.Save(o.out, w, h, p)
 }
 
 // axisLabel returns the label of axis j of a 2-D figure, drawn in the
