@@ -32,7 +32,7 @@ func (e *DimError) Error() string {
 // Unwrap returns svclust.ErrDimension.
 func (e *DimError) Unwrap() error { return svclust.ErrDimension }
 
-// Validate returns an error wrapping svclust.ErrNotTrained unless m has
+// Validate returns an error wrapping svclust.ErrNotTrained unless f has
 // what its methods need and Write can write: a valid Model
 // (svclust.Model.Validate), a Scaler of its dimension whose values are
 // finite, whose multipliers are > 0 with a finite inverse, and which is
@@ -40,24 +40,24 @@ func (e *DimError) Unwrap() error { return svclust.ErrDimension }
 // dimension, none of them the Label. A File that Read returns is valid;
 // one built by hand, or the zero File, may not be, and its methods then
 // return this error.
-func (m *File) Validate() error {
-	if m == nil {
+func (f *File) Validate() error {
+	if f == nil {
 		return fmt.Errorf("%w: nil *File", svclust.ErrNotTrained)
 	}
-	if err := m.Model.Validate(); err != nil {
+	if err := f.Model.Validate(); err != nil {
 		return err
 	}
-	if err := m.checkParts(); err != nil {
+	if err := f.checkParts(); err != nil {
 		return fmt.Errorf("%w: File.%v", svclust.ErrNotTrained, err)
 	}
 	return nil
 }
 
-// checkParts checks the scaler and the names of m, whose Model is valid,
+// checkParts checks the scaler and the names of f, whose Model is valid,
 // as Validate says, naming the field at fault first.
-func (m *File) checkParts() error {
-	d := m.Model.Dim()
-	s := m.Scaler
+func (f *File) checkParts() error {
+	d := f.Model.Dim()
+	s := f.Scaler
 	if s == nil {
 		return errors.New("Scaler is nil")
 	}
@@ -74,21 +74,21 @@ func (m *File) checkParts() error {
 		if !(s.Mul[j] > 0) || !finite(1/s.Mul[j]) {
 			return fmt.Errorf("Scaler: the multiplier of column %d is %v: want > 0 with a finite inverse", j+1, s.Mul[j])
 		}
-		if m.Scale == dataset.ScaleNone && (s.Shift[j] != 0 || s.Mul[j] != 1) {
+		if f.Scale == dataset.ScaleNone && (s.Shift[j] != 0 || s.Mul[j] != 1) {
 			return fmt.Errorf("Scaler: scale none, but column %d is shifted by %v and multiplied by %v", j+1, s.Shift[j], s.Mul[j])
 		}
 	}
-	if m.Features != nil {
-		if len(m.Features) != d {
-			return fmt.Errorf("Features has %d names for %d features", len(m.Features), d)
+	if f.Features != nil {
+		if len(f.Features) != d {
+			return fmt.Errorf("Features has %d names for %d features", len(f.Features), d)
 		}
 		seen := make(map[string]int, d)
-		for j, name := range m.Features {
+		for j, name := range f.Features {
 			if k, ok := seen[name]; ok {
 				return fmt.Errorf("Features names %q twice (features %d and %d): a data file cannot have both columns", name, k+1, j+1)
 			}
 			seen[name] = j
-			if m.Label != "" && name == m.Label {
+			if f.Label != "" && name == f.Label {
 				return fmt.Errorf("Features: %q is also the Label column", name)
 			}
 		}
@@ -135,15 +135,15 @@ func (e *OverflowError) Error() string {
 // and finite values that scale to within ±dataset.MaxScaled: for the first
 // row that does not, an error wrapping svclust.ErrNotFinite naming the row
 // and column of a NaN or ±Inf, or an *OverflowError.
-func (m *File) check(x mat.Matrix) error {
-	if err := m.Validate(); err != nil {
+func (f *File) check(x mat.Matrix) error {
+	if err := f.Validate(); err != nil {
 		return err
 	}
 	n, d := rowmajor.Dims(x)
 	if d == 0 {
 		return svclust.ErrNoData
 	}
-	if want := m.Model.Dim(); d != want {
+	if want := f.Model.Dim(); d != want {
 		return &DimError{Got: d, Want: want}
 	}
 	row := make([]float64, d)
@@ -152,17 +152,17 @@ func (m *File) check(x mat.Matrix) error {
 		for j, v := range row {
 			if !finite(v) {
 				name := fmt.Sprintf("x%d", j+1)
-				if m.Features != nil {
-					name = m.Features[j]
+				if f.Features != nil {
+					name = f.Features[j]
 				}
 				return fmt.Errorf("%w: row %d, column %d (feature %q) is %v", svclust.ErrNotFinite, i+1, j+1, name, v)
 			}
 		}
-		if j, u := m.Scaler.Overflow(row); j >= 0 {
-			e := NewOverflowError(m.Scaler, row, j, u)
+		if j, u := f.Scaler.Overflow(row); j >= 0 {
+			e := NewOverflowError(f.Scaler, row, j, u)
 			e.Row = i
-			if m.Features != nil {
-				e.Feature = m.Features[j]
+			if f.Features != nil {
+				e.Feature = f.Features[j]
 			}
 			return e
 		}
@@ -175,14 +175,14 @@ func (m *File) check(x mat.Matrix) error {
 // [*OverflowError] for the first value that overflows when scaled, before
 // it changes x, or an error wrapping [svclust.ErrNotFinite] naming the row
 // and column of the first NaN or ±Inf. A nil x is [svclust.ErrNoData].
-func (m *File) ScaleRows(x *mat.Dense) error {
+func (f *File) ScaleRows(x *mat.Dense) error {
 	if x == nil {
 		return svclust.ErrNoData
 	}
-	if err := m.check(x); err != nil {
+	if err := f.check(x); err != nil {
 		return err
 	}
-	m.Scaler.Transform(x)
+	f.Scaler.Transform(x)
 	return nil
 }
 
@@ -199,9 +199,9 @@ func (m *File) ScaleRows(x *mat.Dense) error {
 // zero File), svclust.ErrNoData for a nil x, and an error wrapping
 // svclust.ErrDimension if dst is not nil and its length is not the
 // number of rows of x, and a *svclust.ConfigError for workers < 0.
-func (m *File) Predict(dst []int, x mat.Matrix, workers int) ([]int, error) {
-	return withRows(m, "Predict", dst, x, workers, m.clustered, func(dst []int, scaled *mat.Dense) error {
-		m.Partition.Predict(dst, scaled, workers)
+func (f *File) Predict(dst []int, x mat.Matrix, workers int) ([]int, error) {
+	return withRows(f, "Predict", dst, x, workers, f.clustered, func(dst []int, scaled *mat.Dense) error {
+		f.Partition.Predict(dst, scaled, workers)
 		return nil
 	})
 }
@@ -211,9 +211,9 @@ func (m *File) Predict(dst []int, x mat.Matrix, workers int) ([]int, error) {
 // is allocated: the model's novelty score, higher inside the data
 // ([File.OutlierScores] ranks outliers on a common scale). It returns the
 // errors of [File.Predict] but ErrNotClustered.
-func (m *File) Score(dst []float64, x mat.Matrix, workers int) ([]float64, error) {
-	return withRows(m, "Score", dst, x, workers, nil, func(dst []float64, scaled *mat.Dense) error {
-		m.Model.Score(dst, scaled, workers)
+func (f *File) Score(dst []float64, x mat.Matrix, workers int) ([]float64, error) {
+	return withRows(f, "Score", dst, x, workers, nil, func(dst []float64, scaled *mat.Dense) error {
+		f.Model.Score(dst, scaled, workers)
 		return nil
 	})
 }
@@ -226,16 +226,16 @@ func (m *File) Score(dst []float64, x mat.Matrix, workers int) ([]float64, error
 // [cluster.ErrNoOutlierScores] for a file of version 5 or older, whose
 // partition has no outlier fence: fitting again gives one. Otherwise it
 // returns errors and panics as [File.Predict] does.
-func (m *File) OutlierScores(dst []float64, x mat.Matrix, workers int) ([]float64, error) {
-	return withRows(m, "OutlierScores", dst, x, workers, m.scored, func(dst []float64, scaled *mat.Dense) error {
-		_, err := m.Partition.OutlierScores(dst, scaled, workers)
+func (f *File) OutlierScores(dst []float64, x mat.Matrix, workers int) ([]float64, error) {
+	return withRows(f, "OutlierScores", dst, x, workers, f.scored, func(dst []float64, scaled *mat.Dense) error {
+		_, err := f.Partition.OutlierScores(dst, scaled, workers)
 		return err
 	})
 }
 
 // clustered returns ErrNotClustered for a model without a partition.
-func (m *File) clustered() error {
-	if m.Partition == nil {
+func (f *File) clustered() error {
+	if f.Partition == nil {
 		return ErrNotClustered
 	}
 	return nil
@@ -243,11 +243,11 @@ func (m *File) clustered() error {
 
 // scored returns the error of a model without outlier scores: no
 // partition, or a partition without an outlier fence.
-func (m *File) scored() error {
-	if m.Partition == nil {
+func (f *File) scored() error {
+	if f.Partition == nil {
 		return ErrNotClustered
 	}
-	if m.Partition.OutlierThreshold() == 0 {
+	if f.Partition.OutlierThreshold() == 0 {
 		return cluster.ErrNoOutlierScores
 	}
 	return nil
@@ -297,9 +297,9 @@ func withRows[T int | float64](m *File, name string, dst []T, x mat.Matrix, work
 // pass over the rows where the partition's rule allows it (see
 // cluster.Partition.PredictScores); nil slices are allocated. It returns
 // the errors of both.
-func (m *File) PredictScores(dst []int, scores []float64, x mat.Matrix, workers int) ([]int, []float64, error) {
-	return withScores(m, "PredictScores", dst, scores, x, workers, func(dst []int, scores []float64, scaled *mat.Dense) error {
-		_, _, err := m.Partition.PredictScores(dst, scores, scaled, workers)
+func (f *File) PredictScores(dst []int, scores []float64, x mat.Matrix, workers int) ([]int, []float64, error) {
+	return withScores(f, "PredictScores", dst, scores, x, workers, func(dst []int, scores []float64, scaled *mat.Dense) error {
+		_, _, err := f.Partition.PredictScores(dst, scores, scaled, workers)
 		return err
 	})
 }
@@ -308,9 +308,9 @@ func (m *File) PredictScores(dst []int, scores []float64, x mat.Matrix, workers 
 // pass over the rows where the partition allows it (see
 // cluster.ScoreOutliers); nil slices are allocated. It returns the errors
 // of both.
-func (m *File) ScoreOutliers(fx, scores []float64, x mat.Matrix, workers int) ([]float64, []float64, error) {
-	return withScores(m, "ScoreOutliers", fx, scores, x, workers, func(fx, scores []float64, scaled *mat.Dense) error {
-		return cluster.ScoreOutliers(m.Partition, fx, scores, scaled, workers)
+func (f *File) ScoreOutliers(fx, scores []float64, x mat.Matrix, workers int) ([]float64, []float64, error) {
+	return withScores(f, "ScoreOutliers", fx, scores, x, workers, func(fx, scores []float64, scaled *mat.Dense) error {
+		return cluster.ScoreOutliers(f.Partition, fx, scores, scaled, workers)
 	})
 }
 
@@ -349,7 +349,7 @@ func withScores[T int | float64](m *File, name string, dst []T, scores []float64
 // chunks calls do with the scaled rows lo to hi of x, for consecutive
 // chunks of at most rows rows (0 means as many as labelRows and
 // labelBytes allow), and returns the first error of do.
-func (m *File) chunks(x mat.Matrix, do func(lo, hi int, scaled *mat.Dense) error, rows int) error {
+func (f *File) chunks(x mat.Matrix, do func(lo, hi int, scaled *mat.Dense) error, rows int) error {
 	n, d := x.Dims()
 	if n == 0 {
 		return nil
@@ -364,7 +364,7 @@ func (m *File) chunks(x mat.Matrix, do func(lo, hi int, scaled *mat.Dense) error
 		for i := lo; i < hi; i++ {
 			row := buf[(i-lo)*d : (i-lo+1)*d]
 			mat.Row(row, i, x)
-			m.Scaler.TransformRow(row, row)
+			f.Scaler.TransformRow(row, row)
 		}
 		if err := do(lo, hi, mat.NewDense(hi-lo, d, buf[:(hi-lo)*d])); err != nil {
 			return err
@@ -378,16 +378,16 @@ func (m *File) chunks(x mat.Matrix, do func(lo, hi int, scaled *mat.Dense) error
 // number is not the model's dimension, and otherwise the first feature
 // whose name differs from the model's, or −1 if every name matches or the
 // model has no names.
-func (m *File) Renamed(names []string) (int, error) {
-	if err := m.Validate(); err != nil {
+func (f *File) Renamed(names []string) (int, error) {
+	if err := f.Validate(); err != nil {
 		return -1, err
 	}
-	if want := m.Model.Dim(); len(names) != want {
+	if want := f.Model.Dim(); len(names) != want {
 		return -1, &DimError{Got: len(names), Want: want}
 	}
-	if m.Features != nil {
+	if f.Features != nil {
 		for j, name := range names {
-			if name != m.Features[j] {
+			if name != f.Features[j] {
 				return j, nil
 			}
 		}
@@ -418,13 +418,13 @@ func (e *ColumnError) Error() string {
 // and the model has no names, a [*ColumnError] for a feature of the model
 // that names no column or a column that names no feature, and an error
 // wrapping dataset.ErrColumnName for a name that occurs twice.
-func (m *File) Order(names []string) ([]int, error) {
-	if err := m.Validate(); err != nil {
+func (f *File) Order(names []string) ([]int, error) {
+	if err := f.Validate(); err != nil {
 		return nil, err
 	}
-	d := m.Model.Dim()
+	d := f.Model.Dim()
 	order := make([]int, d)
-	if m.Features == nil {
+	if f.Features == nil {
 		if len(names) != d {
 			return nil, &DimError{Got: len(names), Want: d}
 		}
@@ -441,10 +441,10 @@ func (m *File) Order(names []string) ([]int, error) {
 		pos[name] = k
 	}
 	used := make([]bool, len(names))
-	for j, f := range m.Features {
-		k, ok := pos[f]
+	for j, name := range f.Features {
+		k, ok := pos[name]
 		if !ok {
-			return nil, &ColumnError{Missing: f}
+			return nil, &ColumnError{Missing: name}
 		}
 		order[j], used[k] = k, true
 	}

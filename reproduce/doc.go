@@ -39,8 +39,7 @@
 // # Beyond the paper's grid
 //
 // The paper's grid of C stops at 2⁵, which keeps the budgeted methods from
-// finding every class of several small data sets (see Reach). As issue 12
-// decided, a report may hold a second part (Report.Extended, an
+// finding every class of several small data sets (see Reach). So a report may hold a second part (Report.Extended, an
 // Extension): the budgeted methods rerun on the data sets of at most
 // SmallLimit points with a wider grid of C (ExtendedGrid: up to 2¹¹),
 // everything else unchanged (Protocol.RunExtended, ExtendedScope). The

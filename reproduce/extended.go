@@ -11,10 +11,10 @@ import (
 	"time"
 )
 
-// ExtendedGrid returns the default grid of C of a report's extended part
-// (issue 12): the paper's grid {2⁻⁵, 2⁻³, …, 2⁵} followed by 2⁷, 2⁹ and
-// 2¹¹, where the paper's objective lets the domain f ≥ 0 hold every point
-// of the small data sets (see Reach).
+// ExtendedGrid returns the default grid of C of a report's extended part:
+// the paper's grid {2⁻⁵, 2⁻³, …, 2⁵} followed by 2⁷, 2⁹ and 2¹¹, where
+// the paper's objective lets the domain f ≥ 0 hold every point of the
+// small data sets (see Reach).
 func ExtendedGrid() []float64 { return append(Grid(), 128, 512, 2048) }
 
 // Extension is the part of a Report beyond the paper's grid: the budgeted
@@ -39,7 +39,7 @@ type Extension struct {
 
 // ExtendedScope returns what the extended grid concerns: of the data sets
 // of recs (the records of the paper's grid), in their order, those of
-// 1 to SmallLimit points, issue 3's small sets; and of methods the
+// 1 to SmallLimit points, the small sets of the reproduction criterion; and of methods the
 // budgeted ones that recs hold, in the order of methods. Both are empty
 // when either would be.
 func ExtendedScope(recs []Record, methods []Method) ([]DataSet, []Method) {
@@ -86,7 +86,7 @@ func (p *Protocol) RunExtended(ctx context.Context, dir string, cs []float64, re
 	return e, err
 }
 
-// Compare returns the Comparison of issue 3's criterion on the records of
+// Compare returns the Comparison of the reproduction criterion on the records of
 // the extended grid, as Report.Compare does on the paper's.
 func (e *Extension) Compare() []Comparison {
 	return (&Report{Records: e.Records}).Compare()
@@ -167,7 +167,7 @@ func extendedWhat(e *Extension) string {
 	return fmt.Sprintf("%s %s on the %d data sets of at most %d points (%s)", what, joinAnd(names, "and"), len(ds), SmallLimit, strings.Join(sets, ", "))
 }
 
-// writeExtended writes the section of the extended part: issue 3's
+// writeExtended writes the section of the extended part: the reproduction
 // criterion on its records, beside the paper grid's count, and our NMI and
 // setting chosen for every data set and method.
 func (r *Report) writeExtended(w io.Writer) {

@@ -196,7 +196,7 @@ func (r *Report) layout() ([]DataSet, []Method) {
 	return ds, ms
 }
 
-// Comparison is the check of issue 3's criterion on one data set: the
+// Comparison is the check of the reproduction criterion on one data set: the
 // NMI of our best budgeted variant against the paper's best budgeted NMI.
 type Comparison struct {
 	Dataset string
@@ -210,12 +210,12 @@ type Comparison struct {
 	Best, BestM Method
 }
 
-// Tolerance is the margin of issue 3's criterion: our best budgeted NMI
+// Tolerance is the margin of the reproduction criterion: our best budgeted NMI
 // must be at least the paper's best budgeted NMI minus Tolerance.
 const Tolerance = 0.05
 
 // SmallLimit is the largest number of points of the data sets on which
-// issue 3's criterion is checked (the paper's 10 sets of at most 1,000).
+// the reproduction criterion is checked (the paper's 10 sets of at most 1,000).
 const SmallLimit = 1000
 
 // Compare returns the Comparison of every data set of r with at most
@@ -269,10 +269,10 @@ func (c Comparison) Within(v float64) bool {
 }
 
 // WriteMarkdown writes r as a Markdown document: how it was made, the
-// protocol, issue 3's NMI criterion, the paper's seven tables with the
+// protocol, the reproduction criterion (Tolerance), the paper's seven tables with the
 // paper's value beside ours in every cell and a note under each, the
 // indices the paper omits, and the settings chosen. With r.Extended it
-// also writes the section of the extended grid after issue 3's criterion
+// also writes the section of the extended grid after the reproduction criterion
 // and the Reach, and says in the head which part is which; the sections
 // of the paper's grid stay as they are without it.
 func (r *Report) WriteMarkdown(w io.Writer) error {
@@ -546,7 +546,7 @@ func list(v []float64) string {
 	return strings.Join(s, ", ")
 }
 
-// writeComparison writes issue 3's criterion.
+// writeComparison writes the reproduction criterion.
 func writeComparison(w io.Writer, cs []Comparison) {
 	fmt.Fprintf(w, "## NMI of the best budgeted variant on the data sets of at most %d points\n\n", SmallLimit)
 	fmt.Fprintf(w, "Issue 3 asks for our best budgeted NMI to be at least the paper's best budgeted NMI − %.2f. ", Tolerance)
@@ -556,7 +556,7 @@ func writeComparison(w io.Writer, cs []Comparison) {
 	fmt.Fprintf(w, "\nWithin %.2f of the paper: **%d of %d** without BSGD-M, **%d of %d** with it.\n\n", Tolerance, n3, len(cs), n4, len(cs))
 }
 
-// writeComparisonTable writes the table of issue 3's criterion, one row
+// writeComparisonTable writes the table of the reproduction criterion, one row
 // per Comparison.
 func writeComparisonTable(w io.Writer, cs []Comparison) {
 	fmt.Fprintf(w, "| Dataset | paper best | ours (R, PNN, PRN) | within %.2f | ours with BSGD-M | within %.2f |\n", Tolerance, Tolerance)

@@ -8,7 +8,7 @@ import (
 // The upper bounds of the size flags. Each is far beyond any sensible
 // setting and keeps memory and time within what one machine has, so that a
 // mistyped value is an error naming the flag rather than a crash for lack
-// of memory or a run of hours (issue 13).
+// of memory or a run of hours.
 const (
 	// MaxBudget bounds -budget: the cache of distances between support
 	// vectors takes 8·s² bytes for s ≤ min(budget, n) + 2 support

@@ -7,7 +7,7 @@ import "github.com/svclust/svclust/settings"
 // settings'. Each is far beyond any sensible setting and keeps memory and
 // time within what one machine has, so that a mistyped value is a usage
 // error naming the flag rather than a crash for lack of memory or a run of
-// hours (issue 13). doc.go lists them.
+// hours. doc.go lists them.
 const (
 	// maxGenN bounds gen -n (10⁹ rows are about 40 GB of CSV).
 	maxGenN = 1_000_000_000

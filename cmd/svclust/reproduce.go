@@ -107,7 +107,7 @@ error.
 
 In the same run, the budgeted methods selected (bsgd-r, bsgd-pnn, bsgd-prn,
 bsgd-m) are rerun on the selected data sets of at most 1,000 points, the
-sets of issue 3's criterion, with C over -extended-C-grid (default the
+sets of the reproduction criterion, with C over -extended-C-grid (default the
 paper's grid and 2⁷, 2⁹, 2¹¹), everything else unchanged. The report keeps
 the paper's grid as its faithful tables and gives the extended grid a
 section of its own ("Beyond the paper's grid"); reproduction.json holds its
@@ -484,7 +484,7 @@ func commandLine(c *Command) string {
 	return strings.Join(parts, " ")
 }
 
-// printReproduce prints the outcome of reproduce on w: issue 3's NMI
+// printReproduce prints the outcome of reproduce on w: the reproduction criterion's NMI
 // criterion and where the report went.
 func printReproduce(w io.Writer, rep *reproduce.Report, md string) {
 	ok, total := 0, 0
