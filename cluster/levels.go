@@ -46,9 +46,15 @@ const (
 // excess-of-mass selection (Campello et al. 2013) picks the clusters of
 // that tree with at least MinSize rows; with an automatic C, clusters
 // whose valley is within the noise of the density estimate are joined
-// (RippleZ); and each point takes the cluster of its support vector, the
-// one with the largest term αᵢk(x, svᵢ) of f(x). It costs one pass of at
-// most B kernel terms per point, as scoring does, plus O(B²) for the tree.
+// (RippleZ); without a Subspace, a cluster that the same tree condensed
+// with that significance test at every split divides into parts is
+// divided where two parts' rows have two significant modes along the path
+// between them (the saddle test, docs/defaults.md, saddleAlpha); and each
+// point takes the cluster of its support vector, the one with the largest
+// term αᵢk(x, svᵢ) of f(x). It costs one pass of at most B kernel terms
+// per point, as scoring does, plus O(B²) for the tree, plus for each pair
+// of parts the saddle test compares the pair's rows times at most 256
+// points of the path.
 // This goes beyond the paper, whose clusters are the components of the
 // single level f ≥ 0 set by C (that is [Components]). Its partition is a
 // [*LevelTree]. Of more than 200,000 rows the tree is built from every
@@ -320,7 +326,8 @@ type dnode struct {
 // support vector follows its trajectory to a mode of f, modes are joined
 // at the level their segment test reaches, clusters are chosen from that
 // tree by excess of mass, ripples are joined (with an automatic C; see
-// Levels.RippleZ), and each row takes the cluster of its support vector
+// Levels.RippleZ), clusters are divided by the saddle test (automatic C,
+// no subspace; see divide), and each row takes the cluster of its support vector
 // (see assign.Field.EachOwner). Whether C was automatic and the SGD's T
 // are read from m.Choice and m.Stats, which the model file stores, so
 // that a loaded model clusters again as it did when trained.
@@ -381,30 +388,63 @@ func (cfg *Levels) clusterLevels(m *svclust.Model, data []float64, n, d int, min
 		low = min(low, edges[len(edges)-1].h)
 	}
 	dn, root := linkage(edges, nm, low)
-	ct := condense(dn, root, levels, prefix, g, minSize, low)
-	modeCluster, birth, stab := ct.selectClusters(dn, nm)
-	spread(modeCluster, edges, reps, d)
-	if z := cfg.RippleZ; z >= 0 && m.Choice.CAuto && len(birth) > 1 {
+	// With an automatic C and no subspace the tree is condensed a second
+	// time with the significance test (see divide).
+	joining := cfg.RippleZ >= 0 && m.Choice.CAuto
+	saddle := joining && m.Subspace == nil
+	var z, sgd float64
+	var peak []float64
+	if joining {
+		z = cfg.RippleZ
 		switch {
 		case z == 0 && m.Subspace != nil:
 			z = DefaultProjectedRippleZ
 		case z == 0:
 			z = DefaultRippleZ
 		}
-		if !onF {
-			prefixSumsTo(prefix, levels, identity) // the sums of f, in place of g's
-		}
-		peak := make([]float64, nm)
+		peak = make([]float64, nm)
 		for i := range peak {
 			peak[i] = f.Value(reps[i*d : i*d+d])
 		}
-		var sgd float64 // N/T: the SGD's sampling noise relative to the data's
 		if t := m.Stats.Iterations; t > 0 {
-			sgd = float64(n) / float64(t)
+			sgd = float64(n) / float64(t) // N/T: the SGD's sampling noise relative to the data's
+		}
+	}
+	var prefixF [][]float64 // the prefix sums of f, for the saddle step
+	var sigCluster []int
+	var sigBirth, sigStab []float64
+	if saddle {
+		prefixF = prefix
+		if !onF {
+			prefixF = prefixSums(levels, identity)
+		}
+		sig := &significance{z: z, sgd: sgd, prefixF: prefixF, peak: peak}
+		sigCluster, sigBirth, sigStab = condenseSig(dn, root, levels, prefix, g, minSize, low, sig).selectClusters(dn, nm)
+		spread(sigCluster, edges, reps, d)
+	}
+	ct := condense(dn, root, levels, prefix, g, minSize, low)
+	modeCluster, birth, stab := ct.selectClusters(dn, nm)
+	spread(modeCluster, edges, reps, d)
+	if joining && len(birth) > 1 {
+		pf := prefixF
+		if pf == nil {
+			pf = prefix
+			if !onF {
+				prefixSumsTo(prefix, levels, identity) // the sums of f, in place of g's
+			}
 		}
 		k := len(birth)
-		modeCluster, birth, stab = joinRipples(modeCluster, edges, peak, levels, prefix, birth, stab, z, sgd)
+		modeCluster, birth, stab = joinRipples(modeCluster, edges, peak, levels, pf, birth, stab, z, sgd)
 		lt.ripples = k - len(birth)
+	}
+	if saddle && len(sigBirth) > 1 {
+		sigCluster, _, sigStab = joinRipples(sigCluster, edges, peak, levels, prefixF, sigBirth, sigStab, z, sgd)
+		rows := make([][]int, nm)
+		for i, o := range lt.owner {
+			j := svMode[o]
+			rows[j] = append(rows[j], i)
+		}
+		modeCluster, birth, stab = divide(modeCluster, sigCluster, birth, stab, sigStab, rows, data, reps, peak, d)
 	}
 
 	if cfg.rankLinks(m, d) {

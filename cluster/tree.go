@@ -258,6 +258,12 @@ func levelPower(cfg *Levels, cAuto bool) (g func(float64) float64, onF bool) {
 // which excess of mass is measured. Levels, births and the tree's heights
 // stay levels of f; only the masses are of g.
 func condense(dn []dnode, root int, levels, prefix [][]float64, g func(float64) float64, minSize int, low float64) *condensed {
+	return condenseSig(dn, root, levels, prefix, g, minSize, low, nil)
+}
+
+// condenseSig is condense with, when sig is not nil, the significance
+// test of sig at each split (see significance).
+func condenseSig(dn []dnode, root int, levels, prefix [][]float64, g func(float64) float64, minSize int, low float64, sig *significance) *condensed {
 	ct := &condensed{}
 	var leaves func(v int, out []int) []int
 	leaves = func(v int, out []int) []int {
@@ -292,28 +298,55 @@ func condense(dn []dnode, root int, levels, prefix [][]float64, g func(float64) 
 		}
 		return s
 	}
+	// split reports whether a node joining l and r at level h is a split
+	// of the cluster: always, without sig; with it, only when the branch
+	// of the lower peak stands out of the noise.
+	split := func(l, r int, h float64) bool {
+		if sig == nil {
+			return true
+		}
+		ml, mr := leaves(l, nil), leaves(r, nil)
+		young := ml
+		if sig.top(mr) < sig.top(ml) {
+			young = mr
+		}
+		z := rippleZ(young, levels, sig.prefixF, h, sig.sgd)
+		return z >= sig.z
+	}
 	var walk func(v int, base float64) int
+	var grow func(v int, base float64, c *ctCluster)
 	walk = func(v int, base float64) int {
 		id := len(ct.clusters)
 		ct.clusters = append(ct.clusters, ctCluster{})
 		c := ctCluster{birth: base}
+		grow(v, base, &c)
+		ct.clusters[id] = c
+		return id
+	}
+	grow = func(v int, base float64, c *ctCluster) {
 		for {
 			c.nodes = append(c.nodes, v)
 			if dn[v].l < 0 {
 				c.stab += mass(v, base, math.Inf(1))
-				break
+				return
 			}
 			h, l, r := dn[v].h, dn[v].l, dn[v].r
 			sl, sr := above(l, h), above(r, h)
 			if sl >= minSize && sr >= minSize {
-				c.stab += mass(v, base, h)
-				c.children = []int{walk(l, h), walk(r, h)}
-				break
+				if split(l, r, h) {
+					c.stab += mass(v, base, h)
+					c.children = append(c.children, walk(l, h), walk(r, h))
+					return
+				}
+				// A ripple: the cluster goes on in both branches.
+				grow(l, base, c)
+				v = r
+				continue
 			}
 			if sl < minSize && sr < minSize {
 				c.stab += mass(v, base, h)
 				c.nodes = append(c.nodes, l, r)
-				break
+				return
 			}
 			small, big := r, l
 			if sl < minSize {
@@ -323,11 +356,27 @@ func condense(dn []dnode, root int, levels, prefix [][]float64, g func(float64) 
 			c.nodes = append(c.nodes, small)
 			v = big
 		}
-		ct.clusters[id] = c
-		return id
 	}
 	walk(root, low)
 	return ct
+}
+
+// significance is the test of condense's splits: a split whose branch
+// of the lower peak has a rippleZ below z (on prefixF, the prefix sums of
+// f) is a ripple, and the cluster goes on in both branches.
+type significance struct {
+	z, sgd  float64
+	prefixF [][]float64
+	peak    []float64 // f at each mode
+}
+
+// top returns the highest peak among modes.
+func (s *significance) top(modes []int) float64 {
+	t := math.Inf(-1)
+	for _, m := range modes {
+		t = max(t, s.peak[m])
+	}
+	return t
 }
 
 // selectClusters chooses the clusters of largest total excess of mass
