@@ -28,11 +28,13 @@ func trainAndChoose(t *testing.T, x *mat.Dense, cfg *Config) (*Model, *Chosen) {
 	return m, p
 }
 
-// chosenCase is a case of the Chosen tests: its data and settings.
+// chosenCase is a case of the Chosen tests: its data and settings, and
+// the objective's rows when a test hook lowers them (0: the default).
 type chosenCase struct {
 	name string
 	x    *mat.Dense
 	cfg  Config
+	rows int
 }
 
 // chosenData returns the data of the Chosen tests: 300 moons, and 300 rows
@@ -50,10 +52,10 @@ func chosenData(t *testing.T) (moons, high *mat.Dense) {
 func TestChosenTrain(t *testing.T) {
 	moons, high := chosenData(t)
 	for _, tc := range []chosenCase{
-		{"moons auto", moons, Config{Seed: 3}},
-		{"moons gamma", moons, Config{Seed: 3, Gamma: 20}},
-		{"moons given", moons, Config{Seed: 3, Gamma: 20, C: 50, Budget: 40}},
-		{"t32 auto", high, Config{Seed: 3}},
+		{"moons auto", moons, Config{Seed: 3}, 0},
+		{"moons gamma", moons, Config{Seed: 3, Gamma: 20}, 0},
+		{"moons given", moons, Config{Seed: 3, Gamma: 20, C: 50, Budget: 40}, 0},
+		{"t32 auto", high, Config{Seed: 3}, 0},
 	} {
 		want, p := trainAndChoose(t, tc.x, &tc.cfg)
 		if p.Choice() != func() Choice { c, _ := Choose(tc.x, &tc.cfg); return c }() {
@@ -96,12 +98,20 @@ func TestChosenTrain(t *testing.T) {
 func TestChosenTrainDeferred(t *testing.T) {
 	moons, high := chosenData(t)
 	for _, tc := range []chosenCase{
-		{"moons auto", moons, Config{Seed: 3}},
-		{"moons sampled", moons, Config{Seed: 3, Gamma: 20, objectiveRows: 100}},
-		{"t32 auto", high, Config{Seed: 3}},
+		{"moons auto", moons, Config{Seed: 3}, 0},
+		{"moons sampled", moons, Config{Seed: 3, Gamma: 20}, 100},
+		{"t32 auto", high, Config{Seed: 3}, 0},
 	} {
-		want, p := trainAndChoose(t, tc.x, &tc.cfg)
-		got, objective, err := p.TrainDeferred(context.Background(), tc.x, &tc.cfg)
+		ctx := withTestHooks(context.Background(), testHooks{objectiveRows: tc.rows})
+		want, err := TrainContext(ctx, tc.x, &tc.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := NewChosen(tc.x, &tc.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, objective, err := p.TrainDeferred(ctx, tc.x, &tc.cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -124,13 +124,6 @@ type Config struct {
 	// is called on the goroutine of Train, must return quickly, and does
 	// not change the Model.
 	Progress func(done, total int)
-
-	// stepHook, set by the tests of this package only, is called after
-	// every SGD step with the trainer's state.
-	stepHook func(*trainer)
-	// objectiveRows, when positive, replaces objectiveRows for this run:
-	// tests lower it to check the sampled objective on small data.
-	objectiveRows int
 }
 
 func positiveOrZero(field string, v float64) error {

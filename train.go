@@ -104,6 +104,7 @@ func trainObjective(ctx context.Context, x mat.Matrix, cfg *Config, pre *Chosen,
 	}
 
 	tr := newTrainer(data, n, d, &c)
+	tr.step = hooksOf(ctx).step
 	if err := tr.run(ctx); err != nil {
 		return nil, nil, err
 	}
@@ -144,8 +145,8 @@ func trainObjective(ctx context.Context, x mat.Matrix, cfg *Config, pre *Chosen,
 		m.rescale(smp, d, c.Workers)
 	}
 	od, rows := data, objectiveRows
-	if c.objectiveRows > 0 {
-		rows = c.objectiveRows
+	if h := hooksOf(ctx); h.objectiveRows > 0 {
+		rows = h.objectiveRows
 	}
 	if n > rows {
 		od = sample.Rows(data, n, d, rows, rand.New(rand.NewPCG(c.Seed, c.Seed^0x6a09e667f3bcc909)))
@@ -190,6 +191,7 @@ type trainer struct {
 	data []float64
 	n, d int
 	cfg  *Config
+	step func(*trainer) // a test's hook after every step (testHooks), or nil
 	s    SupportSet
 	pos  []int32 // slot of each data index in s, or −1
 
@@ -288,8 +290,8 @@ func (tr *trainer) run(ctx context.Context) error {
 		}
 		tr.uu += 2*vu + vv
 		tr.diff2 = diff2
-		if c.stepHook != nil {
-			c.stepHook(tr)
+		if tr.step != nil {
+			tr.step(tr)
 		}
 		if c.Tol >= 0 && t >= c.MinIter && diff2 <= tol2 {
 			tr.status = Converged
@@ -434,6 +436,30 @@ func (m *Model) finite() error {
 		}
 	}
 	return nil
+}
+
+// testHooks are the seams of this package's tests, carried by the context
+// of a training (withTestHooks) rather than by Config, which users fill.
+type testHooks struct {
+	step          func(*trainer) // called after every SGD step
+	objectiveRows int            // when > 0, replaces objectiveRows
+}
+
+// testHooksKey is the context key of testHooks.
+type testHooksKey struct{}
+
+// withTestHooks returns ctx carrying h.
+func withTestHooks(ctx context.Context, h testHooks) context.Context {
+	return context.WithValue(ctx, testHooksKey{}, h)
+}
+
+// hooksOf returns the testHooks ctx carries, or none.
+func hooksOf(ctx context.Context) testHooks {
+	if ctx == nil {
+		return testHooks{}
+	}
+	h, _ := ctx.Value(testHooksKey{}).(testHooks)
+	return h
 }
 
 // objectiveRows is the largest number of rows on which Train computes the

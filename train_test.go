@@ -1,6 +1,7 @@
 package svclust
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -91,7 +92,8 @@ func TestStepInvariants(t *testing.T) {
 				}
 				prev = cur
 			}
-			m, err := Train(ds.X, &Config{Gamma: 2, C: 8, Budget: budget, Maintainer: st.m, Tol: -1, MaxIter: 3000, Seed: 3, stepHook: hook})
+			ctx := withTestHooks(context.Background(), testHooks{step: hook})
+			m, err := TrainContext(ctx, ds.X, &Config{Gamma: 2, C: 8, Budget: budget, Maintainer: st.m, Tol: -1, MaxIter: 3000, Seed: 3})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -366,7 +368,7 @@ func TestAutoBudgetChecksK(t *testing.T) {
 // of the hinge losses (sampling without replacement).
 func TestObjectiveSampled(t *testing.T) {
 	ds := generated(t, dataset.Gauss3, 3000)
-	m, err := Train(ds.X, &Config{Seed: 2, objectiveRows: 500})
+	m, err := TrainContext(withTestHooks(context.Background(), testHooks{objectiveRows: 500}), ds.X, &Config{Seed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
