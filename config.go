@@ -1,6 +1,7 @@
 package svclust
 
 import (
+	"github.com/svclust/svclust/internal/parallel"
 	"math"
 )
 
@@ -189,6 +190,6 @@ func (c Config) withDefaults() Config {
 	if c.MinIter == 0 {
 		c.MinIter = DefaultMinIter
 	}
-	c.Workers = numWorkers(c.Workers)
+	c.Workers = parallel.Workers(c.Workers)
 	return c
 }

@@ -240,11 +240,11 @@ func (m *Model) ScoreKernel(dst []float64, x mat.Matrix, workers int) []float64 
 	if terms := assign.NewTermsOf(f); terms != nil {
 		// The pass of the level tree's clustering and Predict, whose f
 		// it keeps.
-		f.EachOwner(x, terms, numWorkers(workers), nil, func(i int, fx float64, _ int32) { dst[i] = fx })
+		f.EachOwner(x, terms, parallel.Workers(workers), nil, func(i int, fx float64, _ int32) { dst[i] = fx })
 		return dst
 	}
 	rows := rowmajor.Source(x)
-	parallel.For(n, assign.ScoreChunk, numWorkers(workers), func(_, lo, hi int) {
+	parallel.For(n, assign.ScoreChunk, parallel.Workers(workers), func(_, lo, hi int) {
 		buf := rowmajor.Buffer(x, d)
 		for i := lo; i < hi; i++ {
 			dst[i] = m.value(rows(i, buf))

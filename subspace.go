@@ -162,7 +162,7 @@ func (m *Model) SupportVectors() *mat.Dense {
 func (p *Subspace) ApplyRows(data []float64, n, workers int) []float64 {
 	d, q := p.Dims()
 	out := make([]float64, n*q)
-	parallel.For(n, 256, numWorkers(workers), func(_, lo, hi int) {
+	parallel.For(n, 256, parallel.Workers(workers), func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			p.Apply(out[i*q:i*q+q], data[i*d:i*d+d])
 		}
@@ -189,7 +189,7 @@ func (p *Subspace) Residuals(dst, data, proj []float64, n, workers int) []float6
 	if len(dst) != n {
 		panic(badDim)
 	}
-	parallel.For(n, 256, numWorkers(workers), func(_, lo, hi int) {
+	parallel.For(n, 256, parallel.Workers(workers), func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			var all, in float64
 			for j, v := range data[i*d : i*d+d] {

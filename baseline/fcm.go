@@ -111,7 +111,7 @@ func fuzzyCMeans(x []float64, d int, cfg *FCMConfig) (*FCMResult, error) {
 		maxIter = DefaultMaxIter
 	}
 	k := cfg.K
-	w := numWorkers(cfg.Workers)
+	w := parallel.Workers(cfg.Workers)
 	rng := rand.New(rand.NewPCG(cfg.Seed, cfg.Seed))
 	res := &FCMResult{
 		Membership: make([]float64, n*k),

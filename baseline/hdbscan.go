@@ -5,6 +5,7 @@ import (
 
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/internal/hdbscan"
+	"github.com/svclust/svclust/internal/parallel"
 )
 
 // DefaultMinPts is the MinPts of [HDBSCAN] when HDBSCANConfig.MinPts is 0
@@ -140,7 +141,7 @@ func HDBSCAN(x mat.Matrix, cfg *HDBSCANConfig) (*HDBSCANResult, error) {
 	if mcs == 0 {
 		mcs = max(minPts, 2)
 	}
-	w := numWorkers(cfg.Workers)
+	w := parallel.Workers(cfg.Workers)
 	res := &HDBSCANResult{Labels: make([]int, n), workers: w}
 	for i := range res.Labels {
 		res.Labels[i] = -1

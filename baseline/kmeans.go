@@ -105,7 +105,7 @@ func kMeans(x []float64, d int, cfg *KMeansConfig) (*KMeansResult, error) {
 	if maxIter == 0 {
 		maxIter = DefaultMaxIter
 	}
-	w := numWorkers(cfg.Workers)
+	w := parallel.Workers(cfg.Workers)
 	rng := rand.New(rand.NewPCG(cfg.Seed, cfg.Seed))
 	var best *KMeansResult
 	for run := 0; run < max(1, cfg.Runs); run++ {

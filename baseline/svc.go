@@ -76,7 +76,7 @@ func (s *SVDD) labelSetup(x []float64, m, workers int) (int, int, int, error) {
 	if m == 0 {
 		m = cluster.DefaultM
 	}
-	return n, m, numWorkers(workers), nil
+	return n, m, parallel.Workers(workers), nil
 }
 
 // LabelCompleteGraph assigns the n rows of x (normally the training data)

@@ -4,13 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/internal/kernel"
+	"github.com/svclust/svclust/internal/parallel"
 	"github.com/svclust/svclust/internal/rowmajor"
 )
 
@@ -274,14 +274,6 @@ func checkData(x []float64, d int) (n int, err error) {
 	return len(x) / d, nil
 }
 
-// numWorkers resolves a Workers setting: 0 means GOMAXPROCS.
-func numWorkers(w int) int {
-	if w <= 0 {
-		return runtime.GOMAXPROCS(0)
-	}
-	return w
-}
-
 // TrainSVDD solves the SVDD dual for the n rows of x with the settings of
 // cfg (nil is an error: Gamma has no
 // default),
@@ -343,7 +335,7 @@ func trainSVDD(x []float64, d int, cfg *SVDDConfig) (*SVDD, error) {
 	}
 	sol := &smo{
 		n: n, c: c, tol: tol / 2, // the solver works with G = Kβ = (1 − R² + βᵀKβ)/2
-		cache:  newRowCache(x, d, cfg.Gamma, int64(cacheMB*(1<<20)), numWorkers(cfg.Workers)),
+		cache:  newRowCache(x, d, cfg.Gamma, int64(cacheMB*(1<<20)), parallel.Workers(cfg.Workers)),
 		budget: cfg.Timeout, start: start,
 	}
 	if err := sol.solve(maxIter); err != nil {

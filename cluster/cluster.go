@@ -3,8 +3,6 @@ package cluster
 import (
 	"errors"
 	"fmt"
-	"math"
-	"runtime"
 	"strconv"
 	"time"
 
@@ -217,7 +215,7 @@ func Fit(m *svclust.Model, x mat.Matrix, method Method) (*Result, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
-	data, n, d, err := flatten(x)
+	data, n, d, err := rowmajor.Checked(x, svclust.ErrNoData, svclust.ErrNotFinite)
 	if err != nil {
 		return nil, err
 	}
@@ -238,29 +236,6 @@ func Fit(m *svclust.Model, x mat.Matrix, method Method) (*Result, error) {
 	}
 	r.Runtime = time.Since(start)
 	return r, nil
-}
-
-// flatten returns the rows of x as one row-major slice, without copying
-// when x is a compact *mat.Dense, and checks that every value is finite.
-func flatten(x mat.Matrix) (data []float64, n, d int, err error) {
-	data, n, d = rowmajor.Of(x)
-	if n == 0 || d == 0 {
-		return nil, 0, 0, svclust.ErrNoData
-	}
-	for k, v := range data {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, 0, 0, fmt.Errorf("%w: row %d, column %d", svclust.ErrNotFinite, k/d+1, k%d+1)
-		}
-	}
-	return data, n, d, nil
-}
-
-// numWorkers resolves a Workers setting.
-func numWorkers(w int) int {
-	if w <= 0 {
-		return runtime.GOMAXPROCS(0)
-	}
-	return w
 }
 
 // field returns the f of m as package assign evaluates it. It panics if

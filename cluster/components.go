@@ -240,7 +240,7 @@ func (p *Graph) buildStripTree() {
 // and returns dst (see [Partition]).
 func (p *Graph) Predict(dst []int, x mat.Matrix, workers int) []int {
 	dst = checkPredict(p.model, dst, x)
-	w := numWorkers(workers)
+	w := parallel.Workers(workers)
 	if p.data.Outliers && p.scorer != nil {
 		p.PredictScores(dst, nil, x, workers)
 		return dst
@@ -289,7 +289,7 @@ func (p *Graph) predict(dst []int, x mat.Matrix, w int, fNeg bool) []int {
 
 // fit is Fit with the Components rule.
 func (c *Components) fit(m *svclust.Model, data, r2 []float64, n, d int) (*Result, error) {
-	w := numWorkers(c.Workers)
+	w := parallel.Workers(c.Workers)
 	mm := orDefault(c.M, DefaultM)
 	f := field(m)
 	flags, ns, eps := c.strip(m, data, n, d, w)

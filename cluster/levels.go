@@ -8,6 +8,7 @@ import (
 
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/internal/assign"
+	"github.com/svclust/svclust/internal/parallel"
 )
 
 // Defaults of the Levels rule; docs/defaults.md gives the measurements
@@ -236,7 +237,7 @@ func (p *LevelTree) Predict(dst []int, x mat.Matrix, workers int) []int {
 		return dst
 	}
 	x = kernelRows(p.model, x, workers)
-	field(p.model).EachOwner(x, p.terms, numWorkers(workers), nil, func(i int, f float64, o int32) {
+	field(p.model).EachOwner(x, p.terms, parallel.Workers(workers), nil, func(i int, f float64, o int32) {
 		dst[i] = p.label(f, o)
 	})
 	return dst
@@ -264,10 +265,10 @@ func (cfg *Levels) fit(m *svclust.Model, data, r2 []float64, n, d int) (*Result,
 		minSize = defaultMinSize(n)
 	}
 	mm := orDefault(cfg.M, DefaultM)
-	lt := cfg.clusterLevels(m, data, n, d, minSize, mm, numWorkers(cfg.Workers))
+	lt := cfg.clusterLevels(m, data, n, d, minSize, mm, parallel.Workers(cfg.Workers))
 	// The outlier scores: one more pass over the rows, now that the
 	// clusters are known, for the fence and the scores.
-	o, score := fitOutliers(m, lt.terms, data, r2, n, d, numWorkers(cfg.Workers), nil, nil)
+	o, score := fitOutliers(m, lt.terms, data, r2, n, d, parallel.Workers(cfg.Workers), nil, nil)
 	t := threshold(cfg.OutlierThreshold)
 	o.Threshold = t
 	p := &LevelTree{

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/internal/parallel"
 )
 
 // Of more than levelRows rows, the level tree of [Levels] (modes, links,
@@ -26,7 +27,7 @@ const (
 // their labels and outlier scores (fitOutliers). Labels and scores are
 // those PredictScores gives with the partition returned.
 func (cfg *Levels) fitSampled(m *svclust.Model, data, r2 []float64, n, d, rows int) *Result {
-	w := numWorkers(cfg.Workers)
+	w := parallel.Workers(cfg.Workers)
 	stride := (n + rows - 1) / rows
 	ns := (n + stride - 1) / stride
 	sample := make([]float64, 0, ns*d)

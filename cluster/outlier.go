@@ -12,6 +12,7 @@ import (
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/internal/assign"
 	"github.com/svclust/svclust/internal/kernel"
+	"github.com/svclust/svclust/internal/parallel"
 	"github.com/svclust/svclust/internal/rowmajor"
 )
 
@@ -265,7 +266,7 @@ func (o *outlierSurface) OutlierScores(dst []float64, x mat.Matrix, workers int)
 		return nil, ErrNoOutlierScores
 	}
 	kx, r2 := kernelRowsResid(o.model, x, workers)
-	o.scorer.scores(dst, kx, r2, numWorkers(workers), nil)
+	o.scorer.scores(dst, kx, r2, parallel.Workers(workers), nil)
 	return dst, nil
 }
 
@@ -290,7 +291,7 @@ func (o *outlierSurface) predictScores(dst []int, scores []float64, x mat.Matrix
 		return nil, nil, ErrNoOutlierScores
 	}
 	kx, r2 := kernelRowsResid(o.model, x, workers)
-	w := numWorkers(workers)
+	w := parallel.Workers(workers)
 	if pre != nil {
 		pre(dst, kx, w)
 	}
@@ -642,7 +643,7 @@ func ScoreOutliers(p Partition, fx, scores []float64, x mat.Matrix, workers int)
 	m := p.Model()
 	checkScores(m, scores, x)
 	checkScores(m, fx, x)
-	w := numWorkers(workers)
+	w := parallel.Workers(workers)
 	kx, r2 := kernelRowsResid(m, x, w)
 	if s.terms == nil {
 		m.ScoreKernel(fx, kx, w)

@@ -5,6 +5,8 @@
 package rowmajor
 
 import (
+	"fmt"
+	"math"
 	"reflect"
 
 	"gonum.org/v1/gonum/mat"
@@ -69,4 +71,21 @@ func Source(x mat.Matrix) func(i int, buf []float64) []float64 {
 		return func(i int, _ []float64) []float64 { return dense.RawRowView(i) }
 	}
 	return func(i int, buf []float64) []float64 { return mat.Row(buf, i, x) }
+}
+
+// Checked returns Of(x) for the rows a fit takes: an error wrapping
+// errNone when x has no values, and one wrapping errNaN, with the row and
+// column from 1, at its first NaN or ±Inf. Package svclust and package
+// cluster pass their ErrNoData and ErrNotFinite.
+func Checked(x mat.Matrix, errNone, errNaN error) (data []float64, r, c int, err error) {
+	data, r, c = Of(x)
+	if r == 0 || c == 0 {
+		return nil, 0, 0, errNone
+	}
+	for k, v := range data {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, 0, 0, fmt.Errorf("%w: row %d, column %d", errNaN, k/c+1, k%c+1)
+		}
+	}
+	return data, r, c, nil
 }

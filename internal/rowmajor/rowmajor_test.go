@@ -1,6 +1,8 @@
 package rowmajor
 
 import (
+	"errors"
+	"math"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -40,4 +42,20 @@ func equal(a, b []float64) bool {
 		}
 	}
 	return true
+}
+
+// TestChecked: no values are errNone; the first NaN or Inf is errNaN with
+// its row and column from 1; finite rows come back as Of gives them.
+func TestChecked(t *testing.T) {
+	none, nan := errors.New("none"), errors.New("nan")
+	if _, _, _, err := Checked(nil, none, nan); err != none {
+		t.Errorf("nil: %v", err)
+	}
+	if _, _, _, err := Checked(mat.NewDense(2, 2, []float64{1, 2, math.Inf(-1), 3}), none, nan); !errors.Is(err, nan) || err.Error() != "nan: row 2, column 1" {
+		t.Errorf("Inf: %v", err)
+	}
+	data, r, c, err := Checked(mat.NewDense(1, 2, []float64{1, 2}), none, nan)
+	if err != nil || r != 1 || c != 2 || data[1] != 2 {
+		t.Errorf("finite: %v %d×%d %v", data, r, c, err)
+	}
 }
