@@ -252,3 +252,18 @@ func (m *Model) ScoreKernel(dst []float64, x mat.Matrix, workers int) []float64 
 	})
 	return dst
 }
+
+// SupportVectors returns the support vectors of m in the data's space: SV
+// itself for a model without a Subspace, else each lifted by
+// Subspace.Lift (a new matrix).
+func (m *Model) SupportVectors() *mat.Dense {
+	if m.Subspace == nil {
+		return m.SV
+	}
+	b := len(m.Alpha)
+	out := mat.NewDense(b, m.Dim(), nil)
+	for i := range b {
+		m.Subspace.Lift(out.RawRowView(i), m.SV.RawRowView(i))
+	}
+	return out
+}

@@ -141,21 +141,6 @@ func (p *Subspace) Lift(dst, y []float64) []float64 {
 	return dst
 }
 
-// SupportVectors returns the support vectors of m in the data's space: SV
-// itself for a model without a Subspace, else each lifted by
-// Subspace.Lift (a new matrix).
-func (m *Model) SupportVectors() *mat.Dense {
-	if m.Subspace == nil {
-		return m.SV
-	}
-	b := len(m.Alpha)
-	out := mat.NewDense(b, m.Dim(), nil)
-	for i := range b {
-		m.Subspace.Lift(out.RawRowView(i), m.SV.RawRowView(i))
-	}
-	return out
-}
-
 // ApplyRows returns the n rows of the row-major data, each of d values,
 // projected: n×q values, row-major, computed on workers goroutines (0
 // means GOMAXPROCS) with the same result for any number.
