@@ -39,9 +39,9 @@ const (
 	autoCLevel = 0.5
 )
 
-// AutoOutside is the share of the sample that the automatic C leaves
+// AutoCOutsideShare is the share of the sample that the automatic C leaves
 // outside the domain f ≥ 0 (see Choose).
-const AutoOutside = 0.05
+const AutoCOutsideShare = 0.05
 
 // Bounds of the automatic budget.
 const (
@@ -173,7 +173,7 @@ func (c Choice) WidthRule() WidthRule {
 //     kernel density estimate whose levels the LevelTree rule reads.
 //     With that C the domain f ≥ 0 is empty, so Train then multiplies C
 //     and every coefficient by the factor (Choice.Scale) that puts the
-//     boundary f = 0 at the AutoOutside (5 %) quantile of f over the
+//     boundary f = 0 at the AutoCOutsideShare (5 %) quantile of f over the
 //     sample: the domain holds the densest 95 % of the data. This
 //     changes no level set of f, only which one is f = 0; but the model is
 //     then not the minimiser of J for the C it reports, since at that C
@@ -279,7 +279,7 @@ func (ch *Choice) check() error {
 }
 
 // rescale multiplies m.C and every coefficient by the factor that puts
-// f = 0 at the AutoOutside quantile of f over the rows of smp, and records
+// f = 0 at the AutoCOutsideShare quantile of f over the rows of smp, and records
 // it in m.Choice. It does nothing when that quantile of f + 1 is not
 // positive.
 func (m *Model) rescale(smp []float64, d, w int) {
@@ -291,7 +291,7 @@ func (m *Model) rescale(smp []float64, d, w int) {
 		}
 	})
 	slices.Sort(g)
-	q := g[min(s-1, int(AutoOutside*float64(s)))]
+	q := g[min(s-1, int(AutoCOutsideShare*float64(s)))]
 	if !(q > 0) || math.IsInf(1/q, 0) {
 		return
 	}
