@@ -1,4 +1,4 @@
-package svclust_test
+package crosscheck_test
 
 import (
 	"context"
