@@ -154,14 +154,13 @@ func TestConfig(t *testing.T) {
 // configuration gains a field, until Settings knows whether a flag sets it.
 func TestConfigFields(t *testing.T) {
 	t.Parallel()
-	// Config: all but Progress and its two unexported fields for tests
-	// come from flags. cluster.Levels: all but
+	// Config: all but Progress come from flags. cluster.Levels: all but
 	// Progress, RippleZ, LevelPower, Neighbors and LevelLinks, the
 	// library's defaults;
 	// cluster.Components: all but Progress and Neighbors (and its two
 	// unexported fields for tests).
-	if n := reflect.TypeFor[svclust.Config]().NumField(); n != 14 {
-		t.Errorf("svclust.Config has %d fields, not 14: check Settings.Config", n)
+	if n := reflect.TypeFor[svclust.Config]().NumField(); n != 12 {
+		t.Errorf("svclust.Config has %d fields, not 12: check Settings.Config", n)
 	}
 	if n := reflect.TypeFor[cluster.Levels]().NumField(); n != 10 {
 		t.Errorf("cluster.Levels has %d fields, not 10: check Settings.ClusterMethod", n)
