@@ -281,7 +281,7 @@ func fit(ctx context.Context, x []float64, n, d int, owned bool, js []byte) (*fi
 		return nil, err
 	}
 	sha := sum(x) // before fit scales x, if it is owned
-	fit, err := s.st.FitRows(ctx, mat.NewDense(n, d, x), nil, owned, nil)
+	res, err := s.st.FitRows(ctx, mat.NewDense(n, d, x), nil, owned, nil)
 	var oe *modelfile.OverflowError
 	if errors.As(err, &oe) {
 		sc, _ := s.st.Scaling() // validated
@@ -290,8 +290,8 @@ func fit(ctx context.Context, x []float64, n, d int, owned bool, js []byte) (*fi
 	if err != nil {
 		return nil, configError(err, s.p.Names)
 	}
-	model, cl := fit.Model, fit.Result
-	mf := s.st.ModelFile(fit.Scaler, s.p.Features, runOf(s, model, sha, n), model, cl)
+	model, cl := res.Model, res.Result
+	mf := s.st.ModelFile(res.Scaler, s.p.Features, runOf(s, model, sha, n), model, cl)
 	report, err := json.Marshal(s.st.Report(model, cl, n, d))
 	if err != nil {
 		return nil, err
