@@ -17,7 +17,7 @@
 // command line draws 2-D data). Data with another number of columns are an
 // error for Clusters and Domain, ErrNot2D wrapped with the dimension: the
 // domain of novelty of a d-dimensional model has no faithful 2-D picture,
-// and a slice through it would be misleading. [Projection] draws data of
+// and a slice through it would be misleading. [Principal] draws data of
 // any dimension d ≥ 2 without the domain, on the plane of their first two
 // principal components ([NewPCA]).
 //

@@ -49,10 +49,10 @@ type Options struct {
 	// Title is drawn above the plot; "" means none.
 	Title string
 	// XLabel and YLabel name the axes; "" means "x1" and "x2", and for
-	// Projection the principal components with their share of the
+	// Principal the principal components with their share of the
 	// variance ("PC1 of Of (62% of the variance)").
 	XLabel, YLabel string
-	// Of says what the data are, for Projection's axes ("the
+	// Of says what the data are, for Principal's axes ("the
 	// zscore-scaled data"); "" leaves it out.
 	Of string
 	// Legend adds a legend naming each cluster, the outliers, the support
@@ -75,7 +75,7 @@ type Options struct {
 	// vectors are drawn mapped back, so that the axes read in the data's
 	// units. nil means x is in the model's space.
 	Scaler *dataset.Scaler
-	// SupportVectors draws the support vectors in Projection, as light
+	// SupportVectors draws the support vectors in Principal, as light
 	// rings; Domain always rings them.
 	SupportVectors bool
 }

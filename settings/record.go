@@ -57,7 +57,7 @@ func (s *Settings) Record(tool string, m *svclust.Model, src Source) *modelfile.
 	}
 	if m.Choice.Budget == svclust.NoBudget {
 		r.Strategy = "none"
-	} else if s.Projection() {
+	} else if s.TakesK() {
 		r.K = s.K
 	}
 	return r

@@ -113,9 +113,9 @@ func Default() *Settings {
 	}
 }
 
-// Projection reports whether the budget maintenance is a projection, the
-// strategies that take -k.
-func (s *Settings) Projection() bool { return strings.HasPrefix(s.Maintain, "project") }
+// TakesK reports whether the budget maintenance takes -k: a projection
+// (project-knn, project-random).
+func (s *Settings) TakesK() bool { return strings.HasPrefix(s.Maintain, "project") }
 
 // NoBudget reports whether -budget is 0: no budget.
 func (s *Settings) NoBudget() bool { return !s.Budget.Auto && s.Budget.Value == 0 }

@@ -129,7 +129,7 @@ func runPlot(e *env, o *plotFlags, args []string) error {
 	if mf.Scale == dataset.ScaleNone {
 		opt.Of = "the data"
 	}
-	p, _, err := figure.Projection(mf.Model, x, labels, opt)
+	p, _, err := figure.Principal(mf.Model, x, labels, opt)
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,7 @@ func strategy(st *settings.Settings) string {
 	if st.NoBudget() {
 		return "none (no budget)"
 	}
-	if st.Projection() {
+	if st.TakesK() {
 		return fmt.Sprintf("%s (k = %d)", st.Maintain, st.K)
 	}
 	return st.Maintain

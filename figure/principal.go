@@ -13,12 +13,12 @@ import (
 	"github.com/svclust/svclust"
 )
 
-// ErrTooFewColumns is the error of Projection for data of fewer than two
+// ErrTooFewColumns is the error of Principal for data of fewer than two
 // columns, which have no plane to project onto.
 var ErrTooFewColumns = errors.New("figure: a projection needs at least 2 columns")
 
 // PCA holds the first two principal axes of a data set: the directions of
-// largest variance, which Projection draws the data along.
+// largest variance, which Principal draws the data along.
 type PCA struct {
 	// Mean is the mean of each column, subtracted before projecting.
 	Mean []float64
@@ -119,7 +119,7 @@ func (p *PCA) Project(x mat.Matrix) *mat.Dense {
 	return &out
 }
 
-// Projection returns a scatter plot of the rows of x (n×d, d ≥ 2, in the
+// Principal returns a scatter plot of the rows of x (n×d, d ≥ 2, in the
 // space of the model m) along their first two principal axes (see NewPCA),
 // coloured by labels as in Clusters, outliers included; with
 // opt.SupportVectors the support vectors of m (which may then not be nil)
@@ -130,7 +130,7 @@ func (p *PCA) Project(x mat.Matrix) *mat.Dense {
 //
 // It returns the errors of NewPCA, and panics if labels is not nil and its
 // length is not the number of rows of x.
-func Projection(m *svclust.Model, x mat.Matrix, labels []int, opt *Options) (*plot.Plot, *PCA, error) {
+func Principal(m *svclust.Model, x mat.Matrix, labels []int, opt *Options) (*plot.Plot, *PCA, error) {
 	if opt == nil {
 		opt = &Options{}
 	}

@@ -113,9 +113,9 @@ func TestDomainScaler(t *testing.T) {
 	}
 }
 
-// TestProjection: a model of 3 features gives a plot, with the support
+// TestPrincipal: a model of 3 features gives a plot, with the support
 // vectors only on request.
-func TestProjection(t *testing.T) {
+func TestPrincipal(t *testing.T) {
 	t.Parallel()
 	ds, err := dataset.Generate(dataset.Cube, 200, 1)
 	if err != nil {
@@ -126,7 +126,7 @@ func TestProjection(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, sv := range []bool{false, true} {
-		p, pca, err := Projection(m, ds.X, ds.Labels, &Options{SupportVectors: sv, Legend: true})
+		p, pca, err := Principal(m, ds.X, ds.Labels, &Options{SupportVectors: sv, Legend: true})
 		if err != nil {
 			t.Fatal(err)
 		}
