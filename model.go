@@ -190,7 +190,7 @@ func (m *Model) value(x []float64) float64 {
 
 // field returns f as the package assign evaluates it.
 func (m *Model) field() *assign.Field {
-	return &assign.Field{SV: m.svData(), Alpha: m.Alpha, Gamma: m.Gamma, Gammas: m.Gammas, D: m.KernelDim()}
+	return assign.FieldOf(m.SV, m.Alpha, m.Gamma, m.Gammas)
 }
 
 // Score sets dst[i] = f(xᵢ) for each row xᵢ of x, on workers goroutines

@@ -241,11 +241,7 @@ func Fit(m *svclust.Model, x mat.Matrix, method Method) (*Result, error) {
 // field returns the f of m as package assign evaluates it. It panics if
 // m.SV is not compact (a view of a wider matrix).
 func field(m *svclust.Model) *assign.Field {
-	raw := m.SV.RawMatrix()
-	if raw.Stride != raw.Cols {
-		panic("cluster: Model.SV must be a compact matrix (stride = columns), not a view")
-	}
-	return &assign.Field{SV: raw.Data[:len(m.Alpha)*raw.Cols], Alpha: m.Alpha, Gamma: m.Gamma, Gammas: m.Gammas, D: raw.Cols}
+	return assign.FieldOf(m.SV, m.Alpha, m.Gamma, m.Gammas)
 }
 
 // checkScores checks the arguments of OutlierScores against the model m

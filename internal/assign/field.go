@@ -4,6 +4,8 @@ import (
 	"math"
 	"sync"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/svclust/svclust/internal/kernel"
 )
 
@@ -38,6 +40,18 @@ type Field struct {
 
 	once sync.Once
 	lnA  []float64 // ln|Alpha[i]| (+ ln Gammas[i]), for kernel.MeanShiftCutTo (MeanShiftEachCutTo)
+}
+
+// FieldOf returns the Field of the support vectors sv (one per row, a
+// compact matrix), their coefficients alpha and the widths gamma and
+// gammas (nil: one width), as a svclust.Model holds them. It panics if sv
+// is a view of a wider matrix: a Model's rows are compact.
+func FieldOf(sv *mat.Dense, alpha []float64, gamma float64, gammas []float64) *Field {
+	raw := sv.RawMatrix()
+	if raw.Stride != raw.Cols {
+		panic("svclust: Model.SV must be a compact matrix (stride = columns), not a view")
+	}
+	return &Field{SV: raw.Data[:len(alpha)*raw.Cols], Alpha: alpha, Gamma: gamma, Gammas: gammas, D: raw.Cols}
 }
 
 // Scratch is scratch space for EquilibriumNear, from Field.Scratch.
