@@ -793,7 +793,8 @@ func (s *Scanner) Line() int { return s.line }
 
 // Text returns the text of the line last read, without its line end (LF
 // or CRLF): the current row's line after a successful Scan, or the header
-// line, without a UTF-8 byte order mark, before the first Scan. Its fields
+// line, without a UTF-8 byte order mark, before the first Scan (nil with
+// ReadOptions.NoHeader). Its fields
 // are as they are in the input, quotes and spaces included. The slice is
 // overwritten by the next call to Scan.
 func (s *Scanner) Text() []byte { return s.text }
