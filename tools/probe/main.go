@@ -74,15 +74,21 @@ func fit(x *mat.Dense) (*cluster.Result, error) {
 	return cluster.Fit(m, x, nil)
 }
 
+// readFit reads the set dir/name.csv and fits it (see fit).
+func readFit(dir, name string) (*dataset.Dataset, *cluster.Result, error) {
+	ds, err := dataset.ReadFile(filepath.Join(dir, name+".csv"), dataset.ReadOptions{})
+	if err != nil {
+		return nil, nil, err
+	}
+	cl, err := fit(ds.X)
+	return ds, cl, err
+}
+
 // links prints the variants' NMI on the calibration sets of d ≥ 4.
 func links(dir string) error {
 	sums := map[string]float64{}
 	for _, name := range highSets {
-		ds, err := dataset.ReadFile(filepath.Join(dir, name+".csv"), dataset.ReadOptions{})
-		if err != nil {
-			return err
-		}
-		cl, err := fit(ds.X)
+		ds, cl, err := readFit(dir, name)
 		if err != nil {
 			return err
 		}
@@ -197,11 +203,7 @@ func nearest(x []float64, m *mat.Dense) int {
 // projected coordinate by class (c0, c1) and by the defaults' cluster
 // (L0–L2), with f along that axis.
 func hist(dir, name string) error {
-	ds, err := dataset.ReadFile(filepath.Join(dir, name+".csv"), dataset.ReadOptions{})
-	if err != nil {
-		return err
-	}
-	cl, err := fit(ds.X)
+	ds, cl, err := readFit(dir, name)
 	if err != nil {
 		return err
 	}
