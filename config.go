@@ -1,8 +1,10 @@
 package svclust
 
 import (
-	"github.com/svclust/svclust/internal/parallel"
 	"math"
+
+	"github.com/svclust/svclust/auto"
+	"github.com/svclust/svclust/internal/parallel"
 )
 
 // Defaults used where a [Config] field is zero.
@@ -46,6 +48,10 @@ const (
 	// any data needs: C ≤ 1 already leaves the domain empty.
 	MaxC = 1e150
 )
+
+// NoBudget as Config.Budget trains without a budget: the paper's
+// unbudgeted SGD-LMOC baseline, whose model grows with the data.
+const NoBudget = -1
 
 // Config holds the settings of [Train]. The zero value is usable: every zero
 // field selects the documented default.
@@ -91,7 +97,7 @@ type Config struct {
 	// MinIter is the number of steps before the stopping rule is checked.
 	// 0 selects DefaultMinIter, or, when γ and C are both automatic,
 	// min(MaxAutoMinIter, max(DefaultMinIter, AutoStepsPerRow·N)) for N
-	// rows (Choice.MinIter); a negative value checks it from the first
+	// rows (auto.Decision.MinIter); a negative value checks it from the first
 	// step, which is the paper's Algorithm 2 exactly.
 	MinIter int
 
@@ -107,18 +113,18 @@ type Config struct {
 
 	// Width says whether a model whose γ and C are both chosen from the
 	// data gives each support vector a kernel width of its own:
-	// AdaptiveWidth (the zero value) or GlobalWidth (see Choice.Adaptive).
-	// A given Gamma or C always means one width.
-	Width WidthRule
+	// [auto.AdaptiveWidth] (the zero value) or [auto.GlobalWidth] (see
+	// auto.Report.RhoWidth). A given Gamma or C always means one width.
+	Width auto.WidthRule
 
 	// Space says whether a model whose γ and C are both chosen from the
 	// data may train its kernel in a subspace of the features:
-	// AutoSpace (the zero value) projects data of at least four features
-	// whose distances concentrate (see Choice.Projected and
-	// Model.Subspace); InputSpace never does. A given Gamma or C always
+	// [auto.AutoSpace] (the zero value) projects data of at least four
+	// features whose distances concentrate (see auto.Report.Concentration
+	// and Model.Subspace); [auto.InputSpace] never does. A given Gamma or C always
 	// means the features themselves. The rule assumes features of
 	// comparable scale, as z-scoring gives.
-	Space SpaceRule
+	Space auto.SpaceRule
 
 	// Progress, if not nil, is called every 4,096 SGD steps with the steps
 	// done and MaxIter (training may stop before, when it converges). It
@@ -157,11 +163,11 @@ func (c *Config) Validate() error {
 	if c.Workers < 0 {
 		return &ConfigError{"Workers", c.Workers, "must be ≥ 0 (0 means GOMAXPROCS)"}
 	}
-	if c.Width != AdaptiveWidth && c.Width != GlobalWidth {
-		return &ConfigError{"Width", c.Width, "must be AdaptiveWidth or GlobalWidth"}
+	if c.Width != auto.AdaptiveWidth && c.Width != auto.GlobalWidth {
+		return &ConfigError{"Width", c.Width, "must be auto.AdaptiveWidth or auto.GlobalWidth"}
 	}
-	if c.Space != AutoSpace && c.Space != InputSpace {
-		return &ConfigError{"Space", c.Space, "must be AutoSpace or InputSpace"}
+	if c.Space != auto.AutoSpace && c.Space != auto.InputSpace {
+		return &ConfigError{"Space", c.Space, "must be auto.AutoSpace or auto.InputSpace"}
 	}
 	if v, ok := c.Maintainer.(budgetChecker); ok {
 		return v.checkBudget(c.Budget)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/auto"
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/metrics"
@@ -28,7 +29,7 @@ func ExampleTrain() {
 		return
 	}
 	ch := model.Choice
-	fmt.Println("budget chosen:", ch.BudgetAuto, ch.Budget >= svclust.MinAutoBudget && ch.Budget <= svclust.MaxAutoBudget)
+	fmt.Println("budget chosen:", ch.BudgetAuto, ch.Budget >= auto.MinBudget && ch.Budget <= auto.MaxBudget)
 	fmt.Println("clusters:", cl.Clusters)
 	fmt.Printf("ARI: %.4g\n", metrics.AdjustedRand(ds.Labels, cl.Labels))
 	// Output:
@@ -123,11 +124,11 @@ func ExampleSubspace() {
 // A grid point at twice the automatic γ of projected data trains in the
 // automatic choice's subspace, where that γ was measured (as svclust tune
 // does); Train with the same γ given works in all the features.
-func ExampleChosen_Within() {
+func ExamplePrepared_Within() {
 	ds, _ := dataset.GenerateHigh("t32", 600, 1)
 	dataset.FitScaler(ds.X, dataset.ScaleZScore).Transform(ds.X)
 
-	auto, err := svclust.NewChosen(ds.X, &svclust.Config{Seed: 1})
+	auto, err := svclust.Prepare(ds.X, &svclust.Config{Seed: 1})
 	if err != nil {
 		panic(err)
 	}

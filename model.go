@@ -6,7 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/svclust/svclust/internal/assign"
+	"github.com/svclust/svclust/auto"
 	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/internal/parallel"
 	"github.com/svclust/svclust/internal/rowmajor"
@@ -39,13 +39,13 @@ type Model struct {
 	// Stats describes the training run.
 	Stats Stats
 	// Choice reports how Gamma, C and the budget were chosen.
-	Choice Choice
+	Choice auto.Choice
 	// Subspace, when not nil, maps the rows the model is given into the
 	// space of its kernel (see Config.Space): SV and every point of a
 	// partition of package cluster are then in that space, and each
 	// method that takes rows, Decision, Score, Project and those of
 	// package cluster, applies it first.
-	Subspace *Subspace
+	Subspace *auto.Subspace
 }
 
 // Dim returns the dimension of the input space: the number of features
@@ -188,9 +188,9 @@ func (m *Model) value(x []float64) float64 {
 	return kernel.Sum(x, m.svData(), m.Alpha, m.Gamma) - 1
 }
 
-// field returns f as the package assign evaluates it.
-func (m *Model) field() *assign.Field {
-	return assign.FieldOf(m.SV, m.Alpha, m.Gamma, m.Gammas)
+// field returns f as package internal/kernel evaluates it.
+func (m *Model) field() *kernel.Field {
+	return kernel.FieldOf(m.SV, m.Alpha, m.Gamma, m.Gammas)
 }
 
 // Score sets dst[i] = f(xᵢ) for each row xᵢ of x, on workers goroutines
@@ -201,7 +201,7 @@ func (m *Model) field() *assign.Field {
 //
 // Where the coefficients are positive and the support vectors can be
 // indexed with profit (low dimension, a kernel narrow next to the data's
-// extent: see assign.Terms), each row evaluates only the terms within
+// extent: see kernel.Terms), each row evaluates only the terms within
 // e⁻⁴⁰ of its largest, and f(xᵢ) may then differ from Decision(xᵢ) in its
 // last bits (by less than B·4·10⁻¹⁸ of f(xᵢ) + 1 for the terms left out,
 // plus the rounding of a sum in another order). Score and package
@@ -237,14 +237,14 @@ func (m *Model) ScoreKernel(dst []float64, x mat.Matrix, workers int) []float64 
 		panic(badDim)
 	}
 	f := m.field()
-	if terms := assign.NewTermsOf(f); terms != nil {
+	if terms := kernel.NewTermsOf(f); terms != nil {
 		// The pass of the level tree's clustering and Predict, whose f
 		// it keeps.
 		f.EachOwner(x, terms, parallel.Workers(workers), nil, func(i int, fx float64, _ int32) { dst[i] = fx })
 		return dst
 	}
 	rows := rowmajor.Source(x)
-	parallel.For(n, assign.ScoreChunk, parallel.Workers(workers), func(_, lo, hi int) {
+	parallel.For(n, kernel.ScoreChunk, parallel.Workers(workers), func(_, lo, hi int) {
 		buf := rowmajor.Buffer(x, d)
 		for i := lo; i < hi; i++ {
 			dst[i] = m.value(rows(i, buf))

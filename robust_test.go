@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/svclust/svclust/auto"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -12,7 +13,7 @@ import (
 // the farthest other row; its squared distances from the five rows are
 // 53, 50, 29, 50 and 53, whose median 50 gives ρ = √50 and
 // γ = 1/(1.5²·50). Every row lies within √53 < ℓ = 1.5·√50 of (0,0), so one
-// ball covers the sample and the budget is 3·1, raised to MinAutoBudget
+// ball covers the sample and the budget is 3·1, raised to auto.MinBudget
 // and capped by the 5 rows. Scaling the data by 2 scales every distance by
 // 2, so γ must scale by exactly 1/4 (multiplying by 2 is exact in binary
 // floating point, and so are the square root of 4x and the reciprocal).
@@ -54,7 +55,7 @@ func TestChooseSmallN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ch3 != (Choice{Gamma: 2, C: 3, Budget: 4}) {
+	if ch3 != (auto.Choice{Decision: auto.Decision{Gamma: 2, C: 3, Budget: 4}}) {
 		t.Errorf("given settings: %+v", ch3)
 	}
 	// Identical rows give the documented γ = 1.

@@ -2,12 +2,11 @@ package svclust
 
 import (
 	"math"
-	"math/rand/v2"
 	"testing"
 
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/svclust/svclust/auto"
 	"github.com/svclust/svclust/dataset"
 )
 
@@ -55,7 +54,7 @@ func TestSpaceLowDim(t *testing.T) {
 
 // TestSpaceProjects: the t32 kind, whose distances concentrate (ρ_med/ρ
 // about 1.7, TestSpaceStats), is projected onto a few orthonormal
-// directions; a given γ or C, or InputSpace, keeps the features. The
+// directions; a given γ or C, or auto.InputSpace, keeps the features. The
 // projected model scores raw rows: Decision and Score agree.
 func TestSpaceProjects(t *testing.T) {
 	ds := highDim(t, 600)
@@ -64,12 +63,12 @@ func TestSpaceProjects(t *testing.T) {
 		t.Fatal(err)
 	}
 	ch := m.Choice
-	if m.Subspace == nil || !ch.Projected || ch.Q < 1 || ch.Q > 8 || !(ch.Concentration < subspaceFlat) {
+	if m.Subspace == nil || !ch.Projected || ch.Q < 1 || ch.Q > 8 || !(ch.Concentration < ch.ConcentrationMax) {
 		t.Fatalf("not projected: %+v", ch)
 	}
 	// 600 rows: the ratio compared is the one scaled to 2,000 rows.
-	if want := ch.Concentration * math.Pow(2000.0/600, 1.0/32); math.Abs(ch.ConcentrationScaled-want) > 1e-12*want || !(want < subspaceFlat) {
-		t.Errorf("scaled concentration %v, want %v below %v", ch.ConcentrationScaled, want, subspaceFlat)
+	if want := ch.Concentration * math.Pow(2000.0/600, 1.0/32); math.Abs(ch.ConcentrationScaled-want) > 1e-12*want || !(want < ch.ConcentrationMax) {
+		t.Errorf("scaled concentration %v, want %v below %v", ch.ConcentrationScaled, want, ch.ConcentrationMax)
 	}
 	if d, q := m.Subspace.Dims(); d != 32 || q != ch.Q || m.Dim() != 32 || m.KernelDim() != q {
 		t.Fatalf("dims: subspace %d→%d, model %d→%d, q %d", d, q, m.Dim(), m.KernelDim(), ch.Q)
@@ -77,7 +76,7 @@ func TestSpaceProjects(t *testing.T) {
 	// Orthonormal directions.
 	var g mat.Dense
 	g.Mul(m.Subspace.Basis, m.Subspace.Basis.T())
-	if !mat.EqualApprox(&g, eye(ch.Q), 1e-12) {
+	if !mat.EqualApprox(&g, identity(ch.Q), 1e-12) {
 		t.Errorf("basis not orthonormal: %v", mat.Formatted(&g))
 	}
 	// A support vector lifted to the data's space projects back onto
@@ -100,7 +99,7 @@ func TestSpaceProjects(t *testing.T) {
 			t.Fatalf("row %d: Decision %v, Score %v", i, f, score[i])
 		}
 	}
-	for _, cfg := range []*Config{{Seed: 1, Gamma: m.Gamma}, {Seed: 1, C: 100}, {Seed: 1, Space: InputSpace}} {
+	for _, cfg := range []*Config{{Seed: 1, Gamma: m.Gamma}, {Seed: 1, C: 100}, {Seed: 1, Space: auto.InputSpace}} {
 		m, err := Train(ds.X, cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -109,14 +108,6 @@ func TestSpaceProjects(t *testing.T) {
 			t.Errorf("%+v: projected", cfg)
 		}
 	}
-}
-
-func eye(n int) *mat.Dense {
-	e := mat.NewDense(n, n, nil)
-	for i := range n {
-		e.Set(i, i, 1)
-	}
-	return e
 }
 
 // TestAutoMinIter: with γ and C automatic, training checks the stopping
@@ -146,45 +137,16 @@ func TestAutoMinIter(t *testing.T) {
 			want = MaxAutoMinIter
 		}
 		if m.Choice.MinIter != want || want > 0 && m.Stats.Iterations < want {
-			t.Errorf("%+v: Choice.MinIter %d after %d steps, want %d", cfg, m.Choice.MinIter, m.Stats.Iterations, want)
+			t.Errorf("%+v: auto.Choice.MinIter %d after %d steps, want %d", cfg, m.Choice.MinIter, m.Stats.Iterations, want)
 		}
 	}
 }
 
-// TestGramEigen: for fewer rows than features, the eigenvalues and kept
-// directions of the row covariance from the s×s Gram matrix are those of
-// the d×d covariance: the s largest eigenvalues within 10⁻⁹ of the largest,
-// the others 0, and the directions of the three largest (well apart here:
-// rows drawn with variances 9, 4, 2.25 on the first three features) equal
-// up to sign within 10⁻⁸.
-func TestGramEigen(t *testing.T) {
-	const s, d = 40, 120
-	rng := rand.New(rand.NewPCG(6, 1))
-	c := mat.NewDense(s, d, nil)
-	wts := make([]float64, s)
-	for i := range s {
-		row := c.RawRowView(i)
-		for j := range row {
-			row[j] = rng.NormFloat64()
-		}
-		row[0] *= 30
-		row[1] *= 20
-		row[2] *= 15
-		wts[i] = 1 / (float64(s) * floats.Dot(row, row))
+// identity returns the n × n identity matrix.
+func identity(n int) mat.Matrix {
+	ones := make([]float64, n)
+	for i := range ones {
+		ones[i] = 1
 	}
-	wts[7] = 0 // a row of norm 0 adds nothing
-	cv, cvec := covEigen(c, wts, s, d)
-	gv, gvec := gramEigen(c, wts, s, d)
-	top := cv[d-1]
-	for k := range d {
-		if math.Abs(cv[k]-gv[k]) > 1e-9*top {
-			t.Fatalf("eigenvalue %d: %v from the covariance, %v from the Gram matrix", k, cv[k], gv[k])
-		}
-	}
-	for k := d - 3; k < d; k++ {
-		dot := math.Abs(mat.Dot(cvec.ColView(k), gvec.ColView(k)))
-		if math.Abs(dot-1) > 1e-8 {
-			t.Errorf("direction %d: |cos| = %v between the two, want 1", d-1-k, dot)
-		}
-	}
+	return mat.NewDiagDense(n, ones)
 }

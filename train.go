@@ -12,7 +12,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/svclust/svclust/internal/assign"
+	"github.com/svclust/svclust/auto"
 	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/internal/parallel"
 	"github.com/svclust/svclust/sample"
@@ -44,21 +44,21 @@ func Train(x mat.Matrix, cfg *Config) (*Model, error) {
 // returns ctx.Err() and no Model. A run that is not cancelled returns what
 // Train returns.
 func TrainContext(ctx context.Context, x mat.Matrix, cfg *Config) (*Model, error) {
-	return trainChosen(ctx, x, cfg, nil)
+	return trainPrepared(ctx, x, cfg, nil)
 }
 
-// trainChosen is TrainContext with the choice of pre, or with one measured
+// trainPrepared is TrainContext with the choice of pre, or with one measured
 // on x when pre is nil.
-func trainChosen(ctx context.Context, x mat.Matrix, cfg *Config, pre *Chosen) (*Model, error) {
+func trainPrepared(ctx context.Context, x mat.Matrix, cfg *Config, pre *Prepared) (*Model, error) {
 	m, _, err := trainObjective(ctx, x, cfg, pre, false)
 	return m, err
 }
 
-// trainObjective is trainChosen that, when later is set and the model's
+// trainObjective is trainPrepared that, when later is set and the model's
 // objective is certainly finite (see objectiveBounded), leaves
 // Stats.Objective NaN and returns the pass that computes it (and
 // Stats.ObjectiveRows) instead of running it; otherwise that pass is nil.
-func trainObjective(ctx context.Context, x mat.Matrix, cfg *Config, pre *Chosen, later bool) (*Model, func(), error) {
+func trainObjective(ctx context.Context, x mat.Matrix, cfg *Config, pre *Prepared, later bool) (*Model, func(), error) {
 	start := time.Now()
 	if cfg == nil {
 		cfg = &Config{}
@@ -72,13 +72,13 @@ func trainObjective(ctx context.Context, x mat.Matrix, cfg *Config, pre *Chosen,
 		return nil, nil, err
 	}
 	ch, smp, sub := pre.choose(data, n, d, c)
-	if err := ch.check(); err != nil {
+	if err := check(ch); err != nil {
 		return nil, nil, err
 	}
 	if pre != nil && sub != nil {
-		// Each Model owns its Subspace: the Chosen's is shared by every
+		// Each Model owns its Subspace: the Prepared's is shared by every
 		// training made from it.
-		sub = sub.clone()
+		sub = sub.Clone()
 	}
 	if sub != nil {
 		// Everything below, the objective included, is in the subspace.
@@ -139,7 +139,7 @@ func trainObjective(ctx context.Context, x mat.Matrix, cfg *Config, pre *Chosen,
 		Maintenance: tr.maint,
 	}
 	if ch.RhoWidth > 0 {
-		m.adapt(smp, d, c.Workers)
+		m.Gammas = m.Choice.Widths(m.svData(), d, smp, c.Workers)
 	}
 	if ch.CAuto {
 		m.rescale(smp, d, c.Workers)
@@ -170,6 +170,28 @@ func trainObjective(ctx context.Context, x mat.Matrix, cfg *Config, pre *Chosen,
 	}
 	m.Stats.Runtime = time.Since(start)
 	return m, nil, nil
+}
+
+// rescale multiplies m.C and every coefficient by the factor auto.ScaleOf
+// finds from f + 1 over the rows of smp, and records it in m.Choice; it
+// does nothing when ScaleOf finds none.
+func (m *Model) rescale(smp []float64, d, w int) {
+	s := len(smp) / d
+	g := make([]float64, s)
+	parallel.For(s, 64, w, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			g[i] = m.value(smp[i*d:i*d+d]) + 1
+		}
+	})
+	f, ok := auto.ScaleOf(g)
+	if !ok {
+		return
+	}
+	for i := range m.Alpha {
+		m.Alpha[i] *= f
+	}
+	m.C *= f
+	m.Choice.C, m.Choice.Scale = m.C, f
 }
 
 // objectiveBounded reports whether m's objective J is certainly finite
@@ -388,13 +410,13 @@ const objectiveChunk = 256
 // rows of data. ‖w‖² = Σᵢⱼ αᵢαⱼ k(svᵢ, svⱼ) is computed exactly; it costs
 // no more than the hinge pass because there are at most N support vectors.
 // Where the coefficients are positive and the support vectors can be
-// indexed with profit (assign.NewTerms), each kernel expansion sums the
+// indexed with profit (kernel.NewTerms), each kernel expansion sums the
 // terms within kernel.CutOff of its largest only, as Score does: wᵀφ(x)
 // then moves by less than B·4·10⁻¹⁸ of itself.
 func (m *Model) objective(data []float64, d, workers int) float64 {
 	n := len(data) / d
 	sv := m.svData()
-	sum := expansion(assign.NewTerms(sv, d, m.Alpha, m.Gamma), sv, m.Alpha, m.Gamma)
+	sum := expansion(kernel.NewTerms(sv, d, m.Alpha, m.Gamma), sv, m.Alpha, m.Gamma)
 	hinge := chunkSum(n, workers, func() func(i int) float64 {
 		wx := sum()
 		return func(i int) float64 { return max(0, 1-wx(data[i*d:i*d+d])) }
@@ -409,7 +431,7 @@ func (m *Model) objective(data []float64, d, workers int) float64 {
 // expansion returns a constructor of evaluators of Σⱼ aⱼ exp(−γ‖x − svⱼ‖²),
 // one per goroutine: through t's kept terms when t is not nil, else every
 // term (kernel.Sum).
-func expansion(t *assign.Terms, sv, a []float64, gamma float64) func() func(x []float64) float64 {
+func expansion(t *kernel.Terms, sv, a []float64, gamma float64) func() func(x []float64) float64 {
 	if t == nil {
 		return func() func(x []float64) float64 {
 			return func(x []float64) float64 { return kernel.Sum(x, sv, a, gamma) }

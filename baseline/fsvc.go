@@ -209,7 +209,7 @@ func (s *SVDD) labelFSVC(x []float64, cfg *FSVCConfig) (*Labelling, error) {
 	for k, b := range s.Beta {
 		alpha[k] = b / rho
 	}
-	field := &assign.Field{SV: s.SV, Alpha: alpha, Gamma: s.Gamma, D: d}
+	field := &kernel.Field{SV: s.SV, Alpha: alpha, Gamma: s.Gamma, D: d}
 	// Every pair of equilibria is tested (k = 0), as FSVC labels its
 	// minima by a complete graph; the budget is checked as it goes.
 	eqCluster, k, ok := assign.LinkUntil(field, eqs, valid, m, 0, w, over)

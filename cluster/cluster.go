@@ -9,7 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
-	"github.com/svclust/svclust/internal/assign"
+	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/internal/rowmajor"
 )
 
@@ -80,7 +80,7 @@ type Method interface {
 	Validate() error
 	// fit clusters the n×d row-major data, checked by Fit and in the
 	// space of m's kernel, whose rows lie at squared distances r2 from
-	// m's subspace (nil without one; see svclust.Subspace.Residuals).
+	// m's subspace (nil without one; see auto.Subspace.Residuals).
 	fit(m *svclust.Model, data, r2 []float64, n, d int) (*Result, error)
 }
 
@@ -238,10 +238,10 @@ func Fit(m *svclust.Model, x mat.Matrix, method Method) (*Result, error) {
 	return r, nil
 }
 
-// field returns the f of m as package assign evaluates it. It panics if
+// field returns the f of m as package internal/kernel evaluates it. It panics if
 // m.SV is not compact (a view of a wider matrix).
-func field(m *svclust.Model) *assign.Field {
-	return assign.FieldOf(m.SV, m.Alpha, m.Gamma, m.Gammas)
+func field(m *svclust.Model) *kernel.Field {
+	return kernel.FieldOf(m.SV, m.Alpha, m.Gamma, m.Gammas)
 }
 
 // checkScores checks the arguments of OutlierScores against the model m

@@ -10,6 +10,7 @@ import (
 
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/internal/assign"
+	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/internal/parallel"
 	"github.com/svclust/svclust/internal/rowmajor"
 )
@@ -110,7 +111,7 @@ type Graph struct {
 
 	// terms indexes the support vectors, so that f is computed as the
 	// model's Score computes it (nil when the index does not pay).
-	terms *assign.Terms
+	terms *kernel.Terms
 	// outlierSurface gives the outlier scores (OutlierScores,
 	// OutlierThreshold).
 	outlierSurface
@@ -218,7 +219,7 @@ func (p *Graph) Outliers() bool { return p.data.Outliers }
 // buildTrees builds the index of the support vectors and the search trees
 // over the equilibria, the anchors and (once it is set) the strip.
 func (p *Graph) buildTrees() {
-	p.terms = assign.NewTermsOf(field(p.model))
+	p.terms = kernel.NewTermsOf(field(p.model))
 	eq := p.data.Equilibria.RawMatrix()
 	p.eqTree = assign.NewTree(eq.Data, eq.Cols)
 	if p.data.Anchors > 0 {
@@ -255,11 +256,11 @@ func (p *Graph) predict(dst []int, x mat.Matrix, w int, fNeg bool) []int {
 	f := field(p.model)
 	g := &p.data
 	rows := rowmajor.Source(x)
-	parallel.For(n, assign.ScoreChunk, w, func(_, lo, hi int) {
+	parallel.For(n, kernel.ScoreChunk, w, func(_, lo, hi int) {
 		buf := rowmajor.Buffer(x, d)
 		e := make([]float64, d)
-		scratch := f.Scratch()
-		var ts *assign.TermsScratch
+		scratch := assign.NewScratch(f)
+		var ts *kernel.TermsScratch
 		if p.terms != nil {
 			ts = p.terms.NewScratch()
 		}
@@ -360,7 +361,7 @@ func (c *Components) fit(m *svclust.Model, data, r2 []float64, n, d int) (*Resul
 		}
 	}
 	g := &p.data
-	parallel.For(n, assign.ScoreChunk, w, func(_, lo, hi int) {
+	parallel.For(n, kernel.ScoreChunk, w, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			if flags[i]&inStrip == 0 {
 				labels[i] = stripLabel(p.stripTree, nc, g.StripCluster, data[i*d:i*d+d])

@@ -25,6 +25,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/auto"
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/metrics"
@@ -138,11 +139,12 @@ func BenchmarkDefaultsCalibration(b *testing.B) {
 }
 
 // spaceNote describes the subspace rule's choice.
-func spaceNote(ch svclust.Choice) string {
+func spaceNote(ch auto.Choice) string {
 	if ch.ConcentrationScaled > 0 {
-		return fmt.Sprintf("(%.2f at 2,000 rows) ", ch.ConcentrationScaled) + spaceNote(svclust.Choice{
-			Projected: ch.Projected, Concentration: ch.Concentration, ConcentrationMax: ch.ConcentrationMax, IntrinsicDim: ch.IntrinsicDim,
-			Q: ch.Q, EigenKept: ch.EigenKept, EigenNext: ch.EigenNext, Edge: ch.Edge, Silverman: ch.Silverman})
+		return fmt.Sprintf("(%.2f at 2,000 rows) ", ch.ConcentrationScaled) + spaceNote(auto.Choice{
+			Decision: auto.Decision{Projected: ch.Projected, Q: ch.Q},
+			Report: auto.Report{Concentration: ch.Concentration, ConcentrationMax: ch.ConcentrationMax, IntrinsicDim: ch.IntrinsicDim,
+				EigenKept: ch.EigenKept, EigenNext: ch.EigenNext, Edge: ch.Edge, Silverman: ch.Silverman}})
 	}
 	switch {
 	case ch.Projected:
@@ -242,7 +244,7 @@ func TestProjectedHighDim(t *testing.T) {
 		t.Skip("slow (seconds); go test without -short runs it")
 	}
 	t.Parallel()
-	for _, space := range []svclust.SpaceRule{svclust.AutoSpace, svclust.InputSpace} {
+	for _, space := range []auto.SpaceRule{auto.AutoSpace, auto.InputSpace} {
 		ds, err := dataset.GenerateHigh("t32", 600, 1)
 		if err != nil {
 			t.Fatal(err)
@@ -259,9 +261,9 @@ func TestProjectedHighDim(t *testing.T) {
 		ari := metrics.AdjustedRand(ds.Labels, cl.Labels)
 		t.Logf("%s: %d clusters, ARI %.3f", space, cl.Clusters, ari)
 		switch {
-		case space == svclust.AutoSpace && (cl.Clusters < 2 || ari < 0.3 || !cl.RankLinks):
+		case space == auto.AutoSpace && (cl.Clusters < 2 || ari < 0.3 || !cl.RankLinks):
 			t.Errorf("projected: %d clusters, ARI %.3f, rank links %v; want several, ARI ≥ 0.3, rank links", cl.Clusters, ari, cl.RankLinks)
-		case space == svclust.InputSpace && cl.Clusters != 1:
+		case space == auto.InputSpace && cl.Clusters != 1:
 			t.Errorf("on the features: %d clusters; the test assumes the kernel finds one there", cl.Clusters)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/internal/assign"
+	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/internal/parallel"
 )
 
@@ -151,7 +152,7 @@ type LevelTree struct {
 	data  LevelTreeData
 	// terms indexes the support vectors, so that f is computed as the
 	// model's Score computes it (nil when the index does not pay).
-	terms *assign.Terms
+	terms *kernel.Terms
 	// outlierSurface gives the outlier scores (OutlierScores,
 	// OutlierThreshold).
 	outlierSurface
@@ -194,7 +195,7 @@ func NewLevelTree(m *svclust.Model, t LevelTreeData) (*LevelTree, error) {
 			return nil, err
 		}
 	}
-	p := &LevelTree{model: m, data: t, terms: assign.NewTermsOf(field(m))}
+	p := &LevelTree{model: m, data: t, terms: kernel.NewTermsOf(field(m))}
 	p.setScorer()
 	return p, nil
 }
@@ -306,8 +307,8 @@ type levelTree struct {
 	rankLinks bool // the modes were grouped by rankClusters
 	modes     int
 	fx        []float64 // f at each row; nil once the levels hold it
-	owner     []int32   // each row's support vector (see assign.Field.EachOwner)
-	terms     *assign.Terms
+	owner     []int32   // each row's support vector (see kernel.Field.EachOwner)
+	terms     *kernel.Terms
 }
 
 // modeEdge links modes i and j, connected at level h.
@@ -329,7 +330,7 @@ type dnode struct {
 // tree by excess of mass, ripples are joined (with an automatic C; see
 // Levels.RippleZ), clusters are divided by the saddle test (automatic C,
 // no subspace; see divide), and each row takes the cluster of its support vector
-// (see assign.Field.EachOwner). Whether C was automatic and the SGD's T
+// (see kernel.Field.EachOwner). Whether C was automatic and the SGD's T
 // are read from m.Choice and m.Stats, which the model file stores, so
 // that a loaded model clusters again as it did when trained.
 func (cfg *Levels) clusterLevels(m *svclust.Model, data []float64, n, d int, minSize, mm, w int) *levelTree {
@@ -345,7 +346,7 @@ func (cfg *Levels) clusterLevels(m *svclust.Model, data []float64, n, d int, min
 		svMode[i], _ = tree.Nearest(eq[i*d : i*d+d])
 	}
 
-	lt := &levelTree{fx: make([]float64, n), owner: make([]int32, n), modes: nm, terms: assign.NewTermsOf(f)}
+	lt := &levelTree{fx: make([]float64, n), owner: make([]int32, n), modes: nm, terms: kernel.NewTermsOf(f)}
 	f.EachOwner(mat.NewDense(n, d, data), lt.terms, w, progressOf(cfg.Progress, n), func(i int, fx float64, o int32) {
 		lt.fx[i], lt.owner[i] = fx, o
 	})

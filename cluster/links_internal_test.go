@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/svclust/svclust/internal/assign"
+	"github.com/svclust/svclust/internal/kernel"
 )
 
 // TestRankClusters: two blobs of 100 rows in the plane, 10 apart, each
@@ -45,7 +45,7 @@ func TestRankClusters(t *testing.T) {
 	}
 }
 
-// TestModeEdgesTerms: the segment tests through assign.Terms, which keeps
+// TestModeEdgesTerms: the segment tests through kernel.Terms, which keeps
 // the terms within kernel.CutOff of the largest, give every edge the level
 // of the full pass within the bound of the dropped terms and the rounding
 // of the sums: with B positive terms, each dropped one below e⁻⁴⁰ of the
@@ -60,8 +60,8 @@ func TestModeEdgesTerms(t *testing.T) {
 		sv[i*d], sv[i*d+1] = c+0.3*rng.NormFloat64(), 0.3*rng.NormFloat64()
 		alpha[i] = 0.5 + rng.Float64()
 	}
-	f := &assign.Field{SV: sv, Alpha: alpha, Gamma: 60, D: d}
-	terms := assign.NewTermsOf(f)
+	f := &kernel.Field{SV: sv, Alpha: alpha, Gamma: 60, D: d}
+	terms := kernel.NewTermsOf(f)
 	if terms == nil {
 		t.Fatal("no index for 400 support vectors in the plane at γ = 60")
 	}

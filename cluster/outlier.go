@@ -10,7 +10,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
-	"github.com/svclust/svclust/internal/assign"
 	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/internal/parallel"
 	"github.com/svclust/svclust/internal/rowmajor"
@@ -199,15 +198,15 @@ func (r *Result) Strengths() []float64 {
 // (see [OutlierData]), or the depth score of model files of version 6,
 // for which support vector j belongs to cluster group[j].
 type scorer struct {
-	f     *assign.Field
-	terms *assign.Terms
+	f     *kernel.Field
+	terms *kernel.Terms
 	fence float64 // D₀; 0 while it is computed
 	// The whole-space score: the radii rⱼ (and as the index's offsets
 	// where it has one), one as the group of every support vector (for
 	// f + 1 in logs), and the centre and spread of R and L.
 	whole          bool
 	radius         []float64
-	offsets        *assign.Offsets
+	offsets        *kernel.Offsets
 	one            []int
 	center, spread [2]float64
 	// The depth score of version 6: log Fc, −Inf where Fc = 0.
@@ -218,13 +217,13 @@ type scorer struct {
 
 type scoreScratch struct {
 	row, top, logPart []float64
-	ts                *assign.TermsScratch
+	ts                *kernel.TermsScratch
 }
 
 // scorerOf is the scorer of the stored outlier data o of a partition of m
 // whose support vectors have the clusters group; nil when o is nil (a
 // partition read from a model file of version 5 or older).
-func scorerOf(m *svclust.Model, terms *assign.Terms, group []int, o *OutlierData) *scorer {
+func scorerOf(m *svclust.Model, terms *kernel.Terms, group []int, o *OutlierData) *scorer {
 	switch {
 	case o == nil:
 		return nil
@@ -249,7 +248,7 @@ type outlierSurface struct {
 // set makes the surface of the outlier data out (nil: none) of a
 // partition of m whose support vectors have the clusters group (read by
 // the depth score of version 6 only).
-func (o *outlierSurface) set(m *svclust.Model, terms *assign.Terms, group []int, out *OutlierData) {
+func (o *outlierSurface) set(m *svclust.Model, terms *kernel.Terms, group []int, out *OutlierData) {
 	o.model, o.out, o.scorer = m, out, scorerOf(m, terms, group, out)
 }
 
@@ -309,7 +308,7 @@ func (o *outlierSurface) predictScores(dst []int, scores []float64, x mat.Matrix
 
 // kernelRowsResid returns the rows of x in the space of m's kernel, as
 // kernelRows does, and their squared distances from m's subspace (see
-// svclust.Subspace.Residuals): nil for a model without a subspace.
+// auto.Subspace.Residuals): nil for a model without a subspace.
 func kernelRowsResid(m *svclust.Model, x mat.Matrix, workers int) (mat.Matrix, []float64) {
 	if m.Subspace == nil {
 		return kernelRows(m, x, workers), nil
@@ -322,7 +321,7 @@ func kernelRowsResid(m *svclust.Model, x mat.Matrix, workers int) (mat.Matrix, [
 
 // newWholeScorer returns the scorer of the whole-space score with the
 // radii rⱼ, its centre, spread and fence not yet set.
-func newWholeScorer(f *assign.Field, terms *assign.Terms, radius []float64) *scorer {
+func newWholeScorer(f *kernel.Field, terms *kernel.Terms, radius []float64) *scorer {
 	b := len(f.Alpha)
 	s := &scorer{f: f, terms: terms, whole: true, radius: radius, one: make([]int, b)}
 	if terms != nil {
@@ -343,7 +342,7 @@ func newWholeScorer(f *assign.Field, terms *assign.Terms, radius []float64) *sco
 // αᵢ > 0 hold the share mass of their sum, by the index's query where
 // there is one, else by a selection over the B distances. Cost: B
 // queries, O(B²) at most.
-func radii(f *assign.Field, terms *assign.Terms, mass float64) []float64 {
+func radii(f *kernel.Field, terms *kernel.Terms, mass float64) []float64 {
 	var total float64
 	for _, a := range f.Alpha {
 		if a > 0 {
@@ -353,7 +352,7 @@ func radii(f *assign.Field, terms *assign.Terms, mass float64) []float64 {
 	need := mass * total
 	b, d := len(f.Alpha), f.D
 	r := make([]float64, b)
-	var ts *assign.TermsScratch
+	var ts *kernel.TermsScratch
 	var row, bd, bw []float64
 	if terms != nil {
 		ts = terms.NewScratch()
@@ -377,7 +376,7 @@ func radii(f *assign.Field, terms *assign.Terms, mass float64) []float64 {
 	return r
 }
 
-func newScorer(f *assign.Field, terms *assign.Terms, group []int, peak []float64, fence float64) *scorer {
+func newScorer(f *kernel.Field, terms *kernel.Terms, group []int, peak []float64, fence float64) *scorer {
 	s := &scorer{f: f, terms: terms, group: group, logPeak: make([]float64, len(peak)), fence: fence}
 	for c, p := range peak {
 		s.logPeak[c] = math.Log(p) // −Inf for 0
@@ -438,7 +437,7 @@ func (s *scorer) eachRaw(x mat.Matrix, r2 []float64, w int, report func(int), do
 // raw returns R(x) and L(x) (see OutlierData) of the point xi of the
 // kernel's space at squared distance r2 from the model's subspace, where
 // f(xi) + 1 = sum and d2 holds the squared distances to the support
-// vectors (the pass of Predict, assign.Field.EachDist; nil with the
+// vectors (the pass of Predict, kernel.Field.EachDist; nil with the
 // index): R by the index's search where the model has one, else from d2;
 // L from sum, or in logs where every term underflows.
 func (s *scorer) raw(sc *scoreScratch, xi, d2 []float64, r2, sum float64) [2]float64 {
@@ -461,7 +460,7 @@ func (s *scorer) raw(sc *scoreScratch, xi, d2 []float64, r2, sum float64) [2]flo
 // massRadius returns the smallest of the squared distances d2[j] within
 // which the coefficients αⱼ > 0 sum to at least need (the largest such
 // d2 when they never do, +Inf when no coefficient is positive; see
-// assign.WeightedRadius). bd and bw are scratch of len(d2).
+// kernel.WeightedRadius). bd and bw are scratch of len(d2).
 func massRadius(d2, alpha []float64, need float64, bd, bw []float64) float64 {
 	n := 0
 	for j, a := range alpha {
@@ -473,7 +472,7 @@ func massRadius(d2, alpha []float64, need float64, bd, bw []float64) float64 {
 	if n == 0 {
 		return math.Inf(1)
 	}
-	return assign.WeightedRadius(bd[:n], bw[:n], need)
+	return kernel.WeightedRadius(bd[:n], bw[:n], need)
 }
 
 // depthOf returns D(x) = S(x) + Center[0]/Spread[0] of the whole-space
@@ -602,7 +601,7 @@ const fenceRows = 100_000
 // pass gives it) and reports the rows done to report (nil: none). Beyond
 // fenceRows rows the centre, spread and fence come from every stride-th
 // row. Memory: two floats per row beside the scores.
-func fitOutliers(m *svclust.Model, terms *assign.Terms, data, r2 []float64, n, d, w int, report func(int), owner func(i int, o int32)) (*OutlierData, []float64) {
+func fitOutliers(m *svclust.Model, terms *kernel.Terms, data, r2 []float64, n, d, w int, report func(int), owner func(i int, o int32)) (*OutlierData, []float64) {
 	f := field(m)
 	s := newWholeScorer(f, terms, radii(f, terms, OutlierMass))
 	raw := make([][2]float64, n)
@@ -629,7 +628,7 @@ func (s *scorer) data() *OutlierData {
 // ScoreOutliers sets fx[i] to f(xᵢ) of row i of x, as p.Model().Score
 // gives it, and scores[i] to its outlier score under p (see
 // [Partition]): in one pass of B kernel terms per row where p indexes its
-// support vectors (assign.Terms, through which Score computes f too, to
+// support vectors (kernel.Terms, through which Score computes f too, to
 // the bit), else in two. It returns ErrNoOutlierScores for a partition
 // without outlier scores and panics as Partition.OutlierScores does.
 func ScoreOutliers(p Partition, fx, scores []float64, x mat.Matrix, workers int) error {

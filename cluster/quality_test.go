@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/auto"
 	"github.com/svclust/svclust/baseline"
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
@@ -31,12 +32,12 @@ func fitDefaults(tb testing.TB, x *mat.Dense, seed uint64) *cluster.Result {
 	switch w := os.Getenv("SVCLUST_WIDTH"); w {
 	case "", "adaptive":
 	case "global":
-		cfg.Width = svclust.GlobalWidth
+		cfg.Width = auto.GlobalWidth
 	default:
 		tb.Fatalf("SVCLUST_WIDTH=%q: want adaptive or global", w)
 	}
 	if s := os.Getenv("SVCLUST_SPACE"); s != "" {
-		sp, err := svclust.ParseSpace(s)
+		sp, err := auto.ParseSpace(s)
 		if err != nil {
 			tb.Fatal(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/svclust/svclust/internal/assign"
+	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/internal/parallel"
 )
 
@@ -55,14 +56,14 @@ func slot(k, n, anchorMin int) int {
 // trajectories moves each row of the row-major eq to its equilibrium on w
 // goroutines, stopping early at anchors (row-major equilibria found
 // before) if there are any.
-func trajectories(f *assign.Field, eq []float64, anchors []float64, w int, report func(int)) {
+func trajectories(f *kernel.Field, eq []float64, anchors []float64, w int, report func(int)) {
 	d := f.D
 	var tree *assign.Tree
 	if len(anchors) > 0 {
 		tree = assign.NewTree(anchors, d)
 	}
 	parallel.For(len(eq)/d, 64, w, func(_, lo, hi int) {
-		scratch := f.Scratch()
+		scratch := assign.NewScratch(f)
 		for k := lo; k < hi; k++ {
 			equilibrium(f, eq[k*d:k*d+d], scratch, tree)
 		}
@@ -92,9 +93,9 @@ func progressOf(progress func(done, total int), total int) func(int) {
 // equilibrium moves e along its trajectory to its end or, with anchors, to
 // the first anchor within anchorRadius·ℓ of it, and returns e. Fit and
 // Predict share it, so that Predict reproduces Fit's labels.
-func equilibrium(f *assign.Field, e []float64, scratch *assign.Scratch, anchors *assign.Tree) []float64 {
+func equilibrium(f *kernel.Field, e []float64, scratch *assign.Scratch, anchors *assign.Tree) []float64 {
 	scale := f.Scale()
-	a := f.EquilibriumNear(e, scratch, trajectoryTol*scale, trajectoryMaxIter, anchors, anchorRadius*scale)
+	a := assign.EquilibriumNear(f, e, scratch, trajectoryTol*scale, trajectoryMaxIter, anchors, anchorRadius*scale)
 	if a >= 0 {
 		copy(e, anchors.Point(a))
 	}

@@ -18,7 +18,7 @@ import (
 // With terms (NewTermsOf(f), nil for none) f is evaluated on the terms
 // within kernel.CutOff of the largest, as the assignment pass does: in low
 // dimension a point of a segment sees a few of the support vectors.
-func modeEdges(f *assign.Field, terms *assign.Terms, reps []float64, nm, d, nb, mm, w int) []modeEdge {
+func modeEdges(f *kernel.Field, terms *kernel.Terms, reps []float64, nm, d, nb, mm, w int) []modeEdge {
 	var pairs [][2]int
 	dist := make([]float64, nm)
 	idx := make([]int, nm)

@@ -129,7 +129,7 @@ type Run struct {
 	C         float64 `json:"C"`
 	CFrom     string  `json:"C_from"`
 	// Width is the kernel-width rule of the model: "adaptive" when each
-	// support vector has a width of its own (svclust.Choice.Adaptive),
+	// support vector has a width of its own (auto.Choice.Adaptive),
 	// "global" for one γ; empty in files written before it was recorded.
 	Width string `json:"width,omitempty"`
 	// Data names the training data, Rows is its number of rows, Sample

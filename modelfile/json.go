@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/auto"
 	"github.com/svclust/svclust/cluster"
 )
 
@@ -45,7 +46,7 @@ type statsJSON struct {
 	ObjectiveRows int     `json:"objective_rows,omitempty"`
 }
 
-// choiceJSON is svclust.Choice, which the Levels rule reads (whether C was
+// choiceJSON is auto.Choice, which the Levels rule reads (whether C was
 // automatic) and which reports how the model's settings were chosen.
 type choiceJSON struct {
 	Gamma       float64 `json:"gamma"`
@@ -81,7 +82,7 @@ type choiceJSON struct {
 	ConcentrationScaled float64 `json:"concentration_scaled,omitempty"`
 }
 
-// subspaceJSON is svclust.Subspace (version 6): the mean and one row per
+// subspaceJSON is auto.Subspace (version 6): the mean and one row per
 // direction.
 type subspaceJSON struct {
 	Mean  []float64  `json:"mean"`
@@ -391,19 +392,23 @@ func (j *modelJSON) model() *svclust.Model {
 		m.Choice.CAuto = *j.CAuto
 	}
 	if ch := j.Choice; ch != nil {
-		m.Choice = svclust.Choice{
-			Gamma: ch.Gamma, C: ch.C, Budget: ch.Budget,
-			GammaAuto: ch.GammaAuto, CAuto: ch.CAuto, BudgetAuto: ch.BudgetAuto,
-			Sample: ch.Sample, Rho: ch.Rho, Cover: ch.Cover, KappaMax: ch.KappaMax, Scale: ch.Scale,
-			RhoWidth: ch.RhoWidth, Adaptive: ch.Adaptive, Narrowed: ch.Narrowed,
-			WidthMin: ch.WidthMin, WidthMedian: ch.WidthMedian,
-			Concentration: ch.Concentration, ConcentrationMax: ch.ConcentrationMax, IntrinsicDim: ch.IntrinsicDim,
-			Projected: ch.Projected, Q: ch.Q, Edge: ch.Edge, EigenKept: ch.EigenKept, EigenNext: ch.EigenNext,
-			Silverman: ch.Silverman, MinIter: ch.MinIter, ConcentrationScaled: ch.ConcentrationScaled,
+		m.Choice = auto.Choice{
+			Decision: auto.Decision{
+				Gamma: ch.Gamma, C: ch.C, Budget: ch.Budget,
+				GammaAuto: ch.GammaAuto, CAuto: ch.CAuto, BudgetAuto: ch.BudgetAuto,
+				Scale: ch.Scale, Adaptive: ch.Adaptive, Projected: ch.Projected, Q: ch.Q, MinIter: ch.MinIter,
+			},
+			Report: auto.Report{
+				Sample: ch.Sample, Rho: ch.Rho, Cover: ch.Cover, KappaMax: ch.KappaMax,
+				RhoWidth: ch.RhoWidth, Narrowed: ch.Narrowed, WidthMin: ch.WidthMin, WidthMedian: ch.WidthMedian,
+				Concentration: ch.Concentration, ConcentrationMax: ch.ConcentrationMax, IntrinsicDim: ch.IntrinsicDim,
+				Edge: ch.Edge, EigenKept: ch.EigenKept, EigenNext: ch.EigenNext,
+				Silverman: ch.Silverman, ConcentrationScaled: ch.ConcentrationScaled,
+			},
 		}
 	}
 	if p := j.Subspace; p != nil {
-		m.Subspace = &svclust.Subspace{Mean: p.Mean, Basis: dense(&p.Basis, len(p.Mean))}
+		m.Subspace = &auto.Subspace{Mean: p.Mean, Basis: dense(&p.Basis, len(p.Mean))}
 	}
 	return m
 }

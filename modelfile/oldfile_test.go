@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/auto"
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 )
@@ -210,7 +211,7 @@ func TestReclusterLoaded(t *testing.T) {
 		if !slices.Equal(again.Labels, cl.Labels) {
 			t.Errorf("%s: clustered again after loading, %d clusters; fit found %d", kind, again.Clusters, cl.Clusters)
 		}
-		loaded.Model.Choice = svclust.Choice{}
+		loaded.Model.Choice = auto.Choice{}
 		old, err := cluster.Fit(loaded.Model, ds.X, nil)
 		if err != nil {
 			t.Fatal(err)

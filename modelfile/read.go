@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/auto"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/internal/jsonkeys"
 )
@@ -473,10 +474,10 @@ func lowerFirst(s string) string {
 // the run record says, and their values. The statistics they were chosen
 // from are not known. The Levels rule reads CAuto, so that such a file
 // clusters again as fit clustered it.
-func choiceOf(m *svclust.Model, r *Run) svclust.Choice {
-	return svclust.Choice{
+func choiceOf(m *svclust.Model, r *Run) auto.Choice {
+	return auto.Choice{Decision: auto.Decision{
 		Gamma: r.Gamma, C: r.C, Budget: r.Budget,
 		GammaAuto: r.GammaFrom == "auto", CAuto: r.CFrom == "auto", BudgetAuto: r.BudgetFrom == "auto",
 		Adaptive: m.Gammas != nil,
-	}
+	}}
 }

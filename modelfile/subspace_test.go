@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/auto"
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 )
@@ -97,7 +98,7 @@ func TestReclusterProjected(t *testing.T) {
 	// scaler: the file is refused rather than predicting in the wrong space,
 	// and not even written.
 	v5 := *m
-	v5.Subspace, v5.Choice = nil, svclust.Choice{GammaAuto: true, CAuto: true, BudgetAuto: true}
+	v5.Subspace, v5.Choice = nil, auto.Choice{Decision: auto.Decision{GammaAuto: true, CAuto: true, BudgetAuto: true}}
 	b.Reset()
 	if err := (&File{Scale: dataset.ScaleZScore, Scaler: scaler, Model: &v5}).Write(&b); !errors.Is(err, svclust.ErrNotTrained) || b.Len() > 0 {
 		t.Errorf("model without its subspace: Write error %v, %d bytes", err, b.Len())
@@ -116,7 +117,7 @@ func TestReclusterProjected(t *testing.T) {
 func projectedFile(t testing.TB) (*File, string) {
 	t.Helper()
 	f, _ := fitted(t, 60)
-	f.Model.Subspace = &svclust.Subspace{Mean: []float64{0, 0}, Basis: mat.NewDense(2, 2, []float64{1, 0, 0, 1})}
+	f.Model.Subspace = &auto.Subspace{Mean: []float64{0, 0}, Basis: mat.NewDense(2, 2, []float64{1, 0, 0, 1})}
 	f.Model.Choice.Projected, f.Model.Choice.Q = true, 2
 	var b bytes.Buffer
 	if err := f.Write(&b); err != nil {
@@ -153,9 +154,9 @@ func TestChoiceSubspace(t *testing.T) {
 		}
 	}
 	// Write refuses what Read would.
-	for name, edit := range map[string]func(*svclust.Choice){
-		"not projected":   func(ch *svclust.Choice) { ch.Projected = false },
-		"q of 1":          func(ch *svclust.Choice) { ch.Q = 1 },
+	for name, edit := range map[string]func(*auto.Choice){
+		"not projected":   func(ch *auto.Choice) { ch.Projected = false },
+		"q of 1":          func(ch *auto.Choice) { ch.Q = 1 },
 		"no q is allowed": nil,
 	} {
 		f, _ := projectedFile(t)

@@ -2,6 +2,7 @@ package settings
 
 import (
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/auto"
 	"github.com/svclust/svclust/cluster"
 )
 
@@ -51,7 +52,7 @@ type Outlier struct {
 	Fence     float64 `json:"fence"`
 }
 
-// Choice is what a Report says of svclust.Choice: the statistics behind
+// Choice is what a Report says of auto.Choice: the statistics behind
 // each automatic setting.
 type Choice struct {
 	GammaAuto  bool    `json:"gamma_auto"`
@@ -62,7 +63,7 @@ type Choice struct {
 	Cover      int     `json:"cover,omitempty"`
 	KappaMax   float64 `json:"kappa_max,omitempty"`
 	Scale      float64 `json:"C_scale,omitempty"`
-	// The adaptive widths (svclust.Choice.RhoWidth): "adaptive" or
+	// The adaptive widths (auto.Choice.RhoWidth): "adaptive" or
 	// "global", and the statistics of the rule.
 	Width       string  `json:"width"`
 	RhoWidth    float64 `json:"rho_width,omitempty"`
@@ -72,7 +73,7 @@ type Choice struct {
 	// Subspace is the subspace rule's decision, nil when it was not
 	// measured (fewer than four features, γ or C given).
 	Subspace *Subspace `json:"subspace,omitempty"`
-	// MinIter is svclust.Choice.MinIter: the SGD steps before the
+	// MinIter is auto.Choice.MinIter: the SGD steps before the
 	// stopping rule, when chosen from the number of rows.
 	MinIter int `json:"min_iter,omitempty"`
 }
@@ -88,7 +89,7 @@ type Subspace struct {
 	IntrinsicDim  float64 `json:"intrinsic_dim"`
 	// ConcentrationScaled is Concentration scaled to a sample of 2,000
 	// rows when fewer were sampled, and then the value compared with
-	// Threshold (svclust.Choice.ConcentrationScaled).
+	// Threshold (auto.Choice.ConcentrationScaled).
 	ConcentrationScaled float64 `json:"concentration_scaled,omitempty"`
 	// Q directions kept: those above the noise Edge; EigenKept the
 	// smallest kept, EigenNext the next. Silverman is the bandwidth that
@@ -102,7 +103,7 @@ type Subspace struct {
 
 // subspaceOf returns the Subspace report of c, nil when the rule was not
 // measured.
-func subspaceOf(c svclust.Choice) *Subspace {
+func subspaceOf(c auto.Choice) *Subspace {
 	if c.ConcentrationMax == 0 {
 		return nil
 	}

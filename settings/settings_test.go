@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/auto"
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/modelfile"
@@ -123,7 +124,7 @@ func TestConfig(t *testing.T) {
 		{nil, svclust.Config{Maintainer: svclust.Merge{}, Tol: svclust.DefaultTol, Seed: 1}},
 		{[]string{"-budget", "0"}, svclust.Config{Budget: svclust.NoBudget, Maintainer: svclust.Merge{}, Tol: svclust.DefaultTol, Seed: 1}},
 		{[]string{"-budget", "40", "-gamma", "2", "-C", "3", "-tol", "0", "-seed", "9", "-width", "global"},
-			svclust.Config{Gamma: 2, C: 3, Budget: 40, Maintainer: svclust.Merge{}, Tol: -1, Seed: 9, Width: svclust.GlobalWidth}},
+			svclust.Config{Gamma: 2, C: 3, Budget: 40, Maintainer: svclust.Merge{}, Tol: -1, Seed: 9, Width: auto.GlobalWidth}},
 		// -k not given: the library's default, capped by the budget.
 		{[]string{"-maintain", "project-knn"}, svclust.Config{Maintainer: svclust.Projection{Pick: svclust.Nearest}, Tol: svclust.DefaultTol, Seed: 1}},
 		{[]string{"-maintain", "project-random", "-k", "4", "-max-iter", "5", "-min-iter", "-1", "-workers", "2"},
@@ -227,7 +228,7 @@ func TestFlagError(t *testing.T) {
 // chosen, the strategy ("none" without a budget) and the k of a projection.
 func TestRecord(t *testing.T) {
 	t.Setenv("SOURCE_DATE_EPOCH", "1700000000")
-	m := &svclust.Model{Gamma: 0.5, C: 2, Choice: svclust.Choice{Budget: 60}}
+	m := &svclust.Model{Gamma: 0.5, C: 2, Choice: auto.Choice{Decision: auto.Decision{Budget: 60}}}
 	src := Source{Data: "d.csv", Rows: 100, Sample: 50, SHA256: "ab"}
 	s := parse(t, "-gamma", "0.5", "-maintain", "project-knn", "-rule", "components")
 	s.TunedC = true
@@ -277,14 +278,14 @@ func TestParseSep(t *testing.T) {
 // docs/high-dim.md); the other decisions keep their reasons.
 func TestSubspaceReason(t *testing.T) {
 	for _, tc := range []struct {
-		ch   svclust.Choice
+		ch   auto.Choice
 		want string // in the reason; "" for no report
 	}{
-		{svclust.Choice{}, ""},
-		{svclust.Choice{Concentration: 4.85, ConcentrationScaled: 6.47, ConcentrationMax: 6}, "not once scaled to 2,000 rows"},
-		{svclust.Choice{Concentration: 6.17, ConcentrationScaled: 7.82, ConcentrationMax: 6}, "at or above threshold"},
-		{svclust.Choice{Concentration: 4.21, ConcentrationScaled: 5.61, ConcentrationMax: 6, Projected: true, Q: 3}, "below threshold: distances concentrate"},
-		{svclust.Choice{Concentration: 1.42, ConcentrationMax: 6, Projected: true, Q: 3}, "below threshold: distances concentrate"},
+		{auto.Choice{}, ""},
+		{auto.Choice{Report: auto.Report{Concentration: 4.85, ConcentrationScaled: 6.47, ConcentrationMax: 6}}, "not once scaled to 2,000 rows"},
+		{auto.Choice{Report: auto.Report{Concentration: 6.17, ConcentrationScaled: 7.82, ConcentrationMax: 6}}, "at or above threshold"},
+		{auto.Choice{Decision: auto.Decision{Projected: true, Q: 3}, Report: auto.Report{Concentration: 4.21, ConcentrationScaled: 5.61, ConcentrationMax: 6}}, "below threshold: distances concentrate"},
+		{auto.Choice{Decision: auto.Decision{Projected: true, Q: 3}, Report: auto.Report{Concentration: 1.42, ConcentrationMax: 6}}, "below threshold: distances concentrate"},
 	} {
 		s := subspaceOf(tc.ch)
 		switch {
@@ -295,7 +296,7 @@ func TestSubspaceReason(t *testing.T) {
 			t.Errorf("%+v: report %+v, want reason with %q and the scaled concentration", tc.ch, s, tc.want)
 		}
 	}
-	b, err := json.Marshal(subspaceOf(svclust.Choice{Concentration: 4.85, ConcentrationScaled: 6.47, ConcentrationMax: 6}))
+	b, err := json.Marshal(subspaceOf(auto.Choice{Report: auto.Report{Concentration: 4.85, ConcentrationScaled: 6.47, ConcentrationMax: 6}}))
 	if err != nil || !strings.Contains(string(b), `"concentration_scaled":6.47`) {
 		t.Errorf("json %s, %v: want concentration_scaled", b, err)
 	}

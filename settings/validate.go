@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/auto"
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
 )
@@ -65,12 +66,12 @@ func (s *Settings) Config() (svclust.Config, error) {
 		}
 		c.Budget = b.Value
 	}
-	width, err := svclust.ParseWidth(s.Width)
+	width, err := auto.ParseWidth(s.Width)
 	if err != nil {
 		return c, errorf("-width", "%s must be adaptive or global, not %q", flagRef("-width"), s.Width)
 	}
 	c.Width = width
-	space, err := svclust.ParseSpace(s.Space)
+	space, err := auto.ParseSpace(s.Space)
 	if err != nil {
 		return c, errorf("-space", "%s must be auto or input, not %q", flagRef("-space"), s.Space)
 	}

@@ -12,7 +12,7 @@
 // When the automatic choice projects the data onto a subspace
 // (svclust.Model.Subspace, at four features or more), every other point
 // whose γ is a multiple of the automatic one trains in that subspace
-// (svclust.Chosen.Within), where the automatic γ was measured, so that the
+// (svclust.Prepared.Within), where the automatic γ was measured, so that the
 // grid scales one kernel; a γ given as a number trains in the features, as
 // svclust.Train does with a given γ.
 package tune
@@ -33,6 +33,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/auto"
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/metrics"
 	"github.com/svclust/svclust/sample"
@@ -187,7 +188,7 @@ type Point struct {
 	// skipped.
 	Err error
 	// Projected reports that the point's model works in the subspace of
-	// the automatic choice (svclust.Choice.Projected): the automatic
+	// the automatic choice (auto.Choice.Projected): the automatic
 	// point's own, or a multiple of its γ (see the package doc), which
 	// svclust.Train with that γ given would not reproduce.
 	Projected bool
@@ -251,7 +252,7 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix) (*Result, error) {
 	base := s.Train
 	base.Gamma, base.C = 0, 0
 	base.Workers = workers
-	auto, err := svclust.NewChosen(x, &base)
+	auto, err := svclust.Prepare(x, &base)
 	if err != nil {
 		return nil, err
 	}
@@ -303,7 +304,7 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix) (*Result, error) {
 		// automatic point the neighbour distances and the subspace),
 		// shared read-only. A point whose choice fails records the error
 		// when it is fitted.
-		chosen := make([]*svclust.Chosen, min(chosenBatch, len(res.Points)-lo))
+		chosen := make([]*svclust.Prepared, min(chosenBatch, len(res.Points)-lo))
 		chosenErr := make([]error, len(chosen))
 		for k := range chosen {
 			cfg := s.config(&res.Points[lo+k], 0, workers)
@@ -318,7 +319,7 @@ func (s *Search) Run(ctx context.Context, x mat.Matrix) (*Result, error) {
 				chosen[k], chosenErr[k] = auto.Within(x, &cfg)
 				continue
 			}
-			chosen[k], chosenErr[k] = svclust.NewChosen(x, &cfg)
+			chosen[k], chosenErr[k] = svclust.Prepare(x, &cfg)
 		}
 		// Each point is fitted by one call of eval and written to its own
 		// slot, so the result depends neither on the number of workers
@@ -380,7 +381,7 @@ func (s *Search) config(p *Point, r, workers int) svclust.Config {
 // of their kernel, the factor of every kernel pass in training and
 // clustering, in grid order on a tie. A point without a choice comes
 // last.
-func byCost(chosen []*svclust.Chosen, d int) []int {
+func byCost(chosen []*svclust.Prepared, d int) []int {
 	cost := make([]float64, len(chosen))
 	for i, p := range chosen {
 		if p == nil {
@@ -411,9 +412,9 @@ func byCost(chosen []*svclust.Chosen, d int) []int {
 // scores the labels of the sampled rows. It
 // returns the model and the clustering of the first run, and the pass
 // that completes that model's Stats.Objective, or nil (see
-// svclust.Chosen.TrainDeferred: no other outcome reads the objective, so
+// svclust.Prepared.TrainDeferred: no other outcome reads the objective, so
 // only a model that is kept needs it); nils when a fit failed.
-func (s *Search) eval(x mat.Matrix, dbcv func(pred []int) float64, rows []int, metric func(truth, pred []int) float64, pre *svclust.Chosen, autos *autoChoices, workers int, p *Point) (first *svclust.Model, firstFit *cluster.Result, objective func()) {
+func (s *Search) eval(x mat.Matrix, dbcv func(pred []int) float64, rows []int, metric func(truth, pred []int) float64, pre *svclust.Prepared, autos *autoChoices, workers int, p *Point) (first *svclust.Model, firstFit *cluster.Result, objective func()) {
 	runs := max(s.Runs, 1)
 	var labels [][]int
 	for r := range runs {
@@ -430,10 +431,10 @@ func (s *Search) eval(x mat.Matrix, dbcv func(pred []int) float64, rows []int, m
 			// runs do.
 			model, err = trainWithin(x, cfg, autos)
 		default:
-			// NewChosen and Chosen.TrainDeferred make the Model of
+			// Prepare and Prepared.TrainDeferred make the Model of
 			// Train, with its errors, but for the objective.
-			var own *svclust.Chosen
-			if own, err = svclust.NewChosen(x, &cfg); err == nil {
+			var own *svclust.Prepared
+			if own, err = svclust.Prepare(x, &cfg); err == nil {
 				model, later, err = own.TrainDeferred(context.Background(), x, &cfg)
 			}
 		}
@@ -486,19 +487,19 @@ type autoChoices struct {
 type autoKey struct {
 	budget int
 	seed   uint64
-	width  svclust.WidthRule
-	space  svclust.SpaceRule
+	width  auto.WidthRule
+	space  auto.SpaceRule
 }
 
 type autoChoice struct {
 	once sync.Once
-	p    *svclust.Chosen
+	p    *svclust.Prepared
 	err  error
 }
 
 // of returns the automatic choice for base (γ and C zero) on x, measured
 // by the first caller, shared with the others (read-only).
-func (a *autoChoices) of(x mat.Matrix, base svclust.Config) (*svclust.Chosen, error) {
+func (a *autoChoices) of(x mat.Matrix, base svclust.Config) (*svclust.Prepared, error) {
 	k := autoKey{base.Budget, base.Seed, base.Width, base.Space}
 	a.mu.Lock()
 	if a.m == nil {
@@ -510,12 +511,12 @@ func (a *autoChoices) of(x mat.Matrix, base svclust.Config) (*svclust.Chosen, er
 		a.m[k] = e
 	}
 	a.mu.Unlock()
-	e.once.Do(func() { e.p, e.err = svclust.NewChosen(x, &base) })
+	e.once.Do(func() { e.p, e.err = svclust.Prepare(x, &base) })
 	return e.p, e.err
 }
 
 // trainWithin trains x with cfg in the subspace of the automatic choice
-// for cfg's seed (see svclust.Chosen.Within), taken from autos.
+// for cfg's seed (see svclust.Prepared.Within), taken from autos.
 func trainWithin(x mat.Matrix, cfg svclust.Config, autos *autoChoices) (*svclust.Model, error) {
 	base := cfg
 	base.Gamma, base.C = 0, 0

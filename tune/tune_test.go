@@ -131,7 +131,7 @@ func TestSearchKeep(t *testing.T) {
 			t.Errorf("labelled %v: the kept fit is not that of the best point %d", labelled, kept.Best)
 		}
 		// The objective is computed for the kept model alone, after the
-		// grid (Chosen.TrainDeferred), and is Train's.
+		// grid (Prepared.TrainDeferred), and is Train's.
 		if kept.Model != nil && (kept.Model.Stats.Objective != m.Stats.Objective || kept.Model.Stats.ObjectiveRows != m.Stats.ObjectiveRows) {
 			t.Errorf("labelled %v: the kept model's objective %v over %d rows, want Train's %v over %d", labelled,
 				kept.Model.Stats.Objective, kept.Model.Stats.ObjectiveRows, m.Stats.Objective, m.Stats.ObjectiveRows)

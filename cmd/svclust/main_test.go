@@ -306,7 +306,7 @@ func TestFitJSON(t *testing.T) {
 		}
 	}
 	// The widths: adaptive by default, with the rule's statistics
-	// (svclust.Choice.RhoWidth); global with -width global or a given γ.
+	// (auto.Choice.RhoWidth); global with -width global or a given γ.
 	for _, tc := range []struct {
 		args []string
 		want string

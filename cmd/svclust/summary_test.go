@@ -3,12 +3,13 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"github.com/svclust/svclust/internal/numfmt"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/svclust/svclust/internal/numfmt"
 )
 
 // TestSummaryText: the text summary lists the cluster sizes and, with
@@ -154,7 +155,7 @@ func TestSummaryBudget(t *testing.T) {
 	in := genFile(t, "gauss3", 300)
 	auto := (&robustRun{stdout: mustCLI(t, "fit", "-json", in)}).report(t).Budget
 	if auto < 50 {
-		t.Fatalf("auto budget %d, below MinAutoBudget", auto)
+		t.Fatalf("auto budget %d, below auto.MinBudget", auto)
 	}
 	for _, tc := range []struct {
 		args []string

@@ -48,12 +48,12 @@ func TestTreeNearestMatchesBruteForce(t *testing.T) {
 // twoBumps is f for two Gaussians of weight 1.2 at x = ±3 (γ = 1): f is
 // 1.2·(1 + e⁻³⁶) − 1 ≈ 0.2 at each centre (k = 1 plus e⁻³⁶ ≈ 2.3·10⁻¹⁶ from
 // the other) and 2.4·e⁻⁹ − 1 ≈ −0.9997 midway between them.
-func twoBumps() *Field {
-	return &Field{SV: []float64{-3, 0, 3, 0}, Alpha: []float64{1.2, 1.2}, Gamma: 1, D: 2}
+func twoBumps() *kernel.Field {
+	return &kernel.Field{SV: []float64{-3, 0, 3, 0}, Alpha: []float64{1.2, 1.2}, Gamma: 1, D: 2}
 }
 
 // link is LinkUntil without a stop, which must not report giving up.
-func link(t *testing.T, f *Field, reps []float64, valid []bool, m, k, workers int) ([]int, int) {
+func link(t *testing.T, f *kernel.Field, reps []float64, valid []bool, m, k, workers int) ([]int, int) {
 	t.Helper()
 	cl, n, ok := LinkUntil(f, reps, valid, m, k, workers, nil)
 	if !ok {
@@ -73,7 +73,7 @@ func TestEquilibriumAndLink(t *testing.T) {
 		t.Errorf("f midway = %v, want %v", v, want)
 	}
 	x := []float64{-2.5, 0.3}
-	if a := f.EquilibriumNear(x, f.Scratch(), 1e-9, 1000, nil, 0); a != -1 {
+	if a := EquilibriumNear(f, x, NewScratch(f), 1e-9, 1000, nil, 0); a != -1 {
 		t.Errorf("no anchors, yet anchor %d", a)
 	}
 	// The fixed point of a single bump is its centre; the other bump adds
@@ -197,7 +197,7 @@ func TestDistinctMatchesBruteForce(t *testing.T) {
 // neighbour (k = 1) tests A–C and B–C, which fail, and never A–B, so A and
 // B fall apart; k = 2 tests every pair again.
 func TestLinkNearest(t *testing.T) {
-	f := &Field{Gamma: 4, D: 2}
+	f := &kernel.Field{Gamma: 4, D: 2}
 	for x := -1.0; x <= 1; x += 0.25 {
 		f.SV = append(f.SV, x, 0)
 		f.Alpha = append(f.Alpha, 1.5)
@@ -332,7 +332,7 @@ func TestSegmentIndex(t *testing.T) {
 // 2e⁻⁹ − 1; with m = 2 only the ends are tested, the same. The exponentials
 // are the kernel's (kernel.ExpNeg), which f sums.
 func TestSegmentMin(t *testing.T) {
-	f := &Field{SV: []float64{0, 0}, Alpha: []float64{2}, Gamma: 1, D: 2}
+	f := &kernel.Field{SV: []float64{0, 0}, Alpha: []float64{2}, Gamma: 1, D: 2}
 	buf := make([]float64, 2)
 	for _, m := range []int{2, 5} {
 		if got, want := SegmentMin(f.Value, []float64{-1, 0}, []float64{3, 0}, buf, m), 2*kernel.ExpNeg(9)-1; got != want {
@@ -351,9 +351,9 @@ func TestSegmentMin(t *testing.T) {
 // end at a zero of f' (residual below 1e-6 of the terms' scale) in (0.5, 1):
 // the narrow kernel's mode, drawn towards the wide one.
 func TestEquilibriumEach(t *testing.T) {
-	f := &Field{SV: []float64{0, 1}, Alpha: []float64{1, 1}, Gamma: 1, Gammas: []float64{1, 4}, D: 1}
+	f := &kernel.Field{SV: []float64{0, 1}, Alpha: []float64{1, 1}, Gamma: 1, Gammas: []float64{1, 4}, D: 1}
 	x := []float64{0.9}
-	f.EquilibriumNear(x, f.Scratch(), 1e-10, 10000, nil, 0)
+	EquilibriumNear(f, x, NewScratch(f), 1e-10, 10000, nil, 0)
 	d := -2*x[0]*math.Exp(-x[0]*x[0]) - 8*(x[0]-1)*math.Exp(-4*(x[0]-1)*(x[0]-1))
 	if math.Abs(d) > 1e-6 || !(x[0] > 0.5 && x[0] < 1) {
 		t.Errorf("equilibrium %v, f' = %v", x[0], d)
@@ -380,7 +380,7 @@ func TestEquilibriumNearFullPasses(t *testing.T) {
 		gammas[i] = 20 + 60*rng.Float64()
 	}
 	for _, each := range []bool{false, true} {
-		f := &Field{SV: sv, Alpha: alpha, Gamma: 40, D: d}
+		f := &kernel.Field{SV: sv, Alpha: alpha, Gamma: 40, D: d}
 		lnW := make([]float64, n)
 		for i := range lnW {
 			lnW[i] = math.Log(alpha[i])
@@ -392,11 +392,11 @@ func TestEquilibriumNearFullPasses(t *testing.T) {
 			}
 		}
 		tol := StepTol * f.Scale()
-		s := f.Scratch()
+		s := NewScratch(f)
 		for k := range 60 {
 			x := slices.Clone(sv[k*d : k*d+d])
 			want := slices.Clone(x)
-			f.EquilibriumNear(x, s, tol, MaxSteps, nil, 0)
+			EquilibriumNear(f, x, s, tol, MaxSteps, nil, 0)
 			num, z := make([]float64, d), make([]float64, n)
 			for range MaxSteps {
 				var den float64

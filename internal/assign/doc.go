@@ -1,5 +1,6 @@
 // Package assign implements the cluster assignment of the paper's
-// Section 4 (Algorithm 3) for a kernel expansion f(x) = Σᵢ αᵢ k(svᵢ, x) − 1:
+// Section 4 (Algorithm 3) for a kernel expansion f(x) = Σᵢ αᵢ k(svᵢ, x) − 1
+// (a kernel.Field):
 // fixed-point trajectories to equilibrium points, the merging of equilibria
 // that coincide, the m-point segment test that links equilibria into
 // clusters, and exact nearest-neighbour search with a k-d tree.

@@ -161,7 +161,7 @@ func cell(v, side float64) int64 {
 // returns ok = false and no clusters. A nil stop never stops. It lets a
 // caller with a time budget bound the O(M²) full test; stop is not called
 // while the pairs are chosen.
-func LinkUntil(f *Field, reps []float64, valid []bool, m, k, workers int, stop func() bool) ([]int, int, bool) {
+func LinkUntil(f *kernel.Field, reps []float64, valid []bool, m, k, workers int, stop func() bool) ([]int, int, bool) {
 	d := f.D
 	nrep := len(reps) / d
 	parent := unionfind.New(nrep) // over equilibria
@@ -180,7 +180,7 @@ func LinkUntil(f *Field, reps []float64, valid []bool, m, k, workers int, stop f
 				stopped.Store(true)
 				return
 			}
-			if valid[j] && test(i, j) && f.Segment(reps[i*d:i*d+d], reps[j*d:j*d+d], buf, m) {
+			if valid[j] && test(i, j) && Segment(f, reps[i*d:i*d+d], reps[j*d:j*d+d], buf, m) {
 				edges[i] = append(edges[i], j)
 			}
 		}

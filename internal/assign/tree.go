@@ -57,7 +57,7 @@ func (t *Tree) build(lo, hi int) int32 {
 		return id
 	}
 	// Split the widest dimension at the median.
-	dim, split, ok := medianSplit(t.pts, t.d, t.idx[lo:hi])
+	dim, split, ok := kernel.MedianSplit(t.pts, t.d, t.idx[lo:hi])
 	if !ok {
 		// All points are equal: only the lowest index can be nearest
 		// (ties go to it), so the leaf keeps just that one. Data with many
@@ -157,37 +157,4 @@ func sqDistWithin(x, y []float64, limit float64) (float64, bool) {
 		}
 	}
 	return s, true
-}
-
-// medianSplit chooses the split of a k-d tree cell holding the points idx
-// of pts (d columns): the dimension of the widest range of coordinates (the
-// first among equal ones), along which it sorts idx (ties by index), and the
-// coordinate of the median, idx[len(idx)/2], in it. It reports false, and
-// leaves idx as it is, when all the points are equal.
-func medianSplit(pts []float64, d int, idx []int32) (dim int, split float64, ok bool) {
-	width := -1.0
-	for j := range d {
-		mn, mx := pts[int(idx[0])*d+j], pts[int(idx[0])*d+j]
-		for _, i := range idx {
-			v := pts[int(i)*d+j]
-			mn, mx = min(mn, v), max(mx, v)
-		}
-		if mx-mn > width {
-			dim, width = j, mx-mn
-		}
-	}
-	if width <= 0 {
-		return 0, 0, false
-	}
-	slices.SortFunc(idx, func(a, b int32) int {
-		va, vb := pts[int(a)*d+dim], pts[int(b)*d+dim]
-		switch {
-		case va < vb:
-			return -1
-		case va > vb:
-			return 1
-		}
-		return int(a - b)
-	})
-	return dim, pts[int(idx[len(idx)/2])*d+dim], true
 }

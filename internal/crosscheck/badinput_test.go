@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/auto"
 	"github.com/svclust/svclust/baseline"
 	"github.com/svclust/svclust/cluster"
 	"github.com/svclust/svclust/dataset"
@@ -265,8 +266,8 @@ func TestModelValidate(t *testing.T) {
 // NaN (a non-finite mean or basis, or a basis far from orthonormal, such
 // as one with entries of 1.7e308, whose projections overflow).
 func TestModelValidateSubspace(t *testing.T) {
-	model := func(edit func(s *svclust.Subspace)) *svclust.Model {
-		s := &svclust.Subspace{Mean: []float64{0, 0, 0}, Basis: mat.NewDense(2, 3, []float64{1, 0, 0, 0, 0.6, 0.8})}
+	model := func(edit func(s *auto.Subspace)) *svclust.Model {
+		s := &auto.Subspace{Mean: []float64{0, 0, 0}, Basis: mat.NewDense(2, 3, []float64{1, 0, 0, 0, 0.6, 0.8})}
 		if edit != nil {
 			edit(s)
 		}
@@ -278,15 +279,15 @@ func TestModelValidateSubspace(t *testing.T) {
 	x := mat.NewDense(4, 3, []float64{0, 0, 0, 1, 1, 1, 2, 0, 1, 0, 2, 2})
 	for _, c := range []struct {
 		name, msg string
-		edit      func(s *svclust.Subspace)
+		edit      func(s *auto.Subspace)
 	}{
-		{"mean short", "mean of length 2", func(s *svclust.Subspace) { s.Mean = s.Mean[:2] }},
-		{"NaN mean", "mean NaN", func(s *svclust.Subspace) { s.Mean[1] = math.NaN() }},
-		{"huge mean", "mean 1e+160 is beyond", func(s *svclust.Subspace) { s.Mean[0] = 1e160 }},
-		{"Inf basis", "basis value +Inf", func(s *svclust.Subspace) { s.Basis.Set(0, 2, math.Inf(1)) }},
-		{"huge basis", "not orthonormal", func(s *svclust.Subspace) { s.Basis.Set(1, 1, 1.7e308); s.Basis.Set(1, 2, 1.7e308) }},
-		{"scaled basis", "not orthonormal", func(s *svclust.Subspace) { s.Basis.Set(0, 0, 2) }},
-		{"skew basis", "not orthonormal", func(s *svclust.Subspace) { s.Basis.Set(0, 1, 0.1) }},
+		{"mean short", "mean of length 2", func(s *auto.Subspace) { s.Mean = s.Mean[:2] }},
+		{"NaN mean", "mean NaN", func(s *auto.Subspace) { s.Mean[1] = math.NaN() }},
+		{"huge mean", "mean 1e+160 is beyond", func(s *auto.Subspace) { s.Mean[0] = 1e160 }},
+		{"Inf basis", "basis value +Inf", func(s *auto.Subspace) { s.Basis.Set(0, 2, math.Inf(1)) }},
+		{"huge basis", "not orthonormal", func(s *auto.Subspace) { s.Basis.Set(1, 1, 1.7e308); s.Basis.Set(1, 2, 1.7e308) }},
+		{"scaled basis", "not orthonormal", func(s *auto.Subspace) { s.Basis.Set(0, 0, 2) }},
+		{"skew basis", "not orthonormal", func(s *auto.Subspace) { s.Basis.Set(0, 1, 0.1) }},
 	} {
 		m := model(c.edit)
 		if err := m.Validate(); !errors.Is(err, svclust.ErrNotTrained) || !strings.Contains(err.Error(), c.msg) {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/auto"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/modelfile"
 	"github.com/svclust/svclust/settings"
@@ -76,11 +76,11 @@ func TestExitStatus(t *testing.T) {
 func TestWidthFlag(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
-		want svclust.WidthRule
+		want auto.WidthRule
 	}{
-		{nil, svclust.AdaptiveWidth},
-		{[]string{"-width", "adaptive"}, svclust.AdaptiveWidth},
-		{[]string{"-width", "global"}, svclust.GlobalWidth},
+		{nil, auto.AdaptiveWidth},
+		{[]string{"-width", "adaptive"}, auto.AdaptiveWidth},
+		{[]string{"-width", "global"}, auto.GlobalWidth},
 	} {
 		o := &flags{}
 		fs := newFlagSet(o, io.Discard)

@@ -1,10 +1,8 @@
-package assign
+package kernel
 
 import (
 	"math"
 	"slices"
-
-	"github.com/svclust/svclust/internal/kernel"
 )
 
 // termsLeaf is the largest number of support vectors a leaf of Terms holds.
@@ -20,8 +18,8 @@ const (
 
 // Terms indexes the support vectors of a kernel expansion
 // Σⱼ αⱼ exp(−γ‖x − svⱼ‖²) with positive coefficients, so that a query
-// evaluates only the terms that matter at x: those within kernel.CutOff,
-// in the exponent, of the largest (as kernel.MeanShiftCutTo does). With
+// evaluates only the terms that matter at x: those within CutOff,
+// in the exponent, of the largest (as MeanShiftCutTo does). With
 // uⱼ = γ‖x − svⱼ‖² − ln αⱼ a term has the value e^(−uⱼ); a k-d tree over
 // the support vectors keeps, per cell, the largest ln αⱼ, so a cell whose
 // box is so far from x that every term in it has u > min u + CutOff is
@@ -141,7 +139,7 @@ func (t *Terms) build(sv []float64, idx []int32, lo, hi int) int32 {
 	if hi-lo <= termsLeaf {
 		return id
 	}
-	dim, split, ok := medianSplit(sv, t.d, idx[lo:hi])
+	dim, split, ok := MedianSplit(sv, t.d, idx[lo:hi])
 	if !ok {
 		return id // all equal: one leaf, however many
 	}
@@ -189,7 +187,7 @@ func (t *Terms) NewScratch() *TermsScratch {
 }
 
 // Owner returns the sum of the terms of the expansion at x that lie within
-// kernel.CutOff, in the exponent, of the largest (every term above
+// CutOff, in the exponent, of the largest (every term above
 // e⁻⁴⁰ ≈ 4·10⁻¹⁸ of the largest; the others, at most B of them, change the
 // sum by less than B·4·10⁻¹⁸ of it), and the index in the model of the
 // largest term αⱼk(x, svⱼ), computed as αⱼ·exp(−γ‖x − svⱼ‖²) and, among
@@ -215,9 +213,9 @@ func (t *Terms) owner(x []float64, s *TermsScratch, group []int, part []float64)
 		return math.NaN(), 0
 	}
 	best, bi := math.Inf(-1), math.MaxInt
-	lim := s.umin + kernel.CutOff
+	lim := s.umin + CutOff
 	// The kept terms' exponents, compacted in order, then their kernel
-	// values four at a time: kernel.OfSqDist(kernel.SqDist(x, svⱼ), γⱼ)
+	// values four at a time: OfSqDist(SqDist(x, svⱼ), γⱼ)
 	// to the bit, since e holds γⱼ·SqDist as OfSqDist forms it.
 	kept := 0
 	for k := range s.cand {
@@ -227,7 +225,7 @@ func (t *Terms) owner(x []float64, s *TermsScratch, group []int, part []float64)
 		}
 	}
 	s.cand, s.u, s.e = s.cand[:kept], s.u[:kept], s.e[:kept]
-	kernel.ExpNegTo(s.e)
+	ExpNegTo(s.e)
 	for k, c := range s.cand {
 		v := t.alpha[c] * s.e[k]
 		sum += v
@@ -266,16 +264,16 @@ func (t *Terms) width(k int32) float64 {
 // of the smallest u found so far.
 func (t *Terms) visit(id int32, rd float64, x []float64, s *TermsScratch) {
 	nd := &t.nodes[id]
-	if t.gamma*rd-nd.maxLnA > s.umin+kernel.CutOff {
+	if t.gamma*rd-nd.maxLnA > s.umin+CutOff {
 		return
 	}
 	if nd.dim < 0 {
 		d := t.d
 		for k := nd.lo; k < nd.hi; k++ {
-			e := t.width(k) * kernel.SqDist(x, t.sv[int(k)*d:int(k)*d+d])
+			e := t.width(k) * SqDist(x, t.sv[int(k)*d:int(k)*d+d])
 			u := e - t.lnA[k]
 			s.evaluated++
-			if u <= s.umin+kernel.CutOff {
+			if u <= s.umin+CutOff {
 				s.cand = append(s.cand, k)
 				s.u = append(s.u, u)
 				s.e = append(s.e, e)
@@ -304,7 +302,7 @@ func (t *Terms) visit(id int32, rd float64, x []float64, s *TermsScratch) {
 // gathered terms hold need and have doubled since the last time, the
 // bound becomes their radius (WeightedRadius) and the farther ones are
 // dropped, and a cell beyond the bound is skipped. The result is one of
-// the squared distances kernel.SqDist gives, the one a sort of all B of
+// the squared distances SqDist gives, the one a sort of all B of
 // them would reach; only the rounding of the sums against need depends on
 // the order of the search.
 func (t *Terms) MassRadius(x []float64, s *TermsScratch, need float64) float64 {
@@ -328,7 +326,7 @@ func (t *Terms) massVisit(id int32, rd float64, x []float64, s *TermsScratch, ne
 	if nd.dim < 0 {
 		d := t.d
 		for k := nd.lo; k < nd.hi; k++ {
-			d2 := kernel.SqDist(x, t.sv[int(k)*d:int(k)*d+d])
+			d2 := SqDist(x, t.sv[int(k)*d:int(k)*d+d])
 			s.evaluated++
 			if !(d2 < s.bound) {
 				continue
@@ -466,7 +464,7 @@ func (t *Terms) minVisit(id int32, rd float64, x []float64, r2 float64, o *Offse
 		d := t.d
 		for k := nd.lo; k < nd.hi; k++ {
 			s.evaluated++
-			if v := math.Sqrt(kernel.SqDist(x, t.sv[int(k)*d:int(k)*d+d])+r2) + o.v[k]; v < s.bound {
+			if v := math.Sqrt(SqDist(x, t.sv[int(k)*d:int(k)*d+d])+r2) + o.v[k]; v < s.bound {
 				s.bound = v
 			}
 		}
@@ -482,4 +480,38 @@ func (t *Terms) minVisit(id int32, rd float64, x []float64, r2 float64, o *Offse
 	s.off[nd.dim] = diff
 	t.minVisit(far, rd-old*old+diff*diff, x, r2, o, s)
 	s.off[nd.dim] = old
+}
+
+// MedianSplit chooses the split of a k-d tree cell (of Terms' index and
+// of package assign's Tree) holding the points idx
+// of pts (d columns): the dimension of the widest range of coordinates (the
+// first among equal ones), along which it sorts idx (ties by index), and the
+// coordinate of the median, idx[len(idx)/2], in it. It reports false, and
+// leaves idx as it is, when all the points are equal.
+func MedianSplit(pts []float64, d int, idx []int32) (dim int, split float64, ok bool) {
+	width := -1.0
+	for j := range d {
+		mn, mx := pts[int(idx[0])*d+j], pts[int(idx[0])*d+j]
+		for _, i := range idx {
+			v := pts[int(i)*d+j]
+			mn, mx = min(mn, v), max(mx, v)
+		}
+		if mx-mn > width {
+			dim, width = j, mx-mn
+		}
+	}
+	if width <= 0 {
+		return 0, 0, false
+	}
+	slices.SortFunc(idx, func(a, b int32) int {
+		va, vb := pts[int(a)*d+dim], pts[int(b)*d+dim]
+		switch {
+		case va < vb:
+			return -1
+		case va > vb:
+			return 1
+		}
+		return int(a - b)
+	})
+	return dim, pts[int(idx[len(idx)/2])*d+dim], true
 }

@@ -1,11 +1,9 @@
-package assign
+package kernel
 
 import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
-
-	"github.com/svclust/svclust/internal/kernel"
 )
 
 // ScoreChunk is the number of rows a worker of EachOwner, and of the
@@ -25,7 +23,7 @@ func NewTermsOf(f *Field) *Terms {
 // tree's passes (clustering and Predict) go through it, so that they
 // compute f the same way and Predict reproduces the clustering's labels.
 // With terms (NewTermsOf(f); nil for none) each row evaluates only the
-// terms within kernel.CutOff of its largest: the same owner, and f to
+// terms within CutOff of its largest: the same owner, and f to
 // within rounding (see Terms). It reports the rows done to report (nil
 // reports nothing).
 func (f *Field) EachOwner(x mat.Matrix, terms *Terms, w int, report func(int), do func(i int, fx float64, owner int32)) {
@@ -47,7 +45,7 @@ func (f *Field) owner(row, x []float64) (float64, int32) {
 // log αⱼ − γⱼ‖x − svⱼ‖² (of those with αⱼ > 0), lowest index first: the
 // owner of x where every term underflows. row is scratch of length B.
 func (f *Field) logOwner(row, x []float64) int {
-	kernel.SqDistRowTo(row, x, f.SV)
+	SqDistRowTo(row, x, f.SV)
 	best, bi := math.Inf(-1), 0
 	for j, d2 := range row {
 		if a := f.Alpha[j]; a > 0 {

@@ -1,4 +1,4 @@
-package assign
+package kernel
 
 import (
 	"math"
@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
-
-	"github.com/svclust/svclust/internal/kernel"
 )
 
 // TestEachPart: with and without the index of the support vectors,
@@ -43,7 +41,7 @@ func TestEachPart(t *testing.T) {
 			if fx := total - 1; math.Float64bits(fx) != math.Float64bits(wantF[i]) || o != wantO[i] {
 				t.Fatalf("EachDist, terms %v row %d: f %v owner %d, EachOwner %v %d", terms != nil, i, fx, o, wantF[i], wantO[i])
 			}
-			if (d2 == nil) != (terms != nil) || d2 != nil && !slices.Equal(d2, kernel.SqDistRowTo(nil, xi, sv)) {
+			if (d2 == nil) != (terms != nil) || d2 != nil && !slices.Equal(d2, SqDistRowTo(nil, xi, sv)) {
 				t.Fatalf("EachDist, terms %v row %d: squared distances %v", terms != nil, i, d2 != nil)
 			}
 		})

@@ -10,25 +10,26 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/svclust/svclust/auto"
 	"github.com/svclust/svclust/dataset"
 )
 
-// trainAndChoose returns Train's model of x and the Chosen NewChosen makes
+// trainAndChoose returns Train's model of x and the Prepared Prepare makes
 // for the same settings.
-func trainAndChoose(t *testing.T, x *mat.Dense, cfg *Config) (*Model, *Chosen) {
+func trainAndChoose(t *testing.T, x *mat.Dense, cfg *Config) (*Model, *Prepared) {
 	t.Helper()
 	m, err := Train(x, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := NewChosen(x, cfg)
+	p, err := Prepare(x, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return m, p
 }
 
-// chosenCase is a case of the Chosen tests: its data and settings, and
+// chosenCase is a case of the Prepared tests: its data and settings, and
 // the objective's rows when a test hook lowers them (0: the default).
 type chosenCase struct {
 	name string
@@ -37,17 +38,17 @@ type chosenCase struct {
 	rows int
 }
 
-// chosenData returns the data of the Chosen tests: 300 moons, and 300 rows
+// chosenData returns the data of the Prepared tests: 300 moons, and 300 rows
 // of the t32 kind, which the automatic settings project.
 func chosenData(t *testing.T) (moons, high *mat.Dense) {
 	t.Helper()
 	return generated(t, dataset.Moons, 300).X, highDim(t, 300).X
 }
 
-// TestChosenTrain: a model trained from a Chosen is the one Train gives,
+// TestChosenTrain: a model trained from a Prepared is the one Train gives,
 // for the automatic settings (adaptive widths, and on the t32 kind the
 // subspace), for a given γ with the automatic C and budget, and for
-// settings all given; other workers change nothing. A Chosen made for other
+// settings all given; other workers change nothing. A Prepared made for other
 // settings or other data is refused.
 func TestChosenTrain(t *testing.T) {
 	moons, high := chosenData(t)
@@ -58,8 +59,8 @@ func TestChosenTrain(t *testing.T) {
 		{"t32 auto", high, Config{Seed: 3}, 0},
 	} {
 		want, p := trainAndChoose(t, tc.x, &tc.cfg)
-		if p.Choice() != func() Choice { c, _ := Choose(tc.x, &tc.cfg); return c }() {
-			t.Errorf("%s: Choice differs from Choose", tc.name)
+		if p.Choice() != func() auto.Choice { c, _ := Choose(tc.x, &tc.cfg); return c }() {
+			t.Errorf("%s: auto.Choice differs from Choose", tc.name)
 		}
 		cfg := tc.cfg
 		cfg.Workers = 1
@@ -71,7 +72,7 @@ func TestChosenTrain(t *testing.T) {
 			got.Gamma != want.Gamma || got.C != want.C || got.Choice != want.Choice ||
 			got.Stats.Objective != want.Stats.Objective || got.Stats.Iterations != want.Stats.Iterations ||
 			(got.Subspace == nil) != (want.Subspace == nil) {
-			t.Errorf("%s: the model from the Chosen differs from Train's", tc.name)
+			t.Errorf("%s: the model from the Prepared differs from Train's", tc.name)
 		}
 		if tc.name == "t32 auto" && got.Subspace == nil {
 			t.Errorf("%s: not projected; the test no longer covers the subspace", tc.name)
@@ -79,11 +80,11 @@ func TestChosenTrain(t *testing.T) {
 		other := tc.cfg
 		other.Seed++
 		var ce *ConfigError
-		if _, err := p.Train(context.Background(), tc.x, &other); !errors.As(err, &ce) || ce.Field != "Chosen" {
-			t.Errorf("%s: another seed: got %v, want a ConfigError for Chosen", tc.name, err)
+		if _, err := p.Train(context.Background(), tc.x, &other); !errors.As(err, &ce) || ce.Field != "Prepared" {
+			t.Errorf("%s: another seed: got %v, want a ConfigError for Prepared", tc.name, err)
 		}
-		if _, err := p.Train(context.Background(), tc.x.Slice(0, 200, 0, 2), &cfg); !errors.As(err, &ce) || ce.Field != "Chosen" {
-			t.Errorf("%s: other data: got %v, want a ConfigError for Chosen", tc.name, err)
+		if _, err := p.Train(context.Background(), tc.x.Slice(0, 200, 0, 2), &cfg); !errors.As(err, &ce) || ce.Field != "Prepared" {
+			t.Errorf("%s: other data: got %v, want a ConfigError for Prepared", tc.name, err)
 		}
 	}
 }
@@ -93,7 +94,7 @@ func TestChosenTrain(t *testing.T) {
 // ObjectiveRows to Train's (on moons, in the features, and on t32, in the
 // subspace, with sampled objective rows when they are fewer than the
 // data's). A model whose objective bound is not finite (a C that would
-// overflow it) has its objective computed at once, and a Chosen made for
+// overflow it) has its objective computed at once, and a Prepared made for
 // other settings is refused as Train refuses it.
 func TestChosenTrainDeferred(t *testing.T) {
 	moons, high := chosenData(t)
@@ -107,7 +108,7 @@ func TestChosenTrainDeferred(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := NewChosen(tc.x, &tc.cfg)
+		p, err := Prepare(tc.x, &tc.cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,26 +138,26 @@ func TestChosenTrainDeferred(t *testing.T) {
 	if (&Model{C: math.NaN(), Alpha: []float64{1}}).objectiveBounded() {
 		t.Errorf("C NaN: bound finite")
 	}
-	p, err := NewChosen(moons, &Config{Seed: 3})
+	p, err := Prepare(moons, &Config{Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ce *ConfigError
-	if _, _, err := p.TrainDeferred(context.Background(), moons, &Config{Seed: 4}); !errors.As(err, &ce) || ce.Field != "Chosen" {
-		t.Errorf("another seed: got %v, want a ConfigError for Chosen", err)
+	if _, _, err := p.TrainDeferred(context.Background(), moons, &Config{Seed: 4}); !errors.As(err, &ce) || ce.Field != "Prepared" {
+		t.Errorf("another seed: got %v, want a ConfigError for Prepared", err)
 	}
 }
 
 // TestChosenWithin: on the t32 kind, whose automatic choice is projected,
 // a choice Within it for a multiple of the automatic γ trains in the same
-// Subspace with that γ, reports the projection, and chooses C and the
+// auto.Subspace with that γ, reports the projection, and chooses C and the
 // budget in the subspace (the automatic C is rescaled, as the automatic
 // point's is); Train with the same γ given keeps the paper's path, in the
-// features. On moons (two features, never projected) Within is NewChosen.
+// features. On moons (two features, never projected) Within is Prepare.
 // A Config with another seed is refused.
 func TestChosenWithin(t *testing.T) {
 	high := highDim(t, 300).X
-	auto, err := NewChosen(high, &Config{Seed: 3})
+	auto, err := Prepare(high, &Config{Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +183,7 @@ func TestChosenWithin(t *testing.T) {
 				t.Errorf("%s: the model is not in the automatic choice's subspace (Q %d, want %d)", name(), m.Choice.Q, a.Q)
 			}
 			if m.Subspace == auto.sub || m.Subspace != nil && &m.Subspace.Mean[0] == &auto.sub.Mean[0] {
-				t.Errorf("%s: the model shares the Chosen's Subspace; each Model owns its own", name())
+				t.Errorf("%s: the model shares the Prepared's auto.Subspace; each Model owns its own", name())
 			}
 			if _, q := auto.sub.Dims(); m.SV.RawMatrix().Cols != q {
 				t.Errorf("%s: support vectors of %d features, want the subspace's %d", name(), m.SV.RawMatrix().Cols, q)
@@ -203,11 +204,11 @@ func TestChosenWithin(t *testing.T) {
 		}
 	}
 	var ce *ConfigError
-	if _, err := auto.Within(high, &Config{Seed: 4, Gamma: a.Gamma}); !errors.As(err, &ce) || ce.Field != "Chosen" {
-		t.Errorf("another seed: got %v, want a ConfigError for Chosen", err)
+	if _, err := auto.Within(high, &Config{Seed: 4, Gamma: a.Gamma}); !errors.As(err, &ce) || ce.Field != "Prepared" {
+		t.Errorf("another seed: got %v, want a ConfigError for Prepared", err)
 	}
 	moons := generated(t, dataset.Moons, 300).X
-	ma, err := NewChosen(moons, &Config{Seed: 3})
+	ma, err := Prepare(moons, &Config{Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +226,7 @@ func TestChosenWithin(t *testing.T) {
 // TrainContext, not a panic (a nil matrix, a typed nil).
 func TestChosenNoData(t *testing.T) {
 	t.Parallel()
-	p, err := NewChosen(highDim(t, 300).X, &Config{Seed: 3})
+	p, err := Prepare(highDim(t, 300).X, &Config{Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,9 +2,6 @@ package assign
 
 import (
 	"math"
-	"sync"
-
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust/internal/kernel"
 )
@@ -26,42 +23,14 @@ const (
 	SameTol = 0.1
 )
 
-// Field is the decision function f(x) = Σᵢ Alpha[i]·exp(−Gamma‖x − svᵢ‖²) − 1
-// with the support vectors svᵢ stored row-major in SV.
-type Field struct {
-	SV    []float64
-	Alpha []float64
-	Gamma float64
-	// Gammas, when not nil, gives each support vector a width of its
-	// own: f(x) = Σᵢ Alpha[i]·exp(−Gammas[i]‖x − svᵢ‖²) − 1. Gamma then is
-	// the reference width, the unit of the tolerances (see Scale).
-	Gammas []float64
-	D      int
-
-	once sync.Once
-	lnA  []float64 // ln|Alpha[i]| (+ ln Gammas[i]), for kernel.MeanShiftCutTo (MeanShiftEachCutTo)
-}
-
-// FieldOf returns the Field of the support vectors sv (one per row, a
-// compact matrix), their coefficients alpha and the widths gamma and
-// gammas (nil: one width), as a svclust.Model holds them. It panics if sv
-// is a view of a wider matrix: a Model's rows are compact.
-func FieldOf(sv *mat.Dense, alpha []float64, gamma float64, gammas []float64) *Field {
-	raw := sv.RawMatrix()
-	if raw.Stride != raw.Cols {
-		panic("svclust: Model.SV must be a compact matrix (stride = columns), not a view")
-	}
-	return &Field{SV: raw.Data[:len(alpha)*raw.Cols], Alpha: alpha, Gamma: gamma, Gammas: gammas, D: raw.Cols}
-}
-
-// Scratch is scratch space for EquilibriumNear, from Field.Scratch.
+// Scratch is scratch space for EquilibriumNear, from NewScratch.
 type Scratch struct {
 	num, z, x0 []float64
 	list       []int32 // the terms that may be kept within nearRadius of x0
 }
 
-// Scratch returns scratch space for EquilibriumNear.
-func (f *Field) Scratch() *Scratch {
+// NewScratch returns scratch space for EquilibriumNear on f.
+func NewScratch(f *kernel.Field) *Scratch {
 	return &Scratch{num: make([]float64, f.D), z: make([]float64, len(f.Alpha)), x0: make([]float64, f.D),
 		list: make([]int32, 0, len(f.Alpha))}
 }
@@ -73,18 +42,6 @@ func (f *Field) Scratch() *Scratch {
 // of 0.25, 0.5, 1, 2 and 4 on 1,000 2-D moons (instructions of the whole
 // fit under valgrind: 3.83, 3.74, 3.70, 3.72 and 3.83 G).
 const nearRadius = 1
-
-// Value returns f(x).
-func (f *Field) Value(x []float64) float64 {
-	if f.Gammas != nil {
-		return kernel.SumEach(x, f.SV, f.Alpha, f.Gammas) - 1
-	}
-	return kernel.Sum(x, f.SV, f.Alpha, f.Gamma) - 1
-}
-
-// Scale returns the length scale 1/√γ of the kernel, the unit of the
-// tolerances of this package.
-func (f *Field) Scale() float64 { return 1 / math.Sqrt(f.Gamma) }
 
 // EquilibriumNear moves x in place along the trajectory x ← P(x) of the
 // paper's Section 4,
@@ -99,23 +56,15 @@ func (f *Field) Scale() float64 { return 1 / math.Sqrt(f.Gamma) }
 // the map is undefined there, and such a point lies outside the domain
 // (f ≤ −1). Each step drops the terms below e⁻⁴⁰ of the largest (see
 // kernel.MeanShiftCutTo), a change below the rounding of the sums. scratch
-// comes from Scratch; a Field is safe for concurrent use with separate
+// comes from NewScratch; a Field is safe for concurrent use with separate
 // scratch spaces.
 //
 // It can also stop early: before each step, if x lies within distance r of
 // a point of anchors (equilibria found before), the trajectory stops there
 // and EquilibriumNear returns the index of the nearest such point as
 // anchor; otherwise anchor is −1. A nil anchors never stops early.
-func (f *Field) EquilibriumNear(x []float64, scratch *Scratch, tol float64, maxIter int, anchors *Tree, r float64) (anchor int) {
-	f.once.Do(func() {
-		f.lnA = make([]float64, len(f.Alpha))
-		for i, a := range f.Alpha {
-			f.lnA[i] = math.Log(math.Abs(a))
-			if f.Gammas != nil {
-				f.lnA[i] += math.Log(f.Gammas[i])
-			}
-		}
-	})
+func EquilibriumNear(f *kernel.Field, x []float64, scratch *Scratch, tol float64, maxIter int, anchors *Tree, r float64) (anchor int) {
+	lnA := f.LogCoefs()
 	num, z, x0 := scratch.num, scratch.z, scratch.x0
 	tol2, r2 := tol*tol, r*r
 	// Each step sums over the terms kernel.CutCandidates listed at the
@@ -132,15 +81,15 @@ func (f *Field) EquilibriumNear(x []float64, scratch *Scratch, tol float64, maxI
 		}
 		var den float64
 		if near && kernel.SqDist(x, x0) <= rho*rho*(1-1e-9) {
-			num, den = kernel.MeanShiftCutNear(num, z, x, f.SV, f.Alpha, f.lnA, f.Gamma, f.Gammas, scratch.list)
+			num, den = kernel.MeanShiftCutNear(num, z, x, f.SV, f.Alpha, lnA, f.Gamma, f.Gammas, scratch.list)
 		} else {
 			if f.Gammas != nil {
-				num, den = kernel.MeanShiftEachCutTo(num, z, x, f.SV, f.Alpha, f.Gammas, f.lnA)
+				num, den = kernel.MeanShiftEachCutTo(num, z, x, f.SV, f.Alpha, f.Gammas, lnA)
 			} else {
-				num, den = kernel.MeanShiftCutTo(num, z, x, f.SV, f.Alpha, f.lnA, f.Gamma)
+				num, den = kernel.MeanShiftCutTo(num, z, x, f.SV, f.Alpha, lnA, f.Gamma)
 			}
 			copy(x0, x)
-			scratch.list, near = kernel.CutCandidates(scratch.list, z, f.lnA, f.Gamma, f.Gammas, rho)
+			scratch.list, near = kernel.CutCandidates(scratch.list, z, lnA, f.Gamma, f.Gammas, rho)
 		}
 		if !(den > 0) || math.IsInf(den, 0) {
 			return -1
@@ -164,7 +113,7 @@ func (f *Field) EquilibriumNear(x []float64, scratch *Scratch, tol float64, maxI
 // points are included. The points are tested in SegmentIndex order, from
 // the middle outwards, which rejects a segment sooner and gives the same
 // answer. buf is scratch space of length D.
-func (f *Field) Segment(a, b, buf []float64, m int) bool {
+func Segment(f *kernel.Field, a, b, buf []float64, m int) bool {
 	for k := 0; k < m; k++ {
 		lam := float64(SegmentIndex(k, m)) / float64(m-1)
 		for i := range buf {
@@ -181,7 +130,7 @@ func (f *Field) Segment(a, b, buf []float64, m int) bool {
 // it such as Terms') takes at the m equally spaced points a + λ(b − a),
 // λ = j/(m−1), of the segment from a to b, ends included: the level at
 // which the m-point test connects a and b (a dip between the points can be
-// missed, as in Field.Segment). buf is scratch space of length len(a).
+// missed, as in Segment). buf is scratch space of length len(a).
 func SegmentMin(value func(x []float64) float64, a, b, buf []float64, m int) float64 {
 	v := math.Inf(1)
 	for j := range m {

@@ -1,4 +1,4 @@
-package assign
+package kernel
 
 import (
 	"cmp"
@@ -6,8 +6,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-
-	"github.com/svclust/svclust/internal/kernel"
 )
 
 // bruteOwner is the full pass over the terms that Terms.Owner replaces, as
@@ -26,7 +24,7 @@ func bruteOwner(x, sv, alpha []float64, gamma float64, gammas []float64) (float6
 	var s float64
 	best, bi := math.Inf(-1), 0
 	for j, a := range alpha {
-		t := a * math.Exp(-g(j)*kernel.SqDist(x, sv[j*d:j*d+d]))
+		t := a * math.Exp(-g(j)*SqDist(x, sv[j*d:j*d+d]))
 		s += t
 		if t > best {
 			best, bi = t, j
@@ -35,7 +33,7 @@ func bruteOwner(x, sv, alpha []float64, gamma float64, gammas []float64) (float6
 	if best <= 0 {
 		best = math.Inf(-1)
 		for j, a := range alpha {
-			if t := math.Log(a) - g(j)*kernel.SqDist(x, sv[j*d:j*d+d]); t > best {
+			if t := math.Log(a) - g(j)*SqDist(x, sv[j*d:j*d+d]); t > best {
 				best, bi = t, j
 			}
 		}
@@ -244,7 +242,7 @@ func TestMassRadius(t *testing.T) {
 			}
 			need := total * []float64{0.0001, 0.08, 0.5, 0.999}[q%4]
 			for j := range b {
-				d2[j] = kernel.SqDist(x, sv[j*d:j*d+d])
+				d2[j] = SqDist(x, sv[j*d:j*d+d])
 				order[j] = j
 			}
 			slices.SortFunc(order, func(i, j int) int { return cmp.Compare(d2[i], d2[j]) })

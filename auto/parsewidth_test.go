@@ -1,4 +1,4 @@
-package svclust
+package auto
 
 import "testing"
 

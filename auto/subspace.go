@@ -1,4 +1,4 @@
-package svclust
+package auto
 
 import (
 	"fmt"
@@ -66,6 +66,10 @@ const (
 	subspacePairs = 500
 )
 
+// badDim is the message of a panic for rows of the wrong length, as the
+// root package's.
+const badDim = "svclust: dimension mismatch"
+
 // Subspace is the linear map x ↦ Basis·(x − Mean) from the d features of
 // the data to the q dimensions of a model's kernel: the rows of Basis are
 // orthonormal directions in feature space. A Model with a Subspace
@@ -79,8 +83,8 @@ type Subspace struct {
 	Basis *mat.Dense
 }
 
-// clone returns a copy of p that shares no memory with it.
-func (p *Subspace) clone() *Subspace {
+// Clone returns a copy of p that shares no memory with it.
+func (p *Subspace) Clone() *Subspace {
 	return &Subspace{Mean: slices.Clone(p.Mean), Basis: mat.DenseCopyOf(p.Basis)}
 }
 
@@ -246,7 +250,7 @@ func (p *Subspace) Check() error {
 }
 
 // concentrationOf returns ρ_med/ρ, with ρ the median distance of the
-// sample's rows to their autoK-th nearest neighbour (rho, measured by the
+// sample's rows to their neighbourK-th nearest neighbour (rho, measured by the
 // caller) and ρ_med the median distance between two of the first
 // subspacePairs rows (med, pairMedian's result; a seeded sample, so any of
 // them): how many kernel widths of the k-NN rule separate typical rows. In
@@ -275,17 +279,17 @@ func pairMedian(smp []float64, s, d int) float64 {
 }
 
 // atFullSample returns the concentration r = ρ_med/ρ measured on a sample
-// of s < autoSample rows of d features scaled to autoSample rows, the
+// of s < sampleRows rows of d features scaled to sampleRows rows, the
 // sample of every larger data set, on which subspaceFlat separates the
-// data the kernel resolves from those it does not: r·(autoSample/s)^(1/d).
+// data the kernel resolves from those it does not: r·(sampleRows/s)^(1/d).
 // ρ_med does not depend on s, but k-NN distances shrink as s^(−1/m) for
 // data of local dimension m, so that few rows of well-separated clusters
-// look concentrated. Since m ≤ d, ρ on autoSample rows is at most
-// (s/autoSample)^(1/d)·ρ and the result is the least the ratio would be
+// look concentrated. Since m ≤ d, ρ on sampleRows rows is at most
+// (s/sampleRows)^(1/d)·ρ and the result is the least the ratio would be
 // there: the bound, rather than the estimate IntrinsicDim, which two
 // neighbour distances on a few hundred rows make noisy.
 func atFullSample(r float64, s, d int) float64 {
-	return r * math.Pow(float64(autoSample)/float64(s), 1/float64(d))
+	return r * math.Pow(float64(sampleRows)/float64(s), 1/float64(d))
 }
 
 // intrinsicDim returns the estimate ln 2 / ln(ρ₁₀/ρ₅) of the data's
@@ -490,7 +494,7 @@ func chooseSpace(ch *Choice, smp []float64, s, d, w int) (*Subspace, float64, fl
 			p, eig, edge = learnSubspace(smp, s, d)
 		}()
 	}
-	rho5, rho10 := kthNeighbours(smp, s, d, autoK, widthK, w)
+	rho5, rho10 := kthNeighbours(smp, s, d, neighbourK, widthK, w)
 	if done != nil {
 		<-done
 	} else {
@@ -502,7 +506,7 @@ func chooseSpace(ch *Choice, smp []float64, s, d, w int) (*Subspace, float64, fl
 		return nil, rho5, rho10 // no positive distance: nothing to measure
 	}
 	ch.Concentration, ch.ConcentrationMax = r, subspaceFlat
-	if s < autoSample {
+	if s < sampleRows {
 		r = atFullSample(r, s, d)
 		ch.ConcentrationScaled = r
 	}

@@ -1,4 +1,4 @@
-package svclust
+package auto
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 )
 
 // WidthRule says whether a model trained with the automatic γ and C gives
-// each support vector a kernel width of its own (see Config.Width).
+// each support vector a kernel width of its own (see the Settings' Width).
 type WidthRule int
 
 const (
@@ -53,7 +53,7 @@ func ParseWidth(s string) (WidthRule, error) {
 const (
 	// widthK is the neighbour whose distance measures the local density:
 	// the variance of a k-NN density estimate falls like 1/k, and 10 gave
-	// smoother widths than autoK = 5 on the generated kinds.
+	// smoother widths than neighbourK = 5 on the generated kinds.
 	widthK = 10
 	// widthMin is the narrowest kernel, as a fraction of the global ℓ.
 	widthMin = 0.25
@@ -88,18 +88,19 @@ func kthTo(x, smp []float64, k int, dist []float64) float64 {
 	return math.Sqrt(quickSelect(dist[:n], min(k, n)-1))
 }
 
-// adapt gives each support vector of m the width of adaptiveWidth, its
-// distance r measured by kthTo against the sample smp, and records the
-// rule's statistics in m.Choice. It does nothing when the median distance
-// m.Choice.RhoWidth is not positive and finite.
-func (m *Model) adapt(smp []float64, d, w int) {
-	rho := m.Choice.RhoWidth
+// Widths gives each of the support vectors sv (row-major, d columns) the
+// width of adaptiveWidth, its distance r measured by kthTo against the
+// sample smp, and returns their widths γᵢ, recording the rule's
+// statistics in ch (Adaptive, Narrowed, WidthMin, WidthMedian). It returns
+// nil, and changes nothing, when the median distance ch.RhoWidth is not
+// positive and finite. γᵢ = ch.Gamma/(ℓᵢ/ℓ)² ≥ ch.Gamma exactly.
+func (ch *Choice) Widths(sv []float64, d int, smp []float64, w int) []float64 {
+	rho := ch.RhoWidth
 	if !(rho > 0) || math.IsInf(rho, 0) {
-		return
+		return nil
 	}
 	s := len(smp) / d
-	sv := m.svData()
-	b := len(m.Alpha)
+	b := len(sv) / d
 	ls := make([]float64, b)
 	parallel.For(b, 16, w, func(_, lo, hi int) {
 		dist := make([]float64, s)
@@ -109,17 +110,18 @@ func (m *Model) adapt(smp []float64, d, w int) {
 	})
 	// γᵢ = γ/(ℓᵢ/ℓ)² ≥ γ exactly, since (ℓᵢ/ℓ)² ≤ 1 after rounding: the
 	// index of the support vectors bounds every term by γ
-	// (assign.NewTermsEach).
-	m.Gammas = make([]float64, b)
+	// (kernel.NewTermsEach).
+	gammas := make([]float64, b)
 	narrowed := 0
 	for i, q := range ls {
-		m.Gammas[i] = m.Gamma / (q * q)
+		gammas[i] = ch.Gamma / (q * q)
 		if q < 1 {
 			narrowed++
 		}
 	}
 	slices.Sort(ls)
-	m.Choice.Adaptive = true
-	m.Choice.Narrowed = narrowed
-	m.Choice.WidthMin, m.Choice.WidthMedian = ls[0], ls[b/2]
+	ch.Adaptive = true
+	ch.Narrowed = narrowed
+	ch.WidthMin, ch.WidthMedian = ls[0], ls[b/2]
+	return gammas
 }

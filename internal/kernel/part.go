@@ -1,4 +1,4 @@
-package assign
+package kernel
 
 import (
 	"math"
@@ -6,7 +6,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/internal/parallel"
 	"github.com/svclust/svclust/internal/rowmajor"
 )
@@ -29,7 +28,7 @@ func (f *Field) EachPart(x mat.Matrix, terms *Terms, group []int, k int, w int, 
 
 // EachDist is EachOwner that also gives do the row xᵢ, sum = f(xᵢ) + 1 and,
 // where terms is nil (every term evaluated), the squared distances
-// d2[j] = ‖xᵢ − svⱼ‖² (kernel.SqDistRowTo) from which the pass computed its
+// d2[j] = ‖xᵢ − svⱼ‖² (SqDistRowTo) from which the pass computed its
 // terms, so that a caller needing them does not compute them again; d2 is
 // nil with terms. xi and d2 are the goroutine's scratch, valid during the
 // call only.
@@ -83,7 +82,7 @@ func (f *Field) each(x mat.Matrix, terms *Terms, group []int, k int, dist bool, 
 // distances in d2 and computes the terms from them, to the same bits.
 func (f *Field) ownerParts(row, d2, x []float64, group []int, part []float64) (float64, int32) {
 	if d2 != nil {
-		kernel.OfSqDistRowTo(row, kernel.SqDistRowTo(d2, x, f.SV), f.Gamma, f.Gammas)
+		OfSqDistRowTo(row, SqDistRowTo(d2, x, f.SV), f.Gamma, f.Gammas)
 	} else {
 		f.kernelRow(row, x)
 	}
@@ -109,9 +108,9 @@ func (f *Field) ownerParts(row, d2, x []float64, group []int, part []float64) (f
 // kernelRow sets row[j] to k(x, svⱼ).
 func (f *Field) kernelRow(row, x []float64) {
 	if f.Gammas != nil {
-		kernel.RowEachTo(row, x, f.SV, f.Gammas)
+		RowEachTo(row, x, f.SV, f.Gammas)
 	} else {
-		kernel.RowTo(row, x, f.SV, f.Gamma)
+		RowTo(row, x, f.SV, f.Gamma)
 	}
 }
 
@@ -133,7 +132,7 @@ func (f *Field) Parts(part, row, x []float64, group []int) []float64 {
 // returns logPart; row is scratch of length B and top of length
 // len(logPart).
 func (f *Field) LogParts(logPart, row, top, x []float64, group []int) []float64 {
-	kernel.SqDistRowTo(row, x, f.SV)
+	SqDistRowTo(row, x, f.SV)
 	for c := range top {
 		top[c] = math.Inf(-1)
 	}
