@@ -5,12 +5,12 @@ import (
 	"testing"
 
 	"github.com/svclust/svclust/dataset"
-	"github.com/svclust/svclust/internal/assign"
+	"github.com/svclust/svclust/internal/kernel"
 )
 
 // TestScoreMatchesDecision checks that Score, which evaluates only the terms
 // of f within e⁻⁴⁰ of the largest where an index of the support vectors
-// pays (assign.Terms), computes the f that Decision computes term by term:
+// pays (kernel.Terms), computes the f that Decision computes term by term:
 // equal to within the terms left out (below B·e⁻⁴⁰ ≈ 4·10⁻¹⁵ of f + 1 for B
 // = 1000) and the rounding of sums of B terms in two orders (B·2⁻⁵³ of the
 // sum; Higham, Accuracy and Stability of Numerical Algorithms, §4.2), so
@@ -27,7 +27,7 @@ func TestScoreMatchesDecision(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if assign.NewTermsOf(m.field()) == nil {
+		if kernel.NewTermsOf(m.field()) == nil {
 			t.Fatalf("%s: no index of the support vectors", kind)
 		}
 		scores := m.Score(nil, ds.X, 2)

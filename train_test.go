@@ -12,7 +12,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust/dataset"
-	"github.com/svclust/svclust/internal/assign"
 	"github.com/svclust/svclust/internal/kernel"
 )
 
@@ -392,7 +391,7 @@ func TestObjectiveSampled(t *testing.T) {
 }
 
 // TestObjectiveTerms: J computed through the index of the support vectors
-// (assign.Terms, the terms within kernel.CutOff of the largest) is J of the
+// (kernel.Terms, the terms within kernel.CutOff of the largest) is J of the
 // full sums within the bound of the dropped terms and of the rounding of
 // sums in another order: each expansion v moves by at most
 // B·(e⁻⁴⁰ + 2⁻⁵²)·v, so J by at most that factor times
@@ -404,7 +403,7 @@ func TestObjectiveTerms(t *testing.T) {
 		t.Fatal(err)
 	}
 	data, sv := ds.X.RawMatrix().Data, m.svData()
-	if assign.NewTerms(sv, 2, m.Alpha, m.Gamma) == nil {
+	if kernel.NewTerms(sv, 2, m.Alpha, m.Gamma) == nil {
 		t.Fatal("no index of the support vectors: the test would not exercise it")
 	}
 	b := float64(len(m.Alpha))
