@@ -12,9 +12,9 @@ import (
 // generated data of many shapes, not on the paper's data sets
 // (docs/defaults.md, "Kernel width, budget and neighbours").
 const (
-	// sampleRows is the largest number of rows whose statistics Choose
-	// measures: its cost is O(sampleRows²·d) whatever N is.
-	sampleRows = 2000
+	// SampleRows is the largest number of rows whose statistics Choose
+	// measures: its cost is O(SampleRows²·d) whatever N is.
+	SampleRows = 2000
 	// neighbourK is the neighbour whose distance sets the kernel width, as
 	// minPts does in HDBSCAN.
 	neighbourK = 5
@@ -108,7 +108,7 @@ func Choose(data []float64, n, d int, c Settings) (Choice, []float64, *Subspace)
 		return ch, nil, nil
 	}
 	rng := rand.New(rand.NewPCG(c.Seed, c.Seed^0x9e3779b97f4a7c15))
-	s := min(n, sampleRows)
+	s := min(n, SampleRows)
 	smp := sample.Rows(data, n, d, s, rng)
 	ch.Sample = s
 	var sub *Subspace

@@ -21,7 +21,7 @@ import (
 // per worker, the values of its earlier rows. Sums of s nonnegative terms
 // in any two orders differ by less than 2(s−1)·2⁻⁵³ of their value
 // (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., §4.2),
-// far below maxDensityTol for s ≤ sampleRows, so the rows whose sum in
+// far below maxDensityTol for s ≤ SampleRows, so the rows whose sum in
 // that order comes within maxDensityTol of the largest include every row
 // whose kernel.Sum is the largest; only those are summed again by
 // kernel.Sum. The result is therefore kernel.Sum's maximum, for any
@@ -93,7 +93,7 @@ func maxDensityPairs(smp, ones []float64, d int, gamma float64, w int) float64 {
 // maxDensityTol is the relative distance below the largest approximate
 // sum of maxDensity within which a row is summed again exactly: valid
 // while 2(s−1)·2⁻⁵³ ≪ maxDensityTol, that is for samples of up to about
-// 10⁵ rows (sampleRows is 2,000).
+// 10⁵ rows (SampleRows is 2,000).
 const maxDensityTol = 1e-9
 
 // maxDensityRows is maxDensity with every row summed by kernel.Sum, ones

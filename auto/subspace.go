@@ -279,17 +279,17 @@ func pairMedian(smp []float64, s, d int) float64 {
 }
 
 // atFullSample returns the concentration r = ρ_med/ρ measured on a sample
-// of s < sampleRows rows of d features scaled to sampleRows rows, the
+// of s < SampleRows rows of d features scaled to SampleRows rows, the
 // sample of every larger data set, on which subspaceFlat separates the
-// data the kernel resolves from those it does not: r·(sampleRows/s)^(1/d).
+// data the kernel resolves from those it does not: r·(SampleRows/s)^(1/d).
 // ρ_med does not depend on s, but k-NN distances shrink as s^(−1/m) for
 // data of local dimension m, so that few rows of well-separated clusters
-// look concentrated. Since m ≤ d, ρ on sampleRows rows is at most
-// (s/sampleRows)^(1/d)·ρ and the result is the least the ratio would be
+// look concentrated. Since m ≤ d, ρ on SampleRows rows is at most
+// (s/SampleRows)^(1/d)·ρ and the result is the least the ratio would be
 // there: the bound, rather than the estimate IntrinsicDim, which two
 // neighbour distances on a few hundred rows make noisy.
 func atFullSample(r float64, s, d int) float64 {
-	return r * math.Pow(float64(sampleRows)/float64(s), 1/float64(d))
+	return r * math.Pow(float64(SampleRows)/float64(s), 1/float64(d))
 }
 
 // intrinsicDim returns the estimate ln 2 / ln(ρ₁₀/ρ₅) of the data's
@@ -506,7 +506,7 @@ func chooseSpace(ch *Choice, smp []float64, s, d, w int) (*Subspace, float64, fl
 		return nil, rho5, rho10 // no positive distance: nothing to measure
 	}
 	ch.Concentration, ch.ConcentrationMax = r, subspaceFlat
-	if s < sampleRows {
+	if s < SampleRows {
 		r = atFullSample(r, s, d)
 		ch.ConcentrationScaled = r
 	}
