@@ -91,7 +91,7 @@ type Report struct {
 	// ln 2 / ln(ρ₁₀/ρ₅), an estimate of the dimension of the data from
 	// their 5th and 10th neighbour distances, reported only. When
 	// Projected, Rho, Cover, KappaMax and RhoWidth are measured in the
-	// projected space, and ℓ = max(1.5ρ, √2·Silverman) with Silverman the
+	// projected space, and ℓ = max(ρ, √2·Silverman) with Silverman the
 	// rule-of-thumb bandwidth of the projected sample.
 	Concentration, ConcentrationMax float64
 	IntrinsicDim                    float64

@@ -21,6 +21,10 @@ const (
 	// widthRatio is the ratio of the kernel's length scale ℓ = 1/√γ to the
 	// median distance to the neighbourK-th nearest neighbour.
 	widthRatio = 1.5
+	// projectedWidthRatio replaces widthRatio in the projected space of
+	// the subspace rule (docs/high-dim.md, "The width in the projected
+	// space").
+	projectedWidthRatio = 1.0
 	// coverRatio is the number of support vectors per ℓ-ball of a greedy
 	// covering of the sample. The centres of a covering by balls of radius
 	// ℓ can lie up to 2ℓ apart, and two equal kernels 2ℓ apart leave a dip
@@ -133,8 +137,15 @@ func Choose(data []float64, n, d int, c Settings) (Choice, []float64, *Subspace)
 		case ch.Rho > 0:
 			l := widthRatio * ch.Rho
 			if sub != nil {
+				// In the projected space: ρ itself, with Silverman's
+				// bandwidth h as a floor (a Gaussian of standard deviation
+				// h is exp(−‖x − y‖²/(2h²)), so the floor is ℓ = √2·h).
+				// 1.5ρ grows with the dimension q like the distances within
+				// one cluster and merged clusters that a narrower kernel
+				// separates (docs/high-dim.md, "The width in the projected
+				// space").
 				ch.Silverman = silverman(smp, s, d)
-				l = max(l, math.Sqrt2*ch.Silverman)
+				l = max(projectedWidthRatio*ch.Rho, math.Sqrt2*ch.Silverman)
 			}
 			ch.Gamma = 1 / (l * l)
 		case allEqual(smp, d):

@@ -243,7 +243,7 @@ most 2,000 rows drawn with -seed:
     the spatial-sign covariance of the sample whose eigenvalues (summing
     to d) exceed the noise edge (1 + √(d/s))², at least one; ρ, the
     budget, C and the widths are then measured in that space, with
-    ℓ = max(1.5ρ, √2·h), h Silverman's bandwidth of the projected sample.
+    ℓ = max(ρ, √2·h), h Silverman's bandwidth of the projected sample.
     The model file stores the projection; predict and score apply it.
 
 The flags are:

@@ -7,6 +7,7 @@
 //	go run ./tools/probe kinds                                # dataset.HighKinds: mean ARI of each variant
 //	go run ./tools/probe -calib ../shared/calibration hist g2mg_128_50
 //	go run ./tools/probe -calib ../shared/calibration space   # ρ_med/ρ, d̂ and q of every set and kind
+//	go run ./tools/probe hdbscan FILE.csv ...                 # NMI of exact HDBSCAN-5 and -10 on z-scores
 //
 // The variants (links, kinds): base (the defaults), Lz-1 (the level tree
 // without the ripple join), and for a projected model rowsMR5/10 (exact
@@ -39,7 +40,7 @@ var highSets = []string{"ecoli", "g2mg_128_50", "g2mg_16_50", "g2mg_16_70", "g2m
 func main() {
 	calib := flag.String("calib", filepath.Join("..", "shared", "calibration"), "`directory` of the calibration sets")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: probe [-calib DIR] links | kinds | hist SET | space")
+		fmt.Fprintln(os.Stderr, "usage: probe [-calib DIR] links | kinds | hist SET | space | hdbscan FILE...")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -54,6 +55,8 @@ func main() {
 		err = hist(*calib, args[1])
 	case len(args) == 1 && args[0] == "space":
 		err = space(*calib)
+	case len(args) >= 2 && args[0] == "hdbscan":
+		err = hdbscanFiles(args[1:])
 	default:
 		flag.Usage()
 		os.Exit(2)
@@ -282,4 +285,26 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// hdbscanFiles prints the NMI and the number of clusters of exact HDBSCAN
+// with minPts 5 and 10 (the minimum cluster size minPts, noise its own
+// class) on the z-scores of each labelled CSV file: the reference of the
+// generated sets of tools/quality/subspace.py.
+func hdbscanFiles(files []string) error {
+	for _, f := range files {
+		ds, err := dataset.ReadFile(f, dataset.ReadOptions{})
+		if err != nil {
+			return err
+		}
+		dataset.FitScaler(ds.X, dataset.ScaleZScore).Transform(ds.X)
+		for _, k := range []int{5, 10} {
+			r, err := baseline.HDBSCAN(ds.X, &baseline.HDBSCANConfig{MinPts: k})
+			if err != nil {
+				return err
+			}
+			fmt.Printf("%s\tHDBSCAN-%d\t%.4f\t%d\n", filepath.Base(f), k, metrics.Evaluate(ds.X, ds.Labels, r.Labels).NMI, r.Clusters)
+		}
+	}
+	return nil
 }
