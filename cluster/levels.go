@@ -51,12 +51,18 @@ const (
 // (RippleZ); without a Subspace, a cluster that the same tree condensed
 // with that significance test at every split divides into parts is
 // divided where two parts' rows have two significant modes along the path
-// between them (the saddle test, docs/defaults.md, saddleAlpha); and each
+// between them (the saddle test, docs/defaults.md, saddleAlpha); with the
+// default RippleZ, no Subspace and at most three features, a cluster is
+// also cut, again and again, where a Gaussian kernel density estimate of
+// its rows (a stride sample of at most 2,000) has a significant valley on
+// the tree of highest links between its modes (docs/defaults.md, "Cuts
+// where the level tree has no split"); and each
 // point takes the cluster of its support vector, the one with the largest
 // term αᵢk(x, svᵢ) of f(x). It costs one pass of at most B kernel terms
 // per point, as scoring does, plus O(B²) for the tree, plus for each pair
 // of parts the saddle test compares the pair's rows times at most 256
-// points of the path.
+// points of the path, plus for each cut tried at most 2,000 rows times
+// the points on the links between the cluster's modes.
 // This goes beyond the paper, whose clusters are the components of the
 // single level f ≥ 0 set by C (that is [Components]). Its partition is a
 // [*LevelTree]. Of more than 200,000 rows the tree is built from every
@@ -77,8 +83,13 @@ type Levels struct {
 	// stay apart from the one it meets; it applies to models trained with
 	// an automatic C (Model.Choice.CAuto), whose f + 1 is a kernel density
 	// estimate. 0 selects DefaultRippleZ, or DefaultProjectedRippleZ for
-	// a model with a Subspace; a negative value keeps every
-	// cluster of the excess-of-mass selection. It must be finite.
+	// a model with a Subspace, and then, without a Subspace and in at most
+	// three dimensions, clusters are also cut where the level tree has no
+	// significant split but a smoother estimate of their rows has a
+	// significant valley (docs/defaults.md, "Cuts where the level tree has
+	// no split"); any other value keeps the clusters as the ripple test
+	// leaves them, and a negative one keeps every cluster of the
+	// excess-of-mass selection. It must be finite.
 	RippleZ float64
 	// LevelPower is the power p of f + 1 on which the excess of mass is
 	// measured with an automatic C; 0 selects DefaultLevelPower and 1
@@ -439,14 +450,23 @@ func (cfg *Levels) clusterLevels(m *svclust.Model, data []float64, n, d int, min
 		modeCluster, birth, stab = joinRipples(modeCluster, edges, peak, levels, pf, birth, stab, z, sgd)
 		lt.ripples = k - len(birth)
 	}
-	if saddle && len(sigBirth) > 1 {
-		sigCluster, _, sigStab = joinRipples(sigCluster, edges, peak, levels, prefixF, sigBirth, sigStab, z, sgd)
-		rows := make([][]int, nm)
+	var rows [][]int // the rows of each mode, for the saddle test
+	if saddle {
+		rows = make([][]int, nm)
 		for i, o := range lt.owner {
 			j := svMode[o]
 			rows[j] = append(rows[j], i)
 		}
+	}
+	if saddle && len(sigBirth) > 1 {
+		sigCluster, _, sigStab = joinRipples(sigCluster, edges, peak, levels, prefixF, sigBirth, sigStab, z, sgd)
 		modeCluster, birth, stab = divide(modeCluster, sigCluster, birth, stab, sigStab, rows, data, reps, peak, d)
+	}
+	if saddle && cfg.RippleZ == 0 && d <= bisectMaxDim {
+		// Clusters the level tree leaves whole are cut where a smoother
+		// estimate has a significant valley (bisect); a RippleZ of one's
+		// own keeps the clusters as the ripple test joins them.
+		modeCluster, birth, stab = bisect(modeCluster, birth, stab, edges, rows, data, reps, d, minSize)
 	}
 
 	if cfg.rankLinks(m, d) {

@@ -340,7 +340,7 @@ func TestRipplesOnLine3(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	on, err := fitCfg(m, ds.X, &tcfg{LevelPower: 1})
+	on, err := fitCfg(m, ds.X, &tcfg{LevelPower: 1, RippleZ: DefaultRippleZ}) // explicit: no cut by bisect
 	if err != nil {
 		t.Fatal(err)
 	}

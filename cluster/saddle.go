@@ -145,9 +145,40 @@ func bimodalPath(a, b []int, rows [][]int, data, reps, peak []float64, d int) bo
 		}
 		return t
 	}
+	path := treePath(a, b, top(a), top(b), reps, d)
+	x := partRows(a, b, rows, data, d)
+	f, h, length := kdeAlong(path, x, d)
+	if f == nil {
+		return false
+	}
+	iv := 0
+	for i := range f {
+		if f[i] < f[iv] {
+			iv = i
+		}
+	}
+	pk := min(slices.Max(f[:iv+1]), slices.Max(f[iv:]))
+	return significantValley(pk, f[iv], h, length, len(x)/d, d)
+}
+
+// significantValley reports whether the valley v of a kernel density
+// estimate of m rows in d dimensions with bandwidth h lies below the lower
+// peak pk by z standard errors of their difference, z at saddleAlpha
+// corrected for the length/h independent estimates along a path of that
+// length (see bimodalPath).
+func significantValley(pk, v, h, length float64, m, d int) bool {
+	// The standard error of the difference of the two estimates.
+	se := math.Sqrt((pk + v) * math.Pow(2*math.Sqrt(math.Pi), -float64(d)) / (float64(m) * math.Pow(h, float64(d))))
+	// The valley and the peaks are extremes among about length/h
+	// independent estimates: the level is Bonferroni's over them.
+	z := math.Sqrt2 * math.Erfinv(1-2*saddleAlpha/max(1, length/h))
+	return v < pk-z*se
+}
+
+// treePath returns the points of the path from mode ta to mode tb through
+// Prim's tree of the points (reps) of the modes a and b, which hold them.
+func treePath(a, b []int, ta, tb int, reps []float64, d int) [][]float64 {
 	modes := append(slices.Clone(a), b...)
-	ta, tb := top(a), top(b)
-	// Prim's tree of the modes' points, rooted at ta.
 	k := len(modes)
 	dist := make([]float64, k)
 	parent := make([]int, k)
@@ -179,7 +210,12 @@ func bimodalPath(a, b []int, rows [][]int, data, reps, peak []float64, d int) bo
 	for i := slices.Index(modes, tb); i >= 0; i = parent[i] {
 		path = append(path, reps[modes[i]*d:modes[i]*d+d])
 	}
-	// The rows and the bandwidth.
+	return path
+}
+
+// partRows returns the rows (d features each, from data) of the modes a
+// and b, one after another.
+func partRows(a, b []int, rows [][]int, data []float64, d int) []float64 {
 	var x []float64
 	for _, ms := range [][]int{a, b} {
 		for _, m := range ms {
@@ -188,32 +224,22 @@ func bimodalPath(a, b []int, rows [][]int, data, reps, peak []float64, d int) bo
 			}
 		}
 	}
+	return x
+}
+
+// kdeAlong evaluates the Gaussian kernel density estimate of the rows x
+// (d features each) along path, at points h/4 apart (at most 256), with
+// the bandwidth h of the normal-reference rule (see bimodalPath); it
+// returns the values, h and the path's length, or nil for fewer than 4
+// rows, a path of one point or a zero bandwidth.
+func kdeAlong(path [][]float64, x []float64, d int) ([]float64, float64, float64) {
 	m := len(x) / d
 	if m < 4 || len(path) < 2 {
-		return false
+		return nil, 0, 0
 	}
-	var s2 float64
-	col := make([]float64, m)
-	for j := range d {
-		var mu, ss float64
-		for i := range m {
-			col[i] = x[i*d+j]
-			mu += col[i]
-		}
-		mu /= float64(m)
-		for _, v := range col {
-			ss += (v - mu) * (v - mu)
-		}
-		sd := math.Sqrt(ss / float64(m-1))
-		slices.Sort(col)
-		if iqr := (col[m*3/4] - col[m/4]) / 1.34; iqr > 0 {
-			sd = min(sd, iqr)
-		}
-		s2 += sd * sd
-	}
-	h := math.Sqrt(s2/float64(d)) * math.Pow(4/(float64(d+2)*float64(m)), 1/float64(d+4))
+	h := silverman(x, d)
 	if !(h > 0) {
-		return false
+		return nil, 0, 0
 	}
 	var length float64
 	for i := 1; i < len(path); i++ {
@@ -243,19 +269,7 @@ func bimodalPath(a, b []int, rows [][]int, data, reps, peak []float64, d int) bo
 			f = append(f, v/norm)
 		}
 	}
-	iv := 0
-	for i := range f {
-		if f[i] < f[iv] {
-			iv = i
-		}
-	}
-	pk := min(slices.Max(f[:iv+1]), slices.Max(f[iv:]))
-	// The standard error of the difference of the two estimates.
-	se := math.Sqrt((pk + f[iv]) * math.Pow(2*math.Sqrt(math.Pi), -float64(d)) / (float64(m) * math.Pow(h, float64(d))))
-	// The valley and the peaks are extremes among about length/h
-	// independent estimates: the level is Bonferroni's over them.
-	z := math.Sqrt2 * math.Erfinv(1-2*saddleAlpha/max(1, length/h))
-	return f[iv] < pk-z*se
+	return f, h, length
 }
 
 // sqDist returns the squared distance between x and y.
