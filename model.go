@@ -46,6 +46,11 @@ type Model struct {
 	// method that takes rows, Decision, Score, Project and those of
 	// package cluster, applies it first.
 	Subspace *auto.Subspace
+	// Training, when not nil, is the state of the SGD that trained the
+	// model, which [Update] continues with new rows; Train sets it, and
+	// a model without it (built by hand, or read from a model file
+	// older than version 8) cannot be updated.
+	Training *Training
 }
 
 // Dim returns the dimension of the input space: the number of features
@@ -124,6 +129,9 @@ func (m *Model) Validate() error {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return bad("SV row %d, column %d: %v is not finite", k/raw.Cols+1, k%raw.Cols+1, v)
 		}
+	}
+	if err := m.Training.Check(raw.Rows); err != nil {
+		return bad("Training: %v", err)
 	}
 	if m.Subspace != nil {
 		if m.Subspace.Basis == nil {

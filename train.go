@@ -133,6 +133,7 @@ func trainObjective(ctx context.Context, x mat.Matrix, cfg *Config, pre *Prepare
 		m.SV.SetRow(k, tr.s.Vector(i))
 		m.Alpha[k] = tr.s.a[i] / float64(tr.t)
 	}
+	m.Training = tr.state(order, n) // what Update continues (update.go)
 	m.Stats = Stats{
 		Iterations:  tr.t,
 		Updates:     tr.updates,
@@ -216,6 +217,11 @@ type trainer struct {
 	step func(*trainer) // a test's hook after every step (testHooks), or nil
 	s    SupportSet
 	pos  []int32 // slot of each data index in s, or −1
+	// off is the stream index of data row 0: a support vector's id is
+	// off + its row (0 for Train; the rows seen before, for Update).
+	off int
+	src *rand.PCG // the source of s.rng, whose state Update continues
+	fac float64   // Update's factor of forgetting, w = fac·u, or 0 (update.go)
 
 	// ‖u‖² for u = Σ aᵢ φ(svᵢ), so that w_{t+1} = u/t.
 	uu float64
@@ -234,7 +240,8 @@ func newTrainer(data []float64, n, d int, c *Config) *trainer {
 	for i := range tr.pos {
 		tr.pos[i] = -1
 	}
-	tr.s = SupportSet{d: d, gamma: c.Gamma, rng: rand.New(rand.NewPCG(c.Seed, c.Seed))}
+	tr.src = rand.NewPCG(c.Seed, c.Seed)
+	tr.s = SupportSet{d: d, gamma: c.Gamma, rng: rand.New(tr.src)}
 	if c.Budget > 0 {
 		// Room for the budget, the sample that overflows it, and one vector
 		// a strategy may create before removing others. The support set
@@ -334,7 +341,7 @@ func (tr *trainer) run(ctx context.Context) error {
 // add appends data point nt as a new support vector with coefficient 0 and
 // returns its slot.
 func (tr *trainer) add(nt int, xn []float64) int {
-	slot := tr.s.push(xn, nt, tr.t, tr.krow, "svclust: support set exceeds its budget") // a Maintainer left too many
+	slot := tr.s.push(xn, tr.off+nt, tr.t, tr.krow, "svclust: support set exceeds its budget") // a Maintainer left too many
 	tr.pos[nt] = int32(slot)
 	return slot
 }
@@ -376,14 +383,14 @@ func (tr *trainer) compact() {
 	for k := len(s.removed) - 1; k >= 0; k-- {
 		r := s.removed[k]
 		last := s.Len() - 1
-		if s.id[r] >= 0 {
-			tr.pos[s.id[r]] = -1
+		if s.id[r] >= tr.off {
+			tr.pos[s.id[r]-tr.off] = -1
 		}
 		if r != last {
 			copy(s.x[r*s.d:r*s.d+s.d], s.x[last*s.d:last*s.d+s.d])
 			s.a[r], s.id[r], s.stamp[r] = s.a[last], s.id[last], s.stamp[last]
-			if s.id[r] >= 0 {
-				tr.pos[s.id[r]] = int32(r)
+			if s.id[r] >= tr.off {
+				tr.pos[s.id[r]-tr.off] = int32(r)
 			}
 			if s.k != nil {
 				// The cache is symmetric: row last is column last, read

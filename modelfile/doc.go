@@ -8,7 +8,11 @@
 // label and score raw rows.
 //
 // Read reads every form written so far: the current one (format
-// "svclust-model", version 7, whose partitions hold what the whole-space
+// "svclust-model", version 8, whose model may hold "training", the state
+// of the SGD that svclust.Update continues: svclust.Model.Training, of
+// the size of the support set), version 7 (without it: its models load,
+// score and label as before, and svclust.Update refuses them with
+// svclust.ErrNoTraining; its partitions hold what the whole-space
 // outlier score needs: cluster.OutlierData), version 6 (the same with
 // the depth score of that version, which such a file keeps, also when
 // written again; its model may hold a projection, svclust.Model.Subspace,

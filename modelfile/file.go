@@ -18,7 +18,7 @@ import (
 // documentation).
 const (
 	Format  = "svclust-model"
-	Version = 7
+	Version = 8
 )
 
 // wholeVersion is the first version of the whole file (scaling, run

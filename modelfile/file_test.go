@@ -28,7 +28,7 @@ func TestRoundTrip(t *testing.T) {
 	if err := m.Write(&a); err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.HasPrefix(a.Bytes(), []byte(`{"format":"svclust-model","version":7,"scale":"zscore","scaler":{`)) || !bytes.HasSuffix(a.Bytes(), []byte("}}\n")) {
+	if !bytes.HasPrefix(a.Bytes(), []byte(`{"format":"svclust-model","version":8,"scale":"zscore","scaler":{`)) || !bytes.HasSuffix(a.Bytes(), []byte("}}\n")) {
 		t.Fatalf("model file starts %.80q, ends %q", a.Bytes(), a.Bytes()[a.Len()-3:])
 	}
 	path := filepath.Join(t.TempDir(), "m.json")
@@ -82,16 +82,20 @@ func TestReadErrors(t *testing.T) {
 		{"empty", "", "not a model file: empty"},
 		{"not an object", "[1]", "invalid byte 0x5b at offset 0"},
 		{"duplicate key", strings.Replace(good, `"label":`, `"label":"x","label":`, 1), `duplicate key "label"`},
-		{"newer", strings.Replace(good, `"version":7`, `"version":8`, 1), "version 8 is newer"},
-		{"version 0", strings.Replace(good, `"version":7`, `"version":0`, 1), "version 0, want 1 to 7"},
-		{"library version in the file", strings.Replace(good, `"version":7`, `"version":4`, 1), "version 4 holds a model only"},
-		{"outlier data in version 5", strings.Replace(good, `"version":7`, `"version":5`, 1), "version 5 has no outlier data"},
+		{"newer", strings.Replace(good, `"version":8`, `"version":9`, 1), "version 9 is newer"},
+		{"version 0", strings.Replace(good, `"version":8`, `"version":0`, 1), "version 0, want 1 to 8"},
+		{"training in version 7", strings.Replace(good, `"version":8`, `"version":7`, 1), "version 7 has no training"},
+		{"training of other support vectors", strings.Replace(good, `"coef":[`, `"coef":[1,`, 1), "coefficients"},
+		{"training with a bad generator", strings.Replace(good, `"rng":"`, `"rng":"00`, 1), "training: RNG"},
+		{"training's generator not hexadecimal", strings.Replace(good, `"rng":"`, `"rng":"x`, 1), "training: rng"},
+		{"library version in the file", strings.Replace(good, `"version":8`, `"version":4`, 1), "version 4 holds a model only"},
+		{"outlier data in version 5", strings.Replace(good, `"version":8`, `"version":5`, 1), "version 5 has no outlier data"},
 		{"outlier threshold", strings.Replace(good, `"outlier_threshold":0.5`, `"outlier_threshold":1`, 1), "outlier threshold 1: must be in (0, 1)"},
 		{"outlier fence", strings.Replace(good, `"outlier_fence":`, `"outlier_fence":-`, 1), "must be > 0 and finite"},
 		{"c_auto in version 5", strings.Replace(good, `"model":{"gamma":`, `"model":{"c_auto":true,"gamma":`, 1), "c_auto belongs to version 4 only"},
 		{"format", strings.Replace(good, `svclust-model`, `svclust-other`, 1), `format is "svclust-other"`},
-		{"cli format", strings.Replace(good, `svclust-model`, `svclust-cli-model`, 1), `version 7 is newer`},
-		{"outlier mass in version 6", strings.Replace(good, `"version":7`, `"version":6`, 1), "version 6 has no outlier_mass"},
+		{"cli format", strings.Replace(good, `svclust-model`, `svclust-cli-model`, 1), `version 8 is newer`},
+		{"outlier mass in version 6", strings.Replace(good, `"version":8`, `"version":6`, 1), "version 6 has no outlier_mass"},
 		{"outlier mass", strings.Replace(good, `"outlier_mass":`, `"outlier_mass":1`, 1), "outlier mass"},
 		{"outlier mass missing", strings.Replace(good, `"outlier_mass":`, `"x_mass":`, 1), `unknown field "x_mass"`},
 		{"outlier spread", strings.Replace(good, `"outlier_spread":[`, `"outlier_spread":[-`, 1), "outlier spread -"},

@@ -35,6 +35,7 @@ type modelJSON struct {
 	Status    string         `json:"status"`
 	Stats     *statsJSON     `json:"stats"`
 	Choice    *choiceJSON    `json:"choice"`
+	Training  *trainingJSON  `json:"training"` // version 8 (training.go)
 	Partition *partitionJSON `json:"partition"`
 }
 
@@ -189,6 +190,10 @@ func modelForm(m *svclust.Model) (*modelJSON, error) {
 	}
 	if p := m.Subspace; p != nil {
 		j.Subspace = &subspaceJSON{Mean: p.Mean, Basis: matrixJSON{m: p.Basis}}
+	}
+	j.Training = trainingForm(m.Training)
+	if _, err := j.Training.training(Version, len(m.Alpha)); err != nil {
+		return nil, err
 	}
 	if err := j.check(Version); err != nil {
 		return nil, err
@@ -757,6 +762,9 @@ func (jw *jsonWriter) model(j *modelJSON) {
 	jw.value(j.Stats)
 	jw.raw(`,"choice":`)
 	jw.value(j.Choice)
+	if j.Training != nil {
+		jw.training(j.Training)
+	}
 	jw.raw("}")
 }
 

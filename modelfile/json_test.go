@@ -249,7 +249,7 @@ func TestCorrupt(t *testing.T) {
 		{"array", "[]"},
 		{"wrong format", edit(func(v map[string]any) { v["format"] = "other" })},
 		{"no format", edit(func(v map[string]any) { delete(v, "format") })},
-		{"wrong version", edit(func(v map[string]any) { v["version"] = 8 })},
+		{"wrong version", edit(func(v map[string]any) { v["version"] = 9 })},
 		{"no choice", edit(func(v map[string]any) { delete(mod(v), "choice") })},
 		{"choice count negative", edit(func(v map[string]any) { mod(v)["choice"].(map[string]any)["cover"] = -1 })},
 		{"model with format", edit(func(v map[string]any) { mod(v)["format"] = "svclust-model" })},

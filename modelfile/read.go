@@ -328,6 +328,11 @@ func decode(r io.Reader) (*File, error) {
 		}
 		f.Partition = p
 	}
+	tr, err := mj.Training.training(version, len(m.Alpha))
+	if err != nil {
+		return nil, err
+	}
+	m.Training = tr
 	if mf.Run != nil {
 		rule := ""
 		if f.Partition != nil {

@@ -91,7 +91,7 @@ func TestReclusterProjected(t *testing.T) {
 	if err := cluster.ScoreOutliers(cl.Partition, fx2, out2, ds.X, 1); err != nil || !slices.Equal(out, out2) {
 		t.Errorf("the loaded partition's outlier scores differ from fit's (%v)", err)
 	}
-	if _, err := Read(strings.NewReader(strings.Replace(text, `"version":7`, `"version":5`, 1)), 0); err == nil || !strings.Contains(err.Error(), "version 5 has no subspace") {
+	if _, err := Read(strings.NewReader(strings.Replace(text, `"version":8`, `"version":5`, 1)), 0); err == nil || !strings.Contains(err.Error(), "version 5 has no subspace") {
 		t.Errorf("version 5 with a subspace: error %v", err)
 	}
 	// Without its subspace the model is of the wrong dimension for its

@@ -490,11 +490,11 @@ func TestRobust(t *testing.T) {
 			return editJSON(g, func(v map[string]any) { v["format"] = "svclust-other" })
 		}, code: 1, msg: `m.json: modelfile: invalid model file: format is "svclust-other", want "svclust-model"`},
 		{name: "wrong version", args: modelArgs("predict"), data: valid, model: func(g string) string {
-			return editJSON(g, func(v map[string]any) { v["version"] = 8 })
-		}, old: true, code: 1, msg: "m.json: model file version 8 is newer than this svclust reads (1 to 7): use a newer svclust"},
+			return editJSON(g, func(v map[string]any) { v["version"] = 9 })
+		}, old: true, code: 1, msg: "m.json: model file version 9 is newer than this svclust reads (1 to 8): use a newer svclust"},
 		{name: "version 0", args: modelArgs("score"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { v["version"] = 0 })
-		}, code: 1, msg: "m.json: modelfile: invalid model file: version 0, want 1 to 7"},
+		}, code: 1, msg: "m.json: modelfile: invalid model file: version 0, want 1 to 8"},
 		{name: "version as text", args: modelArgs("score"), data: valid, model: func(g string) string {
 			return editJSON(g, func(v map[string]any) { v["version"] = "1" })
 		}, code: 1, msg: "invalid model file: version: a string where a whole number (in digits)"},
