@@ -100,6 +100,15 @@ type File struct {
 	// file without one, which can score rows but not label them. When set,
 	// Partition.Model() is Model.
 	Partition cluster.Partition
+
+	// ClusterIDs, when not nil, holds the stable id of each cluster of
+	// Partition, which Predict and PredictScores return in place of the
+	// partition's number, and NextClusterID the id the next new cluster
+	// will get: a model updated with new rows (svclust.Update) keeps the
+	// ids of the clusters that persist (cluster.Track). nil labels with
+	// the partition's numbers 0 … k−1. Version 8.
+	ClusterIDs    []int
+	NextClusterID int
 }
 
 // Run records how a model was made. It is informative: labelling and
@@ -229,6 +238,10 @@ func (f *File) Write(w io.Writer) error {
 	jw.model(mj)
 	jw.raw(`,"partition":`)
 	jw.partition(pj)
+	if f.ClusterIDs != nil {
+		jw.raw(`,"clusters":`)
+		jw.value(&clustersJSON{IDs: f.ClusterIDs, Next: f.NextClusterID})
+	}
 	jw.raw("}\n")
 	return jw.flush()
 }

@@ -166,6 +166,7 @@ type fileJSON struct {
 	Run       *Run            `json:"run"`
 	Model     *modelJSON      `json:"model"`
 	Partition *partitionJSON  `json:"partition"`
+	Clusters  *clustersJSON   `json:"clusters"` // version 8 (online.go)
 
 	// The keys of the library's bare file, versions 1 to 4, whose model
 	// is the file itself.
@@ -333,6 +334,18 @@ func decode(r io.Reader) (*File, error) {
 		return nil, err
 	}
 	m.Training = tr
+	if c := mf.Clusters; c != nil {
+		if version < trainingVersion {
+			return nil, bad("version %d has no clusters", version)
+		}
+		if c.IDs == nil {
+			return nil, bad("clusters: no ids")
+		}
+		f.ClusterIDs, f.NextClusterID = c.IDs, c.Next
+		if err := f.checkIDs(); err != nil {
+			return nil, bad("%s", lowerFirst(err.Error()))
+		}
+	}
 	if mf.Run != nil {
 		rule := ""
 		if f.Partition != nil {

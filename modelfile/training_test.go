@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -101,4 +103,53 @@ func mustRows(t *testing.T, n int, seed uint64) *mat.Dense {
 		t.Fatal(err)
 	}
 	return ds.X
+}
+
+// TestClusterIDs: stable ids are written, read back and returned by
+// Predict in place of the partition's numbers; bad ids are refused.
+func TestClusterIDs(t *testing.T) {
+	f, _ := fitted(t, 90)
+	raw := mustRows(t, 90, 1)
+	plain, err := f.Predict(nil, raw, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := f.Partition.Clusters()
+	ids := make([]int, k)
+	for c := range ids {
+		ids[c] = 10 + k - c
+	}
+	f.ClusterIDs, f.NextClusterID = ids, 11+k
+	var buf bytes.Buffer
+	if err := f.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Read(bytes.NewReader(buf.Bytes()), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := back.PredictScores(nil, nil, raw, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range plain {
+		if c >= 0 {
+			c = ids[c]
+		}
+		if got[i] != c {
+			t.Fatalf("row %d: label %d, want the stable id %d", i, got[i], c)
+		}
+	}
+	for _, bad := range [][]int{ids[:k-1], append(slices.Clone(ids[1:]), ids[1]), append([]int{-1}, ids[1:]...), append([]int{11 + k}, ids[1:]...)} {
+		g := *f
+		g.ClusterIDs = bad
+		if err := g.Write(&bytes.Buffer{}); err == nil {
+			t.Errorf("ids %v (next %d) written", bad, g.NextClusterID)
+		}
+	}
+	text := strings.Replace(buf.String(), `"version":8`, `"version":7`, 1)
+	text = regexp.MustCompile(`,"training":\{[^}]*\}`).ReplaceAllString(text, "") // otherwise valid
+	if _, err := Read(strings.NewReader(text), 0); err == nil || !strings.Contains(err.Error(), "version 7 has no clusters") {
+		t.Errorf("clusters in a file of version 7: %v", err)
+	}
 }

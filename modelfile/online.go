@@ -2,7 +2,9 @@ package modelfile
 
 import (
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/svclust/svclust"
 )
@@ -79,4 +81,45 @@ func (jw *jsonWriter) training(t *trainingJSON) {
 	jw.raw(`,"rng":`)
 	jw.value(t.RNG)
 	jw.raw("}")
+}
+
+// clustersJSON is the "clusters" of a model file of version 8: the stable
+// id of each cluster of the partition and the next id to give
+// (File.ClusterIDs, File.NextClusterID).
+type clustersJSON struct {
+	IDs  []int `json:"ids"`
+	Next int   `json:"next"`
+}
+
+// checkIDs returns nil if f has no ClusterIDs, or one distinct id in
+// [0, NextClusterID) per cluster of its partition.
+func (f *File) checkIDs() error {
+	if f.ClusterIDs == nil {
+		return nil
+	}
+	if f.Partition == nil {
+		return errors.New("ClusterIDs without a Partition")
+	}
+	if k := f.Partition.Clusters(); len(f.ClusterIDs) != k {
+		return fmt.Errorf("ClusterIDs has %d ids for %d clusters", len(f.ClusterIDs), k)
+	}
+	for c, id := range f.ClusterIDs {
+		if id < 0 || id >= f.NextClusterID || slices.Contains(f.ClusterIDs[:c], id) {
+			return fmt.Errorf("ClusterIDs: id %d of cluster %d is negative, repeated or not below NextClusterID = %d", id, c, f.NextClusterID)
+		}
+	}
+	return nil
+}
+
+// stable replaces each label c ≥ 0 by the stable id ClusterIDs[c], when f
+// has them.
+func (f *File) stable(labels []int) {
+	if f.ClusterIDs == nil {
+		return
+	}
+	for i, c := range labels {
+		if c >= 0 {
+			labels[i] = f.ClusterIDs[c]
+		}
+	}
 }
