@@ -13,6 +13,7 @@ Usage:
 The commands are:
 
 	fit      train a model and cluster its data
+	update   update a fitted model with new rows
 	predict  label new data with a fitted model
 	score    print f(x) and the outlier score of new data
 	tune     choose γ and C by a grid search
@@ -464,6 +465,52 @@ exactly from a table of classes × clusters; Davies–Bouldin and
 compactness, which need the cluster centroids before the distances to them,
 are left out (null in JSON). The -json report adds "sample", the number of
 rows trained on, and its assign_seconds include the second pass.
+
+# Update
+
+Usage:
+
+	svclust update -from OLD.json -model NEW.json [-forget RATE|auto|off] [-steps N] [-o FILE] [-json] [data flags] BATCH.csv
+
+Update continues the training of the model in OLD.json (written by fit
+-model or update -model, model file version 8) with the rows of BATCH.csv,
+clusters them with the updated model and writes the updated model to
+NEW.json (docs/online.md). The model keeps the first fit's scaling (the
+z-score or min-max scaler is not refitted: a scaled value keeps its
+meaning), γ, C, budget and budget maintenance; its SGD continues from the
+state the file stores (steps, rows seen, raw coefficients, seeded
+generator), so the same files and batches give the same bytes whatever
+-workers is. The batch is clustered with the rule, outlier setting and
+threshold of OLD.json's partition (-min-size and -eps automatic), and the
+clusters are matched to the old ones by the support vectors each owns, so
+that a cluster that persists keeps its id. The summary (or -json's
+"update" object) gives the rows seen, the ids and the clusters born,
+died, merged and split. A model file without the training state (version
+7 or older) is an error, exit status 1: fit it again. NEW.json must
+differ from OLD.json and from BATCH.csv: an update never overwrites its
+input, and its outputs are written whole or not at all.
+
+	-from file
+		The model file to update (required).
+	-model file
+		Write the updated model to file (required; - for standard output).
+	-o file
+		Write the stable cluster id and the outlier score of each row of
+		the batch as CSV, as predict does with the updated model.
+	-forget rate
+		Forgetting rate per SGD step, so that the model follows a drift:
+		each step decays the model by 1 − max(1/t, rate) instead of
+		(t−1)/t. A rate in (0, 1), auto (1/(10·steps): what an update
+		learnt weighs 1/e after 10 more updates) or off (the default:
+		every row seen weighs alike).
+	-steps n
+		SGD steps of the update; 0 (the default) means min(12,000, 4 per
+		row of the batch).
+	-json
+		Print the result as one JSON object: fit's report of the batch and
+		"update".
+	-workers n, -quiet, -max-model-mb n
+		As for predict. The data flags are those of predict.
 
 # Predict
 

@@ -80,7 +80,7 @@ func usagef(format string, args ...any) error {
 // commands returns the command table, with new flag sets. It is a
 // variable so that a test can add a command.
 var commands = func() []*Command {
-	return []*Command{newFit(), newPredict(), newScore(), newTune(), newGen(), newDemo(), newPlot(), newReproduce(), newVersion()}
+	return []*Command{newFit(), newUpdate(), newPredict(), newScore(), newTune(), newGen(), newDemo(), newPlot(), newReproduce(), newVersion()}
 }
 
 // exitInterrupted is the exit status after SIGINT, 128 + 2 as shells
