@@ -178,3 +178,35 @@ func UpdateRows(ctx context.Context, f *modelfile.File, x *mat.Dense, inPlace bo
 	u.File = nf
 	return u, nil
 }
+
+// UpdateInfo describes an update, as update -json and the Python
+// package's report give it: the rows seen in all, the updates so far, the
+// SGD steps of this one, its forgetting rate (−1 for auto), the stable id
+// of each cluster of the partition, in its order, and the lineage's
+// events (empty lists, not null, when there are none).
+type UpdateInfo struct {
+	RowsSeen int             `json:"rows_seen"`
+	Batches  int             `json:"batches"`
+	Steps    int             `json:"steps"`
+	Forget   float64         `json:"forget"`
+	IDs      []int           `json:"ids"`
+	Born     []int           `json:"born"`
+	Died     []int           `json:"died"`
+	Merged   []cluster.Merge `json:"merged"`
+	Split    []cluster.Split `json:"split"`
+}
+
+// Info returns the UpdateInfo of u, made with the forgetting rate forget.
+func (u *Updated) Info(forget float64) UpdateInfo {
+	m := u.File.Model
+	info := UpdateInfo{RowsSeen: m.Training.Rows, Batches: m.Training.Batches, Steps: m.Stats.Iterations, Forget: forget,
+		IDs: []int{}, Born: []int{}, Died: []int{}, Merged: []cluster.Merge{}, Split: []cluster.Split{}}
+	if l := u.Lineage; l != nil {
+		info.IDs = append(info.IDs, l.IDs...)
+		info.Born = append(info.Born, l.Born...)
+		info.Died = append(info.Died, l.Died...)
+		info.Merged = append(info.Merged, l.Merged...)
+		info.Split = append(info.Split, l.Split...)
+	}
+	return info
+}

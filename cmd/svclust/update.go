@@ -71,22 +71,7 @@ weighs alike). -steps sets the SGD steps of the update (0: min(12,000,
 // model and the batch's clustering, and the update's own.
 type updateJSON struct {
 	*settings.Report
-	Update updateInfo `json:"update"`
-}
-
-// updateInfo describes an update: rows seen in all, updates so far, the
-// steps of this one, its forgetting rate, the stable id of each cluster
-// (in the order of sizes) and the lineage's events.
-type updateInfo struct {
-	RowsSeen int             `json:"rows_seen"`
-	Batches  int             `json:"batches"`
-	Steps    int             `json:"steps"`
-	Forget   float64         `json:"forget"`
-	IDs      []int           `json:"ids"`
-	Born     []int           `json:"born"`
-	Died     []int           `json:"died"`
-	Merged   []cluster.Merge `json:"merged"`
-	Split    []cluster.Split `json:"split"`
+	Update settings.UpdateInfo `json:"update"`
 }
 
 func runUpdate(ctx context.Context, e *env, o *updateFlags, args []string) error {
@@ -172,18 +157,7 @@ func runUpdate(ctx context.Context, e *env, o *updateFlags, args []string) error
 		summary = e.stderr
 	}
 	m := up.File.Model
-	info := updateInfo{RowsSeen: m.Training.Rows, Batches: m.Training.Batches, Steps: m.Stats.Iterations, Forget: forget,
-		IDs: []int{}, Born: []int{}, Died: []int{}, Merged: []cluster.Merge{}, Split: []cluster.Split{}}
-	if l := up.Lineage; l != nil {
-		info.IDs = l.IDs
-		info.Born, info.Died = nonNil(l.Born), nonNil(l.Died)
-		if l.Merged != nil {
-			info.Merged = l.Merged
-		}
-		if l.Split != nil {
-			info.Split = l.Split
-		}
-	}
+	info := up.Info(forget)
 	st := settings.FromFile(mf)
 	if o.json {
 		return writeJSON(summary, &updateJSON{Report: st.Report(m, up.Result, n, d), Update: info})
@@ -220,13 +194,6 @@ func events(l *cluster.Lineage) string {
 		return "every cluster continues"
 	}
 	return strings.Join(p, ", ")
-}
-
-func nonNil(v []int) []int {
-	if v == nil {
-		return []int{}
-	}
-	return v
 }
 
 // fileSHA256 returns the SHA-256 of the bytes of the file path in

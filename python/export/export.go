@@ -142,6 +142,24 @@ func svclust_fit(x *C.double, n, d C.int64_t, owned C.int, params *C.char, param
 	return C.uintptr_t(cgo.NewHandle(f))
 }
 
+//export svclust_update
+func svclust_update(h C.uintptr_t, x *C.double, n, d C.int64_t, owned C.int, params *C.char, paramsLen C.int64_t,
+	canc C.uintptr_t, labels *C.int64_t, kind *C.int, msg **C.char) (out C.uintptr_t) {
+	defer guard(kind, msg)
+	ctx := context.Background()
+	if canc != 0 {
+		ctx = cgo.Handle(canc).Value().(*canceller).ctx
+	}
+	f := cgo.Handle(h).Value().(*fitted)
+	g, err := f.update(ctx, floats(x, int(n*d)), int(n), int(d), owned != 0, goBytes(params, paramsLen))
+	if err != nil {
+		fail(err, kind, msg)
+		return 0
+	}
+	g.labelsOf(int64s(labels, int(n)))
+	return C.uintptr_t(cgo.NewHandle(g))
+}
+
 //export svclust_predict
 func svclust_predict(h C.uintptr_t, x *C.double, n, d C.int64_t, workers C.int, out *C.int64_t, kind *C.int, msg **C.char) (ok C.int) {
 	defer guard(kind, msg)

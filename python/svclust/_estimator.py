@@ -40,6 +40,7 @@ PARAMETERS = {
     "outliers": ("outliers", "-outliers"),
     "outlier_threshold": ("outlier_threshold", "-outlier-threshold"),
     "na": (None, "-na"),
+    "forget": (None, "-forget"),
 }
 
 # The parameters that are a number or "auto", as the fit flags -gamma, -C,
@@ -62,6 +63,20 @@ def _param(name, v):
             kind = "a whole number" if whole else "a number"
             raise TypeError(f'{name} must be {kind} or "auto", not {v!r}')
         return _int64(name, v) if whole else _float(v)
+    if name == "forget":
+        # None, "off" or 0: no forgetting; "auto"; or a rate in (0, 1), as
+        # `svclust update -forget` takes it.
+        if isinstance(v, str):
+            if v.lower() not in ("off", "auto"):
+                raise ValueError(f'forget must be None, a rate in (0, 1) or "auto", not {v!r}')
+            return v.lower()
+        if v is None:
+            return None
+        if isinstance(v, bool) or not isinstance(v, numbers.Real):
+            raise TypeError(f'forget must be None, a rate in (0, 1) or "auto", not {v!r}')
+        if not (v == 0 or 0 < v < 1):
+            raise ValueError(f'forget must be None, a rate in (0, 1) or "auto", not {v!r}')
+        return float(v)
     if name == "k":
         if v is None:
             return None
@@ -246,6 +261,12 @@ class SVClust(ClusterMixin, BaseEstimator):
         array holds no NaN; na_rows_ tells them apart) and NaN in
         score_samples and decision_function. An infinity is always an
         error.
+    forget : None, float in (0, 1) or "auto", default=None
+        The forgetting rate of partial_fit, as `svclust update -forget`:
+        each SGD step of an update decays the model by 1 − max(1/t,
+        forget) instead of (t−1)/t, so that old rows weigh less and the
+        model follows a drift; "auto" is 1/(10·steps), an update's weight
+        falling to 1/e after 10 more updates; None forgets nothing.
 
     Attributes
     ----------
@@ -298,7 +319,7 @@ class SVClust(ClusterMixin, BaseEstimator):
     def __init__(self, gamma="auto", C="auto", budget="auto", width="adaptive", space="auto", rule="levels",
                  min_cluster_size="auto", maintain="merge", k=None, eps="auto", trajectories="strip", tol=0.01,
                  max_iter=0, min_iter=0, m=20, scale="zscore", random_state=None, n_jobs=None, outliers=False,
-                 outlier_threshold=0.5, na="error"):
+                 outlier_threshold=0.5, na="error", forget=None):
         self.gamma = gamma
         self.C = C
         self.budget = budget
@@ -320,6 +341,7 @@ class SVClust(ClusterMixin, BaseEstimator):
         self.outliers = outliers
         self.outlier_threshold = outlier_threshold
         self.na = na
+        self.forget = forget
 
     # -- fitting -----------------------------------------------------------
 
@@ -344,6 +366,7 @@ class SVClust(ClusterMixin, BaseEstimator):
         x, owned, names = as_rows(X, type(self).__name__)
         params = self._library_params()
         na = params.pop("na")
+        params.pop("forget")  # partial_fit's
         missing = check_finite(x, na, names)
         if missing is not None:
             if missing.all():
@@ -373,6 +396,52 @@ class SVClust(ClusterMixin, BaseEstimator):
             self.na_rows_ = rows.astype(np.int64)
             if self.report_ is not None and len(rows):
                 self.report_["dropped"] = int(len(rows))
+        return self
+
+    def partial_fit(self, X, y=None):
+        """Learns the rows of X as they arrive; y is ignored. Returns self.
+
+        The first call (on an estimator not fitted, or after a change of
+        its parameters by set_params, which scikit-learn's convention
+        leaves to the caller) is fit(X). Each later call continues the
+        training of the fitted model with the rows of X, as `svclust
+        update` does: scaled with the first fit's scaler (never refitted),
+        with the model's γ, C, budget and seeded generator, forgetting old
+        rows at the rate forget (None: none), then clusters X with the
+        updated model and matches the clusters to the previous ones, so
+        that a cluster that persists keeps its id. labels_, outlier_scores_
+        and probabilities_ are then those of X's rows; report_["update"]
+        gives the rows seen, the stable ids and the clusters born, died,
+        merged and split. A model loaded from a file updates too (a file
+        of version 8, which holds the training state). Every parameter
+        but forget, n_jobs and na is the first fit's."""
+        if getattr(self, "_handle", None) is None:
+            return self.fit(X)
+        h, x, missing, cols = self._rows(X)
+        params = {
+            "forget": _param("forget", self.forget),
+            "steps": 0,
+            "workers": _workers(self.n_jobs),
+            "data": "<DataFrame>" if cols is not None or getattr(self, "feature_names_in_", None) is not None else "<array>",
+            "source_date_epoch": os.environ.get("SOURCE_DATE_EPOCH", ""),
+        }
+        if missing is not None:
+            if missing.all():
+                raise ValueError(f"X: every row has a missing value (NaN), {missing.shape[0]} rows")
+            x = x[~missing]
+        # The library scales the rows in place: in a copy, never in X.
+        x = np.array(x, dtype=np.float64, order="C", copy=True)
+        with _placed(missing, cols):
+            handle, labels = _native.run_update(h, x, True, params)
+        outlier = handle.train_outliers(len(labels))
+        if missing is not None:
+            full = np.full(missing.shape[0], -1, dtype=labels.dtype)
+            full[~missing] = labels
+            labels = full
+            outlier = tuple(_expand(v, missing) for v in outlier)
+        self._set_fitted(handle, labels, outlier)
+        if missing is not None:
+            self.na_rows_ = np.flatnonzero(missing).astype(np.int64)
         return self
 
     def fit_predict(self, X, y=None):

@@ -82,6 +82,7 @@ _cancel = _sig("svclust_cancel", None, _h)
 _release = _sig("svclust_release", None, _h)
 _free = _sig("svclust_free", None, _p)
 _fit = _sig("svclust_fit", _h, _dp, _i64, _i64, _int, ctypes.c_char_p, _i64, _h, _lp, *_err)
+_update = _sig("svclust_update", _h, _h, _dp, _i64, _i64, _int, ctypes.c_char_p, _i64, _h, _lp, *_err)
 _predict = _sig("svclust_predict", _int, _h, _dp, _i64, _i64, _int, _lp, *_err)
 _score = _sig("svclust_score", _int, _h, _dp, _i64, _i64, _int, _dp, *_err)
 _model_file = _sig("svclust_model_file", _int, _h, ctypes.POINTER(_p), ctypes.POINTER(_i64), *_err)
@@ -212,9 +213,23 @@ def load(data):
 
 def run_fit(x, owned, params):
     """Fits the rows x (float64, C-contiguous) with the parameters params (a
-    dict, sent as JSON) and returns the Handle and the labels.
+    dict, sent as JSON) and returns the Handle and the labels (see _run)."""
+    return _run(lambda *a: _fit(*a), x, owned, params)
 
-    The fit runs in a thread of its own with the asynchronous signals
+
+def run_update(handle, x, owned, params):
+    """Updates the model of handle with the rows x (float64, C-contiguous)
+    and the parameters params (a dict, sent as JSON), as `svclust update`
+    does, and returns the Handle of the updated model and the batch's
+    labels (see _run)."""
+    return _run(lambda *a: _update(handle.h, *a), x, owned, params)
+
+
+def _run(call, x, owned, params):
+    """Runs call (a fit or an update) on the rows x and returns the Handle
+    and the labels.
+
+    The call runs in a thread of its own with the asynchronous signals
     blocked. The main thread waits for it in short joins, so that Ctrl-C
     raises KeyboardInterrupt there: the fit is then cancelled through its
     context (training stops at its next check) and the interrupt re-raised.
@@ -229,7 +244,7 @@ def run_fit(x, owned, params):
     def work():
         e = _Error()
         with blocked():
-            h = _fit(_dptr(x), n, d, int(owned), js, len(js), canc, labels.ctypes.data_as(_lp), *e.args())
+            h = call(_dptr(x), n, d, int(owned), js, len(js), canc, labels.ctypes.data_as(_lp), *e.args())
         result["handle"], result["error"] = h, e
 
     t = threading.Thread(target=work, name="svclust-fit", daemon=True)

@@ -123,15 +123,18 @@ FILE_FLAGS = {"-o", "-model", "-json", "-label", "-drop", "-features", "-sep", "
 def test_every_fit_flag(cli):
     """Every flag of `svclust help fit` is a parameter's (PARAMETERS, the
     README's table) or one of the file flags, and no parameter names a
-    flag the command lacks."""
+    flag the command lacks (forget names update's)."""
     import re
     from svclust._estimator import PARAMETERS
 
     r = subprocess.run([cli, "help", "fit"], capture_output=True, text=True)
     flags = set(re.findall(r"^  (-[A-Za-z-]+)", r.stdout + r.stderr, re.M))
     assert "-seed" in flags and "-space" in flags
-    params = {flag for _, flag in PARAMETERS.values()}
+    params = {flag for name, (_, flag) in PARAMETERS.items() if name != "forget"}
     assert flags - FILE_FLAGS == params
+    # forget is partial_fit's: the flag of `svclust update`.
+    r = subprocess.run([cli, "help", "update"], capture_output=True, text=True)
+    assert PARAMETERS["forget"][1] in set(re.findall(r"^  (-[A-Za-z-]+)", r.stdout + r.stderr, re.M))
 
 
 def test_trajectories_all(cli, tmp_path):

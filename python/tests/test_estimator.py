@@ -30,12 +30,13 @@ def fitted(X):
 def test_defaults_are_the_cli_flags():
     """The defaults are those of `svclust fit` (svclust help fit), but
     random_state and n_jobs, whose None is scikit-learn's (a fresh seed;
-    all cores, the command's -workers 0)."""
+    all cores, the command's -workers 0), and forget, partial_fit's, whose
+    None is `svclust update -forget off`."""
     p = svclust.SVClust().get_params()
     assert p == dict(gamma="auto", C="auto", budget="auto", width="adaptive", space="auto", rule="levels",
                      min_cluster_size="auto", maintain="merge", k=None, eps="auto", trajectories="strip",
                      tol=0.01, max_iter=0, min_iter=0, m=20, scale="zscore", random_state=None, n_jobs=None,
-                     outliers=False, outlier_threshold=0.5, na="error")
+                     outliers=False, outlier_threshold=0.5, na="error", forget=None)
 
 
 def test_get_set_params_clone(X):
