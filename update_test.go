@@ -189,3 +189,49 @@ func TestUpdateErrors(t *testing.T) {
 		t.Errorf("the model the errors were tried on: %v", err)
 	}
 }
+
+// BenchmarkFitBatch and BenchmarkUpdateBatch compare a fit of a batch of
+// 1,000 rows (Train and cluster.Fit) with an update of a model by as
+// many rows (Update and cluster.Fit), the cost issue 38 bounds.
+func BenchmarkFitBatch(b *testing.B) {
+	batches, _ := streamB(b)
+	b.ResetTimer()
+	for range b.N {
+		m, err := svclust.Train(batches[1], &svclust.Config{Seed: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := cluster.Fit(m, batches[1], nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkUpdateBatch(b *testing.B) {
+	batches, _ := streamB(b)
+	m, err := svclust.Train(batches[0], &svclust.Config{Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		u, err := svclust.Update(context.Background(), m, batches[1], nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := cluster.Fit(u, batches[1], nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// streamB is stream for a benchmark: two batches of 1,000 rows of
+// Gauss3.
+func streamB(b *testing.B) ([]*mat.Dense, *dataset.Dataset) {
+	ds, err := dataset.Generate(dataset.Gauss3, 2000, 3)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dataset.FitScaler(ds.X, dataset.ScaleZScore).Transform(ds.X)
+	return []*mat.Dense{mat.DenseCopyOf(ds.X.Slice(0, 1000, 0, 2)), mat.DenseCopyOf(ds.X.Slice(1000, 2000, 0, 2))}, ds
+}
