@@ -24,6 +24,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -169,9 +170,14 @@ func main() {
 	only := flag.String("streams", "", "comma-separated streams (default all)")
 	methods := flag.String("methods", "updated,forget,frozen,window", "comma-separated svclust methods")
 	check := flag.Bool("stationary-check", false, "compare the model updated over the stationary stream with one fit on all its rows, and count the changes of cluster ids")
+	timing := flag.String("timing", "", "measure the CPU seconds of an update (forget auto) and of a refit on the window, alternately, on 10 batches of this stream")
 	flag.Parse()
 	if *check {
 		stationaryCheck(*nb, *size)
+		return
+	}
+	if *timing != "" {
+		pairedTiming(*timing, *nb, *size)
 		return
 	}
 	if *out == "" {
@@ -449,4 +455,52 @@ func stationaryCheck(nb, size int) {
 	fmt.Printf("ARI between the two labelings: %.4f\n", metrics.AdjustedRand(pu, pf))
 	fmt.Printf("first fit of %d rows: %.3f s; update of %d rows: %.3f s on average (train and cluster)\n", size, fitSec, size, upSec/float64(nb-1))
 	fmt.Printf("lineage events over %d updates: %d; the most rows of the first 10 batches (of %d) whose stable id one update changed: %d\n", nb-1, events, 10*size, changed)
+}
+
+// cpu returns the CPU seconds the process has used, user and system.
+func cpu() float64 {
+	var r syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &r); err != nil {
+		log.Fatal(err)
+	}
+	return float64(r.Utime.Sec+r.Stime.Sec) + float64(r.Utime.Usec+r.Stime.Usec)/1e6
+}
+
+// pairedTiming updates a model (forget auto) over the first half of the
+// batches of stream name, then, for the next 10 batches, measures the CPU
+// seconds of learning each batch by the update and by the refit on the
+// window alternately, so that both see the same load; it prints each and
+// their medians.
+func pairedTiming(name string, nb, size int) {
+	bs := generate(name, nb, size, 1)
+	sc := dataset.FitScaler(bs[0].x, dataset.ScaleZScore)
+	scaled := make([]*mat.Dense, len(bs))
+	for b := range bs {
+		scaled[b] = mat.DenseCopyOf(bs[b].x)
+		sc.Transform(scaled[b])
+	}
+	up, win := newLearner("forget", scaled), newLearner("window", scaled)
+	half := nb / 2
+	for b := 0; b < half; b++ {
+		if err := up.learn(b); err != nil {
+			log.Fatal(err)
+		}
+	}
+	var tu, tw []float64
+	for b := half; b < half+10; b++ {
+		c0 := cpu()
+		if err := up.learn(b); err != nil {
+			log.Fatal(err)
+		}
+		c1 := cpu()
+		if err := win.learn(b); err != nil {
+			log.Fatal(err)
+		}
+		c2 := cpu()
+		tu, tw = append(tu, c1-c0), append(tw, c2-c1)
+		fmt.Printf("batch %d: update %.3f s, window refit %.3f s (CPU)\n", b, c1-c0, c2-c1)
+	}
+	slices.Sort(tu)
+	slices.Sort(tw)
+	fmt.Printf("median: update %.3f s, window refit %.3f s, ratio %.3f\n", tu[5], tw[5], tu[5]/tw[5])
 }
