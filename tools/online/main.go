@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -168,7 +169,7 @@ func main() {
 	nb := flag.Int("batches", 100, "batches per stream")
 	size := flag.Int("size", 1000, "rows per batch")
 	only := flag.String("streams", "", "comma-separated streams (default all)")
-	methods := flag.String("methods", "updated,forget,frozen,window", "comma-separated svclust methods")
+	methods := flag.String("methods", "updated,forget,frozen,window", "comma-separated svclust methods (forget=RATE: a given forgetting rate)")
 	check := flag.Bool("stationary-check", false, "compare the model updated over the stationary stream with one fit on all its rows, and count the changes of cluster ids")
 	timing := flag.String("timing", "", "measure the CPU seconds of an update (forget auto) and of a refit on the window, alternately, on 10 batches of this stream")
 	flag.Parse()
@@ -263,11 +264,22 @@ func newLearner(meth string, scaled []*mat.Dense) *learner {
 		return nil
 	}
 	l := &learner{name: meth, part: func() cluster.Partition { return part }}
+	rate, isRate := strings.CutPrefix(meth, "forget=")
+	if isRate {
+		meth = "forget=" // a rate given: a sensitivity check of the automatic one
+	}
 	switch meth {
-	case "updated", "forget":
+	case "updated", "forget", "forget=":
 		forget := 0.0
-		if meth == "forget" {
+		switch meth {
+		case "forget":
 			forget = svclust.ForgetAuto
+		case "forget=":
+			v, err := strconv.ParseFloat(rate, 64)
+			if err != nil {
+				log.Fatalf("forget=%s: %v", rate, err)
+			}
+			forget = v
 		}
 		l.learn = func(b int) error {
 			if b == 0 {

@@ -36,13 +36,13 @@ def main(d):
     print("| stream | method | mean ARI | s/batch | mean AUC |")
     print("|---|---|---:|---:|---:|")
     for s in streams:
-        for m in ORDER:
+        for m in ORDER + sorted(set(rows[s]) - set(ORDER)):
             if m not in rows[s]:
                 continue
             v = rows[s][m]
             ari, sec, auc = mean([x[1] for x in v]), mean([x[2] for x in v]), mean([x[3] for x in v])
             f = lambda x, p: "–" if math.isnan(x) else f"{x:.{p}f}"
-            print(f"| {s} | {NAMES[m]} | {f(ari, 3)} | {f(sec, 4)} | {f(auc, 3)} |")
+            print(f"| {s} | {NAMES.get(m, 'svclust updated, ' + m)} | {f(ari, 3)} | {f(sec, 4)} | {f(auc, 3)} |")
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -51,10 +51,10 @@ def main(d):
         return
     fig, axes = plt.subplots(len(streams), 1, figsize=(8, 2.2 * len(streams)), sharex=True)
     for ax, s in zip(axes if len(streams) > 1 else [axes], streams):
-        for m in ORDER:
+        for m in ORDER + sorted(set(rows[s]) - set(ORDER)):
             if m in rows[s] and m != "isolationforest":
                 v = sorted(rows[s][m])
-                ax.plot([x[0] for x in v], [x[1] for x in v], label=NAMES[m], lw=1)
+                ax.plot([x[0] for x in v], [x[1] for x in v], label=NAMES.get(m, m), lw=1)
         ax.set_title(s, fontsize=9)
         ax.set_ylim(-0.05, 1.05)
         ax.set_ylabel("ARI")
