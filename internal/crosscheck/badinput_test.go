@@ -81,6 +81,11 @@ func TestBadInputErrors(t *testing.T) {
 			tc{"Train/" + b.name, b.want, func() error { _, err := svclust.Train(x, nil); return err }},
 			tc{"TrainContext/" + b.name, b.want, func() error { _, err := svclust.TrainContext(context.Background(), x, nil); return err }},
 			tc{"Choose/" + b.name, b.want, func() error { _, err := svclust.Choose(x, nil); return err }},
+			tc{"Update/" + b.name, b.want, func() error { _, err := svclust.Update(context.Background(), m, x, nil); return err }},
+			tc{"zero Model Update/" + b.name, svclust.ErrNotTrained, func() error {
+				_, err := svclust.Update(context.Background(), &svclust.Model{}, x, nil)
+				return err
+			}},
 			tc{"cluster.Fit/" + b.name, b.want, func() error { _, err := cluster.Fit(m, x, nil); return err }},
 			tc{"cluster.Fit components/" + b.name, b.want, func() error { _, err := cluster.Fit(m, x, &cluster.Components{}); return err }},
 			tc{"baseline.KMeans/" + b.name, b.want, func() error { _, err := baseline.KMeans(x, &baseline.KMeansConfig{K: 2}); return err }},
@@ -103,6 +108,14 @@ func TestBadInputErrors(t *testing.T) {
 	cases = append(cases,
 		// Dimensions: x3 has 3 columns, the models 2.
 		tc{"cluster.Fit/dimension", svclust.ErrDimension, func() error { _, err := cluster.Fit(m, x3, nil); return err }},
+		tc{"Update/dimension", svclust.ErrDimension, func() error { _, err := svclust.Update(context.Background(), m, x3, nil); return err }},
+		tc{"Update/model without training", svclust.ErrNoTraining, func() error {
+			bare := *m
+			bare.Training = nil
+			_, err := svclust.Update(context.Background(), &bare, x2, nil)
+			return err
+		}},
+		tc{"cluster.Track/nil partitions", nil, func() error { _, err := cluster.Track(nil, nil, nil, 0, 0); return err }},
 		tc{"cluster.Fit components/dimension", svclust.ErrDimension, func() error { _, err := cluster.Fit(m, x3, &cluster.Components{}); return err }},
 		tc{"File.Predict/dimension", svclust.ErrDimension, func() error { _, err := file.Predict(nil, x3, 0); return err }},
 		tc{"File.Score/dimension", svclust.ErrDimension, func() error { _, err := file.Score(nil, x3, 0); return err }},

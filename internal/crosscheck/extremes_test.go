@@ -2,6 +2,7 @@ package crosscheck_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -78,6 +79,15 @@ func TestExtremeSettings(t *testing.T) {
 		}
 		if o := m.Stats.Objective; math.IsInf(o, 0) || math.IsNaN(o) {
 			t.Errorf("%s: objective %v", name, o)
+		}
+		// An update with the same extremes gives a model or an error,
+		// never a panic, and with forgetting too.
+		for _, forget := range []float64{0, 0.5} {
+			if u, err := svclust.Update(context.Background(), m, x, &svclust.UpdateConfig{Steps: 500, Forget: forget}); err == nil {
+				if err := u.Validate(); err != nil {
+					t.Errorf("%s: the updated model (forget %v) is invalid: %v", name, forget, err)
+				}
+			}
 		}
 		for _, method := range []cluster.Method{&cluster.Levels{}, &cluster.Components{Eps: 1e300}} {
 			res, err := cluster.Fit(m, x, method)
