@@ -16,9 +16,9 @@ import (
 // model with each new one, its rows scaled as the first batch's were;
 // each update is clustered on its own batch.
 func ExampleUpdate() {
-	ds, _ := dataset.Generate(dataset.Gauss3, 3000, 1)
+	ds, _ := dataset.Generate(dataset.Gauss3, 1800, 1)
 	dataset.FitScaler(ds.X, dataset.ScaleZScore).Transform(ds.X)
-	batch := func(k int) *mat.Dense { return mat.DenseCopyOf(ds.X.Slice(k*1000, k*1000+1000, 0, 2)) }
+	batch := func(k int) *mat.Dense { return mat.DenseCopyOf(ds.X.Slice(k*600, k*600+600, 0, 2)) }
 
 	model, err := svclust.Train(batch(0), &svclust.Config{Seed: 1})
 	if err != nil {
@@ -42,7 +42,7 @@ func ExampleUpdate() {
 	fmt.Println("clusters:", cl.Clusters)
 	fmt.Printf("ARI on every row: %.2f\n", metrics.AdjustedRand(ds.Labels, labels))
 	// Output:
-	// rows seen: 3000 updates: 2
+	// rows seen: 1800 updates: 2
 	// within the budget: true
 	// clusters: 3
 	// ARI on every row: 1.00
