@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/svclust/svclust/auto"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -316,7 +317,7 @@ func Update(ctx context.Context, m *Model, x mat.Matrix, cfg *UpdateConfig) (*Mo
 		Subspace: m.Subspace,
 	}
 	if m.Subspace != nil {
-		out.Subspace = m.Subspace.clone()
+		out.Subspace = m.Subspace.Clone()
 	}
 	order := make([]int, tr.s.Len())
 	for i := range order {
@@ -341,12 +342,12 @@ func Update(ctx context.Context, m *Model, x mat.Matrix, cfg *UpdateConfig) (*Mo
 	// drawn by a generator seeded from the training's.
 	seed := tr.s.rng.Uint64()
 	smp := data
-	if n > autoSample {
-		smp = sample.Rows(data, n, d, autoSample, rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)))
+	if n > auto.SampleRows {
+		smp = sample.Rows(data, n, d, auto.SampleRows, rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)))
 	}
 	out.Choice.Adaptive, out.Choice.Narrowed, out.Choice.WidthMin, out.Choice.WidthMedian = false, 0, 0, 0
 	if out.Choice.RhoWidth > 0 {
-		out.adapt(smp, d, c.Workers)
+		out.Gammas = out.Choice.Widths(out.svData(), d, smp, c.Workers)
 	}
 	if out.Choice.CAuto {
 		// As Train leaves them when the rescaling does not apply.
