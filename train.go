@@ -268,26 +268,8 @@ func (tr *trainer) run(ctx context.Context) error {
 	for t := 1; t <= c.MaxIter; t++ {
 		tr.t = t
 		nt := s.rng.IntN(tr.n)
-		xn := tr.data[nt*tr.d : nt*tr.d+tr.d]
-
 		// r = uᵀφ(xₙ), so wₜᵀφ(xₙ) = r/(t−1); w₁ = 0.
-		b := s.Len()
-		var r float64
-		if slot := tr.pos[nt]; s.k != nil && slot >= 0 {
-			// The sample is a support vector: its kernel row is row slot
-			// of the cache, the same values to the bit (see SupportSet.k).
-			r = kernel.Dot(s.a, s.kernelRow(int(slot)))
-		} else if s.k != nil {
-			// The sample's kernel row, kept for the cache if the sample
-			// enters; r sums the same terms in the same order as Sum.
-			if cap(tr.krow) < b {
-				tr.krow = make([]float64, 0, s.cap)
-			}
-			tr.krow = kernel.RowTo(tr.krow[:b], xn, s.x, c.Gamma)
-			r = kernel.Dot(s.a, tr.krow)
-		} else {
-			r = kernel.Sum(xn, s.x, s.a, c.Gamma)
-		}
+		xn, r := tr.sample(nt)
 		var vu, vv float64 // v = u' − u: vᵀu and ‖v‖²
 		if t == 1 || r/float64(t-1) < 1 {
 			tr.updates++
@@ -336,6 +318,28 @@ func (tr *trainer) run(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// sample returns data row nt, xₙ, and r = uᵀφ(xₙ) for the support set's
+// u = Σ aᵢ φ(svᵢ). With the kernel cache, tr.krow holds xₙ's kernel row
+// afterwards, kept for the cache if xₙ enters.
+func (tr *trainer) sample(nt int) (xn []float64, r float64) {
+	s := &tr.s
+	xn = tr.data[nt*tr.d : nt*tr.d+tr.d]
+	switch slot := tr.pos[nt]; {
+	case s.k != nil && slot >= 0:
+		// The sample is a support vector: its kernel row is row slot of
+		// the cache, the same values to the bit (see SupportSet.k).
+		return xn, kernel.Dot(s.a, s.kernelRow(int(slot)))
+	case s.k != nil:
+		// r sums the same terms in the same order as Sum.
+		if cap(tr.krow) < s.Len() {
+			tr.krow = make([]float64, 0, s.cap)
+		}
+		tr.krow = kernel.RowTo(tr.krow[:s.Len()], xn, s.x, tr.cfg.Gamma)
+		return xn, kernel.Dot(s.a, tr.krow)
+	}
+	return xn, kernel.Sum(xn, s.x, s.a, tr.cfg.Gamma)
 }
 
 // add appends data point nt as a new support vector with coefficient 0 and

@@ -5,15 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/svclust/svclust/auto"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"time"
 
+	"github.com/svclust/svclust/auto"
+
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/svclust/svclust/internal/kernel"
 	"github.com/svclust/svclust/sample"
 )
 
@@ -385,22 +385,8 @@ func (tr *trainer) continueSteps(ctx context.Context, steps int, lambda float64,
 		t := t0 + k
 		tr.t = t
 		nt := s.rng.IntN(tr.n)
-		xn := tr.data[nt*tr.d : nt*tr.d+tr.d]
-
 		// r = uᵀφ(xₙ), as trainer.run computes it.
-		b := s.Len()
-		var r float64
-		if slot := tr.pos[nt]; s.k != nil && slot >= 0 {
-			r = kernel.Dot(s.a, s.kernelRow(int(slot)))
-		} else if s.k != nil {
-			if cap(tr.krow) < b {
-				tr.krow = make([]float64, 0, s.cap)
-			}
-			tr.krow = kernel.RowTo(tr.krow[:b], xn, s.x, c.Gamma)
-			r = kernel.Dot(s.a, tr.krow)
-		} else {
-			r = kernel.Sum(xn, s.x, s.a, c.Gamma)
-		}
+		xn, r := tr.sample(nt)
 		eta := 1 / float64(t)
 		if fac == 0 && lambda > eta {
 			fac = 1 / float64(t-1) // w = u/(t−1) before this step
