@@ -16,20 +16,28 @@ QUICKSTART = os.path.join(ROOT, "python", "examples", "quickstart.py")
 
 
 def test_readme_example(tmp_path, monkeypatch):
-    """The README's example makes its own data (no file that no step
-    writes), runs as written and finds the two moons of make_moons; it
-    writes model.json, as it says, and nothing else."""
+    """The README's two examples make their own data (no file that no
+    step writes) and run as written: the first finds the two moons of
+    make_moons and writes model.json, as it says, and nothing else; the
+    second learns two drifting blobs batch by batch."""
     if not os.path.exists(README):
         pytest.skip("no python/README.md beside the tests")
     with open(README, encoding="utf-8") as f:
         blocks = re.findall(r"```python\n(.*?)```", f.read(), re.S)
-    assert len(blocks) == 1
-    code = blocks[0]
-    assert "loadtxt" not in code and "read_csv" not in code
+    assert len(blocks) == 2
+    for code in blocks:
+        assert "loadtxt" not in code and "read_csv" not in code
     monkeypatch.chdir(tmp_path)
     scope = {}
-    exec(compile(code, README, "exec"), scope)
+    exec(compile(blocks[0], README, "exec"), scope)
     assert scope["est"].n_clusters_ == 2  # make_moons: two half-moons
+    assert sorted(os.listdir(tmp_path)) == ["model.json"]
+    # The second block, partial_fit on batches, follows the first as a
+    # reader runs them; it writes nothing.
+    exec(compile(blocks[1], README, "exec"), scope)
+    stream = scope["stream"]
+    assert stream.report_["update"]["rows_seen"] == 5 * 400
+    assert len(stream.labels_) == 400 and stream.n_clusters_ == 2  # the two blobs, followed
     assert sorted(os.listdir(tmp_path)) == ["model.json"]
 
 
