@@ -500,8 +500,8 @@ input, and its outputs are written whole or not at all.
 	-forget rate
 		Forgetting rate per SGD step, so that the model follows a drift:
 		each step decays the model by 1 − max(1/t, rate) instead of
-		(t−1)/t. A rate in (0, 1), auto (1/(10·steps): what an update
-		learnt weighs 1/e after 10 more updates) or off (the default:
+		(t−1)/t. A rate in (0, 1), auto (1/(5·steps): what an update
+		learnt weighs 1/e after 5 more updates) or off (the default:
 		every row seen weighs alike).
 	-steps n
 		SGD steps of the update; 0 (the default) means min(12,000, 4 per

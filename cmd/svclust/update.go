@@ -46,8 +46,8 @@ of the batch. NEW.json must not be OLD.json: an update never overwrites
 its input.
 
 -forget sets the forgetting rate per SGD step, so that the model follows
-a drift: a rate in (0, 1), auto (the rate 1/(10·steps): an update's weight
-falls to 1/e after 10 more updates), or off (the default: every row seen
+a drift: a rate in (0, 1), auto (the rate 1/(5·steps): an update's weight
+falls to 1/e after 5 more updates), or off (the default: every row seen
 weighs alike). -steps sets the SGD steps of the update (0: min(12,000,
 4 per row)). Columns are matched to the model's features as for predict.`,
 		Flag: flag.NewFlagSet("update", flag.ContinueOnError),

@@ -265,8 +265,8 @@ class SVClust(ClusterMixin, BaseEstimator):
         The forgetting rate of partial_fit, as `svclust update -forget`:
         each SGD step of an update decays the model by 1 − max(1/t,
         forget) instead of (t−1)/t, so that old rows weigh less and the
-        model follows a drift; "auto" is 1/(10·steps), an update's weight
-        falling to 1/e after 10 more updates; None forgets nothing.
+        model follows a drift; "auto" is 1/(5·steps), an update's weight
+        falling to 1/e after 5 more updates; None forgets nothing.
 
     Attributes
     ----------

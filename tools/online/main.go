@@ -49,6 +49,11 @@ type batch struct {
 	labels []int
 }
 
+// validation are the streams that only run when -streams names them:
+// the second set, on which a forgetting rate chosen on the others is
+// checked (docs/online.md).
+var validation = map[string]bool{"diverging": true, "orbiting": true, "spreading": true}
+
 // streams are the generators, by name: each returns batch b of nb.
 var streams = map[string]func(b, nb int, rng *rand.Rand) (x [2]float64, label int){
 	// Three fixed Gaussian blobs.
@@ -86,6 +91,33 @@ var streams = map[string]func(b, nb int, rng *rand.Rand) (x [2]float64, label in
 			c = c[:2]
 		}
 		return blob(rng, c, 0.5)
+	},
+	// The validation streams, written after the table of docs/online.md
+	// to check a forgetting rate on drifts it was not measured on. Four
+	// blobs moving apart, from (±1.5, ±1.5) to (±4.5, ±4.5).
+	"diverging": func(b, nb int, rng *rand.Rand) ([2]float64, int) {
+		s := 1.5 + 3*float64(b)/float64(nb)
+		return blob(rng, [][2]float64{{s, s}, {-s, s}, {-s, -s}, {s, -s}}, 0.5)
+	},
+	// Three blobs on a circle of radius 3, turning a full turn.
+	"orbiting": func(b, nb int, rng *rand.Rand) ([2]float64, int) {
+		a := 2 * math.Pi * float64(b) / float64(nb)
+		var c [][2]float64
+		for k := range 3 {
+			t := a + 2*math.Pi*float64(k)/3
+			c = append(c, [2]float64{3 * math.Cos(t), 3 * math.Sin(t)})
+		}
+		return blob(rng, c, 0.5)
+	},
+	// Two blobs, one still, the other moving 5 units away while its
+	// spread grows from 0.3 to 0.8.
+	"spreading": func(b, nb int, rng *rand.Rand) ([2]float64, int) {
+		f := float64(b) / float64(nb)
+		if rng.IntN(2) == 0 {
+			return blob(rng, [][2]float64{{0, 0}}, 0.5)
+		}
+		p, _ := blob(rng, [][2]float64{{3 + 5*f, 0}}, 0.3+0.5*f)
+		return p, 1
 	},
 	// Two moons turning half a turn about their centre.
 	"rotating": func(b, nb int, rng *rand.Rand) ([2]float64, int) {
@@ -168,7 +200,7 @@ func main() {
 	out := flag.String("out", "", "directory of the streams and results")
 	nb := flag.Int("batches", 100, "batches per stream")
 	size := flag.Int("size", 1000, "rows per batch")
-	only := flag.String("streams", "", "comma-separated streams (default all)")
+	only := flag.String("streams", "", "comma-separated streams (default all but the validation streams diverging, orbiting and spreading)")
 	methods := flag.String("methods", "updated,forget,frozen,window", "comma-separated svclust methods (forget=RATE: a given forgetting rate)")
 	check := flag.Bool("stationary-check", false, "compare the model updated over the stationary stream with one fit on all its rows, and count the changes of cluster ids")
 	timing := flag.String("timing", "", "measure the CPU seconds of an update (forget auto) and of a refit on the window, alternately, on 10 batches of this stream")
@@ -189,7 +221,9 @@ func main() {
 	}
 	names := make([]string, 0, len(streams))
 	for n := range streams {
-		names = append(names, n)
+		if !validation[n] {
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
 	if *only != "" {
