@@ -75,25 +75,3 @@ func sqDist(a, b []float64) float64 {
 	}
 	return s
 }
-
-// nearestSq returns the squared distance from each row of x to its nearest
-// other row, by brute force.
-func nearestSq(x *mat.Dense) []float64 {
-	n, _ := x.Dims()
-	out := make([]float64, n)
-	for i := range n {
-		out[i] = math.Inf(1)
-		for j := range n {
-			if i == j {
-				continue
-			}
-			var s float64
-			for k, v := range x.RawRowView(i) {
-				d := v - x.At(j, k)
-				s += d * d
-			}
-			out[i] = min(out[i], s)
-		}
-	}
-	return out
-}

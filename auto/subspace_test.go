@@ -9,14 +9,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-func eye(n int) *mat.Dense {
-	e := mat.NewDense(n, n, nil)
-	for i := range n {
-		e.Set(i, i, 1)
-	}
-	return e
-}
-
 // TestGramEigen: for fewer rows than features, the eigenvalues and kept
 // directions of the row covariance from the s×s Gram matrix are those of
 // the d×d covariance: the s largest eigenvalues within 10⁻⁹ of the largest,

@@ -134,11 +134,3 @@ func editDistance(a, b string) int {
 	}
 	return d[len(a)][len(b)]
 }
-
-// orList joins names as "a, b or c", as the usage messages list choices.
-func orList(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-}

@@ -32,15 +32,6 @@ func (f *Field) EachOwner(x mat.Matrix, terms *Terms, w int, report func(int), d
 	})
 }
 
-// owner returns f(x) and the support vector of x (see EachOwner); row is
-// scratch of length B. Far from every support vector each term underflows
-// to 0; the owner is then the support vector with the largest
-// log αⱼ − γ‖x − svⱼ‖², the same argmax computed without underflow.
-func (f *Field) owner(row, x []float64) (float64, int32) {
-	sum, o := f.ownerParts(row, nil, x, nil, nil)
-	return sum - 1, o
-}
-
 // logOwner returns the support vector with the largest
 // log αⱼ − γⱼ‖x − svⱼ‖² (of those with αⱼ > 0), lowest index first: the
 // owner of x where every term underflows. row is scratch of length B.
