@@ -70,9 +70,9 @@ type Settings struct {
 }
 
 // Choose returns the settings of a model of the n rows of data (row-major,
-// d columns) with the given settings s: the given Gamma, C and Budget, and
-// for each zero one the automatic choice, all measured on one seeded sample of at most
-// 2,000 rows:
+// d columns) with the given settings c: the given Gamma, C and Budget, and
+// for each zero one the automatic choice, all measured on one seeded
+// sample of at most 2,000 rows:
 //
 //   - γ = 1/ℓ² with ℓ = 1.5·ρ, ρ the median distance from a row to its
 //     5th nearest neighbour, as HDBSCAN's core distance with minPts = 5:
@@ -95,9 +95,11 @@ type Settings struct {
 //     reports the C of training; the model's Choice the final one.
 //
 // When γ and C are both automatic, the data have at least four features
-// and s.Space is AutoSpace, the subspace rule (Report.Concentration) may
+// and c.Space is AutoSpace, the subspace rule (Report.Concentration) may
 // project the kernel onto a subspace of the features; Choose then returns
-// that Subspace, nil otherwise, and measures the settings above in it.
+// that Subspace, nil otherwise, and measures the settings above in it,
+// with ℓ = max(ρ, √2·h) for h Silverman's bandwidth of the projected
+// sample instead of 1.5·ρ (docs/high-dim.md).
 // It also returns the seeded sample of at most 2,000 rows the statistics
 // were measured on, projected when the Subspace is not nil, or nil when
 // every setting was given. Data whose scale makes an automatic value
