@@ -110,41 +110,14 @@ func trainObjective(ctx context.Context, x mat.Matrix, cfg *Config, pre *Prepare
 	}
 
 	// The support set is never empty: w₁ = 0, so the first step updates.
-	m := &Model{
-		Gamma:    c.Gamma,
-		C:        c.C,
-		SV:       mat.NewDense(tr.s.Len(), d, nil),
-		Alpha:    make([]float64, tr.s.Len()),
-		Status:   tr.status,
-		Choice:   ch,
-		Subspace: sub,
-	}
-	// Order the support vectors by data index so that the model does not
-	// depend on the history of slot reuse; vectors a strategy created (index
-	// −1, see SupportSet.Add) come first, by the step that created them.
-	order := make([]int, tr.s.Len())
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int {
-		return cmp.Or(tr.s.id[a]-tr.s.id[b], tr.s.stamp[a]-tr.s.stamp[b])
-	})
-	for k, i := range order {
-		m.SV.SetRow(k, tr.s.Vector(i))
-		m.Alpha[k] = tr.s.a[i] / float64(tr.t)
-	}
-	m.Training = tr.state(order, n) // what Update continues (update.go)
+	m := &Model{Gamma: c.Gamma, C: c.C, Status: tr.status, Choice: ch, Subspace: sub}
+	m.Training = tr.fill(m, n) // what Update continues (update.go)
 	m.Stats = Stats{
 		Iterations:  tr.t,
 		Updates:     tr.updates,
 		Maintenance: tr.maint,
 	}
-	if ch.RhoWidth > 0 {
-		m.Gammas = m.Choice.Widths(m.svData(), d, smp, c.Workers)
-	}
-	if ch.CAuto {
-		m.rescale(smp, d, c.Workers)
-	}
+	m.widthsAndScale(smp, d, c.Workers)
 	od, rows := data, objectiveRows
 	if h := hooksOf(ctx); h.objectiveRows > 0 {
 		rows = h.objectiveRows
@@ -171,6 +144,41 @@ func trainObjective(ctx context.Context, x mat.Matrix, cfg *Config, pre *Prepare
 	}
 	m.Stats.Runtime = time.Since(start)
 	return m, nil, nil
+}
+
+// fill sets m.SV and m.Alpha = a/t from tr's support set and returns its
+// Training, having seen rows rows. The support vectors are ordered by data
+// index so that the model does not depend on the history of slot reuse;
+// vectors a strategy created (index −1, see SupportSet.Add) come first,
+// by the step that created them.
+func (tr *trainer) fill(m *Model, rows int) *Training {
+	s := &tr.s
+	order := make([]int, s.Len())
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		return cmp.Or(s.id[a]-s.id[b], s.stamp[a]-s.stamp[b])
+	})
+	m.SV = mat.NewDense(len(order), tr.d, nil)
+	m.Alpha = make([]float64, len(order))
+	for k, i := range order {
+		m.SV.SetRow(k, s.Vector(i))
+		m.Alpha[k] = s.a[i] / float64(tr.t)
+	}
+	return tr.state(order, rows)
+}
+
+// widthsAndScale applies what training does after its steps, from the
+// sample smp (d columns): the adaptive widths when m.Choice measured
+// them, then the rescaling of an automatic C.
+func (m *Model) widthsAndScale(smp []float64, d, w int) {
+	if m.Choice.RhoWidth > 0 {
+		m.Gammas = m.Choice.Widths(m.svData(), d, smp, w)
+	}
+	if m.Choice.CAuto {
+		m.rescale(smp, d, w)
+	}
 }
 
 // rescale multiplies m.C and every coefficient by the factor auto.ScaleOf

@@ -1,13 +1,11 @@
 package svclust
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"time"
 
 	"github.com/svclust/svclust/auto"
@@ -197,9 +195,9 @@ func (c *UpdateConfig) Validate() error {
 	return nil
 }
 
-// UpdateSteps returns the Steps of an update of n rows of the model m
-// with Steps 0 (see UpdateConfig.Steps).
-func UpdateSteps(m *Model, n int) int {
+// UpdateSteps returns the Steps of an update of n rows with Steps 0 (see
+// UpdateConfig.Steps).
+func UpdateSteps(n int) int {
 	return min(MaxAutoMinIter, AutoStepsPerRow*n)
 }
 
@@ -267,7 +265,7 @@ func Update(ctx context.Context, m *Model, x mat.Matrix, cfg *UpdateConfig) (*Mo
 	}
 	steps := cfg.Steps
 	if steps == 0 {
-		steps = UpdateSteps(m, n)
+		steps = UpdateSteps(n)
 	}
 	lambda := cfg.Forget
 	if lambda == ForgetAuto {
@@ -311,35 +309,18 @@ func Update(ctx context.Context, m *Model, x mat.Matrix, cfg *UpdateConfig) (*Mo
 		tr.compact()
 	}
 
-	out := &Model{
-		Gamma:    m.Gamma,
-		C:        old.C,
-		SV:       mat.NewDense(tr.s.Len(), d, nil),
-		Alpha:    make([]float64, tr.s.Len()),
-		Status:   IterationLimit,
-		Choice:   m.Choice,
-		Subspace: m.Subspace,
+	if tr.fac > 0 {
+		// Fold the forgetting's factor back into w = Σ aᵢφ(svᵢ)/t.
+		for i, a := range tr.s.a {
+			tr.s.a[i] = a * tr.fac * float64(tr.t)
+		}
 	}
+	out := &Model{Gamma: m.Gamma, C: old.C, Status: IterationLimit, Choice: m.Choice}
 	if m.Subspace != nil {
 		out.Subspace = m.Subspace.Clone()
 	}
-	order := make([]int, tr.s.Len())
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int {
-		return cmp.Or(tr.s.id[a]-tr.s.id[b], tr.s.stamp[a]-tr.s.stamp[b])
-	})
-	out.Training = tr.state(order, old.Rows+n)
+	out.Training = tr.fill(out, old.Rows+n)
 	out.Training.Batches = old.Batches + 1
-	for k, i := range order {
-		out.SV.SetRow(k, tr.s.Vector(i))
-		if tr.fac > 0 {
-			// Fold the forgetting's factor back into w = Σ aᵢφ(svᵢ)/t.
-			out.Training.Coef[k] = tr.s.a[i] * tr.fac * float64(tr.t)
-		}
-		out.Alpha[k] = out.Training.Coef[k] / float64(tr.t)
-	}
 	out.Stats = Stats{Iterations: steps, Updates: tr.updates, Maintenance: tr.maint}
 
 	// The sample of the widths and the rescaling: the rows of this batch,
@@ -350,14 +331,11 @@ func Update(ctx context.Context, m *Model, x mat.Matrix, cfg *UpdateConfig) (*Mo
 		smp = sample.Rows(data, n, d, auto.SampleRows, rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)))
 	}
 	out.Choice.Adaptive, out.Choice.Narrowed, out.Choice.WidthMin, out.Choice.WidthMedian = false, 0, 0, 0
-	if out.Choice.RhoWidth > 0 {
-		out.Gammas = out.Choice.Widths(out.svData(), d, smp, c.Workers)
-	}
 	if out.Choice.CAuto {
 		// As Train leaves them when the rescaling does not apply.
 		out.Choice.C, out.Choice.Scale = old.C, 0
-		out.rescale(smp, d, c.Workers)
 	}
+	out.widthsAndScale(smp, d, c.Workers)
 	od := data
 	if n > objectiveRows {
 		od = sample.Rows(data, n, d, objectiveRows, rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)))

@@ -60,7 +60,7 @@ func TestUpdateStationary(t *testing.T) {
 		}
 	}
 	tr := m.Training
-	if tr.Rows != 6000 || tr.Batches != 5 || tr.Steps != steps+5*svclust.UpdateSteps(m, 1000) {
+	if tr.Rows != 6000 || tr.Batches != 5 || tr.Steps != steps+5*svclust.UpdateSteps(1000) {
 		t.Errorf("training state: rows %d, batches %d, steps %d (first fit %d)", tr.Rows, tr.Batches, tr.Steps, steps)
 	}
 	cl, err := cluster.Fit(m, batches[5], nil)
