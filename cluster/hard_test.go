@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/svclust/svclust/baseline"
 	"github.com/svclust/svclust/dataset"
 	"github.com/svclust/svclust/metrics"
 )
@@ -70,23 +69,11 @@ func BenchmarkHardKinds(b *testing.B) {
 				cl := fitDefaults(b, ds.X, 1)
 				res := [4]float64{ari(cl.Labels)}
 				found := [3]int{cl.Clusters}
-				for i, minPts := range []int{5, 10} {
-					x := gen().X
-					dataset.FitScaler(x, dataset.ScaleZScore).Transform(x)
-					r, err := baseline.HDBSCAN(x, &baseline.HDBSCANConfig{MinPts: minPts})
-					if err != nil {
-						b.Fatal(err)
-					}
-					res[1+i] = ari(r.NoiseToNearest(x))
-					found[1+i] = r.Clusters
+				labels, clusters := peers(b, gen, kd.k)
+				for i, l := range labels {
+					res[1+i] = ari(l)
 				}
-				x := gen().X
-				dataset.FitScaler(x, dataset.ScaleZScore).Transform(x)
-				km, err := baseline.KMeans(x, &baseline.KMeansConfig{K: kd.k, Runs: 10, Seed: 1})
-				if err != nil {
-					b.Fatal(err)
-				}
-				res[3] = ari(km.Labels)
+				found[1], found[2] = clusters[0], clusters[1]
 				for i := range sum {
 					sum[i] += res[i]
 					ksum[i] += res[i]
