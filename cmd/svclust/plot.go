@@ -33,8 +33,10 @@ func newPlot() *Command {
 		Short:     "draw the clusters of data of any dimension, and the domain of novelty of 2-D data",
 		Long: `
 Plot draws the rows of DATA.csv coloured by the cluster a model file
-assigns them (or by -labels), outliers in grey, and writes the figure as
-PNG or SVG by the extension of -o. With 2 features the axes are the
+assigns them, as predict labels them (an updated model's stable ids, so a
+cluster keeps its colour from update to update), or by -labels, outliers
+in grey, and writes the figure as PNG or SVG by the extension of -o.
+With 2 features the axes are the
 features in the data's own units, the model's support vectors are ringed,
 its domain of novelty f ≥ 0 shaded and the boundary f = 0 drawn. With more,
 the figure is the plane of the first two principal components of the
@@ -111,8 +113,10 @@ func runPlot(e *env, o *plotFlags, args []string) error {
 		}
 	} else if mf.Partition == nil {
 		return fmt.Errorf("%s: the model has no partition: it can score points but not label them; give -labels", o.model)
-	} else {
-		labels = mf.Partition.Predict(nil, x, o.workers)
+	} else if labels, err = mf.Predict(nil, ds.X, o.workers); err != nil {
+		// The stable ids of an updated model, as predict prints them, so
+		// that a cluster keeps its colour from update to update.
+		return modelError(err, mf, path, ds)
 	}
 	opt := &figure.Options{Title: o.title, Legend: o.legend, Grid: o.grid, Workers: o.workers, SupportVectors: o.sv}
 	w, h := figure.Inches(o.width), figure.Inches(o.height)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"image/png"
 	"os"
@@ -60,6 +61,56 @@ func TestPlot(t *testing.T) {
 		if !strings.Contains(s, want) {
 			t.Errorf("SVG lacks the text %s", want)
 		}
+	}
+}
+
+// TestPlotStableIDs: an updated model's clusters are coloured by their
+// stable ids, as predict prints them, so that a cluster keeps its colour
+// from update to update. The model file's ids are reversed by hand (a valid
+// file: each id below "next", none twice): the figure must be that of
+// predict's labels, and not that of the partition's numbers.
+func TestPlotStableIDs(t *testing.T) {
+	t.Parallel()
+	data := genFile(t, "moons", 200)
+	model, partition := fitModel(t, data)
+	var v map[string]any
+	if err := json.Unmarshal([]byte(readFile(t, model)), &v); err != nil {
+		t.Fatal(err)
+	}
+	k := int(v["partition"].(map[string]any)["clusters"].(float64))
+	if k < 2 {
+		t.Fatalf("moons gave %d cluster; the test needs two or more", k)
+	}
+	ids := make([]int, k) // the partition's numbers reversed
+	for c := range ids {
+		ids[c] = k - 1 - c
+	}
+	v["clusters"] = map[string]any{"ids": ids, "next": k}
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	swapped := filepath.Join(dir, "swapped.json")
+	if err := os.WriteFile(swapped, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stable := filepath.Join(dir, "ids.csv")
+	mustCLI(t, "predict", "-model", swapped, "-o", stable, data)
+	if readFile(t, stable) == readFile(t, partition) {
+		t.Fatal("predict gives the partition's numbers for swapped ids")
+	}
+	plot := func(name string, extra ...string) string {
+		out := filepath.Join(dir, name)
+		mustCLI(t, append(append([]string{"plot", "-model", swapped, "-o", out, "-width", "3", "-height", "3", "-grid", "60"}, extra...), data)...)
+		return readFile(t, out)
+	}
+	own := plot("own.png")
+	if own != plot("ids.png", "-labels", stable) {
+		t.Error("plot -model colours the clusters otherwise than by the stable ids predict prints")
+	}
+	if own == plot("partition.png", "-labels", partition) {
+		t.Error("plot -model colours the clusters by the partition's numbers")
 	}
 }
 
