@@ -8,8 +8,11 @@ import (
 	"github.com/svclust/svclust/internal/unionfind"
 )
 
-// bisectMaxDim is the most features bisect works in.
-const bisectMaxDim = 3
+// bisectMaxDim is the most features bisect works in: two. In three the
+// cut splits rings and other thin curves (its valleys there are the
+// estimate's noise) more often than it separates blobs the level tree
+// joined (docs/defaults.md, "Cuts where the level tree has no split").
+const bisectMaxDim = 2
 
 // kdeSample is the most rows of a cluster the estimate of bisect is made
 // of: a stride sample, so that the cost of a cut does not grow with N

@@ -4,6 +4,12 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/dataset"
+	"github.com/svclust/svclust/metrics"
 )
 
 // splitCase clusters 2-D rows into modes by a grid of cell side 1 (each
@@ -87,5 +93,42 @@ func TestKDESplit(t *testing.T) {
 	ms, edges, rows, reps = splitCase(data)
 	if parts := kdeSplit(ms, edges, rows, data, reps, 2, 15); len(parts) != 1 {
 		t.Errorf("uniform annulus: %d parts, want 1", len(parts))
+	}
+}
+
+// TestRingsNotCut: two interlocked rings of radius 1 in 3-D (FCPS's
+// Chainlink: 500 rows each, noise of standard deviation 0.08 per feature),
+// which the level tree separates, stay two clusters with every default.
+// With the cut at three features (bisectMaxDim 3 before 2026-12-02) a
+// ring was cut into arcs where its estimate's ridge dips by chance: 3
+// clusters on data seeds 2 and 3 (docs/defaults.md, "Three features").
+func TestRingsNotCut(t *testing.T) {
+	for seed := uint64(1); seed <= 3; seed++ {
+		rnd := rand.New(rand.NewPCG(seed, 36))
+		x := mat.NewDense(1000, 3, nil)
+		truth := make([]int, 1000)
+		for i := range 1000 {
+			a := 2 * math.Pi * rnd.Float64()
+			p := []float64{math.Cos(a), math.Sin(a), 0}
+			if i >= 500 { // the second ring, in the x–z plane through the first one's hole
+				p = []float64{1 + math.Cos(a), 0, math.Sin(a)}
+				truth[i] = 1
+			}
+			for j := range p {
+				x.Set(i, j, p[j]+0.08*rnd.NormFloat64())
+			}
+		}
+		dataset.FitScaler(x, dataset.ScaleZScore).Transform(x)
+		m, err := svclust.Train(x, &svclust.Config{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cl, err := Fit(m, x, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ari := metrics.AdjustedRand(truth, cl.Labels); cl.Clusters != 2 || ari < 0.99 {
+			t.Errorf("data seed %d: %d clusters, ARI %.3f; want the 2 rings", seed, cl.Clusters, ari)
+		}
 	}
 }

@@ -52,7 +52,7 @@ const (
 // with that significance test at every split divides into parts is
 // divided where two parts' rows have two significant modes along the path
 // between them (the saddle test, docs/defaults.md, saddleAlpha); with the
-// default RippleZ, no Subspace and at most three features, a cluster is
+// default RippleZ, no Subspace and at most two features, a cluster is
 // also cut, again and again, where a Gaussian kernel density estimate of
 // its rows (a stride sample of at most 2,000) has a significant valley on
 // the tree of highest links between its modes (docs/defaults.md, "Cuts
