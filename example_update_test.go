@@ -14,7 +14,8 @@ import (
 
 // Learning as the data arrive: Train on the first batch, then Update the
 // model with each new one, its rows scaled as the first batch's were;
-// each update is clustered on its own batch.
+// each update is clustered on its own batch and the model's support
+// vectors (cluster.FitUpdate).
 func ExampleUpdate() {
 	ds, _ := dataset.Generate(dataset.Gauss3, 1800, 1)
 	dataset.FitScaler(ds.X, dataset.ScaleZScore).Transform(ds.X)
@@ -31,7 +32,7 @@ func ExampleUpdate() {
 			return
 		}
 	}
-	cl, err := cluster.Fit(model, batch(2), nil)
+	cl, err := cluster.FitUpdate(model, batch(2), nil)
 	if err != nil {
 		fmt.Println(err)
 		return

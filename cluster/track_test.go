@@ -3,6 +3,8 @@ package cluster_test
 import (
 	"context"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -10,6 +12,7 @@ import (
 
 	"github.com/svclust/svclust"
 	"github.com/svclust/svclust/cluster"
+	"github.com/svclust/svclust/dataset"
 )
 
 // blobs returns n rows of the Gaussians of spread 0.5 at centres, drawn
@@ -41,7 +44,11 @@ func fitUpdate(t *testing.T, m *svclust.Model, x *mat.Dense, forget float64) (*s
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl, err := cluster.Fit(m, x, nil)
+	fit := cluster.Fit
+	if m.Training.Batches > 0 {
+		fit = cluster.FitUpdate
+	}
+	cl, err := fit(m, x, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,13 +100,18 @@ func TestTrackBornDied(t *testing.T) {
 	if p2.Clusters() != 3 || !slices.Equal(l.Born, []int{2}) || len(l.Died)+len(l.Merged)+len(l.Split) > 0 {
 		t.Fatalf("a blob appears: %d clusters, lineage %+v; want one born, id 2", p2.Clusters(), l)
 	}
-	// The first blob vanishes: clustered on batches without its rows, its
-	// cluster dies, or merges into the one that takes its region while
-	// its support vectors fade.
+	// The first blob vanishes: clustered on batches without its rows and
+	// the support vectors (FitUpdate), its cluster lives while the model
+	// holds it and dies (or merges into the one that takes its region)
+	// once its support vectors have faded. With λ = 2·10⁻⁴ and 3,600
+	// steps an update, its third of the weight falls by e^−0.72 an update,
+	// below the smallest cluster's share of the rows clustered (0.0075 of
+	// 900 rows and about as many support rows, over the ~600 support
+	// vectors: 0.02) after four updates; six are run.
 	ids, next := l.IDs, l.Next
 	p = p2
 	var died []int
-	for k := range 3 {
+	for k := range 6 {
 		m2, p3 := fitUpdate(t, m, blobs(900, uint64(k+3), c1, c2), 2e-4)
 		l, err := cluster.Track(p, ids, p3, next, 0)
 		if err != nil {
@@ -160,5 +172,63 @@ func TestTrackMergeSplit(t *testing.T) {
 	}
 	if _, err := cluster.Track(nil, nil, b.Partition, 0, 0); err == nil {
 		t.Error("nil partition: no error")
+	}
+}
+
+// TestFitUpdateKeepsAbsentClusters: a model of a1 (20 Gaussian clusters,
+// $SVCLUST_CALIB, default ../../shared/calibration) updated without
+// forgetting with the rows of one class only is clustered on that batch
+// and its support vectors (FitUpdate): the clusters the batch has no row
+// of are still those the model holds, so none dies and none is born.
+// Clustered on the batch alone, 18 of 18 died and one was born.
+func TestFitUpdateKeepsAbsentClusters(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a fit of 3,000 rows")
+	}
+	dir := os.Getenv("SVCLUST_CALIB")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared", "calibration")
+	}
+	ds, err := dataset.ReadFile(filepath.Join(dir, "a1.csv"), dataset.ReadOptions{})
+	if err != nil {
+		t.Skipf("no calibration sets: %v", err)
+	}
+	dataset.FitScaler(ds.X, dataset.ScaleZScore).Transform(ds.X)
+	m, err := svclust.Train(ds.X, &svclust.Config{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := cluster.Fit(m, ds.X, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []int
+	for i, l := range ds.Labels {
+		if l == 0 {
+			rows = append(rows, i)
+		}
+	}
+	_, d := ds.X.Dims()
+	batch := mat.NewDense(len(rows), d, nil)
+	for k, i := range rows {
+		batch.SetRow(k, ds.X.RawRowView(i))
+	}
+	u, err := svclust.Update(context.Background(), m, batch, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ucl, err := cluster.FitUpdate(u, batch, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ucl.Labels) != len(rows) || len(ucl.OutlierScores) != len(rows) {
+		t.Fatalf("%d labels and %d scores for %d rows", len(ucl.Labels), len(ucl.OutlierScores), len(rows))
+	}
+	l, err := cluster.Track(cl.Partition, nil, ucl.Partition, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Died) > 0 || len(l.Born) > 0 {
+		t.Errorf("%d clusters, then %d: born %v, died %v; want none born or died", cl.Clusters, ucl.Clusters, l.Born, l.Died)
 	}
 }

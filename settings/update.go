@@ -92,7 +92,8 @@ func FromFile(f *modelfile.File) *Settings {
 // first fit, never refitted: a scaled value means what it meant then),
 // continues the SGD of f's model on them (svclust.Update, with the
 // settings of [FromFile] and o), clusters them with the updated model
-// (cluster.Fit on this batch: no earlier row is kept) and matches the
+// (cluster.FitUpdate: this batch and the model's support vectors, no
+// earlier row kept) and matches the
 // clusters to f's (cluster.Track), so that a cluster that persists keeps
 // its id. The updated file has f's scaling, features and label, the
 // partition and ids found, and f's run record with the tool, creation
@@ -141,7 +142,7 @@ func UpdateRows(ctx context.Context, f *modelfile.File, x *mat.Dense, inPlace bo
 	}
 	h.end()
 	h.begin("cluster", "rows")
-	cl, err := cluster.Fit(m, scaled, method)
+	cl, err := cluster.FitUpdate(m, scaled, method)
 	if err != nil {
 		return nil, err
 	}

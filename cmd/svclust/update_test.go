@@ -89,7 +89,7 @@ func TestUpdate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl, err := cluster.Fit(m, ds.X, nil)
+	cl, err := cluster.FitUpdate(m, ds.X, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"sort"
 	"strconv"
@@ -204,13 +205,14 @@ func main() {
 	methods := flag.String("methods", "updated,forget,frozen,window", "comma-separated svclust methods (forget=RATE: a given forgetting rate)")
 	check := flag.Bool("stationary-check", false, "compare the model updated over the stationary stream with one fit on all its rows, and count the changes of cluster ids")
 	timing := flag.String("timing", "", "measure the CPU seconds of an update (forget auto) and of a refit on the window, alternately, on 10 batches of this stream")
+	profile := flag.String("cpuprofile", "", "with -timing: instead of timing, write a CPU profile of the 30 updates (forget auto) after the first half to this file")
 	flag.Parse()
 	if *check {
 		stationaryCheck(*nb, *size)
 		return
 	}
 	if *timing != "" {
-		pairedTiming(*timing, *nb, *size)
+		pairedTiming(*timing, *nb, *size, *profile)
 		return
 	}
 	if *out == "" {
@@ -290,7 +292,7 @@ func newLearner(meth string, scaled []*mat.Dense) *learner {
 		if err != nil {
 			return err
 		}
-		cl, err := cluster.Fit(m, x, nil)
+		cl, err := cluster.FitUpdate(m, x, nil)
 		if err != nil {
 			return err
 		}
@@ -448,7 +450,7 @@ func stationaryCheck(nb, size int) {
 		if err != nil {
 			log.Fatal(err)
 		}
-		cl2, err := cluster.Fit(m2, scaled[b], nil)
+		cl2, err := cluster.FitUpdate(m2, scaled[b], nil)
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -517,7 +519,10 @@ func cpu() float64 {
 // seconds of learning each batch by the update, by the refit on the
 // window and by a fit of the batch alone, in turn, so that all see the
 // same load; it prints each and their medians (the upper one of 10).
-func pairedTiming(name string, nb, size int) {
+//
+// With profile set it writes instead a CPU profile of the next 30
+// updates alone.
+func pairedTiming(name string, nb, size int, profile string) {
 	bs := generate(name, nb, size, 1)
 	sc := dataset.FitScaler(bs[0].x, dataset.ScaleZScore)
 	scaled := make([]*mat.Dense, len(bs))
@@ -531,6 +536,27 @@ func pairedTiming(name string, nb, size int) {
 		if err := up.learn(b); err != nil {
 			log.Fatal(err)
 		}
+	}
+	if profile != "" {
+		f, err := os.Create(profile)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			log.Fatal(err)
+		}
+		c0 := cpu()
+		for b := half; b < min(nb, half+30); b++ {
+			if err := up.learn(b); err != nil {
+				log.Fatal(err)
+			}
+		}
+		pprof.StopCPUProfile()
+		fmt.Printf("30 updates: %.3f s CPU\n", cpu()-c0)
+		if err := f.Close(); err != nil {
+			log.Fatal(err)
+		}
+		return
 	}
 	var tu, tw, tf []float64
 	for b := half; b < half+10; b++ {

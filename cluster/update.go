@@ -1,0 +1,91 @@
+package cluster
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/svclust/svclust"
+	"github.com/svclust/svclust/internal/rowmajor"
+)
+
+// SupportRows returns the rows that stand for the support vectors of m
+// when an updated model is clustered ([FitUpdate]): support vector i,
+// in the data's space (m.SupportVectors), repeated round(B·|αᵢ|/Σ|α|)
+// times for the B support vectors of m, so that a vector of average
+// weight counts as one row. In the SGD every margin violation adds C/t to
+// one coefficient (the budget's merges add theirs up), so |αᵢ| is the
+// share of the rows learnt that vector i absorbed, decayed by the
+// forgetting: the rows stand for the density the model holds, a region it
+// remembers weighs as its support vectors do, and a vector with less than
+// half the average weight (one a forgetting has faded) stands for no row.
+// It returns nil for a model whose coefficients sum to 0.
+func SupportRows(m *svclust.Model) *mat.Dense {
+	var sum float64
+	for _, a := range m.Alpha {
+		sum += math.Abs(a)
+	}
+	if !(sum > 0) {
+		return nil
+	}
+	b := len(m.Alpha)
+	count := make([]int, b)
+	total := 0
+	for i, a := range m.Alpha {
+		count[i] = int(math.Round(float64(b) * math.Abs(a) / sum))
+		total += count[i]
+	}
+	if total == 0 {
+		return nil
+	}
+	sv := m.SupportVectors()
+	d := m.Dim()
+	out := mat.NewDense(total, d, nil)
+	r := 0
+	for i, c := range count {
+		for range c {
+			copy(out.RawRowView(r), sv.RawRowView(i))
+			r++
+		}
+	}
+	return out
+}
+
+// FitUpdate clusters the rows x of a batch with m, a model that
+// svclust.Update returned after learning them, as [Fit] does, but on the
+// rows of x together with those of [SupportRows] (the model's support
+// vectors, each counted by its weight): no earlier row is needed, and a
+// region the model still holds keeps its cluster even when the batch has
+// no row there, while one a forgetting has faded weighs less and less and
+// then nothing. The Result is that of Fit on x and those rows, with
+// Labels and OutlierScores cut to the rows of x; its Partition (and the
+// outlier score it stores, its centres, spreads and fence) comes from all
+// of them, and its counts (Equilibria, StripSize, MinSize) too. It
+// returns Fit's errors.
+func FitUpdate(m *svclust.Model, x mat.Matrix, method Method) (*Result, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	data, n, d, err := rowmajor.Checked(x, svclust.ErrNoData, svclust.ErrNotFinite)
+	if err != nil {
+		return nil, err
+	}
+	if d != m.Dim() {
+		return nil, svclust.DimensionError(d, m.Dim())
+	}
+	sr := SupportRows(m)
+	if sr == nil {
+		return Fit(m, x, method)
+	}
+	k, _ := sr.Dims()
+	all := mat.NewDense(n+k, d, nil)
+	copy(all.RawMatrix().Data, data)
+	copy(all.RawMatrix().Data[n*d:], sr.RawMatrix().Data)
+	r, err := Fit(m, all, method)
+	if err != nil {
+		return nil, err
+	}
+	r.Labels = r.Labels[:n:n]
+	r.OutlierScores = r.OutlierScores[:n:n]
+	return r, nil
+}
