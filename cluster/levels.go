@@ -128,6 +128,10 @@ type Levels struct {
 	// segment tests between modes come after the last call. It must
 	// return quickly.
 	Progress func(done, total int)
+
+	// anchored makes the trajectories of the support vectors stop at
+	// anchors (see anchoredTrajectories): FitUpdate sets it.
+	anchored bool
 }
 
 // Rule returns RuleLevels.
@@ -348,7 +352,11 @@ func (cfg *Levels) clusterLevels(m *svclust.Model, data []float64, n, d int, min
 	f := field(m)
 	b := len(m.Alpha)
 	eq := slices.Clone(f.SV)
-	trajectories(f, eq, nil, w, nil)
+	if cfg.anchored {
+		anchoredTrajectories(f, eq, w)
+	} else {
+		trajectories(f, eq, nil, w, nil)
+	}
 	reps := assign.Distinct(eq, d, mergeTol*f.Scale())
 	nm := len(reps) / d
 	tree := assign.NewTree(reps, d)

@@ -425,3 +425,32 @@ func TestRippleZOnF(t *testing.T) {
 		t.Errorf("join threshold %v at p = 1, %v at p = 1/2: the ripples' z depends on the level power", z1, zh)
 	}
 }
+
+// TestAnchoredTrajectoriesKeepPartition: the trajectories that stop at
+// the paths of every anchorStride-th one (Levels.anchored, which
+// FitUpdate sets) give the partition of the exact trajectories on the
+// generated kinds, at the defaults.
+func TestAnchoredTrajectoriesKeepPartition(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two clusterings of each generated kind")
+	}
+	t.Parallel()
+	for _, kind := range dataset.Kinds() {
+		ds := generated(t, kind, 1000)
+		m, err := svclust.Train(ds.X, &svclust.Config{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var labels [2][]int
+		for i, a := range []bool{false, true} {
+			cl, err := Fit(m, ds.X, &Levels{anchored: a})
+			if err != nil {
+				t.Fatal(err)
+			}
+			labels[i] = cl.Labels
+		}
+		if ari := metrics.AdjustedRand(labels[0], labels[1]); ari != 1 {
+			t.Errorf("%s: anchored partition differs from the exact one: ARI %v", kind, ari)
+		}
+	}
+}

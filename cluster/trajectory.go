@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/svclust/svclust/internal/assign"
@@ -100,4 +101,68 @@ func equilibrium(f *kernel.Field, e []float64, scratch *assign.Scratch, anchors 
 		copy(e, anchors.Point(a))
 	}
 	return e
+}
+
+// anchoredTrajectories moves each row of the row-major eq to its
+// equilibrium as trajectories does, in two rounds as a large strip of
+// Components is (see anchorStride), except that a trajectory of the
+// second round stops at any point of a trajectory of the first, not only
+// at its end: the trajectories from every anchorStride-th row (rows 0,
+// anchorStride, …) run to their end, and each other trajectory stops as
+// soon as it comes within anchorRadius·ℓ of a point one of them passed
+// through, and takes that one's end. The fixed-point map moves points
+// that close alike, so the two would have ended together but where the
+// point lies on the border of two basins. The rows keep their order; the
+// result does not depend on w.
+func anchoredTrajectories(f *kernel.Field, eq []float64, w int) {
+	d := f.D
+	n := len(eq) / d
+	first := (n + anchorStride - 1) / anchorStride
+	if first == n {
+		trajectories(f, eq, nil, w, nil)
+		return
+	}
+	scale := f.Scale()
+	// The first round, recording each trajectory's path.
+	paths := make([][]float64, first)
+	ends := make([]float64, first*d)
+	for k := range first {
+		copy(ends[k*d:k*d+d], eq[k*anchorStride*d:k*anchorStride*d+d])
+	}
+	parallel.For(first, 8, w, func(_, lo, hi int) {
+		scratch := assign.NewScratch(f)
+		scratch.Record = true
+		for k := lo; k < hi; k++ {
+			scratch.Path = scratch.Path[:0]
+			assign.EquilibriumNear(f, ends[k*d:k*d+d], scratch, trajectoryTol*scale, trajectoryMaxIter, nil, 0)
+			paths[k] = append(slices.Clip(scratch.Path[:0:0]), scratch.Path...)
+		}
+	})
+	var pts []float64
+	var owner []int
+	for k, p := range paths {
+		pts = append(pts, ends[k*d:k*d+d]...)
+		owner = append(owner, k)
+		pts = append(pts, p...)
+		for range len(p) / d {
+			owner = append(owner, k)
+		}
+	}
+	tree := assign.NewTree(pts, d)
+	parallel.For(n, 64, w, func(_, lo, hi int) {
+		scratch := assign.NewScratch(f)
+		for i := lo; i < hi; i++ {
+			e := eq[i*d : i*d+d]
+			if i%anchorStride == 0 {
+				k := i / anchorStride
+				copy(e, ends[k*d:k*d+d])
+				continue
+			}
+			a := assign.EquilibriumNear(f, e, scratch, trajectoryTol*scale, trajectoryMaxIter, tree, anchorRadius*scale)
+			if a >= 0 {
+				k := owner[a]
+				copy(e, ends[k*d:k*d+d])
+			}
+		}
+	})
 }

@@ -60,8 +60,13 @@ func SupportRows(m *svclust.Model) *mat.Dense {
 // then nothing. The Result is that of Fit on x and those rows, with
 // Labels and OutlierScores cut to the rows of x; its Partition (and the
 // outlier score it stores, its centres, spreads and fence) comes from all
-// of them, and its counts (Equilibria, StripSize, MinSize) too. It
-// returns Fit's errors.
+// of them, and its counts (Equilibria, StripSize, MinSize) too. With
+// Levels (nil method included) the trajectories run in two rounds: those
+// from every 8th support vector to their end, and each other one until it
+// comes within 0.1·ℓ of a point the first ones passed through, whose end
+// it takes (about half the cost of the trajectories; the partitions of
+// the generated kinds are those of the exact trajectories,
+// TestAnchoredTrajectoriesKeepPartition). It returns Fit's errors.
 func FitUpdate(m *svclust.Model, x mat.Matrix, method Method) (*Result, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
@@ -72,6 +77,14 @@ func FitUpdate(m *svclust.Model, x mat.Matrix, method Method) (*Result, error) {
 	}
 	if d != m.Dim() {
 		return nil, svclust.DimensionError(d, m.Dim())
+	}
+	if c, ok := method.(*Levels); ok && c != nil || method == nil {
+		a := Levels{}
+		if c != nil {
+			a = *c
+		}
+		a.anchored = true
+		method = &a
 	}
 	sr := SupportRows(m)
 	if sr == nil {

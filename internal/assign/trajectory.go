@@ -27,6 +27,11 @@ const (
 type Scratch struct {
 	num, z, x0 []float64
 	list       []int32 // the terms that may be kept within nearRadius of x0
+	// Path, when Record is set, has each point of the trajectories of
+	// EquilibriumNear appended to it (row-major) before each step is
+	// taken from it: the starting point first, the end point not.
+	Record bool
+	Path   []float64
 }
 
 // NewScratch returns scratch space for EquilibriumNear on f.
@@ -78,6 +83,9 @@ func EquilibriumNear(f *kernel.Field, x []float64, scratch *Scratch, tol float64
 			if a, dd := anchors.Nearest(x); a >= 0 && dd <= r2 {
 				return a
 			}
+		}
+		if scratch.Record {
+			scratch.Path = append(scratch.Path, x...)
 		}
 		var den float64
 		if near && kernel.SqDist(x, x0) <= rho*rho*(1-1e-9) {
