@@ -123,7 +123,8 @@ func (tr *trainer) state(order []int, rows int) *Training {
 // support set is maintained (during the update once it holds
 // UpdateSlack·B vectors, and back to B at its end) they merge with each
 // other, into vectors of their region's weight, before they merge with
-// old ones.
+// old ones. As a step then sums over up to UpdateSlack times a fit's
+// support vectors, UpdateSteps divides an update's steps by it.
 const UpdateSlack = 2
 
 // ForgetAuto, as UpdateConfig.Forget, selects the forgetting rate
@@ -153,10 +154,13 @@ type UpdateConfig struct {
 	Maintainer Maintainer
 
 	// Steps is the number of SGD steps of the update. 0 selects
-	// min(MaxAutoMinIter, AutoStepsPerRow·N) for N rows: each row is
-	// sampled about as often as by a fit of more than 2,500 rows with
-	// the automatic settings (see AutoStepsPerRow), and an update costs
-	// at most what a fit's steps do. It must not be negative. The stopping rule is not checked: with
+	// min(MaxAutoMinIter, AutoStepsPerRow·N)/UpdateSlack for N rows
+	// (see UpdateSteps): a step of an update sums over a support set of
+	// up to UpdateSlack times the budget, so that it costs up to
+	// UpdateSlack times a fit's step, and the update of N rows spends on
+	// its steps the kernel terms a fit of N rows with the automatic
+	// settings spends on its first AutoStepsPerRow·N (see
+	// AutoStepsPerRow). It must not be negative. The stopping rule is not checked: with
 	// αₜ = C/t the change per step is about ‖w‖/t, below any θ once t is
 	// large, so every update runs its steps.
 	Steps int
@@ -198,7 +202,7 @@ func (c *UpdateConfig) Validate() error {
 // UpdateSteps returns the Steps of an update of n rows with Steps 0 (see
 // UpdateConfig.Steps).
 func UpdateSteps(n int) int {
-	return min(MaxAutoMinIter, AutoStepsPerRow*n)
+	return max(1, min(MaxAutoMinIter, AutoStepsPerRow*n)/UpdateSlack)
 }
 
 // Update returns the model m updated with the rows of x: Algorithm 2

@@ -103,8 +103,8 @@ func TestTrackBornDied(t *testing.T) {
 	// The first blob vanishes: clustered on batches without its rows and
 	// the support vectors (FitUpdate), its cluster lives while the model
 	// holds it and dies (or merges into the one that takes its region)
-	// once its support vectors have faded. With λ = 2·10⁻⁴ and 3,600
-	// steps an update, its third of the weight falls by e^−0.72 an update,
+	// once its support vectors have faded. With λ = 0.72/S for the S
+	// steps of an update, its third of the weight falls by e^−0.72 an update,
 	// below the smallest cluster's share of the rows clustered (0.0075 of
 	// 900 rows and about as many support rows, over the ~600 support
 	// vectors: 0.02) after four updates; six are run.
@@ -112,7 +112,7 @@ func TestTrackBornDied(t *testing.T) {
 	p = p2
 	var died []int
 	for k := range 6 {
-		m2, p3 := fitUpdate(t, m, blobs(900, uint64(k+3), c1, c2), 2e-4)
+		m2, p3 := fitUpdate(t, m, blobs(900, uint64(k+3), c1, c2), 0.72/float64(svclust.UpdateSteps(900)))
 		l, err := cluster.Track(p, ids, p3, next, 0)
 		if err != nil {
 			t.Fatal(err)

@@ -504,8 +504,9 @@ input, and its outputs are written whole or not at all.
 		learnt weighs 1/e after 5 more updates) or off (the default:
 		every row seen weighs alike).
 	-steps n
-		SGD steps of the update; 0 (the default) means min(12,000, 4 per
-		row of the batch).
+		SGD steps of the update; 0 (the default) means min(6,000, 2 per
+		row of the batch): half a fit's first steps, as each sums over
+		a support set of up to twice the budget.
 	-json
 		Print the result as one JSON object: fit's report of the batch and
 		"update".

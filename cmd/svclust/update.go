@@ -48,8 +48,8 @@ its input.
 -forget sets the forgetting rate per SGD step, so that the model follows
 a drift: a rate in (0, 1), auto (the rate 1/(5·steps): an update's weight
 falls to 1/e after 5 more updates), or off (the default: every row seen
-weighs alike). -steps sets the SGD steps of the update (0: min(12,000,
-4 per row)). Columns are matched to the model's features as for predict.`,
+weighs alike). -steps sets the SGD steps of the update (0: min(6,000,
+2 per row)). Columns are matched to the model's features as for predict.`,
 		Flag: flag.NewFlagSet("update", flag.ContinueOnError),
 	}
 	fs := c.Flag
@@ -57,7 +57,7 @@ weighs alike). -steps sets the SGD steps of the update (0: min(12,000,
 	fs.StringVar(&o.model, "model", "", "write the updated model to `file` (required; - for standard output)")
 	fs.StringVar(&o.out, "o", "", "write the cluster id and outlier score of each row to `file` as CSV (- for standard output)")
 	fs.StringVar(&o.forget, "forget", "off", "forgetting rate per SGD step: a `rate` in (0, 1), auto or off")
-	fs.IntVar(&o.steps, "steps", 0, "SGD steps of the update; 0 means min(12,000, 4 per row)")
+	fs.IntVar(&o.steps, "steps", 0, "SGD steps of the update; 0 means min(6,000, 2 per row)")
 	fs.IntVar(&o.workers, "workers", 0, "number of goroutines; 0 means all cores")
 	fs.BoolVar(&o.json, "json", false, "print the result as JSON")
 	fs.Int64Var(&o.maxModelMB, "max-model-mb", defaultMaxModelMB, "largest model file read, in `MiB`")
@@ -86,7 +86,7 @@ func runUpdate(ctx context.Context, e *env, o *updateFlags, args []string) error
 		return configError(err)
 	}
 	if o.steps < 0 {
-		return usagef("-steps must be ≥ 0 (0 means min(12,000, 4 per row))")
+		return usagef("-steps must be ≥ 0 (0 means min(6,000, 2 per row))")
 	}
 	if err := atMost("-steps", o.steps, settings.MaxIter); err != nil {
 		return err
