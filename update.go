@@ -228,8 +228,9 @@ func UpdateSteps(n int) int {
 // an empty x, ErrNotFinite for NaN or Inf in x, an error wrapping
 // ErrDimension for rows of the wrong width, a *ConfigError for an invalid
 // cfg, and ctx.Err() when ctx is cancelled (checked every 4,096 steps).
-// Clustering the updated model is package cluster's: cluster.Fit on the
-// updated model and x, the rows just learnt.
+// Clustering the updated model is package cluster's: cluster.FitUpdate
+// on the updated model and x, the rows just learnt, with the model's
+// support vectors.
 func Update(ctx context.Context, m *Model, x mat.Matrix, cfg *UpdateConfig) (*Model, error) {
 	start := time.Now()
 	if ctx == nil {
