@@ -192,7 +192,7 @@ func TestUpdateErrors(t *testing.T) {
 
 // BenchmarkFitBatch and BenchmarkUpdateBatch compare a fit of a batch of
 // 1,000 rows (Train and cluster.Fit) with an update of a model by as
-// many rows (Update and cluster.Fit), the cost issue 38 bounds.
+// many rows (Update and cluster.FitUpdate), the cost issue 38 bounds.
 func BenchmarkFitBatch(b *testing.B) {
 	batches, _ := streamB(b)
 	b.ResetTimer()
@@ -219,7 +219,7 @@ func BenchmarkUpdateBatch(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := cluster.Fit(u, batches[1], nil); err != nil {
+		if _, err := cluster.FitUpdate(u, batches[1], nil); err != nil {
 			b.Fatal(err)
 		}
 	}
