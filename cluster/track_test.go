@@ -232,3 +232,49 @@ func TestFitUpdateKeepsAbsentClusters(t *testing.T) {
 		t.Errorf("%d clusters, then %d: born %v, died %v; want none born or died", cl.Clusters, ucl.Clusters, l.Born, l.Died)
 	}
 }
+
+// TestSupportRows: each support vector appears as often as its weight
+// says, a heavier one never fewer times than a lighter one, every row is
+// one of the support vectors, and the rows number about as many as the
+// support vectors (each count rounded: at most half a row off each).
+func TestSupportRows(t *testing.T) {
+	x := blobs(600, 1, c0, c1, c2)
+	m, err := svclust.Train(x, &svclust.Config{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sr := cluster.SupportRows(m)
+	if sr == nil {
+		t.Fatal("no support rows")
+	}
+	sv := m.SupportVectors()
+	b := len(m.Alpha)
+	count := make([]int, b)
+	k, _ := sr.Dims()
+	for r := range k {
+		found := false
+		for i := range b {
+			if mat.Equal(sr.RowView(r), sv.RowView(i)) {
+				count[i]++
+				found = true
+				break
+			}
+		}
+		if !found {
+			t.Fatalf("support row %d is no support vector", r)
+		}
+	}
+	if math.Abs(float64(k-b)) > float64(b)/2 {
+		t.Errorf("%d support rows for %d support vectors", k, b)
+	}
+	for i := range b {
+		for j := range b {
+			if math.Abs(m.Alpha[i]) > math.Abs(m.Alpha[j]) && count[i] < count[j] {
+				t.Fatalf("support vector %d (α %v) appears %d times, %d (α %v) %d", i, m.Alpha[i], count[i], j, m.Alpha[j], count[j])
+			}
+		}
+	}
+	if count[slices.Index(m.Alpha, slices.Max(m.Alpha))] < 1 {
+		t.Error("the heaviest support vector stands for no row")
+	}
+}
