@@ -132,6 +132,10 @@ type Levels struct {
 	// anchored makes the trajectories of the support vectors stop at
 	// anchors (see anchoredTrajectories): FitUpdate sets it.
 	anchored bool
+	// allSteps makes the ripple test's T every SGD step the model took
+	// (Training.Steps) instead of those of its last run
+	// (Stats.Iterations): FitUpdate sets it (see there).
+	allSteps bool
 }
 
 // Rule returns RuleLevels.
@@ -427,7 +431,11 @@ func (cfg *Levels) clusterLevels(m *svclust.Model, data []float64, n, d int, min
 		for i := range peak {
 			peak[i] = f.Value(reps[i*d : i*d+d])
 		}
-		if t := m.Stats.Iterations; t > 0 {
+		t := m.Stats.Iterations
+		if cfg.allSteps && m.Training != nil {
+			t = m.Training.Steps
+		}
+		if t > 0 {
 			sgd = float64(n) / float64(t) // N/T: the SGD's sampling noise relative to the data's
 		}
 	}

@@ -66,7 +66,14 @@ func SupportRows(m *svclust.Model) *mat.Dense {
 // comes within 0.1·ℓ of a point the first ones passed through, whose end
 // it takes (about half the cost of the trajectories; the partitions of
 // the generated kinds are those of the exact trajectories,
-// TestAnchoredTrajectoriesKeepPartition). It returns Fit's errors.
+// TestAnchoredTrajectoriesKeepPartition), and the significance test of
+// the ripples counts as the SGD's samples T every step the model took
+// (m.Training.Steps), not the update's alone (m.Stats.Iterations): f
+// averages them all, the last 2/λ or so with a forgetting rate λ (10
+// updates' steps with svclust.ForgetAuto), where the update's steps over
+// the rows clustered, batch and support rows, made the SGD's noise seem
+// several times the data's and joined clusters of a1 that a fit keeps.
+// It returns Fit's errors.
 func FitUpdate(m *svclust.Model, x mat.Matrix, method Method) (*Result, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
@@ -83,7 +90,7 @@ func FitUpdate(m *svclust.Model, x mat.Matrix, method Method) (*Result, error) {
 		if c != nil {
 			a = *c
 		}
-		a.anchored = true
+		a.anchored, a.allSteps = true, true
 		method = &a
 	}
 	sr := SupportRows(m)

@@ -157,15 +157,15 @@ func TestConfigFields(t *testing.T) {
 	t.Parallel()
 	// Config: all but Progress come from flags. cluster.Levels: all but
 	// Progress, RippleZ, LevelPower, Neighbors and LevelLinks, the
-	// library's defaults (and its unexported field anchored, which
-	// cluster.FitUpdate sets);
+	// library's defaults (and its unexported fields anchored and
+	// allSteps, which cluster.FitUpdate sets);
 	// cluster.Components: all but Progress and Neighbors (and its two
 	// unexported fields for tests).
 	if n := reflect.TypeFor[svclust.Config]().NumField(); n != 12 {
 		t.Errorf("svclust.Config has %d fields, not 12: check Settings.Config", n)
 	}
-	if n := reflect.TypeFor[cluster.Levels]().NumField(); n != 11 {
-		t.Errorf("cluster.Levels has %d fields, not 11: check Settings.ClusterMethod", n)
+	if n := reflect.TypeFor[cluster.Levels]().NumField(); n != 12 {
+		t.Errorf("cluster.Levels has %d fields, not 12: check Settings.ClusterMethod", n)
 	}
 	if n := reflect.TypeFor[cluster.Components]().NumField(); n != 10 {
 		t.Errorf("cluster.Components has %d fields, not 10: check Settings.ClusterMethod", n)
