@@ -294,6 +294,13 @@ func Update(ctx context.Context, m *Model, x mat.Matrix, cfg *UpdateConfig) (*Mo
 		// a strategy creates, as in newTrainer.
 		hold = max(min(UpdateSlack*c.Budget, old.Rows+n), len(old.Coef))
 		tr.s.limit = hold + 2
+		// An update fills its slack within its first steps: the kernel
+		// cache is made at its limit at once, not grown by doubling from
+		// the old vectors up (a quarter of the bytes an update allocated
+		// and copied, and the garbage collections they caused).
+		if tr.s.k != nil {
+			tr.s.grow(tr.s.limit)
+		}
 	}
 	for i, a := range old.Coef {
 		slot := tr.s.push(sv[i*d:i*d+d], old.ID[i], old.Stamp[i], nil, "svclust: Update: support set beyond its budget")
