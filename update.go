@@ -295,11 +295,14 @@ func Update(ctx context.Context, m *Model, x mat.Matrix, cfg *UpdateConfig) (*Mo
 		hold = max(min(UpdateSlack*c.Budget, old.Rows+n), len(old.Coef))
 		tr.s.limit = hold + 2
 		// An update fills its slack within its first steps: the kernel
-		// cache is made at its limit at once, not grown by doubling from
-		// the old vectors up (a quarter of the bytes an update allocated
-		// and copied, and the garbage collections they caused).
+		// cache is made at once at the most slots the update can use (its
+		// limit, or the old vectors and one a step when that is fewer, so
+		// a large budget costs no more than its steps can fill), not grown
+		// by doubling from the old vectors up (the bytes allocated and
+		// copied, and the garbage collections they caused, were half the
+		// update's CPU; BENCHMARKS.md, "Issue 38").
 		if tr.s.k != nil {
-			tr.s.grow(tr.s.limit)
+			tr.s.grow(min(tr.s.limit, len(old.Coef)+steps+2))
 		}
 	}
 	for i, a := range old.Coef {
