@@ -17,12 +17,17 @@ import (
 
 // UpdateOptions are the settings of an update that are not the model's:
 // the forgetting rate (svclust.UpdateConfig.Forget: 0 off, or
-// svclust.ForgetAuto), the SGD steps (0: svclust.UpdateSteps) and the
-// goroutines.
+// svclust.ForgetAuto), the SGD steps (0: svclust.UpdateSteps), the
+// goroutines, and the smallest cluster and strip of the re-clustering.
 type UpdateOptions struct {
 	Forget  float64
 	Steps   int
 	Workers int
+	// MinSize and Eps are -min-size and -eps of the re-clustering, which
+	// the model file does not keep from the first fit: nil selects the
+	// automatic ones; a value given is checked as fit checks it.
+	MinSize *Int
+	Eps     *Float
 }
 
 // ParseForget returns the forgetting rate of the flag -forget (the
@@ -59,8 +64,9 @@ type Updated struct {
 // budget maintenance and its k from the run record (Merge when the file
 // has none), the scaling, and the rule of the partition with its
 // outliers setting, threshold and segment points; every other setting is
-// the default (-min-size and -eps automatic). γ, C, the budget, the
-// widths' rule, the subspace and the seeded generator are the model's own.
+// the default (-min-size and -eps automatic, which UpdateOptions may
+// set). γ, C, the budget, the widths' rule, the subspace and the seeded
+// generator are the model's own.
 func FromFile(f *modelfile.File) *Settings {
 	s := Default()
 	s.Scale = f.Scale.String()
@@ -123,6 +129,12 @@ func UpdateRows(ctx context.Context, f *modelfile.File, x *mat.Dense, inPlace bo
 	}
 	s := FromFile(f)
 	s.Workers = o.Workers
+	if o.MinSize != nil {
+		s.MinSize = *o.MinSize
+	}
+	if o.Eps != nil {
+		s.Eps = *o.Eps
+	}
 	cfg, err := s.Config()
 	if err != nil {
 		return nil, err

@@ -470,7 +470,7 @@ rows trained on, and its assign_seconds include the second pass.
 
 Usage:
 
-	svclust update -from OLD.json -model NEW.json [-forget RATE|auto|off] [-steps N] [-o FILE] [-json] [data flags] BATCH.csv
+	svclust update -from OLD.json -model NEW.json [-forget RATE|auto|off] [-steps N] [-min-size N|auto] [-eps E|auto] [-o FILE] [-json] [data flags] BATCH.csv
 
 Update continues the training of the model in OLD.json (written by fit
 -model or update -model, model file version 8) with the rows of BATCH.csv,
@@ -480,8 +480,11 @@ z-score or min-max scaler is not refitted: a scaled value keeps its
 meaning), γ, C, budget and budget maintenance; its SGD continues from the
 state the file stores (steps, rows seen, raw coefficients, seeded
 generator), so the same files and batches give the same bytes whatever
--workers is. The batch is clustered with the rule, outlier setting and
-threshold of OLD.json's partition (-min-size and -eps automatic), and the
+-workers is. The batch is clustered, together with the model's support
+vectors, each repeated by its weight (no earlier row is needed), with the
+rule, outlier setting and threshold of OLD.json's partition and the
+-min-size and -eps given here (automatic by default: the model file does
+not keep fit's), and the
 clusters are matched to the old ones by the support vectors each owns, so
 that a cluster that persists keeps its id. The summary (or -json's
 "update" object) gives the rows seen, the ids and the clusters born,
@@ -507,6 +510,13 @@ input, and its outputs are written whole or not at all.
 		SGD steps of the update; 0 (the default) means min(6,000, 2 per
 		row of the batch): half a fit's first steps, as each sums over
 		a support set of up to twice the budget.
+	-min-size n|auto
+		Smallest cluster of the re-clustering (-rule levels), in rows of
+		the batch and of the support vectors' rows (about the budget);
+		auto (the default) is 0.75 % of them, at least 5.
+	-eps ε|auto
+		Half-width ε of the strip of the re-clustering (-rule
+		components), as for fit.
 	-json
 		Print the result as one JSON object: fit's report of the batch and
 		"update".

@@ -24,13 +24,15 @@ type updateFlags struct {
 	from       string
 	forget     string
 	steps      int
+	minSize    settings.Int
+	eps        settings.Float
 	json       bool
 }
 
 func newUpdate() *Command {
-	o := &updateFlags{}
+	o := &updateFlags{minSize: settings.Int{Auto: true}, eps: settings.Float{Auto: true}}
 	c := &Command{
-		UsageLine: "update -from OLD.json -model NEW.json [-forget RATE|auto|off] [-steps N] [-o FILE] [-json] [data flags] BATCH.csv",
+		UsageLine: "update -from OLD.json -model NEW.json [-forget RATE|auto|off] [-steps N] [-min-size N|auto] [-eps E|auto] [-o FILE] [-json] [data flags] BATCH.csv",
 		Short:     "update a fitted model with new rows",
 		Long: `
 Update continues the training of the model in OLD.json (written by fit
@@ -49,7 +51,10 @@ its input.
 a drift: a rate in (0, 1), auto (the rate 1/(5·steps): an update's weight
 falls to 1/e after 5 more updates), or off (the default: every row seen
 weighs alike). -steps sets the SGD steps of the update (0: min(6,000,
-2 per row)). Columns are matched to the model's features as for predict.`,
+2 per row)). -min-size and -eps are those of the re-clustering, as for
+fit; the model file does not keep the first fit's, so give them again
+(auto by default). Columns are matched to the model's features as for
+predict.`,
 		Flag: flag.NewFlagSet("update", flag.ContinueOnError),
 	}
 	fs := c.Flag
@@ -58,6 +63,8 @@ weighs alike). -steps sets the SGD steps of the update (0: min(6,000,
 	fs.StringVar(&o.out, "o", "", "write the cluster id and outlier score of each row to `file` as CSV (- for standard output)")
 	fs.StringVar(&o.forget, "forget", "off", "forgetting rate per SGD step: a `rate` in (0, 1), auto or off")
 	fs.IntVar(&o.steps, "steps", 0, "SGD steps of the update; 0 means min(6,000, 2 per row)")
+	fs.Var(&o.minSize, "min-size", "smallest cluster of the re-clustering (-rule levels), in `rows` of the batch and the support vectors' rows (about the budget), or auto (0.75 % of them, at least 5); the model file does not keep fit's")
+	fs.Var(&o.eps, "eps", "half-width ε of the strip of the re-clustering (-rule components): a `number` > 0, or auto; the model file does not keep fit's")
 	fs.IntVar(&o.workers, "workers", 0, "number of goroutines; 0 means all cores")
 	fs.BoolVar(&o.json, "json", false, "print the result as JSON")
 	fs.Int64Var(&o.maxModelMB, "max-model-mb", defaultMaxModelMB, "largest model file read, in `MiB`")
@@ -133,7 +140,7 @@ func runUpdate(ctx context.Context, e *env, o *updateFlags, args []string) error
 		}
 	}
 	n, d := ds.X.Dims()
-	up, err := settings.UpdateRows(ctx, mf, ds.X, true, settings.UpdateOptions{Forget: forget, Steps: o.steps, Workers: o.workers}, readBuildInfo().String(), src, nil)
+	up, err := settings.UpdateRows(ctx, mf, ds.X, true, settings.UpdateOptions{Forget: forget, Steps: o.steps, Workers: o.workers, MinSize: &o.minSize, Eps: &o.eps}, readBuildInfo().String(), src, nil)
 	if err != nil {
 		if errors.Is(err, svclust.ErrNoTraining) {
 			return fmt.Errorf("%s: %w", o.from, err)

@@ -133,6 +133,9 @@ func TestUpdateErrors(t *testing.T) {
 		{[]string{"update", "-from", m0, "-model", out}, 2, "missing DATA"},
 		{[]string{"update", "-from", v7, "-model", out, b[1]}, 1, "no training state"},
 		{[]string{"update", "-from", m0, "-model", out, wide}, 1, "features"},
+		{[]string{"update", "-from", m0, "-model", out, "-min-size", "0", b[1]}, 2, `-min-size must be ≥ 1 or "auto"`},
+		{[]string{"update", "-from", m0, "-model", out, "-min-size", "x", b[1]}, 2, "-min-size"},
+		{[]string{"update", "-from", m0, "-model", out, "-eps", "0.1", b[1]}, 2, "-eps apply only to -rule components"},
 	} {
 		code, _, errs := cli(t, c.args...)
 		if code != c.code || !strings.Contains(errs, c.msg) {
@@ -144,5 +147,36 @@ func TestUpdateErrors(t *testing.T) {
 	}
 	if _, err := modelfile.ReadFile(out, 0); err == nil {
 		t.Error("a failed update wrote its output")
+	}
+}
+
+// TestUpdateMinSize: -min-size is the re-clustering's, as fit's is (the
+// model file does not keep fit's): a smallest cluster larger than every
+// cluster of the batch and its support rows leaves one cluster, and the
+// default (auto) is that of no flag.
+func TestUpdateMinSize(t *testing.T) {
+	b := batches(t, 600)
+	dir := t.TempDir()
+	m0 := filepath.Join(dir, "m0.json")
+	mustCLI(t, "fit", "-seed", "2", "-model", m0, b[0])
+	clusters := func(extra ...string) int {
+		var rep struct {
+			Clusters int `json:"clusters"`
+		}
+		args := append([]string{"update", "-from", m0, "-model", filepath.Join(dir, "m1.json"), "-json"}, extra...)
+		if err := json.Unmarshal([]byte(mustCLI(t, append(args, b[1])...)), &rep); err != nil {
+			t.Fatal(err)
+		}
+		return rep.Clusters
+	}
+	auto := clusters()
+	if auto < 2 {
+		t.Fatalf("the update found %d cluster; the test needs two or more", auto)
+	}
+	if got := clusters("-min-size", "auto"); got != auto {
+		t.Errorf("-min-size auto: %d clusters, without the flag %d", got, auto)
+	}
+	if got := clusters("-min-size", "100000"); got != 1 {
+		t.Errorf("-min-size 100000: %d clusters, want 1 (every cluster is smaller)", got)
 	}
 }

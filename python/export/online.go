@@ -18,11 +18,15 @@ import (
 
 // updateParams are the parameters of an update, as JSON: the forgetting
 // rate (null, "off", "auto" or a number), the SGD steps, the goroutines,
-// the data's name and the creation time of the run record.
+// the smallest cluster and the strip of the re-clustering ("auto" or a
+// number; absent: auto), the data's name and the creation time of the run
+// record.
 type updateParams struct {
 	Forget          json.RawMessage `json:"forget"`
 	Steps           int             `json:"steps"`
 	Workers         int             `json:"workers"`
+	MinSize         *autoValue      `json:"min_size"`
+	Eps             *autoValue      `json:"eps"`
 	Data            string          `json:"data"`
 	SourceDateEpoch string          `json:"source_date_epoch"`
 }
@@ -81,15 +85,28 @@ func (f *fitted) update(ctx context.Context, x []float64, n, d int, owned bool, 
 	if f.mf.Model.Training == nil {
 		return nil, valuef("%v", svclust.ErrNoTraining)
 	}
+	o := settings.UpdateOptions{Forget: forget, Steps: p.Steps, Workers: p.Workers}
+	if a := p.MinSize; a != nil {
+		o.MinSize = &settings.Int{Auto: true}
+		if !a.auto {
+			v, err := a.integer("min_cluster_size")
+			if err != nil {
+				return nil, err
+			}
+			o.MinSize = &settings.Int{Value: v}
+		}
+	}
+	if a := p.Eps; a != nil {
+		o.Eps = &settings.Float{Auto: a.auto, Value: a.v}
+	}
 	src := settings.Source{Data: p.Data, SHA256: sum(x), Created: settings.CreationTimeAt(p.SourceDateEpoch)}
-	up, err := settings.UpdateRows(ctx, f.mf, mat.NewDense(n, d, x), owned,
-		settings.UpdateOptions{Forget: forget, Steps: p.Steps, Workers: p.Workers}, tool(), src, nil)
+	up, err := settings.UpdateRows(ctx, f.mf, mat.NewDense(n, d, x), owned, o, tool(), src, nil)
 	var oe *modelfile.OverflowError
 	if errors.As(err, &oe) {
 		return nil, overflowError(oe, f.mf.Scale, f.mf.Features)
 	}
 	if err != nil {
-		return nil, configError(err, map[string]string{"-forget": "forget", "-steps": "steps", "-workers": "n_jobs"})
+		return nil, configError(err, map[string]string{"-forget": "forget", "-steps": "steps", "-workers": "n_jobs", "-min-size": "min_cluster_size", "-eps": "eps"})
 	}
 	report := struct {
 		*settings.Report

@@ -413,13 +413,18 @@ class SVClust(ClusterMixin, BaseEstimator):
         and probabilities_ are then those of X's rows; report_["update"]
         gives the rows seen, the stable ids and the clusters born, died,
         merged and split. A model loaded from a file updates too (a file
-        of version 8, which holds the training state). Every parameter
-        but forget, n_jobs and na is the first fit's."""
+        of version 8, which holds the training state). min_cluster_size
+        and eps are the estimator's, applied to the re-clustering of X
+        and the model's support vectors (the model file does not keep
+        them: a loaded model's are "auto"); forget, n_jobs and na are the
+        estimator's too; every other parameter is the first fit's."""
         if getattr(self, "_handle", None) is None:
             return self.fit(X)
         h, x, missing, cols = self._rows(X)
         params = {
             "forget": _param("forget", self.forget),
+            "min_size": _param("min_cluster_size", self.min_cluster_size),
+            "eps": _param("eps", self.eps),
             "steps": 0,
             "workers": _workers(self.n_jobs),
             "data": "<DataFrame>" if cols is not None or getattr(self, "feature_names_in_", None) is not None else "<array>",

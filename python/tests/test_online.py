@@ -101,6 +101,35 @@ def test_partial_fit_errors(cli, tmp_path):
     assert est.model_file() != before
 
 
+def test_partial_fit_min_cluster_size(cli, tmp_path):
+    """min_cluster_size and eps are the estimator's in an update, as the
+    command's -min-size and -eps: the same bytes as `svclust update
+    -min-size`, one cluster when it exceeds every cluster, and a value
+    the command refuses named by its parameter."""
+    b = batches(cli, tmp_path, n=300)
+    x0, _ = read_csv(b[0])
+    x1, _ = read_csv(b[1])
+    m0, m1 = str(tmp_path / "m0.json"), str(tmp_path / "m1.json")
+    run(cli, "fit", "-seed", "3", "-min-size", "40", "-model", m0, b[0])
+    run(cli, "update", "-from", m0, "-model", m1, "-min-size", "40", b[1])
+    est = svclust.SVClust(random_state=3, min_cluster_size=40).partial_fit(x0)
+    est.partial_fit(x1)
+    with open(m1, "rb") as f:
+        assert from_model(est.model_file()) == from_model(f.read())
+    assert est.report_["min_size"] == 40
+    est = svclust.SVClust(random_state=3).partial_fit(x0)
+    assert est.n_clusters_ >= 2
+    est.set_params(min_cluster_size=100000)
+    assert est.partial_fit(x1).n_clusters_ == 1
+    for bad, match in ((0, "min_cluster_size"), (2.5, "min_cluster_size")):
+        est.set_params(min_cluster_size=bad)
+        with pytest.raises((ValueError, TypeError), match=match):
+            est.partial_fit(x1)
+    est.set_params(min_cluster_size="auto", eps=0.1)
+    with pytest.raises(ValueError, match="eps"):
+        est.partial_fit(x1)
+
+
 def test_stable_ids(cli, tmp_path):
     """On a stationary stream, every cluster keeps its id: predict on the
     same rows gives the same labels after each update."""
