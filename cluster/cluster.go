@@ -212,15 +212,9 @@ func Fit(m *svclust.Model, x mat.Matrix, method Method) (*Result, error) {
 	if err := method.Validate(); err != nil {
 		return nil, err
 	}
-	if err := m.Validate(); err != nil {
-		return nil, err
-	}
-	data, n, d, err := rowmajor.Checked(x, svclust.ErrNoData, svclust.ErrNotFinite)
+	data, n, d, err := checkedRows(m, x)
 	if err != nil {
 		return nil, err
-	}
-	if d != m.Dim() {
-		return nil, svclust.DimensionError(d, m.Dim())
 	}
 	var r2 []float64
 	if m.Subspace != nil {
@@ -331,4 +325,22 @@ func WithWorkers(method Method, workers int) Method {
 		return &cc
 	}
 	panic("cluster: unknown Method")
+}
+
+// checkedRows validates the model m and returns the rows of x, row-major,
+// with their number and width: svclust.ErrNoData for a nil or empty x,
+// ErrNotFinite for NaN or ±Inf, a DimensionError for rows other than m's
+// width.
+func checkedRows(m *svclust.Model, x mat.Matrix) ([]float64, int, int, error) {
+	if err := m.Validate(); err != nil {
+		return nil, 0, 0, err
+	}
+	data, n, d, err := rowmajor.Checked(x, svclust.ErrNoData, svclust.ErrNotFinite)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	if d != m.Dim() {
+		return nil, 0, 0, svclust.DimensionError(d, m.Dim())
+	}
+	return data, n, d, nil
 }

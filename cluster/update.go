@@ -6,7 +6,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/svclust/svclust"
-	"github.com/svclust/svclust/internal/rowmajor"
 )
 
 // SupportRows returns the rows that stand for the support vectors of m
@@ -75,15 +74,9 @@ func SupportRows(m *svclust.Model) *mat.Dense {
 // several times the data's and joined clusters of a1 that a fit keeps.
 // It returns Fit's errors.
 func FitUpdate(m *svclust.Model, x mat.Matrix, method Method) (*Result, error) {
-	if err := m.Validate(); err != nil {
-		return nil, err
-	}
-	data, n, d, err := rowmajor.Checked(x, svclust.ErrNoData, svclust.ErrNotFinite)
+	data, n, d, err := checkedRows(m, x)
 	if err != nil {
 		return nil, err
-	}
-	if d != m.Dim() {
-		return nil, svclust.DimensionError(d, m.Dim())
 	}
 	if c, ok := method.(*Levels); ok && c != nil || method == nil {
 		a := Levels{}
