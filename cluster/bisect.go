@@ -16,8 +16,8 @@ const bisectMaxDim = 2
 
 // kdeSample is the most rows of a cluster the estimate of bisect is made
 // of: a stride sample, so that the cost of a cut does not grow with N
-// (2,000, the sample of every quadratic step, as rankSample).
-const kdeSample = 2000
+// (the sample of every quadratic step, rankSample).
+const kdeSample = rankSample
 
 // bisect divides the clusters of modeCluster where the level tree of f
 // has no significant split, by the level tree of a smoother estimate: a
@@ -220,8 +220,7 @@ func kdeSplit(ms []int, edges []modeEdge, rows [][]int, data, reps []float64, d,
 		if !significantValley(pk, e.w, h, pathLength(pa, pb), m, d) {
 			continue
 		}
-		se := math.Sqrt((pk + e.w) / (float64(m) * math.Pow(2*math.Sqrt(math.Pi)*h, float64(d))))
-		if s := (pk - e.w) / se; best < 0 || s > bestStat {
+		if s := (pk - e.w) / valleySE(pk, e.w, h, m, d); best < 0 || s > bestStat {
 			best, bestStat, bestSide = t, s, in
 		}
 	}

@@ -84,7 +84,7 @@ type Levels struct {
 	// an automatic C (Model.Choice.CAuto), whose f + 1 is a kernel density
 	// estimate. 0 selects DefaultRippleZ, or DefaultProjectedRippleZ for
 	// a model with a Subspace, and then, without a Subspace and in at most
-	// three dimensions, clusters are also cut where the level tree has no
+	// two dimensions (bisectMaxDim), clusters are also cut where the level tree has no
 	// significant split but a smoother estimate of their rows has a
 	// significant valley (docs/defaults.md, "Cuts where the level tree has
 	// no split"); any other value keeps the clusters as the ripple test

@@ -161,14 +161,20 @@ func bimodalPath(a, b []int, rows [][]int, data, reps, peak []float64, d int) bo
 	return significantValley(pk, f[iv], h, length, len(x)/d, d)
 }
 
+// valleySE is the standard error of the difference of two estimates pk
+// and v of a kernel density estimate of m rows in d dimensions with
+// bandwidth h.
+func valleySE(pk, v, h float64, m, d int) float64 {
+	return math.Sqrt((pk + v) * math.Pow(2*math.Sqrt(math.Pi), -float64(d)) / (float64(m) * math.Pow(h, float64(d))))
+}
+
 // significantValley reports whether the valley v of a kernel density
 // estimate of m rows in d dimensions with bandwidth h lies below the lower
 // peak pk by z standard errors of their difference, z at saddleAlpha
 // corrected for the length/h independent estimates along a path of that
 // length (see bimodalPath).
 func significantValley(pk, v, h, length float64, m, d int) bool {
-	// The standard error of the difference of the two estimates.
-	se := math.Sqrt((pk + v) * math.Pow(2*math.Sqrt(math.Pi), -float64(d)) / (float64(m) * math.Pow(h, float64(d))))
+	se := valleySE(pk, v, h, m, d)
 	// The valley and the peaks are extremes among about length/h
 	// independent estimates: the level is Bonferroni's over them.
 	z := math.Sqrt2 * math.Erfinv(1-2*saddleAlpha/max(1, length/h))

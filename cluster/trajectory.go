@@ -117,7 +117,7 @@ func equilibrium(f *kernel.Field, e []float64, scratch *assign.Scratch, anchors 
 func anchoredTrajectories(f *kernel.Field, eq []float64, w int) {
 	d := f.D
 	n := len(eq) / d
-	first := (n + anchorStride - 1) / anchorStride
+	first := firstSlots(n, 0)
 	if first == n {
 		trajectories(f, eq, nil, w, nil)
 		return
@@ -135,7 +135,7 @@ func anchoredTrajectories(f *kernel.Field, eq []float64, w int) {
 		for k := lo; k < hi; k++ {
 			scratch.Path = scratch.Path[:0]
 			assign.EquilibriumNear(f, ends[k*d:k*d+d], scratch, trajectoryTol*scale, trajectoryMaxIter, nil, 0)
-			paths[k] = append(slices.Clip(scratch.Path[:0:0]), scratch.Path...)
+			paths[k] = slices.Clone(scratch.Path)
 		}
 	})
 	var pts []float64
