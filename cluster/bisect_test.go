@@ -103,6 +103,9 @@ func TestKDESplit(t *testing.T) {
 // ring was cut into arcs where its estimate's ridge dips by chance: 3
 // clusters on data seeds 2 and 3 (docs/defaults.md, "Three features").
 func TestRingsNotCut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains three models (1.2 s)")
+	}
 	for seed := uint64(1); seed <= 3; seed++ {
 		rnd := rand.New(rand.NewPCG(seed, 36))
 		x := mat.NewDense(1000, 3, nil)
