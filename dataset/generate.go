@@ -408,8 +408,15 @@ func Generate(kind Kind, n int, seed uint64) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
+	return drawn("Generate", sh, counts, n, seed)
+}
+
+// drawn returns the n points of the shape sh, counts[k] of class k, drawn
+// from seed and shuffled, as [Generate] describes, or the error of
+// checkValues (fn names the caller).
+func drawn(fn string, sh shape, counts []int, n int, seed uint64) (*Dataset, error) {
 	d := sh.dim
-	if err := checkValues("Generate", n, d); err != nil {
+	if err := checkValues(fn, n, d); err != nil {
 		return nil, err
 	}
 	data := make([]float64, 0, d*n)

@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"strconv"
-
-	"gonum.org/v1/gonum/mat"
 )
 
 // HardKind names a generated data set of the kinds where density methods
@@ -116,26 +113,5 @@ func GenerateHard(kind HardKind, n int, seed uint64) (*Dataset, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("dataset: cannot generate %d points; need n ≥ 1", n)
 	}
-	d := sh.dim
-	if err := checkValues("GenerateHard", n, d); err != nil {
-		return nil, err
-	}
-	counts := split(n, sh.weights)
-	data := make([]float64, 0, d*n)
-	labels := make([]int, 0, n)
-	rnd := draw(sh, counts, seed, func(_ int, p []float64, k int) {
-		data = append(data, p...)
-		labels = append(labels, k)
-	})
-	rnd.Shuffle(n, func(i, j int) {
-		for c := range d {
-			data[d*i+c], data[d*j+c] = data[d*j+c], data[d*i+c]
-		}
-		labels[i], labels[j] = labels[j], labels[i]
-	})
-	classes := make([]string, len(counts))
-	for k := range classes {
-		classes[k] = strconv.Itoa(k)
-	}
-	return &Dataset{X: mat.NewDense(n, d, data), Labels: labels, Names: names(d), Classes: classes}, nil
+	return drawn("GenerateHard", sh, split(n, sh.weights), n, seed)
 }
