@@ -204,7 +204,7 @@ func (f *File) ScaleRows(x *mat.Dense) error {
 // number of rows of x, and a *svclust.ConfigError for workers < 0.
 func (f *File) Predict(dst []int, x mat.Matrix, workers int) ([]int, error) {
 	return withRows(f, "Predict", dst, x, workers, f.clustered, func(dst []int, scaled *mat.Dense) error {
-		f.stable(f.Partition.Predict(dst, scaled, workers))
+		f.StableIDs(f.Partition.Predict(dst, scaled, workers))
 		return nil
 	})
 }
@@ -303,7 +303,7 @@ func withRows[T int | float64](m *File, name string, dst []T, x mat.Matrix, work
 func (f *File) PredictScores(dst []int, scores []float64, x mat.Matrix, workers int) ([]int, []float64, error) {
 	return withScores(f, "PredictScores", dst, scores, x, workers, func(dst []int, scores []float64, scaled *mat.Dense) error {
 		_, _, err := f.Partition.PredictScores(dst, scores, scaled, workers)
-		f.stable(dst)
+		f.StableIDs(dst)
 		return err
 	})
 }

@@ -111,9 +111,11 @@ func (f *File) checkIDs() error {
 	return nil
 }
 
-// stable replaces each label c ≥ 0 by the stable id ClusterIDs[c], when f
-// has them.
-func (f *File) stable(labels []int) {
+// StableIDs replaces each label c ≥ 0 of labels, partition numbers as
+// Partition.Predict gives them, by the stable id ClusterIDs[c] of an
+// updated model's cluster, as Predict does; labels are left as they are
+// when f has no ids (a model of fit).
+func (f *File) StableIDs(labels []int) {
 	if f.ClusterIDs == nil {
 		return
 	}

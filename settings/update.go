@@ -3,7 +3,7 @@ package settings
 import (
 	"context"
 	"fmt"
-	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -124,7 +124,7 @@ func UpdateRows(ctx context.Context, f *modelfile.File, x *mat.Dense, inPlace bo
 	if o.Steps < 0 || o.Steps > MaxIter {
 		return nil, errorf("-steps", "%s must be in [0, %d]", flagRef("-steps"), MaxIter)
 	}
-	if o.Forget != svclust.ForgetAuto && !(o.Forget >= 0 && o.Forget < 1) || math.IsNaN(o.Forget) {
+	if o.Forget != svclust.ForgetAuto && !(o.Forget >= 0 && o.Forget < 1) {
 		return nil, errorf("-forget", `%s must be a rate in (0, 1), "auto" or "off"`, flagRef("-forget"))
 	}
 	s := FromFile(f)
@@ -167,13 +167,8 @@ func UpdateRows(ctx context.Context, f *modelfile.File, x *mat.Dense, inPlace bo
 		}
 		nf.ClusterIDs, nf.NextClusterID = u.Lineage.IDs, u.Lineage.Next
 	}
-	u.Labels = make([]int, len(cl.Labels))
-	for i, c := range cl.Labels {
-		if c >= 0 && nf.ClusterIDs != nil {
-			c = nf.ClusterIDs[c]
-		}
-		u.Labels[i] = c
-	}
+	u.Labels = slices.Clone(cl.Labels)
+	nf.StableIDs(u.Labels)
 	if f.Run != nil {
 		r := *f.Run
 		created := src.Created

@@ -113,10 +113,11 @@ func runPlot(e *env, o *plotFlags, args []string) error {
 		}
 	} else if mf.Partition == nil {
 		return fmt.Errorf("%s: the model has no partition: it can score points but not label them; give -labels", o.model)
-	} else if labels, err = mf.Predict(nil, ds.X, o.workers); err != nil {
+	} else {
 		// The stable ids of an updated model, as predict prints them, so
 		// that a cluster keeps its colour from update to update.
-		return modelError(err, mf, path, ds)
+		labels = mf.Partition.Predict(nil, x, o.workers)
+		mf.StableIDs(labels)
 	}
 	opt := &figure.Options{Title: o.title, Legend: o.legend, Grid: o.grid, Workers: o.workers, SupportVectors: o.sv}
 	w, h := figure.Inches(o.width), figure.Inches(o.height)
