@@ -229,7 +229,6 @@ type trainer struct {
 	// off + its row (0 for Train; the rows seen before, for Update).
 	off int
 	src *rand.PCG // the source of s.rng, whose state Update continues
-	fac float64   // Update's factor of forgetting, w = fac·u, or 0 (update.go)
 
 	// ‖u‖² for u = Σ aᵢ φ(svᵢ), so that w_{t+1} = u/t.
 	uu float64
@@ -280,18 +279,7 @@ func (tr *trainer) run(ctx context.Context) error {
 		xn, r := tr.sample(nt)
 		var vu, vv float64 // v = u' − u: vᵀu and ‖v‖²
 		if t == 1 || r/float64(t-1) < 1 {
-			tr.updates++
-			s.touched, s.before, s.removed = s.touched[:0], s.before[:0], s.removed[:0]
-			slot := int(tr.pos[nt])
-			if slot < 0 {
-				slot = tr.add(nt, xn)
-			}
-			s.AddCoef(slot, c.C)
-			if c.Budget > 0 && s.Len() > c.Budget {
-				s.now = t
-				c.Maintainer.Maintain(s)
-				tr.maint++
-			}
+			tr.violate(nt, xn, c.C, c.Budget)
 			if len(s.touched) == 1 && len(s.removed) == 0 {
 				vu, vv = c.C*r, c.C*c.C
 			} else {
@@ -532,4 +520,26 @@ func chunkSum(n, workers int, newTerm func() func(i int) float64) float64 {
 // automatic (see Config.MinIter).
 func autoMinIter(n int) int {
 	return min(MaxAutoMinIter, max(DefaultMinIter, AutoStepsPerRow*n))
+}
+
+// violate applies a margin violation of row nt (xn, its row) at step tr.t,
+// the step of Algorithm 2 that trainer.run and continueSteps share: it
+// adds delta to the row's coefficient, entering the row in the support
+// set if it is not there, and with a budget maintains the support set when
+// it holds more than limit vectors. The step's changes stay in the support
+// set (touched, before, removed) for the caller to read before compact.
+func (tr *trainer) violate(nt int, xn []float64, delta float64, limit int) {
+	c, s := tr.cfg, &tr.s
+	tr.updates++
+	s.touched, s.before, s.removed = s.touched[:0], s.before[:0], s.removed[:0]
+	slot := int(tr.pos[nt])
+	if slot < 0 {
+		slot = tr.add(nt, xn)
+	}
+	s.AddCoef(slot, delta)
+	if c.Budget > 0 && s.Len() > limit {
+		s.now = tr.t
+		c.Maintainer.Maintain(s)
+		tr.maint++
+	}
 }

@@ -95,10 +95,6 @@ func (tr *Training) Check(b int) error {
 	return nil
 }
 
-// Key returns the name of support vector i across updates: its ID and
-// Stamp.
-func (tr *Training) Key(i int) [2]int { return [2]int{tr.ID[i], tr.Stamp[i]} }
-
 // state returns the Training of tr after its last step, for a model whose
 // support vectors are tr's slots in the order order, having seen rows
 // rows in all.
@@ -309,7 +305,8 @@ func Update(ctx context.Context, m *Model, x mat.Matrix, cfg *UpdateConfig) (*Mo
 		slot := tr.s.push(sv[i*d:i*d+d], old.ID[i], old.Stamp[i], nil, "svclust: Update: support set beyond its budget")
 		tr.s.a[slot] = a
 	}
-	if err := tr.continueSteps(ctx, steps, lambda, hold); err != nil {
+	fac, err := tr.continueSteps(ctx, steps, lambda, hold)
+	if err != nil {
 		return nil, err
 	}
 	for c.Budget > 0 && tr.s.Len() > c.Budget {
@@ -324,10 +321,10 @@ func Update(ctx context.Context, m *Model, x mat.Matrix, cfg *UpdateConfig) (*Mo
 		tr.compact()
 	}
 
-	if tr.fac > 0 {
+	if fac > 0 {
 		// Fold the forgetting's factor back into w = Σ aᵢφ(svᵢ)/t.
 		for i, a := range tr.s.a {
-			tr.s.a[i] = a * tr.fac * float64(tr.t)
+			tr.s.a[i] = a * fac * float64(tr.t)
 		}
 	}
 	out := &Model{Gamma: m.Gamma, C: old.C, Status: IterationLimit, Choice: m.Choice}
@@ -371,9 +368,9 @@ func Update(ctx context.Context, m *Model, x mat.Matrix, cfg *UpdateConfig) (*Mo
 // η·C·φ(xₙ) on a margin violation. With λ = 0 this is trainer.run's step
 // exactly (w = u/t, the decay free), without its stopping rule. Once λ
 // exceeds 1/t the decay is kept as an explicit factor, w = fac·u, folded
-// into the coefficients whenever it falls below 10⁻¹⁰⁰; tr.fac is then
-// that factor at the end (0 while w = u/t).
-func (tr *trainer) continueSteps(ctx context.Context, steps int, lambda float64, hold int) error {
+// into the coefficients whenever it falls below 10⁻¹⁰⁰; it returns that
+// factor at the end (0 while w = u/t).
+func (tr *trainer) continueSteps(ctx context.Context, steps int, lambda float64, hold int) (float64, error) {
 	c := tr.cfg
 	s := &tr.s
 	t0 := tr.t
@@ -398,18 +395,7 @@ func (tr *trainer) continueSteps(ctx context.Context, steps int, lambda float64,
 			delta = eta * c.C / fac
 		}
 		if wx < 1 {
-			tr.updates++
-			s.touched, s.before, s.removed = s.touched[:0], s.before[:0], s.removed[:0]
-			slot := int(tr.pos[nt])
-			if slot < 0 {
-				slot = tr.add(nt, xn)
-			}
-			s.AddCoef(slot, delta)
-			if c.Budget > 0 && s.Len() > hold {
-				s.now = t
-				c.Maintainer.Maintain(s)
-				tr.maint++
-			}
+			tr.violate(nt, xn, delta, hold)
 			tr.compact()
 		}
 		if fac != 0 && fac < 1e-100 {
@@ -420,13 +406,12 @@ func (tr *trainer) continueSteps(ctx context.Context, steps int, lambda float64,
 		}
 		if k%checkSteps == 0 {
 			if err := ctx.Err(); err != nil {
-				return err
+				return 0, err
 			}
 			if c.Progress != nil {
 				c.Progress(k, steps)
 			}
 		}
 	}
-	tr.fac = fac
-	return nil
+	return fac, nil
 }
