@@ -387,10 +387,7 @@ class SVClust(ClusterMixin, BaseEstimator):
         if na == "drop":
             rows = np.flatnonzero(missing) if missing is not None else np.zeros(0, dtype=np.int64)
             if missing is not None:
-                full = np.full(missing.shape[0], -1, dtype=labels.dtype)
-                full[~missing] = labels
-                labels = full
-                outlier = tuple(_expand(v, missing) for v in outlier)
+                labels, outlier = _expand_fitted(labels, outlier, missing)
         self._set_fitted(handle, labels, outlier)
         if na == "drop":
             self.na_rows_ = rows.astype(np.int64)
@@ -440,10 +437,7 @@ class SVClust(ClusterMixin, BaseEstimator):
             handle, labels = _native.run_update(h, x, True, params)
         outlier = handle.train_outliers(len(labels))
         if missing is not None:
-            full = np.full(missing.shape[0], -1, dtype=labels.dtype)
-            full[~missing] = labels
-            labels = full
-            outlier = tuple(_expand(v, missing) for v in outlier)
+            labels, outlier = _expand_fitted(labels, outlier, missing)
         self._set_fitted(handle, labels, outlier)
         if missing is not None:
             self.na_rows_ = np.flatnonzero(missing).astype(np.int64)
@@ -690,6 +684,15 @@ def _expand(v, missing):
     out = np.full(missing.shape[0], np.nan)
     out[~missing] = v
     return out
+
+
+def _expand_fitted(labels, outlier, missing):
+    """The labels (−1 at the rows of missing) and the outlier arrays (NaN
+    there) of the rows without a missing value, at their places among all
+    rows."""
+    full = np.full(missing.shape[0], -1, dtype=labels.dtype)
+    full[~missing] = labels
+    return full, tuple(_expand(v, missing) for v in outlier)
 
 
 @contextlib.contextmanager
